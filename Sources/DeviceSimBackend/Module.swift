@@ -1,0 +1,1 @@
+// The DeviceSimBackend module; its contents arrive with their issue.

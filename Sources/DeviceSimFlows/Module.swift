@@ -1,0 +1,1 @@
+// The DeviceSimFlows module; its contents arrive with their issue.

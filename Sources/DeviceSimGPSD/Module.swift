@@ -1,0 +1,1 @@
+// The DeviceSimGPSD module; its contents arrive with their issue.

@@ -1,0 +1,48 @@
+import DeviceSimTime
+
+/// One simulated (or live) phone: its identity, its clock and its hardware behind the HAL's protocols.
+///
+/// Flows take a `Device` and use only what it offers, so the same flow runs in a scenario, in a unit
+/// test and live on gpsd.
+///
+/// ```swift
+/// let device = Device(id: "alice", scheduler: scheduler, location: gps, events: trace)
+/// device.record("app.started")
+/// ```
+public final class Device {
+    /// The device's name in scenarios and traces.
+    public let id: String
+    /// The scheduler that owns the device's time (virtual, or wall-clock in live mode).
+    public let scheduler: EventScheduler
+    /// The location capability.
+    public let location: any LocationProvider
+    /// Wi-Fi, when the device has a driver for it.
+    public var wifi: (any WiFiRadio)?
+    /// Bluetooth beacon ranging, when the device has a driver for it.
+    public var beacons: (any BeaconRanging)?
+    /// Network connectivity, when the device has a driver for it.
+    public var connectivity: (any ConnectivityMonitor)?
+    /// Notifications and prompts, when the device has a driver for it.
+    public var notifications: (any UserNotifications)?
+    /// Where the device's observable events go.
+    public let events: any EventSink
+
+    /// Creates a device.
+    public init(id: String, scheduler: EventScheduler, location: any LocationProvider, events: any EventSink) {
+        self.id = id
+        self.scheduler = scheduler
+        self.location = location
+        self.events = events
+    }
+
+    /// The device's current time.
+    public var now: VirtualInstant { scheduler.now }
+
+    /// A `Clock` on the device's time, for code written against `any Clock<Duration>`.
+    public var clock: VirtualClock { VirtualClock(scheduler) }
+
+    /// Records an event on this device at the current time.
+    public func record(_ name: String, _ fields: [(key: String, value: TraceValue)] = []) {
+        events.record(TraceEvent(time: scheduler.now, device: id, name: name, fields: fields))
+    }
+}

@@ -1,0 +1,73 @@
+import DeviceSimTime
+
+/// What a location source tells its observers.
+public enum LocationUpdate: Sendable, Hashable {
+    /// A new position fix.
+    case fix(LocationFix)
+    /// The source has no position now (signal lost, GPS off, gpsd gone); `reason` says why.
+    case unavailable(reason: String)
+    /// The satellites in view.
+    case satellites([SatelliteInfo])
+}
+
+/// The device's location capability: a simulated route, an NMEA log played back, or gpsd.
+///
+/// Updates are delivered on the simulation's thread, in order. A flow reads ``currentFix`` ("obtain the
+/// current location") or observes every update.
+///
+/// ```swift
+/// let subscription = device.location.observe { update in
+///     if case .fix(let fix) = update { marker = fix.coordinate }
+/// }
+/// ```
+public protocol LocationProvider: AnyObject {
+    /// The latest fix while the source has a position; nil while location is unavailable.
+    var currentFix: LocationFix? { get }
+
+    /// Registers `observer` for every later update; it stays registered while the subscription lives.
+    func observe(_ observer: @escaping (LocationUpdate) -> Void) -> Subscription
+}
+
+/// Keeps an observation alive; cancel it (or drop it) to stop receiving updates.
+public final class Subscription {
+    private var onCancel: (() -> Void)?
+
+    /// Creates a subscription that runs `onCancel` once when cancelled or released.
+    public init(onCancel: @escaping () -> Void) {
+        self.onCancel = onCancel
+    }
+
+    /// Stops the observation.
+    public func cancel() {
+        let action = onCancel
+        onCancel = nil
+        action?()
+    }
+
+    deinit { onCancel?() }
+}
+
+/// A list of observers, for drivers to fan their updates out (in registration order).
+public final class ObserverList<Value> {
+    private var observers: [(id: Int, call: (Value) -> Void)] = []
+    private var nextID = 0
+
+    /// Creates an empty list.
+    public init() {}
+
+    /// Whether anyone is observing.
+    public var isEmpty: Bool { observers.isEmpty }
+
+    /// Adds an observer; the subscription removes it.
+    public func add(_ observer: @escaping (Value) -> Void) -> Subscription {
+        let id = nextID
+        nextID += 1
+        observers.append((id, observer))
+        return Subscription { [weak self] in self?.observers.removeAll { $0.id == id } }
+    }
+
+    /// Calls every observer with `value`.
+    public func send(_ value: Value) {
+        for observer in observers { observer.call(value) }
+    }
+}

@@ -1,0 +1,122 @@
+import DeviceSimTime
+
+/// One access point as a Wi-Fi scan reports it.
+public struct WiFiScanResult: Sendable, Hashable {
+    /// Network name.
+    public var ssid: String
+    /// Access point MAC address, `aa:bb:cc:dd:ee:ff`.
+    public var bssid: String
+    /// Received signal strength in dBm.
+    public var rssi: Double
+    /// Channel number.
+    public var channel: Int?
+
+    /// Creates a scan result.
+    public init(ssid: String, bssid: String, rssi: Double, channel: Int? = nil) {
+        self.ssid = ssid
+        self.bssid = bssid
+        self.rssi = rssi
+        self.channel = channel
+    }
+
+    /// Android's signal level, 0...4 bars, from -100 dBm (0) to -55 dBm (4).
+    public var signalLevel: Int {
+        if rssi <= -100 { return 0 }
+        if rssi >= -55 { return 4 }
+        return Int((rssi + 100) * 4 / 45)
+    }
+}
+
+/// The device's Wi-Fi radio: on/off and scans.
+public protocol WiFiRadio: AnyObject {
+    /// Whether the radio is on.
+    var isEnabled: Bool { get set }
+    /// The latest scan results (empty while off).
+    var lastScan: [WiFiScanResult] { get }
+    /// Observes every completed scan.
+    func observeScans(_ observer: @escaping ([WiFiScanResult]) -> Void) -> Subscription
+}
+
+/// A Bluetooth beacon's identity: iBeacon (UUID, major, minor) or Eddystone-UID (namespace, instance).
+public enum BeaconIdentifier: Sendable, Hashable, CustomStringConvertible {
+    case iBeacon(uuid: String, major: UInt16, minor: UInt16)
+    case eddystone(namespace: String, instance: String)
+
+    public var description: String {
+        switch self {
+        case .iBeacon(let uuid, let major, let minor): "\(uuid):\(major):\(minor)"
+        case .eddystone(let namespace, let instance): "\(namespace):\(instance)"
+        }
+    }
+}
+
+/// How near a ranged beacon is, by CoreLocation's and AltBeacon's classes.
+public enum BeaconProximity: String, Sendable, Hashable {
+    case unknown, immediate, near, far
+}
+
+/// One ranged beacon in a ranging report.
+public struct BeaconSighting: Sendable, Hashable {
+    /// The beacon.
+    public var beacon: BeaconIdentifier
+    /// Smoothed RSSI in dBm.
+    public var rssi: Double
+    /// Estimated distance in metres.
+    public var estimatedDistance: Double
+    /// Proximity class.
+    public var proximity: BeaconProximity
+
+    /// Creates a sighting.
+    public init(beacon: BeaconIdentifier, rssi: Double, estimatedDistance: Double, proximity: BeaconProximity) {
+        self.beacon = beacon
+        self.rssi = rssi
+        self.estimatedDistance = estimatedDistance
+        self.proximity = proximity
+    }
+}
+
+/// The device's Bluetooth beacon ranging.
+public protocol BeaconRanging: AnyObject {
+    /// Whether Bluetooth is on.
+    var isEnabled: Bool { get set }
+    /// Observes every ranging report (one a second while ranging).
+    func observeRanging(_ observer: @escaping ([BeaconSighting]) -> Void) -> Subscription
+}
+
+/// Whether the device can reach the network.
+public enum ConnectivityState: String, Sendable, Hashable {
+    case online, offline
+}
+
+/// The device's network connectivity.
+public protocol ConnectivityMonitor: AnyObject {
+    /// The current state.
+    var state: ConnectivityState { get }
+    /// Observes changes.
+    func observe(_ observer: @escaping (ConnectivityState) -> Void) -> Subscription
+}
+
+/// A notification or prompt shown to the user, with the choices offered.
+public struct UserPrompt: Sendable, Hashable {
+    /// Identifies the prompt in scenarios and traces (`hotspot.entered`, `locate.precisely`).
+    public var id: String
+    /// The text shown.
+    public var message: String
+    /// The answers offered.
+    public var choices: [String]
+
+    /// Creates a prompt.
+    public init(id: String, message: String, choices: [String]) {
+        self.id = id
+        self.message = message
+        self.choices = choices
+    }
+}
+
+/// Notifications and prompts: the app asks, the user (a scenario, or a person in live mode) answers.
+public protocol UserNotifications: AnyObject {
+    /// Shows `prompt`; `answer` is called once with the chosen answer, or nil if it times out unanswered.
+    func ask(_ prompt: UserPrompt, timeout: Duration?, answer: @escaping (String?) -> Void)
+    /// Posts a notification that needs no answer.
+    func notify(id: String, message: String)
+}

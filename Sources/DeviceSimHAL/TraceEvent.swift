@@ -1,0 +1,172 @@
+import DeviceSimTime
+
+/// A value in a trace event's fields.
+public enum TraceValue: Sendable, Hashable, CustomStringConvertible {
+    case string(String)
+    case int(Int)
+    case double(Double)
+    case bool(Bool)
+    case null
+
+    public var description: String {
+        switch self {
+        case .string(let value): value
+        case .int(let value): String(value)
+        case .double(let value): TraceValue.format(value)
+        case .bool(let value): String(value)
+        case .null: "null"
+        }
+    }
+
+    /// The value as a number, if it is one.
+    public var number: Double? {
+        switch self {
+        case .int(let value): Double(value)
+        case .double(let value): value
+        default: nil
+        }
+    }
+
+    /// Doubles print with at most 7 decimals (about 1 cm in latitude), so traces are stable and short.
+    static func format(_ value: Double) -> String {
+        guard value.isFinite else { return "null" }
+        let rounded = (value * 1e7).rounded() / 1e7
+        if rounded == rounded.rounded(), abs(rounded) < 1e15 { return String(Int64(rounded)) }
+        return String(rounded)
+    }
+}
+
+/// One observable event: something a flow, a driver or the scenario runner did, at a virtual time.
+///
+/// Field order is the order given, so JSON Lines output is stable byte for byte.
+public struct TraceEvent: Sendable, Hashable {
+    /// When it happened.
+    public var time: VirtualInstant
+    /// The device it happened on (nil for world-wide events).
+    public var device: String?
+    /// What happened, as a dotted name (`marker.moved`, `location.unavailable`, `map.centered`).
+    public var name: String
+    /// Details, in a fixed order.
+    public var fields: [(key: String, value: TraceValue)]
+
+    /// Creates an event.
+    public init(time: VirtualInstant, device: String?, name: String, fields: [(key: String, value: TraceValue)] = []) {
+        self.time = time
+        self.device = device
+        self.name = name
+        self.fields = fields
+    }
+
+    /// The value of field `key`, if present.
+    public subscript(key: String) -> TraceValue? {
+        fields.first { $0.key == key }?.value
+    }
+
+    /// The event's latitude and longitude fields as a coordinate, if it has both.
+    public var coordinate: GeoCoordinate? {
+        guard let lat = self["lat"]?.number, let lon = self["lon"]?.number else { return nil }
+        return GeoCoordinate(latitude: lat, longitude: lon)
+    }
+
+    /// The event as one line of JSON: `{"t":…,"device":…,"event":…,<fields>}`, no trailing newline.
+    public var jsonLine: String {
+        var line = "{\"t\":" + VirtualInstantFormatting.seconds(time)
+        if let device { line += ",\"device\":" + JSONString.quote(device) }
+        line += ",\"event\":" + JSONString.quote(name)
+        for (key, value) in fields {
+            line += "," + JSONString.quote(key) + ":"
+            switch value {
+            case .string(let text): line += JSONString.quote(text)
+            case .int, .double, .bool, .null: line += value.description
+            }
+        }
+        return line + "}"
+    }
+
+    public static func == (lhs: TraceEvent, rhs: TraceEvent) -> Bool {
+        lhs.time == rhs.time && lhs.device == rhs.device && lhs.name == rhs.name
+            && lhs.fields.elementsEqual(rhs.fields) { $0.key == $1.key && $0.value == $1.value }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(time)
+        hasher.combine(device)
+        hasher.combine(name)
+        for field in fields {
+            hasher.combine(field.key)
+            hasher.combine(field.value)
+        }
+    }
+}
+
+/// Formatting helpers shared by traces and reports.
+public enum VirtualInstantFormatting {
+    /// Seconds with exactly three decimals, e.g. `12.500`.
+    public static func seconds(_ instant: VirtualInstant) -> String {
+        let text = instant.description
+        return String(text.dropLast())
+    }
+}
+
+/// Minimal JSON string quoting (RFC 8259).
+public enum JSONString {
+    /// `text` as a JSON string literal, quotes included.
+    public static func quote(_ text: String) -> String {
+        var out = "\""
+        out.reserveCapacity(text.utf8.count + 2)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+}
+
+/// Where events go: the scenario runner's trace, a live terminal, a test's recorder.
+public protocol EventSink: AnyObject {
+    /// Records one event.
+    func record(_ event: TraceEvent)
+}
+
+/// An in-memory, ordered list of events that can also forward each event to further sinks.
+public final class TraceRecorder: EventSink {
+    /// Every event recorded so far, in order.
+    public private(set) var events: [TraceEvent] = []
+    private var forwards: [any EventSink] = []
+    /// Whether events are kept in ``events`` (turn off for very long runs that only stream).
+    public var keepsEvents: Bool
+
+    /// Creates an empty recorder.
+    public init(keepsEvents: Bool = true) {
+        self.keepsEvents = keepsEvents
+    }
+
+    /// Sends every later event to `sink` as well.
+    public func forward(to sink: any EventSink) {
+        forwards.append(sink)
+    }
+
+    public func record(_ event: TraceEvent) {
+        if keepsEvents { events.append(event) }
+        for sink in forwards { sink.record(event) }
+    }
+
+    /// The trace as JSON Lines, one event per line, each line ending in a newline.
+    public var jsonLines: String {
+        var out = ""
+        for event in events {
+            out += event.jsonLine
+            out += "\n"
+        }
+        return out
+    }
+}

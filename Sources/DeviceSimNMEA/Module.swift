@@ -1,0 +1,1 @@
+// The DeviceSimNMEA module; its contents arrive with their issue.

@@ -1,0 +1,1 @@
+// The DeviceSimScenario module; its contents arrive with their issue.

@@ -1,0 +1,1 @@
+// The DeviceSimSimulated module; its contents arrive with their issue.

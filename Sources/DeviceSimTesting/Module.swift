@@ -1,0 +1,1 @@
+// The DeviceSimTesting module; its contents arrive with their issue.

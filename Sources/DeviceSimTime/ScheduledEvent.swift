@@ -1,0 +1,47 @@
+/// A handle to one event scheduled on an ``EventScheduler``; use it to cancel the event.
+public struct ScheduledEvent {
+    let sequence: UInt64
+    unowned let scheduler: EventScheduler
+
+    /// Cancels the event if it has not run yet; cancelling twice, or after it ran, does nothing.
+    public func cancel() {
+        scheduler.cancel(sequence: sequence)
+    }
+}
+
+/// A handle to a repeating event (see ``EventScheduler/repeating(every:startingAt:_:)``).
+public final class RepeatingEvent {
+    private unowned let scheduler: EventScheduler
+    private let first: VirtualInstant
+    private let interval: Duration
+    private let action: (Int) -> Void
+    private var tick = 0
+    private var pending: ScheduledEvent?
+    /// Whether the event was cancelled.
+    public private(set) var isCancelled = false
+
+    init(scheduler: EventScheduler, first: VirtualInstant, interval: Duration, action: @escaping (Int) -> Void) {
+        self.scheduler = scheduler
+        self.first = first
+        self.interval = interval
+        self.action = action
+    }
+
+    func arm() {
+        let due = VirtualInstant(nanoseconds: first.nanoseconds &+ Int64(tick) &* interval.wholeNanoseconds)
+        pending = scheduler.schedule(at: due) { [self] in
+            guard !isCancelled else { return }
+            let current = tick
+            tick += 1
+            arm()
+            action(current)
+        }
+    }
+
+    /// Stops the repetition; the next tick does not run.
+    public func cancel() {
+        isCancelled = true
+        pending?.cancel()
+        pending = nil
+    }
+}

@@ -1,0 +1,71 @@
+/// A point in a simulation's virtual time: the time elapsed since the simulation started.
+///
+/// Virtual instants are exact (whole nanoseconds), totally ordered and independent of the wall clock.
+///
+/// ```swift
+/// let start = VirtualInstant.zero
+/// let later = start.advanced(by: .seconds(5))
+/// start.duration(to: later) // 5 seconds
+/// ```
+public struct VirtualInstant: InstantProtocol, Hashable, Sendable, CustomStringConvertible {
+    /// Nanoseconds since the start of the simulation.
+    public var nanoseconds: Int64
+
+    /// The start of the simulation.
+    public static let zero = VirtualInstant(nanoseconds: 0)
+
+    /// Creates an instant `nanoseconds` after the start of the simulation.
+    public init(nanoseconds: Int64) {
+        self.nanoseconds = nanoseconds
+    }
+
+    /// Creates an instant `offset` after the start of the simulation.
+    public init(offset: Duration) {
+        self.nanoseconds = offset.wholeNanoseconds
+    }
+
+    /// The time elapsed since the start of the simulation.
+    public var offset: Duration { .nanoseconds(nanoseconds) }
+
+    /// The time since the start of the simulation, in seconds.
+    public var seconds: Double { Double(nanoseconds) / 1e9 }
+
+    public func advanced(by duration: Duration) -> VirtualInstant {
+        VirtualInstant(nanoseconds: nanoseconds &+ duration.wholeNanoseconds)
+    }
+
+    public func duration(to other: VirtualInstant) -> Duration {
+        .nanoseconds(other.nanoseconds &- nanoseconds)
+    }
+
+    public static func < (lhs: VirtualInstant, rhs: VirtualInstant) -> Bool {
+        lhs.nanoseconds < rhs.nanoseconds
+    }
+
+    /// Seconds since the start with millisecond precision, e.g. `"12.500s"`.
+    public var description: String { VirtualInstant.format(nanoseconds: nanoseconds) + "s" }
+
+    /// Formats nanoseconds as seconds with exactly three decimals, without floating point.
+    static func format(nanoseconds: Int64) -> String {
+        let negative = nanoseconds < 0
+        let millis = (negative ? -nanoseconds : nanoseconds) / 1_000_000
+        let whole = millis / 1000
+        let fraction = millis % 1000
+        let fractionText = fraction < 10 ? "00\(fraction)" : fraction < 100 ? "0\(fraction)" : "\(fraction)"
+        return (negative ? "-" : "") + "\(whole).\(fractionText)"
+    }
+}
+
+extension Duration {
+    /// The duration in whole nanoseconds (sub-nanosecond attoseconds are dropped).
+    public var wholeNanoseconds: Int64 {
+        let (seconds, attoseconds) = components
+        return seconds &* 1_000_000_000 &+ attoseconds / 1_000_000_000
+    }
+
+    /// The duration in seconds, as a floating-point value.
+    public var inSeconds: Double {
+        let (seconds, attoseconds) = components
+        return Double(seconds) + Double(attoseconds) / 1e18
+    }
+}

@@ -1,0 +1,108 @@
+import Dispatch
+import Synchronization
+
+/// Runs an ``EventScheduler`` in step with the wall clock instead of jumping through virtual time.
+///
+/// This is how live mode runs the very flows that scenarios run: virtual time becomes "time since the
+/// driver started", events fire when the wall clock reaches them, and work submitted from other threads
+/// (a gpsd reader, a signal handler) is picked up at once. Like ns-3's real-time simulator it has two
+/// policies for falling behind: ``Policy/bestEffort`` carries on, ``Policy/hardLimit(tolerance:)`` stops.
+///
+/// ```swift
+/// let stop = StopSignal()
+/// try WallClockDriver().run(scheduler, for: .seconds(60), stop: stop)
+/// ```
+public struct WallClockDriver: Sendable {
+    /// What to do when an event runs later than its wall-clock time.
+    public enum Policy: Sendable, Hashable {
+        /// Run late events as soon as possible and carry on.
+        case bestEffort
+        /// Stop with ``WallClockDriverError/fellBehind(by:tolerance:)`` when an event is late by more than `tolerance`.
+        case hardLimit(tolerance: Duration)
+    }
+
+    /// The policy for late events.
+    public var policy: Policy
+
+    /// Creates a driver.
+    public init(policy: Policy = .bestEffort) {
+        self.policy = policy
+    }
+
+    /// Runs `scheduler` on the wall clock for `duration` (nil: until `stop` is raised).
+    public func run(_ scheduler: EventScheduler, for duration: Duration? = nil, stop: StopSignal = StopSignal()) throws {
+        let wakeUp = DispatchSemaphore(value: 0)
+        scheduler.executor.setWake { wakeUp.signal() }
+        stop.setWake { wakeUp.signal() }
+        defer {
+            scheduler.executor.setWake(nil)
+            stop.setWake(nil)
+        }
+        let previous = scheduler.executor.beginDraining()
+        defer { scheduler.executor.endDraining(restoring: previous) }
+
+        let clock = ContinuousClock()
+        let origin = clock.now - scheduler.now.offset
+        let end = duration.map { scheduler.now.advanced(by: $0) }
+        func elapsed() -> VirtualInstant { VirtualInstant(offset: origin.duration(to: clock.now)) }
+
+        while !stop.isRaised {
+            let current = elapsed()
+            if let end, current >= end { break }
+            scheduler.advanceClock(to: current)
+            _ = scheduler.executor.drain()
+            if let next = scheduler.nextEventInstant, next <= current {
+                if case .hardLimit(let tolerance) = policy, next.duration(to: current) > tolerance {
+                    throw WallClockDriverError.fellBehind(by: next.duration(to: current), tolerance: tolerance)
+                }
+                _ = try scheduler.runNextEvent(notAfter: current)
+                scheduler.advanceClock(to: elapsed())
+                continue
+            }
+            var wakeAt = scheduler.nextEventInstant ?? current.advanced(by: .seconds(1))
+            if let end, end < wakeAt { wakeAt = end }
+            let wait = current.duration(to: wakeAt)
+            if wait > .zero {
+                _ = wakeUp.wait(timeout: .now() + .nanoseconds(Int(min(wait.wholeNanoseconds, 1_000_000_000))))
+            }
+        }
+        if let end, stop.isRaised == false { scheduler.advanceClock(to: end) }
+        _ = scheduler.executor.drain()
+    }
+}
+
+/// Why the wall-clock driver stopped early.
+public enum WallClockDriverError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// An event ran later than the hard limit allows.
+    case fellBehind(by: Duration, tolerance: Duration)
+
+    public var description: String {
+        switch self {
+        case .fellBehind(let late, let tolerance):
+            "the simulation fell behind the wall clock by \(late) (hard limit \(tolerance))"
+        }
+    }
+}
+
+/// A flag, safe to raise from any thread or a signal handler's dispatch source, that stops a
+/// ``WallClockDriver`` at its next step.
+public final class StopSignal: Sendable {
+    private let raised = Atomic<Bool>(false)
+    private let wake = Mutex<(@Sendable () -> Void)?>(nil)
+
+    /// Creates a signal that is not raised.
+    public init() {}
+
+    /// Whether ``raise()`` was called.
+    public var isRaised: Bool { raised.load(ordering: .acquiring) }
+
+    /// Asks the driver to stop.
+    public func raise() {
+        raised.store(true, ordering: .releasing)
+        wake.withLock { $0 }?()
+    }
+
+    func setWake(_ action: (@Sendable () -> Void)?) {
+        wake.withLock { $0 = action }
+    }
+}
