@@ -1,0 +1,50 @@
+import DeviceSimHAL
+import DeviceSimTime
+
+/// Where a simulated device physically is over time: standing somewhere, or following a route that
+/// started at some virtual instant.
+///
+/// ```swift
+/// let motion = DeviceMotion(at: home)
+/// motion.follow(route, from: scheduler.now)
+/// motion.state(at: scheduler.now.advanced(by: .minutes(2))).coordinate
+/// ```
+public final class DeviceMotion {
+    private var timeline: RouteTimeline?
+    private var routeStart = VirtualInstant.zero
+    private var restingAt: GeoCoordinate
+    private var restingAltitude: Double?
+
+    /// A device standing at `coordinate`.
+    public init(at coordinate: GeoCoordinate, altitude: Double? = nil) {
+        restingAt = coordinate
+        restingAltitude = altitude
+    }
+
+    /// Starts following `route` at `start`; the route's own start point is where the device is then.
+    public func follow(_ route: Route, from start: VirtualInstant) {
+        timeline = RouteTimeline(route)
+        routeStart = start
+        restingAt = route.waypoints.last?.coordinate ?? route.start
+    }
+
+    /// Puts the device at `coordinate` at once and stops any route.
+    public func place(at coordinate: GeoCoordinate, altitude: Double? = nil) {
+        timeline = nil
+        restingAt = coordinate
+        restingAltitude = altitude ?? restingAltitude
+    }
+
+    /// When the current route ends (nil when standing still).
+    public var routeEnd: VirtualInstant? {
+        timeline.map { routeStart.advanced(by: $0.duration) }
+    }
+
+    /// Position, speed and course at `instant`.
+    public func state(at instant: VirtualInstant) -> RouteTimeline.State {
+        guard let timeline else {
+            return RouteTimeline.State(coordinate: restingAt, altitude: restingAltitude, speed: 0, course: nil, finished: true)
+        }
+        return timeline.state(at: routeStart.duration(to: instant))
+    }
+}

@@ -1,1 +1,0 @@
-// The DeviceSimSimulated module; its contents arrive with their issue.

@@ -1,0 +1,112 @@
+import DeviceSimHAL
+
+/// Where a moving device is at a given time along a ``Route``: the route turned into timed legs.
+///
+/// Positions are interpolated along great circles at constant speed within each leg; during a pause the
+/// device stands still with speed 0.
+///
+/// ```swift
+/// let timeline = RouteTimeline(route)
+/// let state = timeline.state(at: .seconds(90))
+/// state.coordinate; state.speed; state.course
+/// ```
+public struct RouteTimeline: Sendable {
+    /// One timed piece of a route: travelling from one point to the next, or standing still.
+    struct Leg: Sendable {
+        let startSeconds: Double
+        let endSeconds: Double
+        let from: GeoCoordinate
+        let to: GeoCoordinate
+        let fromAltitude: Double?
+        let toAltitude: Double?
+        let speed: Double
+        let course: Double?
+    }
+
+    /// Position, speed and course at one moment.
+    public struct State: Sendable, Hashable {
+        /// Where the device is.
+        public var coordinate: GeoCoordinate
+        /// Altitude, when the route gives one.
+        public var altitude: Double?
+        /// Speed in m/s.
+        public var speed: Double
+        /// Course over ground in degrees, when moving.
+        public var course: Double?
+        /// Whether the route is finished.
+        public var finished: Bool
+    }
+
+    let legs: [Leg]
+    let end: GeoCoordinate
+    let endAltitude: Double?
+
+    /// How long the whole route takes, pauses included.
+    public let duration: Duration
+
+    /// Builds the timed legs of `route`.
+    public init(_ route: Route) {
+        var legs: [Leg] = []
+        var clock = 0.0
+        var position = route.start
+        var altitude = route.startAltitude
+        for waypoint in route.waypoints {
+            let distance = position.distance(to: waypoint.coordinate)
+            let speed = waypoint.speed ?? route.speed
+            if distance > 0, speed > 0 {
+                let travel = distance / speed
+                legs.append(Leg(
+                    startSeconds: clock, endSeconds: clock + travel, from: position, to: waypoint.coordinate,
+                    fromAltitude: altitude, toAltitude: waypoint.altitude ?? altitude,
+                    speed: speed, course: position.bearing(to: waypoint.coordinate)
+                ))
+                clock += travel
+            }
+            position = waypoint.coordinate
+            altitude = waypoint.altitude ?? altitude
+            let pause = waypoint.pause.inSeconds
+            if pause > 0 {
+                legs.append(Leg(
+                    startSeconds: clock, endSeconds: clock + pause, from: position, to: position,
+                    fromAltitude: altitude, toAltitude: altitude, speed: 0, course: nil
+                ))
+                clock += pause
+            }
+        }
+        self.legs = legs
+        self.end = position
+        self.endAltitude = altitude
+        self.duration = .nanoseconds(Int64((clock * 1e9).rounded()))
+    }
+
+    /// The state `elapsed` after the route started (before 0: at the start; after the end: at the end).
+    public func state(at elapsed: Duration) -> State {
+        let seconds = elapsed.inSeconds
+        guard let index = legIndex(at: seconds) else {
+            if let first = legs.first, seconds < first.startSeconds || seconds <= 0 {
+                return State(coordinate: first.from, altitude: first.fromAltitude, speed: 0, course: nil, finished: false)
+            }
+            return State(coordinate: end, altitude: endAltitude, speed: 0, course: nil, finished: true)
+        }
+        let leg = legs[index]
+        let span = leg.endSeconds - leg.startSeconds
+        let fraction = span > 0 ? (seconds - leg.startSeconds) / span : 1
+        let coordinate = leg.speed > 0 ? leg.from.interpolated(to: leg.to, fraction: fraction) : leg.from
+        var altitude = leg.fromAltitude
+        if let a = leg.fromAltitude, let b = leg.toAltitude { altitude = a + (b - a) * fraction }
+        return State(coordinate: coordinate, altitude: altitude, speed: leg.speed, course: leg.course, finished: false)
+    }
+
+    /// The leg containing `seconds` (binary search), nil before the start or after the end.
+    private func legIndex(at seconds: Double) -> Int? {
+        guard let first = legs.first, let last = legs.last, seconds >= first.startSeconds, seconds < last.endSeconds else {
+            return nil
+        }
+        var low = 0, high = legs.count - 1
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if legs[middle].startSeconds <= seconds { low = middle } else { high = middle - 1 }
+        }
+        return low
+    }
+}
