@@ -1,1 +1,0 @@
-// The DeviceSimFlows module; its contents arrive with their issue.

@@ -1,1 +1,0 @@
-// The DeviceSimScenario module; its contents arrive with their issue.

@@ -1,0 +1,316 @@
+import DeviceSimHAL
+import Foundation
+import Yams
+
+/// A node of a YAML document with its position, and readers that fail with `file:line:column` errors.
+///
+/// ```swift
+/// let root = try YAMLNode.parse(text, file: "walk.yaml")
+/// let map = try root.mapping(allowing: ["name", "seed"])
+/// let name = try map.required("name").string()
+/// ```
+public struct YAMLNode {
+    let node: Node
+    /// The file the node came from.
+    public let file: String
+
+    init(_ node: Node, file: String) {
+        self.node = node
+        self.file = file
+    }
+
+    /// Parses `text` (one YAML document). Anchors and aliases are refused, so a file cannot expand
+    /// itself into something huge.
+    public static func parse(_ text: String, file: String) throws(ScenarioError) -> YAMLNode {
+        let composed: Node?
+        do {
+            composed = try Yams.compose(yaml: text)
+        } catch let error as YamlError {
+            throw Self.translate(error, file: file)
+        } catch {
+            throw ScenarioError("not valid YAML: \(error)", at: SourceLocation(file: file, line: 1, column: 1))
+        }
+        guard let composed else {
+            throw ScenarioError("the file is empty; expected a YAML mapping", at: SourceLocation(file: file, line: 1, column: 1))
+        }
+        let root = YAMLNode(composed, file: file)
+        try root.rejectAliases()
+        return root
+    }
+
+    private static func translate(_ error: YamlError, file: String) -> ScenarioError {
+        switch error {
+        case .scanner(let context, let problem, let mark, _),
+            .parser(let context, let problem, let mark, _),
+            .composer(let context, let problem, let mark, _):
+            let detail = context.map { "\($0.text) " } ?? ""
+            return ScenarioError("invalid YAML: \(detail)\(problem)", at: SourceLocation(file: file, line: mark.line, column: mark.column))
+        case .duplicatedKeysInMapping(let duplicates, let context):
+            return ScenarioError(
+                "duplicate key \(duplicates.joined(separator: ", ")) in one mapping",
+                at: SourceLocation(file: file, line: context.mark.line, column: context.mark.column))
+        default:
+            return ScenarioError("invalid YAML: \(error)", at: SourceLocation(file: file, line: 1, column: 1))
+        }
+    }
+
+    private func rejectAliases() throws(ScenarioError) {
+        switch node {
+        case .alias:
+            throw ScenarioError("YAML aliases (*name) are not supported in scenario files", at: location)
+        case .mapping(let mapping):
+            for (key, value) in mapping {
+                try YAMLNode(key, file: file).rejectAliases()
+                try YAMLNode(value, file: file).rejectAliases()
+            }
+        case .sequence(let sequence):
+            for item in sequence { try YAMLNode(item, file: file).rejectAliases() }
+        case .scalar:
+            break
+        }
+    }
+
+    /// Where the node starts.
+    public var location: SourceLocation {
+        SourceLocation(file: file, line: node.mark?.line ?? 1, column: node.mark?.column ?? 1)
+    }
+
+    /// An error at this node.
+    public func error(_ message: String) -> ScenarioError {
+        ScenarioError(message, at: location)
+    }
+
+    private var kindName: String {
+        switch node {
+        case .scalar(let scalar): scalar.string.isEmpty ? "an empty value" : "the value '\(scalar.string)'"
+        case .mapping: "a mapping"
+        case .sequence: "a list"
+        case .alias: "an alias"
+        }
+    }
+
+    /// The node as a mapping whose keys must all be in `allowed` (an unknown key gets the nearest valid key suggested).
+    public func mapping(allowing allowed: [String], what: String = "mapping") throws(ScenarioError) -> YAMLMapping {
+        guard case .mapping(let mapping) = node else {
+            throw error("expected a \(what) with keys \(allowed.joined(separator: ", ")), found \(kindName)")
+        }
+        var entries: [YAMLMapping.Entry] = []
+        for (key, value) in mapping {
+            let keyNode = YAMLNode(key, file: file)
+            guard case .scalar(let scalar) = key else { throw keyNode.error("mapping keys must be plain words") }
+            let name = scalar.string
+            guard allowed.contains(name) else {
+                var message = "unknown key '\(name)' in \(what)"
+                if let suggestion = NearestWord.suggest(for: name, among: allowed) {
+                    message += "; did you mean '\(suggestion)'?"
+                } else {
+                    message += "; expected one of: \(allowed.joined(separator: ", "))"
+                }
+                throw keyNode.error(message)
+            }
+            entries.append(YAMLMapping.Entry(key: name, keyNode: keyNode, value: YAMLNode(value, file: file)))
+        }
+        return YAMLMapping(node: self, entries: entries, what: what)
+    }
+
+    /// The node as a list.
+    public func sequence(what: String = "list") throws(ScenarioError) -> [YAMLNode] {
+        guard case .sequence(let sequence) = node else { throw error("expected a \(what), found \(kindName)") }
+        return sequence.map { YAMLNode($0, file: file) }
+    }
+
+    /// Whether the node is a list.
+    public var isSequence: Bool {
+        if case .sequence = node { return true }
+        return false
+    }
+
+    /// Whether the node is a mapping.
+    public var isMapping: Bool {
+        if case .mapping = node { return true }
+        return false
+    }
+
+    /// The node's text, if it is a scalar.
+    public var scalarText: String? {
+        if case .scalar(let scalar) = node { return scalar.string }
+        return nil
+    }
+
+    /// The node as text.
+    public func string(what: String = "text") throws(ScenarioError) -> String {
+        guard case .scalar(let scalar) = node else { throw error("expected \(what), found \(kindName)") }
+        return scalar.string
+    }
+
+    /// The node as a finite number.
+    public func double(what: String = "a number") throws(ScenarioError) -> Double {
+        guard case .scalar(let scalar) = node, let value = Double(scalar.string.trimmingCharacters(in: .whitespaces)), value.isFinite else {
+            throw error("expected \(what), found \(kindName)")
+        }
+        return value
+    }
+
+    /// The node as a whole number.
+    public func int(what: String = "a whole number") throws(ScenarioError) -> Int {
+        guard case .scalar(let scalar) = node, let value = Int(scalar.string.trimmingCharacters(in: .whitespaces)) else {
+            throw error("expected \(what), found \(kindName)")
+        }
+        return value
+    }
+
+    /// The node as true/false (also yes/no, on/off).
+    public func bool() throws(ScenarioError) -> Bool {
+        switch scalarText?.lowercased() {
+        case "true", "yes", "on": return true
+        case "false", "no", "off": return false
+        default: throw error("expected true or false, found \(kindName)")
+        }
+    }
+
+    /// The node as a duration: `90s`, `5m`, `1h30m`, `250ms`, `2d`, or a plain number of seconds.
+    public func duration(what: String = "a duration") throws(ScenarioError) -> Duration {
+        guard let text = scalarText, let duration = DurationText.parse(text) else {
+            throw error("expected \(what) such as 90s, 5m, 1h30m or 250ms, found \(kindName)")
+        }
+        return duration
+    }
+
+    /// The node as a coordinate: `[lat, lon]` or `{lat: …, lon: …}`, range-checked.
+    public func coordinate() throws(ScenarioError) -> GeoCoordinate {
+        let latitude: Double, longitude: Double
+        if isSequence {
+            let items = try sequence(what: "[latitude, longitude] pair")
+            guard items.count == 2 else { throw error("expected [latitude, longitude], found a list of \(items.count)") }
+            latitude = try items[0].double(what: "a latitude in degrees")
+            longitude = try items[1].double(what: "a longitude in degrees")
+        } else {
+            let map = try mapping(allowing: ["lat", "lon"], what: "coordinate")
+            latitude = try map.required("lat").double(what: "a latitude in degrees")
+            longitude = try map.required("lon").double(what: "a longitude in degrees")
+        }
+        guard abs(latitude) <= 90 else { throw error("latitude \(latitude) is outside -90...90") }
+        guard abs(longitude) <= 180 else { throw error("longitude \(longitude) is outside -180...180") }
+        return GeoCoordinate(latitude: latitude, longitude: longitude)
+    }
+
+    /// The node as one of `choices`.
+    public func choice(_ choices: [String], what: String) throws(ScenarioError) -> String {
+        let text = try string(what: what)
+        guard choices.contains(text) else {
+            var message = "unknown \(what) '\(text)'"
+            if let suggestion = NearestWord.suggest(for: text, among: choices) { message += "; did you mean '\(suggestion)'?" } else {
+                message += "; expected one of: \(choices.joined(separator: ", "))"
+            }
+            throw error(message)
+        }
+        return text
+    }
+}
+
+/// A YAML mapping whose keys were checked against a list of valid keys.
+public struct YAMLMapping {
+    struct Entry {
+        let key: String
+        let keyNode: YAMLNode
+        let value: YAMLNode
+    }
+
+    /// The mapping node itself.
+    public let node: YAMLNode
+    let entries: [Entry]
+    let what: String
+
+    /// The keys present, in file order.
+    public var keys: [String] { entries.map(\.key) }
+
+    /// The value of `key`, if present.
+    public func optional(_ key: String) -> YAMLNode? {
+        entries.first { $0.key == key }?.value
+    }
+
+    /// The value of `key`, or an error saying it is missing.
+    public func required(_ key: String) throws(ScenarioError) -> YAMLNode {
+        guard let value = optional(key) else { throw node.error("missing key '\(key)' in \(what)") }
+        return value
+    }
+
+    /// The node of key `key` itself (for errors about the key).
+    public func keyNode(_ key: String) -> YAMLNode? {
+        entries.first { $0.key == key }?.keyNode
+    }
+}
+
+/// Parses durations written as `90s`, `5m`, `1h30m`, `250ms`, `2d` or a number of seconds.
+public enum DurationText {
+    /// The duration `text` denotes, or nil.
+    public static func parse(_ text: String) -> Duration? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        if let seconds = Double(trimmed) {
+            guard seconds.isFinite, seconds >= 0, seconds < 1e10 else { return nil }
+            return .nanoseconds(Int64((seconds * 1e9).rounded()))
+        }
+        var total: Int64 = 0
+        var rest = Substring(trimmed)
+        guard !rest.isEmpty else { return nil }
+        while !rest.isEmpty {
+            let number = rest.prefix { $0.isNumber || $0 == "." }
+            guard !number.isEmpty, let value = Double(number) else { return nil }
+            rest = rest.dropFirst(number.count)
+            let unit = rest.prefix { $0.isLetter }
+            rest = rest.dropFirst(unit.count)
+            let scale: Double
+            switch unit {
+            case "ms": scale = 1e6
+            case "s": scale = 1e9
+            case "m", "min": scale = 60e9
+            case "h": scale = 3600e9
+            case "d": scale = 86_400e9
+            default: return nil
+            }
+            let nanos = value * scale
+            guard nanos < 1e18 else { return nil }
+            total += Int64(nanos.rounded())
+        }
+        return .nanoseconds(total)
+    }
+
+    /// `duration` written the way ``parse(_:)`` reads it, e.g. `1h30m`, `90s`, `250ms`.
+    public static func format(_ duration: Duration) -> String {
+        var nanos = duration.wholeNanoseconds
+        if nanos == 0 { return "0s" }
+        var out = ""
+        for (unit, size) in [("d", Int64(86_400_000_000_000)), ("h", 3_600_000_000_000), ("m", 60_000_000_000), ("s", 1_000_000_000), ("ms", 1_000_000)] {
+            if nanos >= size {
+                out += "\(nanos / size)\(unit)"
+                nanos %= size
+            }
+        }
+        return out.isEmpty ? "\(nanos)ns" : out
+    }
+}
+
+/// Suggests the closest valid word for a typo (Levenshtein distance).
+enum NearestWord {
+    static func suggest(for word: String, among candidates: [String]) -> String? {
+        let scored = candidates.map { ($0, distance(word.lowercased(), $0.lowercased())) }
+        guard let best = scored.min(by: { $0.1 < $1.1 }) else { return nil }
+        return best.1 <= max(2, word.count / 3) ? best.0 : nil
+    }
+
+    static func distance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        if a.isEmpty { return b.count }
+        if b.isEmpty { return a.count }
+        var previous = Array(0...b.count)
+        var current = [Int](repeating: 0, count: b.count + 1)
+        for i in 1...a.count {
+            current[0] = i
+            for j in 1...b.count {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            swap(&previous, &current)
+        }
+        return previous[b.count]
+    }
+}
