@@ -28,7 +28,7 @@ public enum TraceValue: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Doubles print with at most 7 decimals (about 1 cm in latitude), so traces are stable and short.
-    static func format(_ value: Double) -> String {
+    public static func format(_ value: Double) -> String {
         guard value.isFinite else { return "null" }
         let rounded = (value * 1e7).rounded() / 1e7
         if rounded == rounded.rounded(), abs(rounded) < 1e15 { return String(Int64(rounded)) }

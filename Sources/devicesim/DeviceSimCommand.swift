@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 /// `devicesim`: run mobile-app flows against a simulated (or live) device.
 @main
@@ -11,7 +12,32 @@ struct DeviceSimCommand: ParsableCommand {
             """,
         version: "0.1.0",
         subcommands: [
-            // Each subcommand lives in a file of its own in this folder.
+            RunCommand.self,
+            ValidateCommand.self,
         ]
     )
+
+    /// Parses and runs the command, mapping outcomes onto the documented exit codes
+    /// (usage errors exit 2, not ArgumentParser's 64).
+    static func main() {
+        let code: Int32
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+            code = 0
+        } catch let exit as ExitCode {
+            code = exit.rawValue
+        } catch {
+            let status = exitCode(for: error)
+            let message = fullMessage(for: error)
+            if status == .success {
+                if !message.isEmpty { Terminal.standardOutput.write(message + "\n") }
+                code = 0
+            } else {
+                if !message.isEmpty { Terminal.standardError.write(message + "\n") }
+                code = 2
+            }
+        }
+        Foundation.exit(code)
+    }
 }

@@ -1,0 +1,147 @@
+import DeviceSimHAL
+import DeviceSimSimulated
+import Foundation
+
+/// A scenario file, parsed and validated: who is where, what they run, what happens when, and what
+/// must be observed.
+public struct Scenario: Sendable {
+    /// The scenario's title.
+    public var name: String
+    /// What the scenario shows, for people.
+    public var description: String?
+    /// The file it came from.
+    public var file: String
+    /// The root seed of all randomness.
+    public var seed: UInt64
+    /// UTC time of virtual instant zero.
+    public var startDate: Date
+    /// How much virtual time the scenario runs.
+    public var duration: Duration
+    /// The devices.
+    public var devices: [DeviceSpec]
+    /// What happens, ordered by time (file order among equal times).
+    public var timeline: [TimelineStep]
+    /// What must be observed.
+    public var expectations: [Expectation]
+}
+
+/// One device of a scenario.
+public struct DeviceSpec: Sendable {
+    /// The device's name.
+    public var id: String
+    /// Where it stands at the start.
+    public var start: GeoCoordinate
+    /// Altitude at the start, metres.
+    public var altitude: Double?
+    /// Its GPS receiver's settings.
+    public var gps: SimulatedGPS.Configuration
+    /// Whether the GPS is on at the start.
+    public var gpsEnabled: Bool
+    /// A route it starts walking at `routeStart`.
+    public var route: Route?
+    /// When the route starts.
+    public var routeStart: Duration
+    /// The app it runs.
+    public var app: AppSpec?
+    /// Where the device was declared.
+    public var location: SourceLocation
+}
+
+/// An app on a device, with its parsed settings.
+public struct AppSpec: Sendable {
+    /// The app's name (`dog-walk`, ...).
+    public var name: String
+    /// The settings, parsed by the app's definition.
+    public var settings: any Sendable
+}
+
+/// One step of a scenario's timeline.
+public struct TimelineStep: Sendable {
+    /// When the step happens.
+    public var at: Duration
+    /// The device it concerns (nil for the whole world).
+    public var device: String?
+    /// What to do.
+    public var action: StepAction
+    /// Where the step was written.
+    public var location: SourceLocation
+}
+
+/// What a timeline step does.
+public enum StepAction: Sendable {
+    /// Switch the GPS on.
+    case gpsOn
+    /// Switch the GPS off.
+    case gpsOff
+    /// Lose the sky (a tunnel), for a while or until `signal-restore`.
+    case signalLoss(Duration?)
+    /// Get the sky back.
+    case signalRestore
+    /// Start walking a route from where the device is.
+    case move(Route.Partial)
+    /// Jump to a place and stand there.
+    case teleport(GeoCoordinate)
+    /// An action of the device's app, parsed by the app's definition.
+    case app(name: String, parsed: any Sendable)
+
+    /// The action's name as written in scenario files.
+    public var name: String {
+        switch self {
+        case .gpsOn: "gps-on"
+        case .gpsOff: "gps-off"
+        case .signalLoss: "signal-loss"
+        case .signalRestore: "signal-restore"
+        case .move: "move"
+        case .teleport: "teleport"
+        case .app(let name, _): name
+        }
+    }
+}
+
+extension Route {
+    /// A route whose start point is not known until it begins (wherever the device then is).
+    public struct Partial: Sendable, Hashable {
+        /// The waypoints.
+        public var waypoints: [Route.Waypoint]
+        /// The default speed, m/s.
+        public var speed: Double
+
+        /// The route from `start`.
+        public func from(_ start: GeoCoordinate) -> Route {
+            Route(start: start, waypoints: waypoints, speed: speed)
+        }
+    }
+}
+
+/// Something a scenario expects to observe in its trace.
+public enum Expectation: Sendable {
+    /// Events named `name` (on `device`, within `window`, with matching fields) occur a number of
+    /// times within `count`.
+    case event(EventExpectation)
+    /// The position last reported by `events` (on `device`) at time `at` is within `radius` metres of `near`.
+    case position(PositionExpectation)
+}
+
+/// See ``Expectation/event(_:)``.
+public struct EventExpectation: Sendable {
+    public var name: String
+    public var device: String?
+    public var window: ClosedRange<Duration>?
+    public var fields: [(key: String, value: String)]
+    public var minimum: Int
+    public var maximum: Int?
+    public var location: SourceLocation
+}
+
+/// See ``Expectation/position(_:)``.
+public struct PositionExpectation: Sendable {
+    /// What is probed, as written (`marker`, `map-center` or an event name).
+    public var probe: String
+    /// The event names whose coordinates give the position.
+    public var events: [String]
+    public var device: String?
+    public var at: Duration
+    public var near: GeoCoordinate
+    public var radius: Double
+    public var location: SourceLocation
+}

@@ -1,0 +1,294 @@
+import DeviceSimHAL
+import DeviceSimSimulated
+import Foundation
+
+/// Reads scenario files: YAML in, a validated ``Scenario`` out, or a ``ScenarioError`` at the first
+/// problem with its `file:line:column`.
+///
+/// ```swift
+/// let scenario = try ScenarioParser.parse(contentsOf: "Scenarios/dog-walk/walk.yaml")
+/// ```
+public enum ScenarioParser {
+    /// The longest virtual time one scenario may ask for.
+    public static let maximumDuration: Duration = .seconds(30 * 86_400)
+    /// The largest scenario file accepted.
+    public static let maximumFileSize = 4 << 20
+
+    static let topLevelKeys = ["name", "description", "seed", "start-time", "duration", "devices", "timeline", "expect"]
+    static let deviceKeys = ["id", "at", "altitude", "gps", "route", "app"]
+    static let gpsKeys = ["interval", "accuracy", "vertical-accuracy", "noise", "reacquisition", "satellites", "enabled"]
+    static let routeKeys = ["start", "speed", "waypoints"]
+    static let waypointKeys = ["at", "speed", "pause", "altitude"]
+    static let stepKeys = ["at", "device", "do", "for", "to", "speed", "waypoints"]
+    static let deviceActions = ["gps-on", "gps-off", "signal-loss", "signal-restore", "move", "teleport"]
+    static let eventExpectationKeys = ["event", "device", "within", "where", "count", "at-least", "at-most", "never"]
+    static let positionExpectationKeys = ["position", "device", "at", "near", "radius"]
+    static let positionProbes = ["marker": ["marker.shown", "marker.moved"], "map-center": ["map.shown", "map.centered"]]
+
+    /// Reads and parses the file at `path`.
+    public static func parse(contentsOf path: String) throws(ScenarioError) -> Scenario {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw ScenarioError("cannot read the file: \(error.localizedDescription)", at: nil).prefixed(path)
+        }
+        guard data.count <= maximumFileSize else {
+            throw ScenarioError("\(path): the file is \(data.count) bytes; scenario files are limited to \(maximumFileSize) bytes", at: nil)
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw ScenarioError("the file is not UTF-8 text", at: SourceLocation(file: path, line: 1, column: 1))
+        }
+        return try parse(text, file: path)
+    }
+
+    /// Parses scenario text; `file` names it in errors.
+    public static func parse(_ text: String, file: String) throws(ScenarioError) -> Scenario {
+        let root = try YAMLNode.parse(text, file: file)
+        let map = try root.mapping(allowing: topLevelKeys, what: "scenario")
+        let name = try map.required("name").string(what: "a scenario name")
+        let description = try map.optional("description")?.string(what: "a description")
+
+        var seed: UInt64 = 1
+        if let node = map.optional("seed") {
+            guard let text = node.scalarText, let value = UInt64(text) else { throw node.error("expected a seed: a whole number from 0 to 2^64-1") }
+            seed = value
+        }
+        var startDate = Date(timeIntervalSince1970: 1_767_225_600)
+        if let node = map.optional("start-time") {
+            let text = try node.string(what: "an ISO 8601 UTC time")
+            guard let date = ISO8601DateFormatter().date(from: text) else {
+                throw node.error("expected an ISO 8601 time such as 2026-05-01T08:00:00Z, found '\(text)'")
+            }
+            startDate = date
+        }
+
+        let deviceNodes = try map.required("devices").sequence(what: "list of devices")
+        guard !deviceNodes.isEmpty else { throw try map.required("devices").error("a scenario needs at least one device") }
+        var devices: [DeviceSpec] = []
+        for node in deviceNodes {
+            let device = try parseDevice(node, startDate: startDate)
+            if devices.contains(where: { $0.id == device.id }) { throw node.error("a second device named '\(device.id)'; device ids must be unique") }
+            devices.append(device)
+        }
+        let deviceIDs = devices.map(\.id)
+
+        var timeline: [TimelineStep] = []
+        if let node = map.optional("timeline") {
+            for stepNode in try node.sequence(what: "list of timeline steps") {
+                timeline.append(try parseStep(stepNode, devices: devices))
+            }
+        }
+        timeline = timeline.enumerated().sorted { ($0.element.at, $0.offset) < ($1.element.at, $1.offset) }.map(\.element)
+
+        var expectations: [Expectation] = []
+        if let node = map.optional("expect") {
+            for expectationNode in try node.sequence(what: "list of expectations") {
+                expectations.append(try parseExpectation(expectationNode, deviceIDs: deviceIDs))
+            }
+        }
+
+        var latest: Duration = .zero
+        for step in timeline { latest = max(latest, step.at) }
+        for expectation in expectations {
+            switch expectation {
+            case .event(let event): if let window = event.window { latest = max(latest, window.upperBound) }
+            case .position(let position): latest = max(latest, position.at)
+            }
+        }
+        var duration = latest + .seconds(60)
+        if let node = map.optional("duration") {
+            duration = try node.duration(what: "a scenario duration")
+            guard duration > .zero else { throw node.error("duration must be greater than zero") }
+            guard duration <= maximumDuration else { throw node.error("duration \(DurationText.format(duration)) is longer than the limit of \(DurationText.format(maximumDuration))") }
+            if latest > duration {
+                throw node.error("duration \(DurationText.format(duration)) ends before the last step or expectation at \(DurationText.format(latest))")
+            }
+        }
+        return Scenario(
+            name: name, description: description, file: file, seed: seed, startDate: startDate, duration: duration,
+            devices: devices, timeline: timeline, expectations: expectations)
+    }
+
+    private static func parseDevice(_ node: YAMLNode, startDate: Date) throws(ScenarioError) -> DeviceSpec {
+        let map = try node.mapping(allowing: deviceKeys, what: "device")
+        let id = try map.required("id").string(what: "a device id")
+        guard !id.isEmpty, id.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else {
+            throw try map.required("id").error("a device id is letters, digits, '-' and '_', found '\(id)'")
+        }
+        let start = try map.required("at").coordinate()
+        let altitude = try map.optional("altitude")?.double(what: "an altitude in metres")
+        var gps = SimulatedGPS.Configuration()
+        gps.startDate = startDate
+        var gpsEnabled = true
+        if let gpsNode = map.optional("gps") {
+            let gpsMap = try gpsNode.mapping(allowing: gpsKeys, what: "gps settings")
+            if let n = gpsMap.optional("interval") {
+                gps.interval = try n.duration(what: "a fix interval")
+                guard gps.interval >= .milliseconds(10) else { throw n.error("the fix interval must be at least 10ms") }
+            }
+            if let n = gpsMap.optional("accuracy") {
+                gps.horizontalAccuracy = try n.double(what: "a horizontal accuracy in metres")
+                guard gps.horizontalAccuracy >= 0 else { throw n.error("accuracy cannot be negative") }
+            }
+            if let n = gpsMap.optional("vertical-accuracy") { gps.verticalAccuracy = try n.double(what: "a vertical accuracy in metres") }
+            if let n = gpsMap.optional("noise") { gps.noise = try n.bool() }
+            if let n = gpsMap.optional("reacquisition") { gps.reacquisitionDelay = try n.duration(what: "a reacquisition delay") }
+            if let n = gpsMap.optional("satellites") { gps.satellitesUsed = try n.int(what: "a satellite count") }
+            if let n = gpsMap.optional("enabled") { gpsEnabled = try n.bool() }
+        }
+        var route: Route?
+        var routeStart: Duration = .zero
+        if let routeNode = map.optional("route") {
+            let routeMap = try routeNode.mapping(allowing: routeKeys, what: "route")
+            if let n = routeMap.optional("start") { routeStart = try n.duration(what: "a route start time") }
+            let partial = try parseWaypoints(routeMap)
+            route = Route(start: start, startAltitude: altitude, waypoints: partial.waypoints, speed: partial.speed)
+        }
+        var app: AppSpec?
+        if let appNode = map.optional("app") {
+            let appMap = try appNode.mapping(allowing: ["name", "settings"], what: "app")
+            let name = try appMap.required("name").choice(ScenarioAppRegistry.names, what: "app")
+            let definition = ScenarioAppRegistry.app(named: name)!
+            let settingsMap = try appMap.optional("settings")?.mapping(allowing: definition.settingKeys, what: "\(name) settings")
+            app = AppSpec(name: name, settings: try definition.parseSettings(settingsMap))
+        }
+        return DeviceSpec(
+            id: id, start: start, altitude: altitude, gps: gps, gpsEnabled: gpsEnabled, route: route,
+            routeStart: routeStart, app: app, location: node.location)
+    }
+
+    private static func parseSpeed(_ node: YAMLNode) throws(ScenarioError) -> Double {
+        if let text = node.scalarText, let preset = SpeedPreset(rawValue: text) { return preset.metresPerSecond }
+        let presets = SpeedPreset.allCases.map(\.rawValue).joined(separator: ", ")
+        guard let text = node.scalarText, let value = Double(text), value > 0, value < 400 else {
+            throw node.error("expected a speed: \(presets), or metres per second (greater than 0)")
+        }
+        return value
+    }
+
+    private static func parseWaypoints(_ map: YAMLMapping) throws(ScenarioError) -> Route.Partial {
+        let speed = try map.optional("speed").map { (n) throws(ScenarioError) in try parseSpeed(n) } ?? SpeedPreset.walk.metresPerSecond
+        let list = try map.required("waypoints").sequence(what: "list of waypoints")
+        guard !list.isEmpty else { throw try map.required("waypoints").error("a route needs at least one waypoint") }
+        var waypoints: [Route.Waypoint] = []
+        for item in list {
+            if item.isMapping {
+                let wp = try item.mapping(allowing: waypointKeys, what: "waypoint")
+                var waypoint = Route.Waypoint(try wp.required("at").coordinate())
+                if let n = wp.optional("speed") { waypoint.speed = try parseSpeed(n) }
+                if let n = wp.optional("pause") { waypoint.pause = try n.duration(what: "a pause") }
+                if let n = wp.optional("altitude") { waypoint.altitude = try n.double(what: "an altitude in metres") }
+                waypoints.append(waypoint)
+            } else {
+                waypoints.append(Route.Waypoint(try item.coordinate()))
+            }
+        }
+        return Route.Partial(waypoints: waypoints, speed: speed)
+    }
+
+    private static func parseStep(_ node: YAMLNode, devices: [DeviceSpec]) throws(ScenarioError) -> TimelineStep {
+        var allowed = stepKeys
+        for app in ScenarioAppRegistry.apps { for keys in app.actions.values { allowed += keys.filter { !allowed.contains($0) } } }
+        let map = try node.mapping(allowing: allowed, what: "timeline step")
+        let at = try map.required("at").duration(what: "a step time")
+        var deviceID: String?
+        if let n = map.optional("device") {
+            deviceID = try n.choice(devices.map(\.id), what: "device")
+        } else if devices.count == 1 {
+            deviceID = devices[0].id
+        } else {
+            throw node.error("this scenario has several devices; say which one with 'device:'")
+        }
+        let device = devices.first { $0.id == deviceID }!
+        let actionNode = try map.required("do")
+        let appActions = device.app.flatMap { ScenarioAppRegistry.app(named: $0.name) }?.actions ?? [:]
+        let name = try actionNode.choice(deviceActions + appActions.keys.sorted(), what: "action")
+
+        let ownKeys: [String]
+        let action: StepAction
+        switch name {
+        case "gps-on": action = .gpsOn; ownKeys = []
+        case "gps-off": action = .gpsOff; ownKeys = []
+        case "signal-loss":
+            action = .signalLoss(try map.optional("for")?.duration(what: "how long the signal is lost")); ownKeys = ["for"]
+        case "signal-restore": action = .signalRestore; ownKeys = []
+        case "move": action = .move(try parseWaypoints(map)); ownKeys = ["speed", "waypoints"]
+        case "teleport": action = .teleport(try map.required("to").coordinate()); ownKeys = ["to"]
+        default:
+            let app = ScenarioAppRegistry.app(named: device.app!.name)!
+            ownKeys = appActions[name] ?? []
+            action = .app(name: name, parsed: try app.parseAction(name, map))
+        }
+        for key in map.keys where !["at", "device", "do"].contains(key) && !ownKeys.contains(key) {
+            throw map.keyNode(key)!.error("'\(key)' does not apply to the action '\(name)'")
+        }
+        return TimelineStep(at: at, device: deviceID, action: action, location: node.location)
+    }
+
+    private static func parseWindow(_ node: YAMLNode) throws(ScenarioError) -> ClosedRange<Duration> {
+        let items = try node.sequence(what: "time window [from, to]")
+        guard items.count == 2 else { throw node.error("expected a time window [from, to], found a list of \(items.count)") }
+        let from = try items[0].duration(), to = try items[1].duration()
+        guard from <= to else { throw node.error("the window starts after it ends") }
+        return from...to
+    }
+
+    private static func parseExpectation(_ node: YAMLNode, deviceIDs: [String]) throws(ScenarioError) -> Expectation {
+        let isPosition = node.isMapping && (try? node.mapping(allowing: positionExpectationKeys + eventExpectationKeys))?.optional("position") != nil
+        let map = try node.mapping(allowing: isPosition ? positionExpectationKeys : eventExpectationKeys, what: isPosition ? "position expectation" : "event expectation")
+        var device: String?
+        if let n = map.optional("device") { device = try n.choice(deviceIDs, what: "device") } else if deviceIDs.count == 1 { device = deviceIDs[0] }
+        if isPosition {
+            let probeNode = try map.required("position")
+            let probe = try probeNode.string(what: "what to locate: marker, map-center or an event name")
+            guard device != nil else { throw node.error("this scenario has several devices; say whose position with 'device:'") }
+            let radius = try map.required("radius").double(what: "a radius in metres")
+            guard radius > 0 else { throw try map.required("radius").error("radius must be greater than zero") }
+            return .position(PositionExpectation(
+                probe: probe, events: positionProbes[probe] ?? [probe], device: device, at: try map.required("at").duration(),
+                near: try map.required("near").coordinate(), radius: radius, location: node.location))
+        }
+        let name = try map.required("event").string(what: "an event name")
+        let window = try map.optional("within").map { (n) throws(ScenarioError) in try parseWindow(n) }
+        var fields: [(key: String, value: String)] = []
+        if let whereNode = map.optional("where") {
+            guard case .mapping = whereNode.node else { throw whereNode.error("expected a mapping of field: value") }
+            let keys = try whereNode.mapping(allowing: (try? whereNode.fieldNames()) ?? [], what: "where").keys
+            let whereMap = try whereNode.mapping(allowing: keys, what: "where")
+            for key in keys { fields.append((key, try whereMap.required(key).string(what: "a field value"))) }
+        }
+        var minimum = 1, maximum: Int?
+        if let n = map.optional("count") { let c = try nonNegative(n); minimum = c; maximum = c }
+        if let n = map.optional("at-least") { minimum = try nonNegative(n) }
+        if let n = map.optional("at-most") { maximum = try nonNegative(n); if map.optional("at-least") == nil { minimum = 0 } }
+        if let n = map.optional("never"), try n.bool() {
+            if map.optional("count") != nil || map.optional("at-least") != nil || map.optional("at-most") != nil {
+                throw n.error("'never' cannot be combined with count, at-least or at-most")
+            }
+            minimum = 0; maximum = 0
+        }
+        if let maximum, maximum < minimum { throw node.error("at-most \(maximum) is less than at-least \(minimum)") }
+        return .event(EventExpectation(name: name, device: device, window: window, fields: fields, minimum: minimum, maximum: maximum, location: node.location))
+    }
+
+    private static func nonNegative(_ node: YAMLNode) throws(ScenarioError) -> Int {
+        let value = try node.int(what: "a count")
+        guard value >= 0 else { throw node.error("a count cannot be negative") }
+        return value
+    }
+}
+
+extension YAMLNode {
+    /// The keys of a mapping node, whatever they are.
+    func fieldNames() throws -> [String] {
+        guard case .mapping(let mapping) = node else { return [] }
+        return mapping.keys.compactMap { $0.scalar?.string }
+    }
+}
+
+extension ScenarioError {
+    func prefixed(_ path: String) -> ScenarioError {
+        ScenarioError("\(path): \(message)", at: location)
+    }
+}

@@ -1,0 +1,144 @@
+import DeviceSimHAL
+import DeviceSimTime
+
+/// What one expectation came to.
+public struct ExpectationOutcome: Sendable {
+    /// Whether it held.
+    public var passed: Bool
+    /// What was expected, in words.
+    public var expected: String
+    /// What was observed, in words.
+    public var observed: String
+    /// Where the expectation is written.
+    public var location: SourceLocation
+}
+
+/// The result of running one scenario.
+public struct ScenarioResult: Sendable {
+    /// The scenario.
+    public var scenario: Scenario
+    /// The seed used.
+    public var seed: UInt64
+    /// Every event, in order.
+    public var events: [TraceEvent]
+    /// One outcome per expectation, in file order.
+    public var outcomes: [ExpectationOutcome]
+    /// Set when the simulation itself stopped early (a runaway bound).
+    public var runError: String?
+    /// How many scheduler events ran.
+    public var eventCount: Int
+
+    /// Whether the scenario passed: it ran to its end and every expectation held.
+    public var passed: Bool { runError == nil && outcomes.allSatisfy(\.passed) }
+
+    /// The trace as JSON Lines.
+    public var traceJSONLines: String {
+        var out = ""
+        for event in events {
+            out += event.jsonLine
+            out += "\n"
+        }
+        return out
+    }
+}
+
+/// Runs scenarios and checks their expectations against the trace.
+///
+/// ```swift
+/// let result = ScenarioRunner().run(try ScenarioParser.parse(contentsOf: path))
+/// result.passed
+/// ```
+public struct ScenarioRunner: Sendable {
+    /// Replaces every scenario's seed, when set.
+    public var seedOverride: UInt64?
+    /// Bounds on each run.
+    public var limits: RunLimits
+
+    /// Creates a runner.
+    public init(seedOverride: UInt64? = nil, limits: RunLimits = RunLimits()) {
+        self.seedOverride = seedOverride
+        self.limits = limits
+    }
+
+    /// Runs `scenario` and evaluates its expectations.
+    public func run(_ scenario: Scenario) -> ScenarioResult {
+        var limits = self.limits
+        let end = VirtualInstant(offset: scenario.duration)
+        if let maximum = limits.maximumVirtualTime, maximum < end { limits.maximumVirtualTime = end }
+        let simulation = ScenarioSimulation(scenario, seed: seedOverride, limits: limits)
+        var runError: String?
+        do {
+            try simulation.run()
+        } catch {
+            runError = error.description
+        }
+        let events = simulation.trace.events
+        let outcomes = scenario.expectations.map { ExpectationEvaluator.evaluate($0, events: events) }
+        return ScenarioResult(
+            scenario: scenario, seed: simulation.seed, events: events, outcomes: outcomes, runError: runError,
+            eventCount: simulation.scheduler.eventCount)
+    }
+}
+
+/// Checks one expectation against a trace.
+enum ExpectationEvaluator {
+    static func evaluate(_ expectation: Expectation, events: [TraceEvent]) -> ExpectationOutcome {
+        switch expectation {
+        case .event(let expected): evaluate(expected, events: events)
+        case .position(let expected): evaluate(expected, events: events)
+        }
+    }
+
+    static func evaluate(_ expected: EventExpectation, events: [TraceEvent]) -> ExpectationOutcome {
+        let window = expected.window.map { VirtualInstant(offset: $0.lowerBound)...VirtualInstant(offset: $0.upperBound) }
+        let matches = events.filter { event in
+            event.name == expected.name
+                && (expected.device == nil || event.device == expected.device)
+                && (window?.contains(event.time) ?? true)
+                && expected.fields.allSatisfy { event[$0.key]?.description == $0.value }
+        }
+        let count = matches.count
+        let passed = count >= expected.minimum && expected.maximum.map { count <= $0 } ?? true
+
+        var quantity: String
+        switch (expected.minimum, expected.maximum) {
+        case (0, 0?): quantity = "no"
+        case (let low, let high?) where low == high: quantity = "exactly \(low)"
+        case (let low, nil): quantity = "at least \(low)"
+        case (0, let high?): quantity = "at most \(high)"
+        case (let low, let high?): quantity = "\(low) to \(high)"
+        }
+        var text = "\(quantity) '\(expected.name)'"
+        if !expected.fields.isEmpty { text += " with " + expected.fields.map { "\($0.key)=\($0.value)" }.joined(separator: ", ") }
+        if let device = expected.device { text += " on \(device)" }
+        if let range = expected.window { text += " within [\(DurationText.format(range.lowerBound)), \(DurationText.format(range.upperBound))]" }
+        var observed = "\(count) found"
+        if let first = matches.first { observed += ", first at \(first.time)" }
+        return ExpectationOutcome(passed: passed, expected: text, observed: observed, location: expected.location)
+    }
+
+    static func evaluate(_ expected: PositionExpectation, events: [TraceEvent]) -> ExpectationOutcome {
+        let at = VirtualInstant(offset: expected.at)
+        let latest = events.last { event in
+            event.time <= at && expected.events.contains(event.name)
+                && (expected.device == nil || event.device == expected.device) && event.coordinate != nil
+        }
+        let text = "\(expected.probe) of \(expected.device ?? "the device") at \(DurationText.format(expected.at)) within \(TraceValue.double(expected.radius)) m of \(expected.near)"
+        guard let latest, let coordinate = latest.coordinate else {
+            return ExpectationOutcome(passed: false, expected: text, observed: "no \(expected.events.joined(separator: "/")) event by then", location: expected.location)
+        }
+        let distance = coordinate.distance(to: expected.near)
+        return ExpectationOutcome(
+            passed: distance <= expected.radius, expected: text,
+            observed: "\(TraceValue.format(distance.rounded(toPlaces: 1))) m away at (\(TraceValue.format(coordinate.latitude.rounded(toPlaces: 6))), \(TraceValue.format(coordinate.longitude.rounded(toPlaces: 6)))) (from '\(latest.name)' at \(latest.time))",
+            location: expected.location)
+    }
+}
+
+extension Double {
+    func rounded(toPlaces places: Int) -> Double {
+        var scale = 1.0
+        for _ in 0..<places { scale *= 10 }
+        return (self * scale).rounded() / scale
+    }
+}

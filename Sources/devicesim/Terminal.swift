@@ -1,0 +1,58 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Writing to the terminal, with colour only where it belongs (a TTY, no NO_COLOR).
+struct Terminal: Sendable {
+    let descriptor: Int32
+
+    static let standardOutput = Terminal(descriptor: 1)
+    static let standardError = Terminal(descriptor: 2)
+
+    /// Whether colour codes should be written here.
+    var supportsColor: Bool {
+        isatty(descriptor) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
+            && ProcessInfo.processInfo.environment["TERM"] != "dumb"
+    }
+
+    func write(_ text: String) {
+        if descriptor == 1 {
+            FileHandle.standardOutput.write(Data(text.utf8))
+        } else {
+            FileHandle.standardError.write(Data(text.utf8))
+        }
+    }
+}
+
+/// ANSI styles, applied only when enabled.
+struct Style: Sendable {
+    let enabled: Bool
+
+    func green(_ text: String) -> String { wrap(text, "32") }
+    func red(_ text: String) -> String { wrap(text, "31") }
+    func yellow(_ text: String) -> String { wrap(text, "33") }
+    func dim(_ text: String) -> String { wrap(text, "2") }
+    func bold(_ text: String) -> String { wrap(text, "1") }
+
+    private func wrap(_ text: String, _ code: String) -> String {
+        enabled ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
+    }
+}
+
+/// `--color auto|always|never`.
+enum ColorChoice: String, ExpressibleByArgument, CaseIterable, Sendable {
+    case auto, always, never
+
+    func enabled(for terminal: Terminal) -> Bool {
+        switch self {
+        case .auto: terminal.supportsColor
+        case .always: true
+        case .never: false
+        }
+    }
+}
+
+import ArgumentParser
