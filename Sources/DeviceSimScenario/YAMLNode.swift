@@ -22,6 +22,7 @@ public struct YAMLNode {
     /// Parses `text` (one YAML document). Anchors and aliases are refused, so a file cannot expand
     /// itself into something huge.
     public static func parse(_ text: String, file: String) throws(ScenarioError) -> YAMLNode {
+        try AnchorScan.rejectAnchorsAndAliases(in: text, file: file)
         let composed: Node?
         do {
             composed = try Yams.compose(yaml: text)
@@ -33,9 +34,7 @@ public struct YAMLNode {
         guard let composed else {
             throw ScenarioError("the file is empty; expected a YAML mapping", at: SourceLocation(file: file, line: 1, column: 1))
         }
-        let root = YAMLNode(composed, file: file)
-        try root.rejectAliases()
-        return root
+        return YAMLNode(composed, file: file)
     }
 
     private static func translate(_ error: YamlError, file: String) -> ScenarioError {
@@ -51,22 +50,6 @@ public struct YAMLNode {
                 at: SourceLocation(file: file, line: context.mark.line, column: context.mark.column))
         default:
             return ScenarioError("invalid YAML: \(error)", at: SourceLocation(file: file, line: 1, column: 1))
-        }
-    }
-
-    private func rejectAliases() throws(ScenarioError) {
-        switch node {
-        case .alias:
-            throw ScenarioError("YAML aliases (*name) are not supported in scenario files", at: location)
-        case .mapping(let mapping):
-            for (key, value) in mapping {
-                try YAMLNode(key, file: file).rejectAliases()
-                try YAMLNode(value, file: file).rejectAliases()
-            }
-        case .sequence(let sequence):
-            for item in sequence { try YAMLNode(item, file: file).rejectAliases() }
-        case .scalar:
-            break
         }
     }
 

@@ -63,13 +63,17 @@ public final class SimulatedGPS: LocationProvider {
         observers.add(observer)
     }
 
-    /// Switches the receiver on: the first fix comes once the reacquisition delay has passed (or at
-    /// once, if `warm`), then one fix per interval.
+    /// Switches the receiver on, then delivers one fix per interval. A warm receiver (the default) has
+    /// a fix at once, delivered before `start` returns; a cold one gets its first fix after the
+    /// reacquisition delay.
     public func start(warm: Bool = true) {
         guard !isEnabled else { return }
         isEnabled = true
         firstFixAt = warm ? scheduler.now : scheduler.now.advanced(by: configuration.reacquisitionDelay)
-        ticker = scheduler.repeating(every: configuration.interval, startingAt: scheduler.now) { [unowned self] _ in tick() }
+        ticker = scheduler.repeating(every: configuration.interval, startingAt: scheduler.now.advanced(by: configuration.interval)) { [unowned self] _ in
+            tick()
+        }
+        if warm { tick() }
     }
 
     /// Switches the receiver off: location becomes unavailable.

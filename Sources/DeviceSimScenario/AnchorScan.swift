@@ -1,0 +1,65 @@
+/// Refuses YAML anchors (`&name`) and aliases (`*name`) before the text is parsed.
+///
+/// Yams expands aliases into shared nodes, so a small file can stand for an exponentially large tree
+/// ("billion laughs"). Scenario files never need them; a linear scan of the text finds them first.
+/// Quoted strings, comments and block scalars (`|`, `>`) are skipped, so `*emphasis*` in a description
+/// is fine.
+enum AnchorScan {
+    static func rejectAnchorsAndAliases(in text: String, file: String) throws(ScenarioError) {
+        var blockIndent: Int?  // indentation of the line that opened a block scalar
+        var lineNumber = 0
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            lineNumber += 1
+            let characters = Array(line.unicodeScalars)
+            let indent = characters.prefix { $0 == " " }.count
+            let isBlank = characters.allSatisfy { $0 == " " || $0 == "\r" || $0 == "\t" }
+            if let opened = blockIndent {
+                if isBlank || indent > opened { continue }
+                blockIndent = nil
+            }
+            var quote: Unicode.Scalar?
+            var previous: Unicode.Scalar = " "
+            var lastSignificant: Unicode.Scalar?
+            for (index, scalar) in characters.enumerated() {
+                if let open = quote {
+                    if scalar == open { quote = nil }
+                    previous = scalar
+                    continue
+                }
+                if scalar == "#" && (previous == " " || previous == "\t" || index == 0) { break }
+                let startsToken = previous == " " || previous == "\t" || previous == "[" || previous == "{" || previous == "," || index == 0
+                if startsToken, scalar == "\"" || scalar == "'" {
+                    quote = scalar
+                } else if startsToken, scalar == "&" || scalar == "*", index + 1 < characters.count, isNameCharacter(characters[index + 1]) {
+                    let kind = scalar == "&" ? "anchors (&name)" : "aliases (*name)"
+                    throw ScenarioError("YAML \(kind) are not supported in scenario files", at: SourceLocation(file: file, line: lineNumber, column: index + 1))
+                }
+                if scalar != " " && scalar != "\t" && scalar != "\r" { lastSignificant = scalar }
+                previous = scalar
+            }
+            if let last = lastSignificant, quote == nil, last == "|" || last == ">" || isChompingIndicator(characters) {
+                blockIndent = indent
+            }
+        }
+    }
+
+    private static func isNameCharacter(_ scalar: Unicode.Scalar) -> Bool {
+        (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "_" || scalar == "-")
+    }
+
+    /// A block scalar header with a chomping or indentation indicator: `|-`, `>+`, `|2`.
+    private static func isChompingIndicator(_ characters: [Unicode.Scalar]) -> Bool {
+        let trimmed = String(String.UnicodeScalarView(characters)).trimmingTrailingSpaces
+        guard trimmed.count >= 2 else { return false }
+        let tail = trimmed.suffix(2)
+        return (tail.first == "|" || tail.first == ">") && (tail.last == "-" || tail.last == "+" || tail.last!.isNumber)
+    }
+}
+
+extension String {
+    var trimmingTrailingSpaces: String {
+        var copy = self
+        while let last = copy.last, last == " " || last == "\t" || last == "\r" { copy.removeLast() }
+        return copy
+    }
+}

@@ -1,0 +1,34 @@
+import DeviceSimHAL
+import DeviceSimTime
+import Testing
+
+@Suite struct TraceEventTests {
+    @Test func jsonLineKeepsFieldOrderAndFormatsNumbersStably() {
+        let event = TraceEvent(
+            time: VirtualInstant(offset: .milliseconds(12_500)), device: "alice", name: "marker.moved",
+            fields: [("lat", .double(52.123456789)), ("lon", .double(-0.5)), ("n", .int(3)), ("ok", .bool(true)), ("why", .null)])
+        #expect(event.jsonLine == #"{"t":12.500,"device":"alice","event":"marker.moved","lat":52.1234568,"lon":-0.5,"n":3,"ok":true,"why":null}"#)
+    }
+
+    @Test func stringsAreEscaped() {
+        let event = TraceEvent(time: .zero, device: nil, name: "note", fields: [("text", .string("a \"quote\"\n\u{1}"))])
+        #expect(event.jsonLine == #"{"t":0.000,"event":"note","text":"a \"quote\"\n\u0001"}"#)
+    }
+
+    @Test func coordinateComesFromLatAndLon() {
+        let event = TraceEvent(time: .zero, device: "d", name: "x", fields: [("lat", .double(1)), ("lon", .int(2))])
+        #expect(event.coordinate == GeoCoordinate(latitude: 1, longitude: 2))
+        #expect(TraceEvent(time: .zero, device: "d", name: "x").coordinate == nil)
+    }
+
+    @Test func wholeDoublesPrintWithoutAFraction() {
+        #expect(TraceValue.double(3).description == "3")
+        #expect(TraceValue.double(.infinity).description == "null")
+    }
+
+    @Test func wifiSignalLevelsFollowAndroid() {
+        #expect(WiFiScanResult(ssid: "a", bssid: "b", rssi: -100).signalLevel == 0)
+        #expect(WiFiScanResult(ssid: "a", bssid: "b", rssi: -55).signalLevel == 4)
+        #expect(WiFiScanResult(ssid: "a", bssid: "b", rssi: -70).signalLevel == 2)
+    }
+}

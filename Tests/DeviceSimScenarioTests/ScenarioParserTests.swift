@@ -1,0 +1,98 @@
+import DeviceSimScenario
+import Testing
+
+@Suite struct ScenarioParserTests {
+    let minimal = """
+        name: minimal
+        devices:
+          - id: walker
+            at: [52.5, 13.4]
+            app: { name: dog-walk }
+        timeline:
+          - { at: 0s, do: start-service }
+        expect:
+          - event: marker.shown
+            within: [0s, 1s]
+        """
+
+    func error(in text: String) -> ScenarioError? {
+        do {
+            _ = try ScenarioParser.parse(text, file: "test.yaml")
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test func aMinimalScenarioParsesWithDefaults() throws {
+        let scenario = try ScenarioParser.parse(minimal, file: "test.yaml")
+        #expect(scenario.name == "minimal")
+        #expect(scenario.seed == 1)
+        #expect(scenario.devices.map(\.id) == ["walker"])
+        #expect(scenario.devices[0].gps.interval == .seconds(1))
+        #expect(scenario.timeline.map(\.action.name) == ["start-service"])
+        // No duration given: the last time mentioned plus one minute.
+        #expect(scenario.duration == .seconds(61))
+    }
+
+    @Test func unknownKeysAreRejectedWithTheNearestValidKey() {
+        let text = minimal.replacingOccurrences(of: "    at: [52.5, 13.4]", with: "    at: [52.5, 13.4]\n    rute: {}")
+        let error = error(in: text)
+        #expect(error?.description == "test.yaml:5:5: unknown key 'rute' in device; did you mean 'route'?")
+    }
+
+    @Test func unknownActionsSuggestTheNearestAction() {
+        let text = minimal.replacingOccurrences(of: "do: start-service", with: "do: start-servce")
+        #expect(error(in: text)?.description == "test.yaml:7:19: unknown action 'start-servce'; did you mean 'start-service'?")
+    }
+
+    @Test func malformedYAMLGivesItsPosition() {
+        let error = error(in: "name: x\ndevices: [\n")
+        #expect(error?.location?.line == 3)
+        #expect(error?.message.hasPrefix("invalid YAML") == true)
+    }
+
+    @Test func wrongTypesSayWhatWasExpected() {
+        let text = minimal.replacingOccurrences(of: "within: [0s, 1s]", with: "within: [0s, soon]")
+        #expect(error(in: text)?.description == "test.yaml:10:18: expected a duration such as 90s, 5m, 1h30m or 250ms, found the value 'soon'")
+    }
+
+    @Test func outOfRangeCoordinatesAreRejected() {
+        let text = minimal.replacingOccurrences(of: "[52.5, 13.4]", with: "[52.5, 213.4]")
+        #expect(error(in: text)?.message == "longitude 213.4 is outside -180...180")
+    }
+
+    @Test func stepsOnUnknownDevicesAndForeignKeysAreRejected() {
+        let unknownDevice = minimal.replacingOccurrences(of: "{ at: 0s, do: start-service }", with: "{ at: 0s, device: bob, do: start-service }")
+        #expect(error(in: unknownDevice)?.message == "unknown device 'bob'; expected one of: walker")
+        let foreignKey = minimal.replacingOccurrences(of: "{ at: 0s, do: start-service }", with: "{ at: 0s, do: start-service, for: 5s }")
+        #expect(error(in: foreignKey)?.message == "'for' does not apply to the action 'start-service'")
+    }
+
+    @Test func aDurationBeyondTheLimitIsRejected() {
+        #expect(error(in: minimal + "\nduration: 400d")?.message.contains("longer than the limit") == true)
+        #expect(error(in: minimal + "\nduration: 0s")?.message == "duration must be greater than zero")
+    }
+
+    @Test func aliasesAreRefused() {
+        let text = "name: &n x\ndescription: *n\ndevices: [{ id: a, at: [0, 0] }]\n"
+        #expect(error(in: text)?.description == "test.yaml:1:7: YAML anchors (&name) are not supported in scenario files")
+        let emphasis = "name: x\ndescription: |\n  *really* fine & so\ndevices: [{ id: a, at: [0, 0] }]\n"
+        #expect(error(in: emphasis) == nil)
+    }
+
+    @Test func emptyAndNonMappingFilesAreRejected() {
+        #expect(error(in: "")?.message == "the file is empty; expected a YAML mapping")
+        #expect(error(in: "- a\n- b\n")?.message.hasPrefix("expected a scenario with keys") == true)
+    }
+
+    @Test func durationsReadAndPrintInTheSameNotation() {
+        #expect(DurationText.parse("1h30m") == .seconds(5_400))
+        #expect(DurationText.parse("250ms") == .milliseconds(250))
+        #expect(DurationText.parse("2.5") == .milliseconds(2_500))
+        #expect(DurationText.parse("2d") == .seconds(172_800))
+        #expect(DurationText.parse("5 parsecs") == nil)
+        #expect(DurationText.parse("-5") == nil)
+        #expect(DurationText.format(.seconds(5_430)) == "1h30m30s")
+    }
+}

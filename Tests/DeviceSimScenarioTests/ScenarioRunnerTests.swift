@@ -1,0 +1,80 @@
+import DeviceSimScenario
+import Foundation
+import Testing
+
+@Suite struct ScenarioRunnerTests {
+    static let walk = """
+        name: walk
+        seed: 42
+        duration: 10m
+        devices:
+          - id: walker
+            at: [52.5145, 13.3501]
+            route:
+              speed: walk
+              waypoints: [[52.5145, 13.3601]]
+            app: { name: dog-walk }
+        timeline:
+          - { at: 0s, do: start-service }
+          - { at: 2m, do: signal-loss, for: 1m }
+        expect:
+          - event: marker.shown
+            within: [0s, 1s]
+          - event: location.unavailable
+            count: 1
+          - position: marker
+            at: 10m
+            near: [52.5145, 13.3601]
+            radius: 30
+        """
+
+    func run(_ text: String, seed: UInt64? = nil) throws -> ScenarioResult {
+        ScenarioRunner(seedOverride: seed).run(try ScenarioParser.parse(text, file: "walk.yaml"))
+    }
+
+    @Test func aScenarioPassesWhenEveryExpectationHolds() throws {
+        let result = try run(Self.walk)
+        #expect(result.passed, "\(result.outcomes.filter { !$0.passed })")
+        #expect(result.outcomes.count == 3)
+    }
+
+    @Test func aFailedExpectationFailsTheScenarioAndSaysWhy() throws {
+        let text = Self.walk.replacingOccurrences(of: "near: [52.5145, 13.3601]", with: "near: [52.5145, 13.3501]")
+        let result = try run(text)
+        #expect(!result.passed)
+        let failed = try #require(result.outcomes.first { !$0.passed })
+        #expect(failed.location.line == 19)
+        #expect(failed.observed.contains("m away"))
+    }
+
+    @Test func theSameSeedGivesAByteIdenticalTrace() throws {
+        let first = try run(Self.walk).traceJSONLines
+        let second = try run(Self.walk).traceJSONLines
+        #expect(first == second)
+        #expect(first.split(separator: "\n").count > 100)
+    }
+
+    @Test func anotherSeedChangesTheNoiseButNotTheOutcome() throws {
+        let a = try run(Self.walk, seed: 1), b = try run(Self.walk, seed: 2)
+        #expect(a.traceJSONLines != b.traceJSONLines)
+        #expect(a.passed && b.passed)
+        #expect(a.events.map(\.name) == b.events.map(\.name))
+    }
+
+    @Test func aRunawayScenarioStopsAtItsBoundWithAClearError() throws {
+        let scenario = try ScenarioParser.parse(Self.walk.replacingOccurrences(of: "duration: 10m", with: "duration: 20d"), file: "walk.yaml")
+        let result = ScenarioRunner(limits: .init(maximumEvents: 10_000)).run(scenario)
+        #expect(!result.passed)
+        #expect(result.runError?.contains("more than 10000 events") == true)
+    }
+
+    @Test func junitReportsFailuresWithTheirLocations() throws {
+        let pass = try run(Self.walk)
+        let fail = try run(Self.walk.replacingOccurrences(of: "count: 1", with: "count: 2"))
+        let invalid = ScenarioError("unknown key 'x'", at: SourceLocation(file: "bad.yaml", line: 3, column: 1))
+        let xml = JUnitReport().xml(for: [pass, fail], invalid: [invalid])
+        #expect(xml.contains(#"tests="3" failures="1" errors="1""#))
+        #expect(xml.contains(#"<failure message="walk.yaml:17:5: expected exactly 2 &apos;location.unavailable&apos;"#) || xml.contains("walk.yaml:17:5: expected exactly 2 'location.unavailable'"))
+        #expect(xml.contains(#"<error message="bad.yaml:3:1: unknown key &apos;x&apos;""#) || xml.contains("bad.yaml:3:1: unknown key 'x'"))
+    }
+}
