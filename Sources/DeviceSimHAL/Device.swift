@@ -24,6 +24,8 @@ public final class Device {
     public var connectivity: (any ConnectivityMonitor)?
     /// Notifications and prompts, when the device has a driver for it.
     public var notifications: (any UserNotifications)?
+    /// Local storage, when the device has one.
+    public var storage: (any LocalStorage)?
     /// Where the device's observable events go.
     public let events: any EventSink
 
