@@ -6,6 +6,9 @@ import DeviceSimTime
 /// One scenario, set up and ready to run: its scheduler, its devices with their simulated hardware and
 /// apps, its timeline scheduled, and the trace it writes.
 ///
+/// It runs in virtual time (``run()``), or on the wall clock with real hardware in place of some
+/// simulated parts (``runLive(driver:stop:for:)``, with a live location source passed at creation).
+///
 /// ```swift
 /// let simulation = ScenarioSimulation(scenario)
 /// try simulation.run()
@@ -16,14 +19,14 @@ public final class ScenarioSimulation {
     public final class SimulatedDevice {
         /// The HAL device that flows see.
         public let device: Device
-        /// Where it physically is.
+        /// Where it physically is (for simulated sources).
         public let motion: DeviceMotion
-        /// Its GPS receiver.
-        public let gps: SimulatedGPS
+        /// Its simulated GPS receiver (nil when a live or recorded source stands in for it).
+        public let gps: SimulatedGPS?
         /// Its app, if it runs one.
         var app: LaunchedApp?
 
-        init(device: Device, motion: DeviceMotion, gps: SimulatedGPS) {
+        init(device: Device, motion: DeviceMotion, gps: SimulatedGPS?) {
             self.device = device
             self.motion = motion
             self.gps = gps
@@ -43,8 +46,16 @@ public final class ScenarioSimulation {
     /// Services shared by every device (a world, a backend), by name; apps put and find them here.
     public var sharedServices: [String: AnyObject] = [:]
 
-    /// Sets up `scenario` (with `seed` overriding the scenario's seed, if given).
-    public init(_ scenario: Scenario, seed: UInt64? = nil, limits: RunLimits = RunLimits(), trace: TraceRecorder = TraceRecorder()) {
+    /// Sets up `scenario` (with `seed` overriding the scenario's seed, if given). A device named in
+    /// `locationSources` takes that source (gpsd, a recording) instead of its simulated GPS; the closure
+    /// gets the scenario's scheduler.
+    public init(
+        _ scenario: Scenario,
+        seed: UInt64? = nil,
+        limits: RunLimits = RunLimits(),
+        trace: TraceRecorder = TraceRecorder(),
+        locationSources: [String: (EventScheduler) -> any LocationProvider] = [:]
+    ) {
         self.scenario = scenario
         self.seed = seed ?? scenario.seed
         self.scheduler = EventScheduler(limits: limits)
@@ -52,8 +63,15 @@ public final class ScenarioSimulation {
         let root = SeededRandomGenerator(seed: self.seed)
         for spec in scenario.devices {
             let motion = DeviceMotion(at: spec.start, altitude: spec.altitude)
-            let gps = SimulatedGPS(scheduler: scheduler, motion: motion, configuration: spec.gps, random: root.split("device:\(spec.id)").split("gps"))
-            let device = Device(id: spec.id, scheduler: scheduler, location: gps, events: trace)
+            let device: Device
+            var gps: SimulatedGPS?
+            if let makeSource = locationSources[spec.id] {
+                device = Device(id: spec.id, scheduler: scheduler, location: makeSource(scheduler), events: trace)
+            } else {
+                let simulated = SimulatedGPS(scheduler: scheduler, motion: motion, configuration: spec.gps, random: root.split("device:\(spec.id)").split("gps"))
+                device = Device(id: spec.id, scheduler: scheduler, location: simulated, events: trace)
+                gps = simulated
+            }
             devices.append(SimulatedDevice(device: device, motion: motion, gps: gps))
         }
     }
@@ -63,13 +81,32 @@ public final class ScenarioSimulation {
         devices.first { $0.device.id == id }
     }
 
-    /// Runs the scenario for its duration.
+    /// Runs the scenario for its duration in virtual time.
     public func run() throws(SchedulerError) {
+        start()
+        try scheduler.run(until: VirtualInstant(offset: scenario.duration))
+        finish()
+    }
+
+    /// Runs the scenario on the wall clock: for `duration` (nil: the scenario's duration; use
+    /// ``StopSignal`` to stop early, e.g. on Ctrl-C).
+    public func runLive(driver: WallClockDriver = WallClockDriver(), stop: StopSignal, for duration: Duration? = nil) throws {
+        start()
+        try driver.run(scheduler, for: duration ?? scenario.duration, stop: stop)
+        finish()
+    }
+
+    private var started = false
+
+    /// Launches devices and apps and schedules the timeline (once).
+    private func start() {
+        guard !started else { return }
+        started = true
         trace.record(TraceEvent(time: scheduler.now, device: nil, name: "scenario.started", fields: [
             ("name", .string(scenario.name)), ("seed", .string(String(seed))), ("devices", .int(devices.count)),
         ]))
         for (spec, simulated) in zip(scenario.devices, devices) {
-            if spec.gpsEnabled { simulated.gps.start() }
+            if spec.gpsEnabled { simulated.gps?.start() }
             if let route = spec.route {
                 scheduler.schedule(at: VirtualInstant(offset: spec.routeStart)) { [unowned self] in
                     simulated.motion.follow(route, from: scheduler.now)
@@ -83,27 +120,34 @@ public final class ScenarioSimulation {
         for step in scenario.timeline {
             scheduler.schedule(at: VirtualInstant(offset: step.at)) { [unowned self] in perform(step) }
         }
-        try scheduler.run(until: VirtualInstant(offset: scenario.duration))
+    }
+
+    private func finish() {
         trace.record(TraceEvent(time: scheduler.now, device: nil, name: "scenario.finished", fields: [("events", .int(scheduler.eventCount))]))
     }
 
     private func perform(_ step: TimelineStep) {
         guard let id = step.device, let simulated = device(id) else { return }
         var fields: [(key: String, value: TraceValue)] = [("do", .string(step.action.name))]
+        if simulated.gps == nil, step.action.isGPSAction {
+            simulated.device.record("step.skipped", fields + [("reason", .string("the device's location source is not simulated"))])
+            return
+        }
+        let gps = simulated.gps
         switch step.action {
         case .gpsOn:
-            simulated.gps.start(warm: false)
+            gps?.start(warm: false)
         case .gpsOff:
-            simulated.gps.stop()
+            gps?.stop()
         case .signalLoss(let duration):
             if let duration {
                 fields.append(("for", .double(duration.inSeconds)))
-                simulated.gps.loseSignal(from: scheduler.now, for: duration)
+                gps?.loseSignal(from: scheduler.now, for: duration)
             } else {
-                simulated.gps.loseSignal()
+                gps?.loseSignal()
             }
         case .signalRestore:
-            simulated.gps.restoreSignal()
+            gps?.restoreSignal()
         case .move(let partial):
             let here = simulated.motion.state(at: scheduler.now).coordinate
             let route = partial.from(here)
@@ -118,5 +162,15 @@ public final class ScenarioSimulation {
             return
         }
         simulated.device.record("step", fields)
+    }
+}
+
+extension StepAction {
+    /// Whether the step acts on a simulated GPS receiver.
+    var isGPSAction: Bool {
+        switch self {
+        case .gpsOn, .gpsOff, .signalLoss, .signalRestore: true
+        case .move, .teleport, .app: false
+        }
     }
 }

@@ -1,0 +1,61 @@
+import DeviceSimHAL
+import DeviceSimScenario
+import DeviceSimSimulated
+import DeviceSimTime
+import Testing
+
+@Suite struct LiveRunTests {
+    static let text = """
+        name: live
+        devices:
+          - id: walker
+            at: [52.5, 13.4]
+            gps: { interval: 100ms, noise: false }
+            app: { name: dog-walk, settings: { update-interval: 200ms } }
+        timeline:
+          - { at: 0s, do: start-service }
+          - { at: 300ms, do: gps-off }
+        """
+
+    @Test func theSameScenarioRunsOnTheWallClock() throws {
+        let scenario = try ScenarioParser.parse(Self.text, file: "live.yaml")
+        let simulation = ScenarioSimulation(scenario)
+        let clock = ContinuousClock()
+        let started = clock.now
+        try simulation.runLive(stop: StopSignal(), for: .milliseconds(700))
+        #expect(started.duration(to: clock.now) >= .milliseconds(700))
+        let names = simulation.trace.events.map(\.name)
+        #expect(names.starts(with: ["scenario.started", "step", "service.started", "map.shown", "marker.shown"]))
+        #expect(names.contains("marker.moved"))
+        #expect(names.contains("location.unavailable"))
+    }
+
+    @Test func aStopSignalEndsALiveRunEarly() throws {
+        let scenario = try ScenarioParser.parse(Self.text, file: "live.yaml")
+        let simulation = ScenarioSimulation(scenario)
+        let stop = StopSignal()
+        simulation.scheduler.schedule(after: .milliseconds(100)) { stop.raise() }
+        let clock = ContinuousClock()
+        let started = clock.now
+        try simulation.runLive(stop: stop, for: .seconds(60))
+        #expect(started.duration(to: clock.now) < .seconds(30))
+        #expect(simulation.trace.events.last?.name == "scenario.finished")
+    }
+
+    @Test func aLiveSourceReplacesTheSimulatedGPSAndGPSStepsAreSkipped() throws {
+        let scenario = try ScenarioParser.parse(Self.text, file: "live.yaml")
+        let simulation = ScenarioSimulation(scenario, locationSources: ["walker": { scheduler in
+            let motion = DeviceMotion(at: GeoCoordinate(latitude: 1, longitude: 2))
+            var configuration = SimulatedGPS.Configuration()
+            configuration.noise = false
+            let source = SimulatedGPS(scheduler: scheduler, motion: motion, configuration: configuration, random: SeededRandomGenerator(seed: 1))
+            source.start()
+            return source
+        }])
+        try simulation.run()
+        #expect(simulation.device("walker")?.gps == nil)
+        let shown = try #require(simulation.trace.events.first { $0.name == "marker.shown" })
+        #expect(shown.coordinate == GeoCoordinate(latitude: 1, longitude: 2))
+        #expect(simulation.trace.events.contains { $0.name == "step.skipped" && $0["do"]?.description == "gps-off" })
+    }
+}
