@@ -83,6 +83,16 @@ public struct TraceEvent: Sendable, Hashable {
         return line + "}"
     }
 
+    /// `events` as JSON Lines, each line ending in a newline.
+    public static func jsonLines(_ events: some Sequence<TraceEvent>) -> String {
+        var out = ""
+        for event in events {
+            out += event.jsonLine
+            out += "\n"
+        }
+        return out
+    }
+
     public static func == (lhs: TraceEvent, rhs: TraceEvent) -> Bool {
         lhs.time == rhs.time && lhs.device == rhs.device && lhs.name == rhs.name
             && lhs.fields.elementsEqual(rhs.fields) { $0.key == $1.key && $0.value == $1.value }
@@ -161,12 +171,5 @@ public final class TraceRecorder: EventSink {
     }
 
     /// The trace as JSON Lines, one event per line, each line ending in a newline.
-    public var jsonLines: String {
-        var out = ""
-        for event in events {
-            out += event.jsonLine
-            out += "\n"
-        }
-        return out
-    }
+    public var jsonLines: String { TraceEvent.jsonLines(events) }
 }

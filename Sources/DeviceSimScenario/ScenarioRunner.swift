@@ -32,14 +32,7 @@ public struct ScenarioResult: Sendable {
     public var passed: Bool { runError == nil && outcomes.allSatisfy(\.passed) }
 
     /// The trace as JSON Lines.
-    public var traceJSONLines: String {
-        var out = ""
-        for event in events {
-            out += event.jsonLine
-            out += "\n"
-        }
-        return out
-    }
+    public var traceJSONLines: String { TraceEvent.jsonLines(events) }
 }
 
 /// Runs scenarios and checks their expectations against the trace.

@@ -51,17 +51,7 @@ struct RunCommand: ParsableCommand {
     func run() throws {
         let out = Terminal.standardOutput
         let style = Style(enabled: color.enabled(for: out))
-        let found: [ScenarioDiscovery.Found]
-        do {
-            found = try ScenarioDiscovery.find(paths)
-        } catch {
-            Terminal.standardError.write("error: \(error)\n")
-            throw ExitCode(2)
-        }
-        if found.isEmpty {
-            Terminal.standardError.write("error: no scenario files (.yaml, .yml) in \(paths.joined(separator: ", "))\n")
-            throw ExitCode(2)
-        }
+        let found = try ScenarioDiscovery.findOrExit(paths)
 
         let runner = ScenarioRunner(seedOverride: seed, limits: RunLimits(maximumVirtualTime: VirtualInstant(offset: ScenarioParser.maximumDuration), maximumEvents: maxEvents))
         var results: [ScenarioResult] = []

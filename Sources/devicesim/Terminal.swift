@@ -1,3 +1,5 @@
+import ArgumentParser
+import DeviceSim
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -55,4 +57,23 @@ enum ColorChoice: String, ExpressibleByArgument, CaseIterable, Sendable {
     }
 }
 
-import ArgumentParser
+
+
+extension ScenarioDiscovery {
+    /// The scenario files named by `paths`; prints the problem and exits 2 when a path does not
+    /// exist or names no scenario file.
+    static func findOrExit(_ paths: [String]) throws -> [Found] {
+        let found: [Found]
+        do {
+            found = try find(paths)
+        } catch {
+            Terminal.standardError.write("error: \(error)\n")
+            throw ExitCode(2)
+        }
+        if found.isEmpty {
+            Terminal.standardError.write("error: no scenario files (.yaml, .yml) in \(paths.joined(separator: ", "))\n")
+            throw ExitCode(2)
+        }
+        return found
+    }
+}

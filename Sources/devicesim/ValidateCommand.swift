@@ -23,13 +23,7 @@ struct ValidateCommand: ParsableCommand {
     }
 
     func run() throws {
-        let found: [ScenarioDiscovery.Found]
-        do {
-            found = try ScenarioDiscovery.find(paths)
-        } catch {
-            Terminal.standardError.write("error: \(error)\n")
-            throw ExitCode(2)
-        }
+        let found = try ScenarioDiscovery.findOrExit(paths)
         var invalid = 0
         for item in found {
             do {
@@ -43,10 +37,6 @@ struct ValidateCommand: ParsableCommand {
             }
         }
         if !quiet { Terminal.standardOutput.write("\(found.count) file\(found.count == 1 ? "" : "s"), \(invalid) invalid\n") }
-        if found.isEmpty {
-            Terminal.standardError.write("error: no scenario files (.yaml, .yml) in \(paths.joined(separator: ", "))\n")
-            throw ExitCode(2)
-        }
         if invalid > 0 { throw ExitCode(2) }
     }
 }
