@@ -1,1 +1,0 @@
-// The DeviceSimNMEA module; its contents arrive with their issue.

@@ -1,0 +1,59 @@
+/// The whole NMEA pipeline: bytes in (any chunk sizes), fixes and satellite views out, every byte
+/// accounted for in ``statistics``.
+///
+/// ```swift
+/// var decoder = NMEADecoder()
+/// data.withUnsafeBytes { bytes in
+///     decoder.feed(bytes) { report in print(report) }
+/// }
+/// decoder.finish { report in print(report) }
+/// decoder.statistics.skippedBytes
+/// ```
+public struct NMEADecoder: Sendable {
+    private var framer: NMEAFramer
+    private var parser = NMEASentenceParser()
+    private var assembler = NMEAFixAssembler()
+    private var decoded = 0
+
+    /// Creates a decoder; sentences longer than `maximumSentenceLength` bytes are skipped.
+    public init(maximumSentenceLength: Int = 256) {
+        framer = NMEAFramer(maximumLength: maximumSentenceLength)
+    }
+
+    /// Feeds bytes; `emit` receives each completed fix or satellite view.
+    public mutating func feed(_ bytes: UnsafeRawBufferPointer, emit: (NMEAFixAssembler.Report) -> Void) {
+        framer.feed(bytes) { body in
+            if let sentence = parser.parse(body) {
+                decoded += 1
+                assembler.add(sentence, emit: emit)
+            }
+        }
+    }
+
+    /// Feeds bytes and calls `sentence` with every decoded sentence and the assembler's state after it.
+    public mutating func feedSentences(_ bytes: UnsafeRawBufferPointer, _ sentence: (NMEASentence, NMEAFix) -> Void) {
+        framer.feed(bytes) { body in
+            if let decodedSentence = parser.parse(body) {
+                decoded += 1
+                assembler.add(decodedSentence) { _ in }
+                sentence(decodedSentence, assembler.current)
+            }
+        }
+    }
+
+    /// Ends the input: emits the last epoch.
+    public mutating func finish(emit: (NMEAFixAssembler.Report) -> Void) {
+        framer.finish()
+        assembler.finish(emit: emit)
+    }
+
+    /// The counts so far.
+    public var statistics: NMEAStatistics {
+        var statistics = framer.statistics
+        statistics.decodedSentences = decoded
+        statistics.unsupportedSentences = parser.unsupportedSentences
+        statistics.shortSentences = parser.shortSentences
+        statistics.malformedFields = parser.malformedFields
+        return statistics
+    }
+}

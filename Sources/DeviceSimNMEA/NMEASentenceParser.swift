@@ -1,0 +1,315 @@
+/// Turns a framed sentence (from ``NMEAFramer``) into an ``NMEASentence``: exact field decoding
+/// (`ddmm.mmmm` to degrees, knots to m/s), empty fields as absent, malformed fields counted.
+///
+/// ```swift
+/// var parser = NMEASentenceParser()
+/// framer.feed(bytes) { body in
+///     if let sentence = parser.parse(body) { ... }
+/// }
+/// ```
+public struct NMEASentenceParser: Sendable {
+    /// Fields that could not be read (treated as absent).
+    public private(set) var malformedFields = 0
+    /// Known sentences with too few fields.
+    public private(set) var shortSentences = 0
+    /// Well-formed sentences of a type this parser does not interpret.
+    public private(set) var unsupportedSentences = 0
+
+    private var starts: [Int] = []
+    private var ends: [Int] = []
+
+    /// Creates a parser.
+    public init() {
+        starts.reserveCapacity(48)
+        ends.reserveCapacity(48)
+    }
+
+    /// Knots to metres per second.
+    public static let metresPerSecondPerKnot = 1852.0 / 3600.0
+
+    /// Decodes one sentence body (`$` up to before `*`); nil for an unsupported or unusable sentence.
+    public mutating func parse(_ body: UnsafeRawBufferPointer) -> NMEASentence? {
+        guard let base = body.baseAddress?.assumingMemoryBound(to: UInt8.self), body.count >= 6 else { return nil }
+        // Address: $ttSSS (standard) or $P... (proprietary).
+        guard base[1] != 0x50 else {  // 'P'
+            unsupportedSentences += 1
+            return nil
+        }
+        let talker = NMEATalker(base[1], base[2])
+        let t0 = base[3], t1 = base[4], t2 = base[5]
+        guard body.count == 6 || base[6] == 0x2C else {
+            unsupportedSentences += 1
+            return nil
+        }
+        let kind: Kind
+        switch (t0, t1, t2) {
+        case (0x47, 0x47, 0x41): kind = .gga  // GGA
+        case (0x52, 0x4D, 0x43): kind = .rmc  // RMC
+        case (0x47, 0x4C, 0x4C): kind = .gll  // GLL
+        case (0x56, 0x54, 0x47): kind = .vtg  // VTG
+        case (0x47, 0x53, 0x41): kind = .gsa  // GSA
+        case (0x47, 0x53, 0x56): kind = .gsv  // GSV
+        case (0x5A, 0x44, 0x41): kind = .zda  // ZDA
+        case (0x47, 0x53, 0x54): kind = .gst  // GST
+        default:
+            unsupportedSentences += 1
+            return nil
+        }
+        split(base, count: body.count)
+        let fields = Fields(base: base, starts: starts, ends: ends)
+        guard fields.count >= kind.minimumFields else {
+            shortSentences += 1
+            return nil
+        }
+        var reader = Reader(fields: fields)
+        let sentence: NMEASentence
+        switch kind {
+        case .gga:
+            sentence = .gga(.init(
+                talker: talker, time: reader.time(1), latitude: reader.coordinate(2, hemisphere: 3, degreeDigits: 2),
+                longitude: reader.coordinate(4, hemisphere: 5, degreeDigits: 3), quality: reader.int(6),
+                satellitesUsed: reader.int(7), hdop: reader.double(8), altitude: reader.double(9),
+                geoidSeparation: reader.double(11)))
+        case .rmc:
+            let speed = reader.double(7).map { $0 * Self.metresPerSecondPerKnot }
+            var variation = reader.double(10)
+            if let v = variation, fields.byte(11) == 0x57 { variation = -v }  // W
+            sentence = .rmc(.init(
+                talker: talker, time: reader.time(1), valid: fields.byte(2) == 0x41,
+                latitude: reader.coordinate(3, hemisphere: 4, degreeDigits: 2),
+                longitude: reader.coordinate(5, hemisphere: 6, degreeDigits: 3), speed: speed, track: reader.double(8),
+                date: reader.date(9), magneticVariation: variation, modeIndicator: fields.byte(12)))
+        case .gll:
+            sentence = .gll(.init(
+                talker: talker, latitude: reader.coordinate(1, hemisphere: 2, degreeDigits: 2),
+                longitude: reader.coordinate(3, hemisphere: 4, degreeDigits: 3), time: reader.time(5),
+                valid: fields.count > 6 ? fields.byte(6) == 0x41 : true, modeIndicator: fields.byte(7)))
+        case .vtg:
+            // NMEA 2.x: track,T,magnetic,M,knots,N,kph,K[,mode]; NMEA 1.x: track,magnetic,knots,kph.
+            if fields.byte(2) == 0x54 || fields.count > 8 {  // 'T'
+                let knots = reader.double(5), kph = reader.double(7)
+                sentence = .vtg(.init(
+                    talker: talker, track: reader.double(1), magneticTrack: reader.double(3),
+                    speed: knots.map { $0 * Self.metresPerSecondPerKnot } ?? kph.map { $0 / 3.6 }, modeIndicator: fields.byte(9)))
+            } else {
+                sentence = .vtg(.init(
+                    talker: talker, track: reader.double(1), magneticTrack: reader.double(2),
+                    speed: reader.double(3).map { $0 * Self.metresPerSecondPerKnot }, modeIndicator: nil))
+            }
+        case .gsa:
+            var used: [Int] = []
+            for index in 3..<min(15, fields.count) {
+                if let prn = reader.int(index) { used.append(prn) }
+            }
+            sentence = .gsa(.init(
+                talker: talker, fixType: reader.int(2), satellitesUsed: used, pdop: reader.double(15),
+                hdop: reader.double(16), vdop: reader.double(17), systemID: fields.count > 18 ? reader.int(18) : nil))
+        case .gsv:
+            var satellites: [NMEASatellite] = []
+            var index = 4
+            while index + 3 < fields.count || (index < fields.count && !fields.isEmpty(index)) {
+                if let prn = reader.int(index) {
+                    satellites.append(NMEASatellite(prn: prn, elevation: reader.double(index + 1), azimuth: reader.double(index + 2), snr: reader.double(index + 3)))
+                }
+                index += 4
+            }
+            sentence = .gsv(.init(
+                talker: talker, messageCount: reader.int(1) ?? 0, messageNumber: reader.int(2) ?? 0,
+                satellitesInView: reader.int(3), satellites: satellites))
+        case .zda:
+            var date: NMEADate?
+            if let day = reader.int(2), let month = reader.int(3), let year = reader.int(4),
+                (1...31).contains(day), (1...12).contains(month), year >= 1980
+            {
+                date = NMEADate(year: year, month: month, day: day)
+            }
+            sentence = .zda(.init(talker: talker, time: reader.time(1), date: date))
+        case .gst:
+            sentence = .gst(.init(
+                talker: talker, time: reader.time(1), rms: reader.double(2), latitudeError: reader.double(6),
+                longitudeError: reader.double(7), altitudeError: reader.double(8)))
+        }
+        malformedFields += reader.malformed
+        return sentence
+    }
+
+    /// Records where each comma-separated field starts and ends (field 0 is the address).
+    private mutating func split(_ base: UnsafePointer<UInt8>, count: Int) {
+        starts.removeAll(keepingCapacity: true)
+        ends.removeAll(keepingCapacity: true)
+        var start = 1
+        var index = 1
+        while index < count {
+            if base[index] == 0x2C {
+                starts.append(start)
+                ends.append(index)
+                start = index + 1
+            }
+            index += 1
+        }
+        starts.append(start)
+        ends.append(count)
+    }
+
+    private enum Kind {
+        case gga, rmc, gll, vtg, gsa, gsv, zda, gst
+
+        var minimumFields: Int {
+            switch self {
+            case .gga: 10
+            case .rmc: 10
+            case .gll: 5
+            case .vtg: 4
+            case .gsa: 3
+            case .gsv: 4
+            case .zda: 5
+            case .gst: 9
+            }
+        }
+    }
+}
+
+/// Field boundaries of one sentence.
+struct Fields {
+    let base: UnsafePointer<UInt8>
+    let starts: [Int]
+    let ends: [Int]
+
+    var count: Int { starts.count }
+
+    func isEmpty(_ index: Int) -> Bool {
+        index >= count || starts[index] == ends[index]
+    }
+
+    /// The single byte of a one-character field, or nil.
+    func byte(_ index: Int) -> UInt8? {
+        guard index < count, ends[index] - starts[index] >= 1 else { return nil }
+        return base[starts[index]]
+    }
+}
+
+/// Reads typed values out of fields, counting the malformed ones.
+struct Reader {
+    let fields: Fields
+    var malformed = 0
+
+    init(fields: Fields) {
+        self.fields = fields
+    }
+
+    private static let powersOfTen: [Double] = (0...22).map { exponent in
+        var value = 1.0
+        for _ in 0..<exponent { value *= 10 }
+        return value
+    }
+
+    /// A decimal number as (mantissa, fraction digits, negative); nil if absent; counts malformed.
+    private mutating func decimal(_ index: Int) -> (mantissa: UInt64, scale: Int, integerDigits: Int, negative: Bool)? {
+        guard index < fields.count else { return nil }
+        var position = fields.starts[index]
+        let end = fields.ends[index]
+        guard position < end else { return nil }
+        let base = fields.base
+        var negative = false
+        if base[position] == 0x2D || base[position] == 0x2B {  // - +
+            negative = base[position] == 0x2D
+            position += 1
+        }
+        var mantissa: UInt64 = 0
+        var digits = 0, scale = 0, integerDigits = 0
+        var seenPoint = false
+        while position < end {
+            let byte = base[position]
+            if byte >= 0x30, byte <= 0x39 {
+                if digits < 18 {
+                    mantissa = mantissa * 10 + UInt64(byte - 0x30)
+                    digits += 1
+                    if seenPoint { scale += 1 } else { integerDigits += 1 }
+                } else if !seenPoint {
+                    malformed += 1
+                    return nil
+                }
+            } else if byte == 0x2E, !seenPoint {
+                seenPoint = true
+            } else {
+                malformed += 1
+                return nil
+            }
+            position += 1
+        }
+        guard digits > 0 else {
+            malformed += 1
+            return nil
+        }
+        return (mantissa, scale, integerDigits, negative)
+    }
+
+    mutating func double(_ index: Int) -> Double? {
+        guard let (mantissa, scale, _, negative) = decimal(index) else { return nil }
+        let value = Double(mantissa) / Self.powersOfTen[scale]
+        return negative ? -value : value
+    }
+
+    mutating func int(_ index: Int) -> Int? {
+        guard let (mantissa, scale, _, negative) = decimal(index) else { return nil }
+        guard scale == 0 || mantissa % UInt64(Self.powersOfTen[scale]) == 0 else {
+            malformed += 1
+            return nil
+        }
+        let whole = Int(mantissa / UInt64(Self.powersOfTen[scale]))
+        return negative ? -whole : whole
+    }
+
+    /// `ddmm.mmmm` (latitude, 2 degree digits) or `dddmm.mmmm` (longitude, 3) with its hemisphere field.
+    mutating func coordinate(_ index: Int, hemisphere: Int, degreeDigits: Int) -> Double? {
+        guard let (mantissa, scale, _, negative) = decimal(index) else { return nil }
+        guard !negative else {
+            malformed += 1
+            return nil
+        }
+        let unit = UInt64(Self.powersOfTen[scale])
+        let wholeDegrees = mantissa / (100 * unit)
+        let minuteUnits = mantissa - wholeDegrees * 100 * unit
+        let minutes = Double(minuteUnits) / Self.powersOfTen[scale]
+        guard minutes < 60, wholeDegrees <= (degreeDigits == 2 ? 90 : 180) else {
+            malformed += 1
+            return nil
+        }
+        var degrees = Double(wholeDegrees) + minutes / 60
+        switch fields.byte(hemisphere) {
+        case 0x53, 0x57: degrees = -degrees  // S, W
+        case 0x4E, 0x45: break  // N, E
+        case nil: return nil
+        default:
+            malformed += 1
+            return nil
+        }
+        return degrees
+    }
+
+    /// `hhmmss` or `hhmmss.sss`.
+    mutating func time(_ index: Int) -> NMEATimeOfDay? {
+        guard let (mantissa, scale, integerDigits, negative) = decimal(index) else { return nil }
+        let unit = UInt64(Self.powersOfTen[scale])
+        let whole = mantissa / unit
+        let fraction = mantissa % unit
+        let hour = whole / 10_000, minute = whole / 100 % 100, second = whole % 100
+        guard !negative, integerDigits == 6, hour < 24, minute < 60, second <= 60 else {
+            malformed += 1
+            return nil
+        }
+        let nanos = Int64(Double(fraction) / Self.powersOfTen[scale] * 1e9 + 0.5)
+        return NMEATimeOfDay(hour: Int(hour), minute: Int(minute), second: Int(second), nanosecond: Int(nanos))
+    }
+
+    /// `ddmmyy`; two-digit years are 1980–2079.
+    mutating func date(_ index: Int) -> NMEADate? {
+        guard let (mantissa, scale, integerDigits, _) = decimal(index) else { return nil }
+        let day = Int(mantissa / 10_000), month = Int(mantissa / 100 % 100), yy = Int(mantissa % 100)
+        guard scale == 0, integerDigits == 6, (1...31).contains(day), (1...12).contains(month) else {
+            malformed += 1
+            return nil
+        }
+        return NMEADate(year: yy < 80 ? 2000 + yy : 1900 + yy, month: month, day: day)
+    }
+}
