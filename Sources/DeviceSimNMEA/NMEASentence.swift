@@ -187,3 +187,27 @@ public struct NMEATalker: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String { String(decoding: [first, second], as: UTF8.self) }
 }
+
+extension NMEADate {
+    /// The date `days` after 1970-01-01 (Howard Hinnant's civil_from_days).
+    public init(daysSince1970 days: Int64) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let day = doy - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        self.init(year: Int(yoe + era * 400 + (month <= 2 ? 1 : 0)), month: Int(month), day: Int(day))
+    }
+}
+
+extension NMEAFix {
+    /// Sets date and time of day from nanoseconds since 1970-01-01T00:00:00Z.
+    public mutating func setTime(unixNanoseconds: Int64) {
+        let day = unixNanoseconds >= 0 ? unixNanoseconds / 86_400_000_000_000 : (unixNanoseconds - 86_399_999_999_999) / 86_400_000_000_000
+        date = NMEADate(daysSince1970: day)
+        timeOfDay = NMEATimeOfDay(nanoseconds: unixNanoseconds - day * 86_400_000_000_000)
+    }
+}

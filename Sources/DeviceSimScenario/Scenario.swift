@@ -41,10 +41,33 @@ public struct DeviceSpec: Sendable {
     public var route: Route?
     /// When the route starts.
     public var routeStart: Duration
+    /// A recorded track it plays instead of a route.
+    public var track: TrackSpec?
     /// The app it runs.
     public var app: AppSpec?
     /// Where the device was declared.
     public var location: SourceLocation
+}
+
+/// A recorded track a device plays: an NMEA log (which replaces the simulated receiver) or a GPX
+/// file (which the simulated receiver follows, with its noise and its outages).
+public struct TrackSpec: Sendable {
+    /// What kind of file.
+    public enum Source: Sendable {
+        /// An NMEA log, played epoch by epoch.
+        case nmea(URL)
+        /// A GPX track or route, turned into a route.
+        case gpx(URL, Route)
+    }
+
+    /// The file and what it holds.
+    public var source: Source
+    /// Playback rate (2: twice as fast as recorded).
+    public var speedFactor: Double
+    /// Recorded time skipped at the start.
+    public var startOffset: Duration
+    /// Start again at the end.
+    public var loop: Bool
 }
 
 /// An app on a device, with its parsed settings.

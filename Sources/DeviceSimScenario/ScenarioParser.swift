@@ -15,7 +15,8 @@ public enum ScenarioParser {
     public static let maximumFileSize = 4 << 20
 
     static let topLevelKeys = ["name", "description", "seed", "start-time", "duration", "devices", "timeline", "expect"]
-    static let deviceKeys = ["id", "at", "altitude", "gps", "route", "app"]
+    static let deviceKeys = ["id", "at", "altitude", "gps", "route", "track", "app"]
+    static let trackKeys = ["file", "speed-factor", "start-offset", "loop", "speed"]
     static let gpsKeys = ["interval", "accuracy", "vertical-accuracy", "noise", "reacquisition", "satellites", "enabled"]
     static let routeKeys = ["start", "speed", "waypoints"]
     static let waypointKeys = ["at", "speed", "pause", "altitude"]
@@ -116,7 +117,21 @@ public enum ScenarioParser {
         guard !id.isEmpty, id.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else {
             throw try map.required("id").error("a device id is letters, digits, '-' and '_', found '\(id)'")
         }
-        let start = try map.required("at").coordinate()
+        var track: TrackSpec?
+        if let trackNode = map.optional("track") {
+            if map.optional("route") != nil { throw trackNode.error("a device follows either a route or a track, not both") }
+            track = try parseTrack(trackNode)
+        }
+        let start: GeoCoordinate
+        if let atNode = map.optional("at") {
+            start = try atNode.coordinate()
+        } else if case .gpx(_, let route)? = track?.source {
+            start = route.start
+        } else if case .nmea? = track?.source {
+            start = GeoCoordinate(latitude: 0, longitude: 0)
+        } else {
+            throw node.error("missing key 'at' in device (its start position)")
+        }
         let altitude = try map.optional("altitude")?.double(what: "an altitude in metres")
         var gps = SimulatedGPS.Configuration()
         gps.startDate = startDate
@@ -155,7 +170,39 @@ public enum ScenarioParser {
         }
         return DeviceSpec(
             id: id, start: start, altitude: altitude, gps: gps, gpsEnabled: gpsEnabled, route: route,
-            routeStart: routeStart, app: app, location: node.location)
+            routeStart: routeStart, track: track, app: app, location: node.location)
+    }
+
+    private static func parseTrack(_ node: YAMLNode) throws(ScenarioError) -> TrackSpec {
+        let map = try node.mapping(allowing: trackKeys, what: "track")
+        let fileNode = try map.required("file")
+        let path = try fileNode.string(what: "a file path")
+        let folder = URL(fileURLWithPath: node.file).deletingLastPathComponent()
+        let url = path.hasPrefix("/") ? URL(fileURLWithPath: path) : folder.appendingPathComponent(path).standardizedFileURL
+        guard FileManager.default.isReadableFile(atPath: url.path) else {
+            throw fileNode.error("cannot read the track file \(url.path)")
+        }
+        var speedFactor = 1.0
+        if let n = map.optional("speed-factor") {
+            speedFactor = try n.double(what: "a playback speed factor")
+            guard speedFactor > 0, speedFactor <= 10_000 else { throw n.error("speed-factor must be greater than 0 and at most 10000") }
+        }
+        let startOffset = try map.optional("start-offset")?.duration(what: "a start offset") ?? .zero
+        let loop = try map.optional("loop")?.bool() ?? false
+        let speed = try map.optional("speed").map { (n) throws(ScenarioError) in try parseSpeed(n) } ?? SpeedPreset.walk.metresPerSecond
+        let source: TrackSpec.Source
+        if url.pathExtension.lowercased() == "gpx" {
+            do {
+                let document = try GPXDocument(contentsOf: url)
+                source = .gpx(url, try document.route(speed: speed))
+            } catch {
+                throw ScenarioError("in the GPX file: \(error)", at: fileNode.location)
+            }
+        } else {
+            if map.optional("speed") != nil { throw map.keyNode("speed")!.error("'speed' applies to GPX routes without times, not to NMEA logs") }
+            source = .nmea(url)
+        }
+        return TrackSpec(source: source, speedFactor: speedFactor, startOffset: startOffset, loop: loop)
     }
 
     private static func parseSpeed(_ node: YAMLNode) throws(ScenarioError) -> Double {

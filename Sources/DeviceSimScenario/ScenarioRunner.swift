@@ -60,10 +60,14 @@ public struct ScenarioRunner: Sendable {
         if let maximum = limits.maximumVirtualTime, maximum < end { limits.maximumVirtualTime = end }
         let simulation = ScenarioSimulation(scenario, seed: seedOverride, limits: limits)
         var runError: String?
-        do {
-            try simulation.run()
-        } catch {
-            runError = error.description
+        if !simulation.setupErrors.isEmpty {
+            runError = simulation.setupErrors.joined(separator: "; ")
+        } else {
+            do {
+                try simulation.run()
+            } catch {
+                runError = error.description
+            }
         }
         let events = simulation.trace.events
         let outcomes = scenario.expectations.map { ExpectationEvaluator.evaluate($0, events: events) }

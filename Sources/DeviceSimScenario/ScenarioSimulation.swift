@@ -43,6 +43,10 @@ public final class ScenarioSimulation {
     public let trace: TraceRecorder
     /// The devices, in the scenario's order.
     public private(set) var devices: [SimulatedDevice] = []
+    /// NMEA logs being played.
+    private var playbacks: [NMEAPlaybackLocationProvider] = []
+    /// Problems found while setting up (a track that cannot be opened); the run fails with them.
+    public private(set) var setupErrors: [String] = []
     /// Services shared by every device (a world, a backend), by name; apps put and find them here.
     public var sharedServices: [String: AnyObject] = [:]
 
@@ -67,6 +71,20 @@ public final class ScenarioSimulation {
             var gps: SimulatedGPS?
             if let makeSource = locationSources[spec.id] {
                 device = Device(id: spec.id, scheduler: scheduler, location: makeSource(scheduler), events: trace)
+            } else if let track = spec.track, case .nmea(let url) = track.source {
+                var configuration = NMEAPlaybackLocationProvider.Configuration()
+                configuration.speedFactor = track.speedFactor
+                configuration.startOffset = track.startOffset
+                configuration.loop = track.loop
+                configuration.interval = spec.gps.interval
+                do {
+                    let playback = try NMEAPlaybackLocationProvider(scheduler: scheduler, file: url, configuration: configuration)
+                    playbacks.append(playback)
+                    device = Device(id: spec.id, scheduler: scheduler, location: playback, events: trace)
+                } catch {
+                    setupErrors.append("\(spec.id): \(error)")
+                    device = Device(id: spec.id, scheduler: scheduler, location: SimulatedGPS(scheduler: scheduler, motion: motion, random: root), events: trace)
+                }
             } else {
                 let simulated = SimulatedGPS(scheduler: scheduler, motion: motion, configuration: spec.gps, random: root.split("device:\(spec.id)").split("gps"))
                 device = Device(id: spec.id, scheduler: scheduler, location: simulated, events: trace)
@@ -107,6 +125,9 @@ public final class ScenarioSimulation {
         ]))
         for (spec, simulated) in zip(scenario.devices, devices) {
             if spec.gpsEnabled { simulated.gps?.start() }
+            if let track = spec.track, case .gpx(_, let gpxRoute) = track.source {
+                followTrack(gpxRoute, track: track, device: simulated, from: .zero)
+            }
             if let route = spec.route {
                 scheduler.schedule(at: VirtualInstant(offset: spec.routeStart)) { [unowned self] in
                     simulated.motion.follow(route, from: scheduler.now)
@@ -117,6 +138,7 @@ public final class ScenarioSimulation {
                 simulated.app = definition.launch(ScenarioAppContext(device: simulated.device, simulation: self), app.settings)
             }
         }
+        for playback in playbacks { playback.start() }
         for step in scenario.timeline {
             scheduler.schedule(at: VirtualInstant(offset: step.at)) { [unowned self] in perform(step) }
         }
@@ -124,6 +146,27 @@ public final class ScenarioSimulation {
 
     private func finish() {
         trace.record(TraceEvent(time: scheduler.now, device: nil, name: "scenario.finished", fields: [("events", .int(scheduler.eventCount))]))
+    }
+
+    /// Follows a GPX route at `track`'s rate and offset; loops by starting again where it ends.
+    private func followTrack(_ route: Route, track: TrackSpec, device simulated: SimulatedDevice, from instant: VirtualInstant) {
+        var scaled = route
+        scaled.speed *= track.speedFactor
+        scaled.waypoints = route.waypoints.map { waypoint in
+            var copy = waypoint
+            copy.speed = waypoint.speed.map { $0 * track.speedFactor }
+            copy.pause = .nanoseconds(Int64(Double(waypoint.pause.wholeNanoseconds) / track.speedFactor))
+            return copy
+        }
+        let offset = Duration.nanoseconds(Int64(Double(track.startOffset.wholeNanoseconds) / track.speedFactor))
+        let start = instant == .zero ? VirtualInstant(nanoseconds: -offset.wholeNanoseconds) : instant
+        simulated.motion.follow(scaled, from: start)
+        guard track.loop, let end = simulated.motion.routeEnd, end > scheduler.now else { return }
+        scheduler.schedule(at: end) { [unowned self] in
+            var unscaledTrack = track
+            unscaledTrack.startOffset = .zero
+            followTrack(route, track: unscaledTrack, device: simulated, from: scheduler.now)
+        }
     }
 
     private func perform(_ step: TimelineStep) {

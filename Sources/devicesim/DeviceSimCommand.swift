@@ -14,6 +14,7 @@ struct DeviceSimCommand: ParsableCommand {
         subcommands: [
             RunCommand.self,
             ValidateCommand.self,
+            NMEACommand.self,
         ]
     )
 

@@ -1,0 +1,87 @@
+/// Writes NMEA 0183 sentences with correct checksums: what a receiver would send for a fix, so a
+/// simulated route can be fed to gpsd (through `gpsfake`) or played back.
+///
+/// ```swift
+/// let lines = NMEASentenceWriter.epoch(fix)   // GGA, RMC and GSA, each ending in CR LF
+/// ```
+public enum NMEASentenceWriter {
+    /// GGA, RMC and GSA sentences for one fix (GP talker), each with `*hh` and CR LF.
+    public static func epoch(_ fix: NMEAFix, satellites: [Int] = [2, 5, 12, 15, 18, 21, 24, 25, 29]) -> String {
+        gga(fix) + rmc(fix) + gsa(fix, satellites: satellites)
+    }
+
+    /// A GGA sentence.
+    public static func gga(_ fix: NMEAFix) -> String {
+        let quality = fix.hasPosition ? max(fix.quality ?? 1, 1) : 0
+        var body = "GPGGA," + time(fix.timeOfDay) + "," + position(fix)
+        body += ",\(quality),\(fix.satellitesUsed.map { two($0) } ?? ""),\(decimal(fix.hdop, 1))"
+        body += ",\(decimal(fix.altitudeMSL, 1)),M,\(decimal(fix.geoidSeparation, 1)),M,,"
+        return sentence(body)
+    }
+
+    /// An RMC sentence.
+    public static func rmc(_ fix: NMEAFix) -> String {
+        var body = "GPRMC," + time(fix.timeOfDay) + "," + (fix.hasPosition ? "A" : "V") + "," + position(fix)
+        body += "," + decimal(fix.speed.map { $0 / NMEASentenceParser.metresPerSecondPerKnot }, 2)
+        body += "," + decimal(fix.track, 1) + "," + date(fix.date) + ",,," + (fix.hasPosition ? "A" : "N")
+        return sentence(body)
+    }
+
+    /// A GSA sentence.
+    public static func gsa(_ fix: NMEAFix, satellites: [Int]) -> String {
+        var body = "GPGSA,A,\(max(fix.mode, 1))"
+        for index in 0..<12 { body += "," + (index < satellites.count && fix.hasPosition ? two(satellites[index]) : "") }
+        body += "," + decimal(fix.pdop, 1) + "," + decimal(fix.hdop, 1) + "," + decimal(fix.vdop, 1)
+        return sentence(body)
+    }
+
+    /// `$` + body + `*hh` + CR LF.
+    public static func sentence(_ body: String) -> String {
+        var sum: UInt8 = 0
+        for byte in body.utf8 { sum ^= byte }
+        let hex = Array("0123456789ABCDEF".utf8)
+        return "$" + body + "*" + String(decoding: [hex[Int(sum >> 4)], hex[Int(sum & 15)]], as: UTF8.self) + "\r\n"
+    }
+
+    private static func position(_ fix: NMEAFix) -> String {
+        guard fix.hasPosition, let lat = fix.latitude, let lon = fix.longitude else { return ",,," }
+        return angle(abs(lat), degreeDigits: 2) + (lat < 0 ? ",S," : ",N,") + angle(abs(lon), degreeDigits: 3) + (lon < 0 ? ",W" : ",E")
+    }
+
+    /// `ddmm.mmmmmm` with six decimals of minutes (about 2 mm).
+    private static func angle(_ value: Double, degreeDigits: Int) -> String {
+        var degrees = Int(value)
+        var microMinutes = Int64(((value - Double(degrees)) * 60 * 1_000_000).rounded())
+        if microMinutes >= 60_000_000 {
+            degrees += 1
+            microMinutes -= 60_000_000
+        }
+        let minutes = microMinutes / 1_000_000, fraction = microMinutes % 1_000_000
+        var text = String(degrees)
+        while text.count < degreeDigits { text = "0" + text }
+        var fractionText = String(fraction)
+        while fractionText.count < 6 { fractionText = "0" + fractionText }
+        return text + two(Int(minutes)) + "." + fractionText
+    }
+
+    private static func time(_ time: NMEATimeOfDay?) -> String {
+        guard let time else { return "" }
+        let seconds = time.nanoseconds / 1_000_000_000
+        let centis = time.nanoseconds / 10_000_000 % 100
+        return two(Int(seconds / 3600)) + two(Int(seconds / 60 % 60)) + two(Int(seconds % 60)) + "." + two(Int(centis))
+    }
+
+    private static func date(_ date: NMEADate?) -> String {
+        guard let date else { return "" }
+        return two(date.day) + two(date.month) + two(date.year % 100)
+    }
+
+    private static func decimal(_ value: Double?, _ decimals: Int) -> String {
+        guard let value else { return "" }
+        var out = ""
+        GPSDJSON.number(value, decimals: decimals, to: &out)
+        return out
+    }
+
+    private static func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+}

@@ -1,0 +1,189 @@
+import DeviceSimHAL
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
+/// A GPX 1.1 (or 1.0) file: tracks (`trk/trkseg/trkpt`), routes (`rte/rtept`) and waypoints (`wpt`).
+///
+/// ```swift
+/// let gpx = try GPXDocument(contentsOf: URL(fileURLWithPath: "walk.gpx"))
+/// let route = try gpx.route(speed: SpeedPreset.walk.metresPerSecond)
+/// ```
+public struct GPXDocument: Sendable {
+    /// One point: position, and elevation and time when the file has them.
+    public struct Point: Sendable, Hashable {
+        public var coordinate: GeoCoordinate
+        public var elevation: Double?
+        public var time: Date?
+    }
+
+    /// Track segments, each a list of points, in file order.
+    public var trackSegments: [[Point]] = []
+    /// Routes, each a list of points.
+    public var routes: [[Point]] = []
+    /// Waypoints.
+    public var waypoints: [Point] = []
+
+    /// Parses GPX data; `file` names it in errors.
+    public init(data: Data, file: String = "GPX") throws(GPXError) {
+        let delegate = GPXParserDelegate(file: file)
+        let parser = XMLParser(data: data)
+        parser.delegate = delegate
+        parser.shouldResolveExternalEntities = false
+        let ok = parser.parse()
+        if let error = delegate.error { throw error }
+        guard ok else {
+            throw GPXError(file: file, line: parser.lineNumber, column: parser.columnNumber, message: "not well-formed XML: \(parser.parserError?.localizedDescription ?? "parse error")")
+        }
+        guard delegate.sawRoot else { throw GPXError(file: file, line: 1, column: 1, message: "no <gpx> element: this is not a GPX file") }
+        self = delegate.document
+    }
+
+    /// Reads and parses a GPX file.
+    public init(contentsOf url: URL) throws(GPXError) {
+        let data: Data
+        do { data = try Data(contentsOf: url) } catch {
+            throw GPXError(file: url.path, line: 0, column: 0, message: "cannot read the file: \(error.localizedDescription)")
+        }
+        try self.init(data: data, file: url.path)
+    }
+
+    init() {}
+
+    /// The points to follow: the tracks' points if there are any, else the routes', else the waypoints.
+    public var points: [Point] {
+        let track = trackSegments.flatMap { $0 }
+        if !track.isEmpty { return track }
+        let route = routes.flatMap { $0 }
+        if !route.isEmpty { return route }
+        return waypoints
+    }
+
+    /// Whether every point to follow has a time (a recorded track).
+    public var isTimed: Bool { !points.isEmpty && points.allSatisfy { $0.time != nil } }
+
+    /// The points as a ``Route``: a timed track at its recorded timing (constant velocity between
+    /// consecutive points, standing still where the time jumps without movement), otherwise at `speed`.
+    public func route(speed: Double) throws(GPXError) -> Route {
+        let points = self.points
+        guard let first = points.first else { throw GPXError(file: "", line: 0, column: 0, message: "the GPX file has no track, route or waypoint points") }
+        var waypoints: [Route.Waypoint] = []
+        if isTimed {
+            var previous = first
+            for point in points.dropFirst() {
+                let seconds = point.time!.timeIntervalSince(previous.time!)
+                let distance = previous.coordinate.distance(to: point.coordinate)
+                if seconds <= 0 {
+                    // Same or earlier time: treat as an instant step at high speed would teleport; skip it.
+                    continue
+                }
+                if distance < 0.01 {
+                    if var last = waypoints.popLast() {
+                        last.pause += .nanoseconds(Int64(seconds * 1e9))
+                        waypoints.append(last)
+                    } else {
+                        waypoints.append(Route.Waypoint(point.coordinate, speed: nil, pause: .nanoseconds(Int64(seconds * 1e9)), altitude: point.elevation))
+                    }
+                } else {
+                    waypoints.append(Route.Waypoint(point.coordinate, speed: distance / seconds, altitude: point.elevation))
+                }
+                previous = point
+            }
+        } else {
+            waypoints = points.dropFirst().map { Route.Waypoint($0.coordinate, altitude: $0.elevation) }
+        }
+        return Route(start: first.coordinate, startAltitude: first.elevation, waypoints: waypoints, speed: speed)
+    }
+}
+
+/// A problem in a GPX file, with its position.
+public struct GPXError: Error, Sendable, Hashable, CustomStringConvertible {
+    public var file: String
+    public var line: Int
+    public var column: Int
+    public var message: String
+
+    public var description: String { "\(file):\(line):\(column): \(message)" }
+}
+
+private final class GPXParserDelegate: NSObject, XMLParserDelegate {
+    let file: String
+    var document = GPXDocument()
+    var error: GPXError?
+    var sawRoot = false
+    private var text = ""
+    private var point: GPXDocument.Point?
+    private var pointElement = ""
+    private var segment: [GPXDocument.Point] = []
+    private var route: [GPXDocument.Point] = []
+    private let isoFormatter: ISO8601DateFormatter = {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime]
+        return formatter
+    }()
+    private let isoFractionalFormatter: ISO8601DateFormatter = {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter
+    }()
+
+    init(file: String) {
+        self.file = file
+    }
+
+    private func fail(_ parser: XMLParser, _ message: String) {
+        guard error == nil else { return }
+        error = GPXError(file: file, line: parser.lineNumber, column: parser.columnNumber, message: message)
+        parser.abortParsing()
+    }
+
+    func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]) {
+        text = ""
+        switch name {
+        case "gpx": sawRoot = true
+        case "trkseg": segment = []
+        case "rte": route = []
+        case "trkpt", "rtept", "wpt":
+            guard let latText = attributes["lat"], let lonText = attributes["lon"] else {
+                return fail(parser, "<\(name)> needs lat and lon attributes")
+            }
+            guard let lat = Double(latText), let lon = Double(lonText), abs(lat) <= 90, abs(lon) <= 180 else {
+                return fail(parser, "<\(name)> has an invalid position lat=\"\(latText)\" lon=\"\(lonText)\"")
+            }
+            point = GPXDocument.Point(coordinate: GeoCoordinate(latitude: lat, longitude: lon))
+            pointElement = name
+        default: break
+        }
+    }
+
+    func parser(_ parser: XMLParser, foundCharacters string: String) {
+        text += string
+    }
+
+    func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
+        let value = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        switch name {
+        case "ele" where point != nil:
+            guard let elevation = Double(value) else { return fail(parser, "<ele> is not a number: '\(value)'") }
+            point?.elevation = elevation
+        case "time" where point != nil:
+            guard let time = isoFormatter.date(from: value) ?? isoFractionalFormatter.date(from: value) else {
+                return fail(parser, "<time> is not an ISO 8601 time: '\(value)'")
+            }
+            point?.time = time
+        case "trkpt", "rtept", "wpt":
+            guard let finished = point, name == pointElement else { break }
+            switch name {
+            case "trkpt": segment.append(finished)
+            case "rtept": route.append(finished)
+            default: document.waypoints.append(finished)
+            }
+            point = nil
+        case "trkseg": document.trackSegments.append(segment)
+        case "rte": document.routes.append(route)
+        default: break
+        }
+        text = ""
+    }
+}

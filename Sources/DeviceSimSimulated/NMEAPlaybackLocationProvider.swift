@@ -1,0 +1,249 @@
+import DeviceSimHAL
+import DeviceSimNMEA
+import DeviceSimTime
+import Foundation
+
+/// Plays an NMEA log as a device's GPS: each epoch of the log becomes a fix at the virtual time its
+/// own timestamp says (relative to the first), or at a fixed rate when the log has no times.
+///
+/// The file is read in chunks as playback goes, so memory stays flat whatever the log's size.
+/// Epochs without a position make the location unavailable (once per outage), as a receiver that
+/// lost its fix would.
+///
+/// ```swift
+/// var configuration = NMEAPlaybackLocationProvider.Configuration()
+/// configuration.speedFactor = 10        // ten times faster than recorded
+/// let gps = try NMEAPlaybackLocationProvider(scheduler: scheduler, file: url, configuration: configuration)
+/// gps.start()
+/// ```
+public final class NMEAPlaybackLocationProvider: LocationProvider {
+    /// How the log is played.
+    public struct Configuration: Sendable, Hashable {
+        /// Playback rate: 2 plays twice as fast as recorded.
+        public var speedFactor: Double = 1
+        /// Log time skipped at the start (measured from the log's first fix).
+        public var startOffset: Duration = .zero
+        /// Start again from the beginning at the end of the log.
+        public var loop = false
+        /// Time between fixes when the log carries no timestamps (and between loops).
+        public var interval: Duration = .seconds(1)
+        /// Bytes read at a time.
+        public var chunkSize = 64 * 1024
+
+        /// The defaults.
+        public init() {}
+    }
+
+    /// The settings.
+    public let configuration: Configuration
+    /// The log being played.
+    public let file: URL
+    public private(set) var currentFix: LocationFix?
+    /// Fixes delivered so far.
+    public private(set) var fixesPlayed = 0
+    /// How many times the log has been started from its beginning.
+    public private(set) var passes = 0
+    /// Whether playback reached the end of the log (without looping).
+    public private(set) var finished = false
+    /// Counts of decoded and skipped input, over all passes.
+    public var statistics: NMEAStatistics { accumulated.merging(decoder.statistics) }
+
+    private let scheduler: EventScheduler
+    private let observers = ObserverList<LocationUpdate>()
+    private var handle: FileHandle?
+    private var decoder = NMEADecoder()
+    private var accumulated = NMEAStatistics()
+    private var queue: [NMEAFixAssembler.Report] = []
+    private var queueHead = 0
+    private var endOfFile = false
+    private var logOrigin: Int64?
+    private var lastLogTime: Int64?
+    private var dayOffset: Int64 = 0
+    private var passOrigin = VirtualInstant.zero
+    private var lastInstant = VirtualInstant.zero
+    private var untimedIndex: Int64 = 0
+    private var reportedUnavailable = false
+    private var pending: ScheduledEvent?
+    private var running = false
+
+    /// Opens `file` for playback on `scheduler`.
+    public init(scheduler: EventScheduler, file: URL, configuration: Configuration = Configuration()) throws(PlaybackError) {
+        guard configuration.speedFactor > 0, configuration.speedFactor.isFinite else { throw PlaybackError(file: file.path, message: "the speed factor must be greater than zero") }
+        guard FileManager.default.isReadableFile(atPath: file.path) else { throw PlaybackError(file: file.path, message: "no such file, or it is not readable") }
+        self.scheduler = scheduler
+        self.file = file
+        self.configuration = configuration
+    }
+
+    deinit { try? handle?.close() }
+
+    public func observe(_ observer: @escaping (LocationUpdate) -> Void) -> Subscription {
+        observers.add(observer)
+    }
+
+    /// Starts playback now.
+    public func start() {
+        guard !running else { return }
+        running = true
+        beginPass(at: scheduler.now)
+        scheduleNext()
+    }
+
+    /// Stops playback; location becomes unavailable.
+    public func stop() {
+        guard running else { return }
+        running = false
+        pending?.cancel()
+        pending = nil
+        currentFix = nil
+        observers.send(.unavailable(reason: "playback stopped"))
+    }
+
+    private func beginPass(at instant: VirtualInstant) {
+        try? handle?.close()
+        handle = FileHandle(forReadingAtPath: file.path)
+        accumulated = accumulated.merging(decoder.statistics)
+        decoder = NMEADecoder()
+        queue.removeAll(keepingCapacity: true)
+        queueHead = 0
+        endOfFile = handle == nil
+        logOrigin = nil
+        lastLogTime = nil
+        dayOffset = 0
+        untimedIndex = 0
+        passOrigin = instant
+        passes += 1
+    }
+
+    /// The next report of the log, reading more of the file when needed.
+    private func nextReport() -> NMEAFixAssembler.Report? {
+        while queueHead >= queue.count {
+            queue.removeAll(keepingCapacity: true)
+            queueHead = 0
+            if endOfFile { return nil }
+            let chunk = handle?.readData(ofLength: configuration.chunkSize) ?? Data()
+            if chunk.isEmpty {
+                endOfFile = true
+                decoder.finish { queue.append($0) }
+            } else {
+                chunk.withUnsafeBytes { bytes in decoder.feed(bytes) { queue.append($0) } }
+            }
+        }
+        defer { queueHead += 1 }
+        return queue[queueHead]
+    }
+
+    private func scheduleNext() {
+        guard running else { return }
+        while let report = nextReport() {
+            guard case .fix(let fix) = report else {
+                if case .sky(let sky) = report, !observers.isEmpty {
+                    let satellites = sky.satellites.map { SatelliteInfo(prn: $0.prn, elevation: $0.elevation, azimuth: $0.azimuth, snr: $0.snr, used: $0.used) }
+                    observers.send(.satellites(satellites))
+                }
+                continue
+            }
+            guard let instant = playbackInstant(of: fix) else { continue }  // before the start offset
+            lastInstant = instant
+            pending = scheduler.schedule(at: instant) { [unowned self] in
+                deliver(fix)
+                scheduleNext()
+            }
+            return
+        }
+        // End of the log.
+        if configuration.loop, fixesPlayed > 0 {
+            beginPass(at: lastInstant.advanced(by: configuration.interval))
+            scheduleNext()
+        } else {
+            finished = true
+            currentFix = nil
+            observers.send(.unavailable(reason: "end of NMEA log"))
+        }
+    }
+
+    /// When `fix` plays, or nil if it falls before the start offset.
+    private func playbackInstant(of fix: NMEAFix) -> VirtualInstant? {
+        let offsetNanos = passes == 1 ? configuration.startOffset.wholeNanoseconds : 0
+        var logTime = fix.unixNanoseconds ?? fix.timeOfDay.map { $0.nanoseconds }
+        if fix.unixNanoseconds == nil, let time = logTime {
+            // Time of day only: roll over at midnight.
+            if let last = lastLogTime, time + dayOffset < last - 43_200_000_000_000 { dayOffset += 86_400_000_000_000 }
+            logTime = time + dayOffset
+        }
+        let elapsed: Int64
+        if let logTime {
+            if logOrigin == nil { logOrigin = logTime }
+            lastLogTime = max(lastLogTime ?? logTime, logTime)
+            elapsed = max(0, logTime - logOrigin!)
+        } else {
+            elapsed = untimedIndex * configuration.interval.wholeNanoseconds
+            untimedIndex += 1
+        }
+        guard elapsed >= offsetNanos else { return nil }
+        let scaled = Double(elapsed - offsetNanos) / configuration.speedFactor
+        let instant = passOrigin.advanced(by: .nanoseconds(Int64(scaled.rounded())))
+        return max(instant, lastInstant, scheduler.now)
+    }
+
+    private func deliver(_ fix: NMEAFix) {
+        fixesPlayed += 1
+        guard fix.hasPosition, let lat = fix.latitude, let lon = fix.longitude else {
+            currentFix = nil
+            if !reportedUnavailable {
+                reportedUnavailable = true
+                observers.send(.unavailable(reason: "no fix in the NMEA log"))
+            }
+            return
+        }
+        reportedUnavailable = false
+        let location = LocationFix(
+            receivedAt: scheduler.now,
+            time: fix.unixNanoseconds.map { Date(timeIntervalSince1970: Double($0) / 1e9) },
+            coordinate: GeoCoordinate(latitude: lat, longitude: lon),
+            altitude: fix.mode >= 3 ? fix.altitudeMSL : nil,
+            speed: fix.speed,
+            course: fix.track,
+            horizontalAccuracy: fix.hdop.map { $0 * 5 },
+            verticalAccuracy: fix.vdop.map { $0 * 8 },
+            mode: fix.mode >= 3 ? .threeDimensional : .twoDimensional,
+            satellitesUsed: fix.satellitesUsed)
+        currentFix = location
+        observers.send(.fix(location))
+    }
+}
+
+/// A log or track that cannot be played.
+public struct PlaybackError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The file.
+    public var file: String
+    /// What is wrong.
+    public var message: String
+
+    public var description: String { "\(file): \(message)" }
+}
+
+extension NMEAStatistics {
+    /// The sum of two sets of counts.
+    func merging(_ other: NMEAStatistics) -> NMEAStatistics {
+        var sum = self
+        sum.bytesRead += other.bytesRead
+        sum.sentenceBytes += other.sentenceBytes
+        sum.pendingBytes = other.pendingBytes
+        sum.decodedSentences += other.decodedSentences
+        sum.unsupportedSentences += other.unsupportedSentences
+        sum.sentencesWithoutChecksum += other.sentencesWithoutChecksum
+        sum.malformedFields += other.malformedFields
+        sum.shortSentences += other.shortSentences
+        sum.badChecksumSentences += other.badChecksumSentences
+        sum.badChecksumBytes += other.badChecksumBytes
+        sum.truncatedSentences += other.truncatedSentences
+        sum.truncatedBytes += other.truncatedBytes
+        sum.overlongSentences += other.overlongSentences
+        sum.overlongBytes += other.overlongBytes
+        sum.invalidSentences += other.invalidSentences
+        sum.invalidBytes += other.invalidBytes
+        sum.noiseBytes += other.noiseBytes
+        return sum
+    }
+}

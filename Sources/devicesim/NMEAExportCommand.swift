@@ -1,0 +1,137 @@
+import ArgumentParser
+import DeviceSim
+import Foundation
+
+/// `devicesim nmea export`: a route, a GPX file or a scenario device's walk, written as an NMEA log.
+struct NMEAExportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Write a route as an NMEA log (GGA, RMC and GSA each second) for gpsd's gpsfake or for playback.",
+        discussion: """
+            Give exactly one source:
+              --gpx FILE                  a GPX track (played at its recorded timing) or route (at --speed)
+              --waypoints "LAT,LON;..."   a route from the first point through the others, at --speed
+              --scenario FILE [--device ID]  the route of a scenario's device, from its start position
+            Examples:
+              devicesim nmea export --waypoints "52.5145,13.3501;52.5145,13.3650" --speed walk --out walk.nmea
+              devicesim nmea export --scenario Scenarios/dog-walk/walk-2km.yaml --out walk.nmea
+              gpsfake -c 0.1 -P 2947 walk.nmea
+            """
+    )
+
+    @Option(help: ArgumentHelp("A GPX file.", valueName: "file"), completion: .file(extensions: ["gpx"]))
+    var gpx: String?
+
+    @Option(help: ArgumentHelp("Waypoints as LAT,LON pairs separated by ';'.", valueName: "points"))
+    var waypoints: String?
+
+    @Option(help: ArgumentHelp("A scenario file whose device's route to export.", valueName: "file"), completion: .file(extensions: ["yaml", "yml"]))
+    var scenario: String?
+
+    @Option(help: "The scenario device (default: the first with a route).")
+    var device: String?
+
+    @Option(help: "Speed where the source has no timing: walk, run, bike, drive, or metres per second.")
+    var speed: String = "walk"
+
+    @Option(help: "UTC time of the first fix, ISO 8601 (default: the scenario's start time, or 2026-01-01T00:00:00Z).")
+    var start: String?
+
+    @Option(help: "Time between fixes, e.g. 1s, 200ms.")
+    var interval: String = "1s"
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("Write here instead of standard output.", valueName: "file"))
+    var out: String?
+
+    func validate() throws {
+        let sources = [gpx, waypoints, scenario].compactMap { $0 }
+        guard sources.count == 1 else { throw ValidationError("Give exactly one of --gpx, --waypoints or --scenario.") }
+        guard let step = DurationText.parse(interval), step >= .milliseconds(10) else { throw ValidationError("--interval must be a duration of at least 10ms, e.g. 1s.") }
+        guard parsedSpeed != nil else { throw ValidationError("--speed must be walk, run, bike, drive or a positive number of metres per second.") }
+        if let start, ISO8601DateFormatter().date(from: start) == nil { throw ValidationError("--start must be an ISO 8601 UTC time such as 2026-05-01T08:00:00Z.") }
+    }
+
+    private var parsedSpeed: Double? {
+        if let preset = SpeedPreset(rawValue: speed) { return preset.metresPerSecond }
+        guard let value = Double(speed), value > 0, value.isFinite else { return nil }
+        return value
+    }
+
+    func run() throws {
+        var startDate = start.flatMap { ISO8601DateFormatter().date(from: $0) } ?? Date(timeIntervalSince1970: 1_767_225_600)
+        let route: Route
+        do {
+            if let gpx {
+                let document = try GPXDocument(contentsOf: URL(fileURLWithPath: gpx))
+                route = try document.route(speed: parsedSpeed!)
+                if start == nil, document.isTimed, let first = document.points.first?.time { startDate = first }
+            } else if let waypoints {
+                route = try Self.route(from: waypoints, speed: parsedSpeed!)
+            } else {
+                let parsed = try ScenarioParser.parse(contentsOf: scenario!)
+                guard let spec = parsed.devices.first(where: { device == nil ? $0.route != nil : $0.id == device }) else {
+                    throw ValidationError(device.map { "The scenario has no device '\($0)'." } ?? "No device of the scenario has a route.")
+                }
+                guard let deviceRoute = spec.route else { throw ValidationError("Device '\(spec.id)' has no route.") }
+                route = deviceRoute
+                if start == nil { startDate = parsed.startDate.addingTimeInterval(spec.routeStart.inSeconds) }
+            }
+        } catch let error as ValidationError {
+            throw error
+        } catch {
+            Terminal.standardError.write("error: \(error)\n")
+            throw ExitCode(2)
+        }
+        let timeline = RouteTimeline(route)
+        let step = DurationText.parse(interval)!
+        let startNanos = Int64((startDate.timeIntervalSince1970 * 1e9).rounded())
+        var text = ""
+        var elapsed = Duration.zero
+        var count = 0
+        while true {
+            let state = timeline.state(at: elapsed)
+            var fix = NMEAFix()
+            fix.setTime(unixNanoseconds: startNanos + elapsed.wholeNanoseconds)
+            fix.mode = 3
+            fix.quality = 1
+            fix.latitude = state.coordinate.latitude
+            fix.longitude = state.coordinate.longitude
+            fix.altitudeMSL = state.altitude ?? 35
+            fix.geoidSeparation = 0
+            fix.speed = state.speed
+            fix.track = state.course ?? 0
+            fix.hdop = 0.9
+            fix.pdop = 1.6
+            fix.vdop = 1.3
+            fix.satellitesUsed = 9
+            text += NMEASentenceWriter.epoch(fix)
+            count += 1
+            if state.finished || elapsed > timeline.duration { break }
+            elapsed += step
+        }
+        if let out {
+            do {
+                try Data(text.utf8).write(to: URL(fileURLWithPath: out))
+            } catch {
+                Terminal.standardError.write("error: cannot write \(out): \(error.localizedDescription)\n")
+                throw ExitCode(2)
+            }
+            Terminal.standardError.write("wrote \(count) fixes (\(DurationText.format(timeline.duration)), \(Int(route.length.rounded())) m) to \(out)\n")
+        } else {
+            Terminal.standardOutput.write(text)
+        }
+    }
+
+    static func route(from text: String, speed: Double) throws -> Route {
+        var points: [GeoCoordinate] = []
+        for pair in text.split(separator: ";") {
+            let parts = pair.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard parts.count == 2, let lat = Double(parts[0]), let lon = Double(parts[1]), abs(lat) <= 90, abs(lon) <= 180 else {
+                throw ValidationError("--waypoints: '\(pair)' is not LAT,LON (degrees).")
+            }
+            points.append(GeoCoordinate(latitude: lat, longitude: lon))
+        }
+        guard points.count >= 2 else { throw ValidationError("--waypoints needs at least two points.") }
+        return Route(start: points[0], waypoints: points.dropFirst().map { Route.Waypoint($0) }, speed: speed)
+    }
+}
