@@ -1,0 +1,78 @@
+import DeviceSimNMEA
+import Testing
+
+@Suite struct NMEAFramerTests {
+    static let gga = "$GPGGA,123519,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,*47\r\n"
+    static let rmc = "$GPRMC,123519,A,4807.038,N,01131.000,E,022.4,084.4,230394,003.1,W*6A\r\n"
+
+    /// Frames `text` fed in chunks of `chunk` bytes; returns the sentence bodies and the statistics.
+    func frame(_ bytes: [UInt8], chunk: Int = .max) -> ([String], NMEAStatistics) {
+        var framer = NMEAFramer()
+        var bodies: [String] = []
+        var start = 0
+        while start < bytes.count {
+            let end = min(bytes.count, start + max(1, min(chunk, bytes.count)))
+            bytes[start..<end].withUnsafeBytes { framer.feed($0) { bodies.append(String(decoding: $0, as: UTF8.self)) } }
+            start = end
+        }
+        framer.finish()
+        return (bodies, framer.statistics)
+    }
+
+    @Test func sentencesSplitAcrossReadsOfAnySizeStillFrame() {
+        let bytes = Array((Self.gga + "noise\r\n" + Self.rmc + Self.gga).utf8)
+        let (whole, wholeStatistics) = frame(bytes)
+        #expect(whole.count == 3)
+        for chunk in 1...bytes.count {
+            let (bodies, statistics) = frame(bytes, chunk: chunk)
+            #expect(bodies == whole, "chunk size \(chunk)")
+            #expect(statistics == wholeStatistics, "chunk size \(chunk)")
+        }
+    }
+
+    @Test func theChecksumIsVerifiedAndTheBodyExcludesIt() {
+        let (bodies, statistics) = frame(Array(Self.gga.utf8))
+        #expect(bodies == ["$GPGGA,123519,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,"])
+        #expect(statistics.badChecksumSentences == 0)
+        let corrupted = Self.gga.replacingOccurrences(of: "4807", with: "4808")
+        let (none, bad) = frame(Array(corrupted.utf8))
+        #expect(none.isEmpty)
+        #expect(bad.badChecksumSentences == 1)
+        #expect(bad.badChecksumBytes == corrupted.utf8.count)
+    }
+
+    @Test func lineFeedAloneAndDoubleCarriageReturnsEndALine() {
+        let text = Self.gga.replacingOccurrences(of: "\r\n", with: "\n") + Self.rmc.replacingOccurrences(of: "\r\n", with: "\r\r\n")
+        #expect(frame(Array(text.utf8)).0.count == 2)
+    }
+
+    @Test func aSentenceWithoutChecksumIsAcceptedAndCounted() {
+        let (bodies, statistics) = frame(Array("$GPGLL,4916.45,N,12311.12,W,225444,A\r\n".utf8))
+        #expect(bodies.count == 1)
+        #expect(statistics.sentencesWithoutChecksum == 1)
+    }
+
+    @Test func everyByteIsDecodedOrCountedAsSkipped() {
+        var bytes = Array(Self.gga.utf8)
+        bytes += [0xB5, 0x62, 0x01, 0x07, 0x24, 0x00, 0xFF, 0x0A]  // a binary packet holding a '$' and a LF
+        bytes += Array("$GPGGA,123519,4807.03".utf8)  // truncated by the next sentence
+        bytes += Array(Self.rmc.utf8)
+        bytes += Array(("$GPGSV," + String(repeating: "9,", count: 200) + "*00\r\n").utf8)  // overlong
+        bytes += Array(Self.gga.utf8)
+        bytes += Array("$GPRMC,123519,A,48".utf8)  // cut off by the end of input
+        let (bodies, statistics) = frame(bytes)
+        #expect(bodies.count == 3)
+        #expect(statistics.truncatedSentences == 2)
+        #expect(statistics.overlongSentences == 1)
+        #expect(statistics.bytesRead == bytes.count)
+        #expect(statistics.sentenceBytes + statistics.skippedBytes == bytes.count)
+    }
+
+    @Test func pendingBytesAreAccountedBetweenReads() {
+        var framer = NMEAFramer()
+        let head = Array(Self.gga.utf8.prefix(20))
+        head.withUnsafeBytes { framer.feed($0) { _ in } }
+        #expect(framer.statistics.pendingBytes == 20)
+        #expect(framer.statistics.sentenceBytes + framer.statistics.skippedBytes + framer.statistics.pendingBytes == 20)
+    }
+}

@@ -1,0 +1,132 @@
+import DeviceSimNMEA
+import Testing
+
+@Suite struct NMEASentenceParserTests {
+    func parse(_ line: String) -> (NMEASentence?, NMEASentenceParser) {
+        var framer = NMEAFramer()
+        var parser = NMEASentenceParser()
+        var sentence: NMEASentence?
+        Array((line + "\r\n").utf8).withUnsafeBytes { framer.feed($0) { sentence = parser.parse($0) } }
+        return (sentence, parser)
+    }
+
+    func line(_ body: String) -> String { NMEASentenceWriter.sentence(body).trimmingCharacters(in: .newlines) }
+
+    @Test func ggaFieldsDecodeExactly() throws {
+        guard case .gga(let gga)? = parse("$GPGGA,123519,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,*47").0 else {
+            Issue.record("not a GGA")
+            return
+        }
+        #expect(gga.talker.description == "GP")
+        #expect(gga.time == NMEATimeOfDay(hour: 12, minute: 35, second: 19))
+        #expect(gga.latitude == 48 + 7.038 / 60)
+        #expect(gga.longitude == 11 + 31.0 / 60)
+        #expect(gga.quality == 1)
+        #expect(gga.satellitesUsed == 8)
+        #expect(gga.hdop == 0.9)
+        #expect(gga.altitude == 545.4)
+        #expect(gga.geoidSeparation == 46.9)
+    }
+
+    @Test func southAndWestAreNegativeAndEmptyFieldsAreAbsentNotZero() throws {
+        guard case .gga(let gga)? = parse(line("GNGGA,000001.50,3345.1234,S,07030.5000,W,1,,,,M,,M,,")).0 else {
+            Issue.record("not a GGA")
+            return
+        }
+        #expect(gga.latitude == -(33 + 45.1234 / 60))
+        #expect(gga.longitude == -(70 + 30.5 / 60))
+        #expect(gga.time == NMEATimeOfDay(nanoseconds: 1_500_000_000))
+        #expect(gga.satellitesUsed == nil)
+        #expect(gga.hdop == nil)
+        #expect(gga.altitude == nil)
+    }
+
+    @Test func rmcSpeedIsInMetresPerSecondAndTheDateIsRead() {
+        guard case .rmc(let rmc)? = parse("$GPRMC,123519,A,4807.038,N,01131.000,E,022.4,084.4,230394,003.1,W*6A").0 else {
+            Issue.record("not an RMC")
+            return
+        }
+        #expect(rmc.valid)
+        #expect(abs((rmc.speed ?? 0) - 22.4 * 1852 / 3600) < 1e-12)
+        #expect(rmc.track == 84.4)
+        #expect(rmc.date == NMEADate(year: 1994, month: 3, day: 23))
+        #expect(rmc.magneticVariation == -3.1)
+    }
+
+    @Test func gsvListsSatellitesAndGsaTheUsedOnes() {
+        guard case .gsv(let gsv)? = parse(line("GPGSV,3,3,10,24,06,166,35,28,09,271,")).0 else {
+            Issue.record("not a GSV")
+            return
+        }
+        #expect(gsv.messageCount == 3 && gsv.messageNumber == 3 && gsv.satellitesInView == 10)
+        #expect(gsv.satellites.map(\.prn) == [24, 28])
+        #expect(gsv.satellites[1].snr == nil)
+        guard case .gsa(let gsa)? = parse("$GPGSA,A,3,03,07,08,11,13,16,19,23,24,28,,,3.6,2.0,3.0*3A").0 else {
+            Issue.record("not a GSA")
+            return
+        }
+        #expect(gsa.fixType == 3)
+        #expect(gsa.satellitesUsed == [3, 7, 8, 11, 13, 16, 19, 23, 24, 28])
+        #expect(gsa.pdop == 3.6 && gsa.hdop == 2.0 && gsa.vdop == 3.0)
+    }
+
+    @Test func vtgInBothFormats() {
+        guard case .vtg(let modern)? = parse(line("GPVTG,054.7,T,034.4,M,005.5,N,010.2,K,A")).0,
+            case .vtg(let old)? = parse(line("GPVTG,054.7,034.4,005.5,010.2")).0
+        else {
+            Issue.record("not VTG")
+            return
+        }
+        #expect(modern.track == 54.7 && old.track == 54.7)
+        #expect(modern.speed == old.speed)
+        #expect(abs((modern.speed ?? 0) - 5.5 * 1852 / 3600) < 1e-12)
+    }
+
+    @Test func zdaAndGstAndGll() {
+        guard case .zda(let zda)? = parse(line("GPZDA,183531.00,23,12,2007,00,00")).0 else { Issue.record("not ZDA"); return }
+        #expect(zda.date == NMEADate(year: 2007, month: 12, day: 23))
+        guard case .gst(let gst)? = parse(line("GPGST,172814.0,0.006,0.023,0.020,273.6,0.023,0.020,0.031")).0 else { Issue.record("not GST"); return }
+        #expect(gst.latitudeError == 0.023 && gst.longitudeError == 0.020 && gst.altitudeError == 0.031)
+        guard case .gll(let gll)? = parse(line("GPGLL,4916.45,N,12311.12,W,225444,A,A")).0 else { Issue.record("not GLL"); return }
+        #expect(gll.valid && gll.latitude == 49 + 16.45 / 60)
+    }
+
+    @Test func malformedFieldsAreAbsentAndCounted() {
+        let (sentence, parser) = parse(line("GPGGA,123519,48O7.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,"))
+        guard case .gga(let gga)? = sentence else { Issue.record("not a GGA"); return }
+        #expect(gga.latitude == nil)
+        #expect(gga.longitude == 11 + 31.0 / 60)
+        #expect(parser.malformedFields == 1)
+    }
+
+    @Test func otherSentencesAreRecognisedAndSkipped() {
+        let (sentence, parser) = parse("$PGRME,15.0,M,45.0,M,25.0,M*1C")
+        #expect(sentence == nil)
+        #expect(parser.unsupportedSentences == 1)
+        let (ais, aisParser) = parse("!AIVDM,1,1,,A,13aEOK?P00PD2wVMdLDRhgvL289?,0*26")
+        #expect(ais == nil && aisParser.unsupportedSentences == 1)
+    }
+
+    @Test func theWriterProducesWhatTheParserReads() {
+        var fix = NMEAFix()
+        fix.setTime(unixNanoseconds: 1_767_225_600_250_000_000)  // 2026-01-01T00:00:00.25Z
+        fix.mode = 3
+        fix.quality = 1
+        fix.latitude = -33.8567844
+        fix.longitude = 151.2152967
+        fix.altitudeMSL = 12.5
+        fix.speed = 1.4
+        fix.track = 271.5
+        var decoder = NMEADecoder()
+        var fixes: [NMEAFix] = []
+        Array(NMEASentenceWriter.epoch(fix).utf8).withUnsafeBytes { decoder.feed($0) { if case .fix(let f) = $0 { fixes.append(f) } } }
+        decoder.finish { if case .fix(let f) = $0 { fixes.append(f) } }
+        let decoded = try? #require(fixes.first)
+        #expect(decoded?.isoTime == "2026-01-01T00:00:00.250Z")
+        #expect(abs((decoded?.latitude ?? 0) - fix.latitude!) < 1e-7)
+        #expect(abs((decoded?.longitude ?? 0) - fix.longitude!) < 1e-7)
+        #expect(decoded?.mode == 3)
+        #expect(abs((decoded?.speed ?? 0) - 1.4) < 0.01)
+        #expect(decoder.statistics.badChecksumSentences == 0)
+    }
+}
