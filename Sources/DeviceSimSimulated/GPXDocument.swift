@@ -33,6 +33,9 @@ public struct GPXDocument: Sendable {
         parser.shouldResolveExternalEntities = false
         let ok = parser.parse()
         if let error = delegate.error { throw error }
+        if ok, let open = delegate.openElements.last {
+            throw GPXError(file: file, line: parser.lineNumber, column: parser.columnNumber, message: "the file ends inside <\(open)>: it is cut off or not well-formed")
+        }
         guard ok else {
             throw GPXError(file: file, line: parser.lineNumber, column: parser.columnNumber, message: "not well-formed XML: \(parser.parserError?.localizedDescription ?? "parse error")")
         }
@@ -112,6 +115,7 @@ private final class GPXParserDelegate: NSObject, XMLParserDelegate {
     var document = GPXDocument()
     var error: GPXError?
     var sawRoot = false
+    var openElements: [String] = []
     private var text = ""
     private var point: GPXDocument.Point?
     private var pointElement = ""
@@ -140,6 +144,7 @@ private final class GPXParserDelegate: NSObject, XMLParserDelegate {
 
     func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]) {
         text = ""
+        openElements.append(name)
         switch name {
         case "gpx": sawRoot = true
         case "trkseg": segment = []
@@ -163,6 +168,7 @@ private final class GPXParserDelegate: NSObject, XMLParserDelegate {
 
     func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
         let value = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        if openElements.last == name { openElements.removeLast() }
         switch name {
         case "ele" where point != nil:
             guard let elevation = Double(value) else { return fail(parser, "<ele> is not a number: '\(value)'") }

@@ -41,8 +41,10 @@ public final class NMEAPlaybackLocationProvider: LocationProvider {
     public private(set) var currentFix: LocationFix?
     /// Fixes delivered so far.
     public private(set) var fixesPlayed = 0
-    /// How many times the log has been started from its beginning.
+    /// How many times playback has started the log from its beginning (counted at each pass's first fix).
     public private(set) var passes = 0
+    private var openedPasses = 0
+    private var passStarted = false
     /// Whether playback reached the end of the log (without looping).
     public private(set) var finished = false
     /// Counts of decoded and skipped input, over all passes.
@@ -112,7 +114,8 @@ public final class NMEAPlaybackLocationProvider: LocationProvider {
         dayOffset = 0
         untimedIndex = 0
         passOrigin = instant
-        passes += 1
+        openedPasses += 1
+        passStarted = false
     }
 
     /// The next report of the log, reading more of the file when needed.
@@ -151,20 +154,22 @@ public final class NMEAPlaybackLocationProvider: LocationProvider {
             }
             return
         }
-        // End of the log.
+        // End of the log: loop, or go silent one interval after the last fix.
         if configuration.loop, fixesPlayed > 0 {
             beginPass(at: lastInstant.advanced(by: configuration.interval))
             scheduleNext()
         } else {
-            finished = true
-            currentFix = nil
-            observers.send(.unavailable(reason: "end of NMEA log"))
+            pending = scheduler.schedule(at: max(lastInstant.advanced(by: configuration.interval), scheduler.now)) { [unowned self] in
+                finished = true
+                currentFix = nil
+                observers.send(.unavailable(reason: "end of NMEA log"))
+            }
         }
     }
 
     /// When `fix` plays, or nil if it falls before the start offset.
     private func playbackInstant(of fix: NMEAFix) -> VirtualInstant? {
-        let offsetNanos = passes == 1 ? configuration.startOffset.wholeNanoseconds : 0
+        let offsetNanos = openedPasses == 1 ? configuration.startOffset.wholeNanoseconds : 0
         var logTime = fix.unixNanoseconds ?? fix.timeOfDay.map { $0.nanoseconds }
         if fix.unixNanoseconds == nil, let time = logTime {
             // Time of day only: roll over at midnight.
@@ -188,6 +193,10 @@ public final class NMEAPlaybackLocationProvider: LocationProvider {
 
     private func deliver(_ fix: NMEAFix) {
         fixesPlayed += 1
+        if !passStarted {
+            passStarted = true
+            passes += 1
+        }
         guard fix.hasPosition, let lat = fix.latitude, let lon = fix.longitude else {
             currentFix = nil
             if !reportedUnavailable {

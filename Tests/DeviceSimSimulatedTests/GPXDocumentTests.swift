@@ -1,0 +1,62 @@
+import DeviceSimHAL
+import DeviceSimSimulated
+import Foundation
+import Testing
+
+@Suite struct GPXDocumentTests {
+    static let track = """
+        <?xml version="1.0"?>
+        <gpx version="1.1" xmlns="http://www.topografix.com/GPX/1/1">
+          <trk><trkseg>
+            <trkpt lat="0.0" lon="0.0"><ele>10</ele><time>2026-01-01T00:00:00Z</time></trkpt>
+            <trkpt lat="0.0" lon="0.001"><ele>12</ele><time>2026-01-01T00:01:00Z</time></trkpt>
+            <trkpt lat="0.0" lon="0.001"><time>2026-01-01T00:02:00Z</time></trkpt>
+            <trkpt lat="0.0" lon="0.002"><time>2026-01-01T00:02:30.5Z</time></trkpt>
+          </trkseg></trk>
+        </gpx>
+        """
+
+    @Test func aTimedTrackPlaysAtItsRecordedTiming() throws {
+        let document = try GPXDocument(data: Data(Self.track.utf8), file: "t.gpx")
+        #expect(document.isTimed)
+        let timeline = RouteTimeline(try document.route(speed: 1))
+        #expect(abs(timeline.duration.inSeconds - 150.5) < 1e-6)
+        // Constant velocity within a leg: half way through the first minute, half way along.
+        let halfway = timeline.state(at: .seconds(30))
+        #expect(abs(halfway.coordinate.longitude - 0.0005) < 1e-9)
+        #expect(halfway.altitude == 11)
+        // The minute without movement is a stop.
+        #expect(timeline.state(at: .seconds(90)).speed == 0)
+        #expect(abs(timeline.state(at: .seconds(150.5)).coordinate.longitude - 0.002) < 1e-9)
+    }
+
+    @Test func routesWithoutTimesPlayAtTheChosenSpeed() throws {
+        let text = """
+            <gpx version="1.1"><rte><rtept lat="0" lon="0"/><rtept lat="0" lon="0.01"/></rte></gpx>
+            """
+        let document = try GPXDocument(data: Data(text.utf8))
+        #expect(!document.isTimed)
+        let timeline = RouteTimeline(try document.route(speed: SpeedPreset.bike.metresPerSecond))
+        #expect(abs(timeline.duration.inSeconds - 1_111.95 / 5) < 0.01)
+    }
+
+    @Test func badGPXSaysWhereAndWhat() {
+        let badPosition = "<gpx>\n<wpt lat=\"91\" lon=\"0\"/>\n</gpx>"
+        #expect(throws: GPXError.self) { try GPXDocument(data: Data(badPosition.utf8), file: "w.gpx") }
+        do {
+            _ = try GPXDocument(data: Data(badPosition.utf8), file: "w.gpx")
+        } catch {
+            #expect(error.description.hasPrefix("w.gpx:2:"))
+            #expect(error.message.contains("invalid position"))
+        }
+        do {
+            _ = try GPXDocument(data: Data("<gpx><trk><trkseg>\n<trkpt lat=\"1\" lon=\"1\"><time>yesterday</time></trkpt></trkseg></trk></gpx>".utf8), file: "x.gpx")
+            Issue.record("a bad time was accepted")
+        } catch {
+            #expect(error.line == 2)
+            #expect(error.message == "<time> is not an ISO 8601 time: 'yesterday'")
+        }
+        #expect(throws: GPXError.self) { try GPXDocument(data: Data("<gpx><trk>".utf8)) }
+        #expect(throws: GPXError.self) { try GPXDocument(data: Data("<kml/>".utf8)) }
+    }
+}
