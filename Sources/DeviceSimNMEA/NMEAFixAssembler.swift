@@ -21,7 +21,7 @@ public struct NMEAFixAssembler: Sendable {
     public private(set) var current = NMEAFix()
     private var epochHasData = false
     private var positionThisEpoch = false
-    private var usedPRNs: Set<Int> = []
+    private var usedPRNs = PRNSet()
     private var pendingSatellites: [NMEASkyView.Satellite] = []
 
     /// Creates an assembler.
@@ -92,8 +92,8 @@ public struct NMEAFixAssembler: Sendable {
             current.pdop = gsa.pdop ?? current.pdop
             current.hdop = gsa.hdop ?? current.hdop
             current.vdop = gsa.vdop ?? current.vdop
-            if gsa.systemID == nil || gsa.systemID == 1 { usedPRNs = [] }
-            usedPRNs.formUnion(gsa.satellitesUsed)
+            if gsa.systemID == nil || gsa.systemID == 1 { usedPRNs = PRNSet() }
+            for prn in gsa.satellitesUsed { usedPRNs.insert(prn) }
             epochHasData = true
         case .gsv(let gsv):
             if gsv.messageNumber <= 1 { pendingSatellites.removeAll(keepingCapacity: true) }
@@ -149,5 +149,28 @@ extension NMEADate {
         if day < lengths[month - 1] { return NMEADate(year: year, month: month, day: day + 1) }
         if month < 12 { return NMEADate(year: year, month: month + 1, day: 1) }
         return NMEADate(year: year + 1, month: 1, day: 1)
+    }
+}
+
+/// A set of satellite numbers (0..<512) as a bit field: no hashing, no allocation.
+struct PRNSet: Sendable, Hashable {
+    private var words: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
+
+    mutating func insert(_ prn: Int) {
+        guard (0..<512).contains(prn) else { return }
+        withUnsafeMutableBytes(of: &words) { $0.storeBytes(of: $0.load(fromByteOffset: prn / 64 * 8, as: UInt64.self) | 1 << UInt64(prn % 64), toByteOffset: prn / 64 * 8, as: UInt64.self) }
+    }
+
+    func contains(_ prn: Int) -> Bool {
+        guard (0..<512).contains(prn) else { return false }
+        return withUnsafeBytes(of: words) { $0.load(fromByteOffset: prn / 64 * 8, as: UInt64.self) & 1 << UInt64(prn % 64) != 0 }
+    }
+
+    static func == (lhs: PRNSet, rhs: PRNSet) -> Bool {
+        withUnsafeBytes(of: lhs.words) { a in withUnsafeBytes(of: rhs.words) { b in a.elementsEqual(b) } }
+    }
+
+    func hash(into hasher: inout Hasher) {
+        withUnsafeBytes(of: words) { hasher.combine(bytes: $0) }
     }
 }

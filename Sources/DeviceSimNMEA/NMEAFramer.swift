@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Splits a byte stream into NMEA 0183 sentences, whatever the chunk sizes: a sentence split across
 /// two reads still comes out whole. Checks the `*hh` checksum, accepts CR LF or LF, bounds the length,
 /// and accounts for every byte in ``NMEAStatistics``.
@@ -50,7 +58,7 @@ public struct NMEAFramer: Sendable {
             if !inSentence {
                 // Skip noise up to the next sentence start.
                 let start = index
-                while index < count, base[index] != 0x24, base[index] != 0x21 { index += 1 }
+                index = Self.firstSentenceStart(base, from: index, to: count)
                 statistics.noiseBytes += index - start
                 guard index < count else { break }
                 inSentence = true
@@ -58,17 +66,13 @@ public struct NMEAFramer: Sendable {
             }
             // In a sentence: find its end, a new start (truncation), or the chunk's end.
             let sentenceStart = index
-            var scan = pending.isEmpty ? index + 1 : index  // the first '$' of this chunk's sentence is its own start
+            let from = pending.isEmpty ? index + 1 : index  // the first '$' of this chunk's sentence is its own start
+            // The line end (memchr is vectorised), then any sentence start before it (a truncation).
+            let lineEnd = Self.find(0x0A, base, from: from, to: count)
+            let nextStart = Self.firstSentenceStart(base, from: from, to: lineEnd)
+            var scan = nextStart
             var end = -1
-            while scan < count {
-                let byte = base[scan]
-                if byte == 0x0A {
-                    end = scan
-                    break
-                }
-                if byte == 0x24 || byte == 0x21 { break }
-                scan += 1
-            }
+            if nextStart == lineEnd, lineEnd < count { end = lineEnd }
             let length = pending.count + (scan - sentenceStart)
             if length > maximumLength {
                 statistics.overlongSentences += 1
@@ -131,27 +135,25 @@ public struct NMEAFramer: Sendable {
     private mutating func process(_ line: UnsafeRawBufferPointer, lineLength: Int, _ handler: SentenceHandler) {
         var length = line.count
         while length > 0, line[length - 1] == 0x0D || line[length - 1] == 0x20 { length -= 1 }  // CR (some receivers send two) and trailing blanks
-        // Printable ASCII only.
-        var star = -1
-        for position in 0..<length {
-            let byte = line[position]
-            if byte < 0x20 || byte > 0x7E {
-                reject(invalid: lineLength)
-                return
-            }
-            if byte == 0x2A { star = position }
+        // Printable ASCII only, the '*', and the XOR of the bytes between '$' and '*' (the checksum),
+        // eight bytes at a time.
+        guard length >= 1, let start = line.baseAddress?.assumingMemoryBound(to: UInt8.self) else {
+            reject(invalid: lineLength)
+            return
+        }
+        let starIndex = Self.find(0x2A, start, from: 1, to: length)
+        let star = starIndex < length ? starIndex : -1
+        let summedEnd = starIndex
+        let sumAtStar = Self.xorChecksum(start, from: 1, to: summedEnd)
+        if !Self.isPrintable(start, from: 1, to: length) {
+            reject(invalid: lineLength)
+            return
         }
         var body = length
         if star >= 0 {
-            guard star + 3 == length, let high = Self.hexValue(line[star + 1]), let low = Self.hexValue(line[star + 2]) else {
-                // A '*' not followed by exactly two hex digits at the end: a bad checksum field.
-                statistics.badChecksumSentences += 1
-                statistics.badChecksumBytes += lineLength
-                return
-            }
-            var sum: UInt8 = 0
-            for position in 1..<star { sum ^= line[position] }
-            guard sum == high << 4 | low else {
+            guard star + 3 == length, let upper = Self.hexValue(line[star + 1]), let lower = Self.hexValue(line[star + 2]),
+                sumAtStar == upper << 4 | lower
+            else {
                 statistics.badChecksumSentences += 1
                 statistics.badChecksumBytes += lineLength
                 return
@@ -171,6 +173,62 @@ public struct NMEAFramer: Sendable {
     private mutating func reject(invalid bytes: Int) {
         statistics.invalidSentences += 1
         statistics.invalidBytes += bytes
+    }
+
+    /// XOR of `base[from..<to]`, eight bytes at a time.
+    @inline(__always)
+    static func xorChecksum(_ base: UnsafePointer<UInt8>, from: Int, to: Int) -> UInt8 {
+        var sum: UInt64 = 0
+        var position = from
+        while position + 8 <= to {
+            sum ^= UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self)
+            position += 8
+        }
+        sum ^= sum >> 32
+        sum ^= sum >> 16
+        sum ^= sum >> 8
+        var byte = UInt8(truncatingIfNeeded: sum)
+        while position < to {
+            byte ^= base[position]
+            position += 1
+        }
+        return byte
+    }
+
+    /// Whether every byte of `base[from..<to]` is printable ASCII (0x20...0x7E), eight bytes at a time
+    /// (the "has less than" and "has more than" word tricks).
+    @inline(__always)
+    static func isPrintable(_ base: UnsafePointer<UInt8>, from: Int, to: Int) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        var position = from
+        while position + 8 <= to {
+            let word = UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self)
+            let below = (word &- ones &* 0x20) & ~word & highs
+            let above = ((word &+ ones) | word) & highs
+            if below | above != 0 { return false }
+            position += 8
+        }
+        while position < to {
+            let byte = base[position]
+            if byte < 0x20 || byte > 0x7E { return false }
+            position += 1
+        }
+        return true
+    }
+
+    /// The index of the first `byte` in `base[from..<to]`, or `to`.
+    @inline(__always)
+    static func find(_ byte: UInt8, _ base: UnsafePointer<UInt8>, from: Int, to: Int) -> Int {
+        guard from < to, let found = memchr(base + from, Int32(byte), to - from) else { return to }
+        return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+    }
+
+    /// The index of the first `$` or `!` in `base[from..<to]`, or `to`.
+    @inline(__always)
+    static func firstSentenceStart(_ base: UnsafePointer<UInt8>, from: Int, to: Int) -> Int {
+        let dollar = find(0x24, base, from: from, to: to)
+        return find(0x21, base, from: from, to: dollar)
     }
 
     @inline(__always)

@@ -15,14 +15,14 @@ public struct NMEASentenceParser: Sendable {
     /// Well-formed sentences of a type this parser does not interpret.
     public private(set) var unsupportedSentences = 0
 
-    private var starts: [Int] = []
-    private var ends: [Int] = []
+    /// At most this many fields of a sentence are read (GSV, the longest supported, has 21).
+    static let maximumFields = 64
+
+    /// Scratch space for field boundaries, reused by every sentence (copied before use when shared).
+    private var scratch = FieldBounds()
 
     /// Creates a parser.
-    public init() {
-        starts.reserveCapacity(48)
-        ends.reserveCapacity(48)
-    }
+    public init() {}
 
     /// Knots to metres per second.
     public static let metresPerSecondPerKnot = 1852.0 / 3600.0
@@ -55,12 +55,17 @@ public struct NMEASentenceParser: Sendable {
             unsupportedSentences += 1
             return nil
         }
-        split(base, count: body.count)
-        let fields = Fields(base: base, starts: starts, ends: ends)
+        if !isKnownUniquelyReferenced(&scratch) { scratch = FieldBounds() }
+        let count = Self.split(base, count: body.count, into: scratch.bounds)
+        let fields = Fields(base: base, bounds: UnsafePointer(scratch.bounds.baseAddress!), count: count)
         guard fields.count >= kind.minimumFields else {
             shortSentences += 1
             return nil
         }
+        return decode(kind, talker: talker, fields: fields)
+    }
+
+    private mutating func decode(_ kind: Kind, talker: NMEATalker, fields: Fields) -> NMEASentence {
         var reader = Reader(fields: fields)
         let sentence: NMEASentence
         switch kind {
@@ -133,22 +138,24 @@ public struct NMEASentenceParser: Sendable {
         return sentence
     }
 
-    /// Records where each comma-separated field starts and ends (field 0 is the address).
-    private mutating func split(_ base: UnsafePointer<UInt8>, count: Int) {
-        starts.removeAll(keepingCapacity: true)
-        ends.removeAll(keepingCapacity: true)
+    /// Writes where each comma-separated field starts and ends (field 0 is the address) as pairs
+    /// into `bounds`; returns the number of fields (at most ``maximumFields``).
+    private static func split(_ base: UnsafePointer<UInt8>, count: Int, into bounds: UnsafeMutableBufferPointer<Int32>) -> Int {
+        var fields = 0
         var start = 1
         var index = 1
-        while index < count {
+        while index < count, fields < maximumFields - 1 {
             if base[index] == 0x2C {
-                starts.append(start)
-                ends.append(index)
+                bounds[2 * fields] = Int32(start)
+                bounds[2 * fields + 1] = Int32(index)
+                fields += 1
                 start = index + 1
             }
             index += 1
         }
-        starts.append(start)
-        ends.append(count)
+        bounds[2 * fields] = Int32(start)
+        bounds[2 * fields + 1] = Int32(fields == maximumFields - 1 ? start : count)
+        return fields + 1
     }
 
     private enum Kind {
@@ -169,22 +176,23 @@ public struct NMEASentenceParser: Sendable {
     }
 }
 
-/// Field boundaries of one sentence.
+/// Field boundaries of one sentence: `bounds[2i]` and `bounds[2i + 1]` are where field `i` starts and ends.
 struct Fields {
     let base: UnsafePointer<UInt8>
-    let starts: [Int]
-    let ends: [Int]
+    let bounds: UnsafePointer<Int32>
+    let count: Int
 
-    var count: Int { starts.count }
+    @inline(__always) func start(_ index: Int) -> Int { Int(bounds[2 * index]) }
+    @inline(__always) func end(_ index: Int) -> Int { Int(bounds[2 * index + 1]) }
 
     func isEmpty(_ index: Int) -> Bool {
-        index >= count || starts[index] == ends[index]
+        index >= count || start(index) == end(index)
     }
 
-    /// The single byte of a one-character field, or nil.
+    /// The first byte of a field, or nil when it is empty.
     func byte(_ index: Int) -> UInt8? {
-        guard index < count, ends[index] - starts[index] >= 1 else { return nil }
-        return base[starts[index]]
+        guard index < count, end(index) > start(index) else { return nil }
+        return base[start(index)]
     }
 }
 
@@ -206,8 +214,8 @@ struct Reader {
     /// A decimal number as (mantissa, fraction digits, negative); nil if absent; counts malformed.
     private mutating func decimal(_ index: Int) -> (mantissa: UInt64, scale: Int, integerDigits: Int, negative: Bool)? {
         guard index < fields.count else { return nil }
-        var position = fields.starts[index]
-        let end = fields.ends[index]
+        var position = fields.start(index)
+        let end = fields.end(index)
         guard position < end else { return nil }
         let base = fields.base
         var negative = false
@@ -312,4 +320,12 @@ struct Reader {
         }
         return NMEADate(year: yy < 80 ? 2000 + yy : 1900 + yy, month: month, day: day)
     }
+}
+
+/// Room for the boundaries of ``NMEASentenceParser/maximumFields`` fields, allocated once per parser.
+/// A parser copies it before writing when the buffer is shared, so parser values stay independent.
+final class FieldBounds: @unchecked Sendable {
+    let bounds = UnsafeMutableBufferPointer<Int32>.allocate(capacity: 2 * NMEASentenceParser.maximumFields)
+
+    deinit { bounds.deallocate() }
 }

@@ -1,0 +1,20 @@
+// swift-tools-version: 6.1
+// Benchmarks, in a package of their own so the main package carries no benchmark dependency.
+// Build and run in release:  swift run -c release --package-path Benchmarks bench-nmea
+import PackageDescription
+
+let package = Package(
+    name: "DeviceSimBenchmarks",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        .package(path: ".."),
+    ],
+    targets: [
+        .executableTarget(
+            name: "bench-nmea",
+            dependencies: [.product(name: "DeviceSim", package: "main")],
+            path: "Sources/bench-nmea"
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

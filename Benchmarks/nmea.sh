@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# NMEA decoding, side by side on the same file: devicesim (release), gpsd's gpsdecode, pynmea2.
+# Also peak memory of decoding and of playing a 1 GB log.
+#   bash Benchmarks/nmea.sh            (from the repository root)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+work=${TMPDIR:-/tmp}/devicesim-bench-nmea
+mkdir -p "$work"
+
+swift build -c release --product devicesim >/dev/null
+swift build -c release --package-path Benchmarks --product bench-nmea >/dev/null
+bin=.build/release/devicesim
+
+echo "== in-process decoder throughput (one core)"
+Benchmarks/.build/release/bench-nmea Tests/DeviceSimNMEATests/Fixtures/gpsd-nmea
+
+# ~50 MB of the corpus, NMEA only (gpsdecode and pynmea2 get exactly the same bytes).
+input=$work/corpus-50mb.nmea
+if [ ! -s "$input" ]; then
+  : > "$input"
+  while [ "$(stat -c %s "$input")" -lt 50000000 ]; do cat Tests/DeviceSimNMEATests/Fixtures/gpsd-nmea/*.log >> "$input"; done
+fi
+size=$(stat -c %s "$input")
+echo "== end to end on $input ($size bytes)"
+
+seconds() { /usr/bin/time -f "%e %M" "$@" 2>&1 >/dev/null | tail -1; }
+report() { # name, "seconds maxrss"
+  read -r s m <<<"$2"
+  awk -v n="$1" -v s="$s" -v m="$m" -v b="$size" 'BEGIN { printf "%-22s %7.2f s %8.1f MB/s %8.0f MB peak RSS\n", n, s, b/1e6/(s>0?s:0.001), m/1024 }'
+}
+ours=$(seconds "$bin" nmea decode "$input")
+report "devicesim nmea decode" "$ours"
+if command -v gpsdecode >/dev/null; then
+  theirs=$(/usr/bin/time -f "%e %M" sh -c "gpsdecode < '$input' > /dev/null" 2>&1 | tail -1)
+  report "gpsdecode" "$theirs"
+  awk -v a="${ours%% *}" -v b="${theirs%% *}" 'BEGIN { printf "ratio: devicesim is %.1fx gpsdecode\n", b/a }'
+fi
+if python3 -c "import pynmea2" 2>/dev/null || pip install -q pynmea2 >/dev/null 2>&1; then
+  cat > "$work/pynmea2_decode.py" <<'PY'
+import sys, pynmea2
+reader = pynmea2.NMEAStreamReader(errors="ignore")
+with open(sys.argv[1], "r", encoding="latin-1") as f:
+    for chunk in iter(lambda: f.read(65536), ""):
+        for msg in reader.next(chunk):
+            pass
+PY
+  py=$(seconds python3 "$work/pynmea2_decode.py" "$input")
+  report "pynmea2" "$py"
+  awk -v a="${ours%% *}" -v b="${py%% *}" 'BEGIN { printf "ratio: devicesim is %.1fx pynmea2\n", b/a }'
+fi
+
+echo "== peak memory on a 1 GB log"
+big=$work/log-1gb.nmea
+if [ ! -s "$big" ]; then
+  "$bin" nmea export --waypoints "52.5145,13.3501;52.5300,13.4500;52.5145,13.3501" --speed walk --out "$work/loop.nmea" 2>/dev/null
+  : > "$big"
+  while [ "$(stat -c %s "$big")" -lt 1000000000 ]; do cat "$work/loop.nmea" "$work/loop.nmea" "$work/loop.nmea" "$work/loop.nmea" >> "$big"; done
+fi
+echo "$(stat -c %s "$big") bytes"
+report "decode 1 GB" "$(seconds "$bin" nmea decode "$big" --no-sky)"
+cat > "$work/play.yaml" <<YAML
+name: play a 1 GB log
+duration: 5000d
+devices:
+  - id: walker
+    track: { file: $big, speed-factor: 1 }
+    app: { name: dog-walk, settings: { update-interval: 1h } }
+timeline:
+  - { at: 0s, do: start-service }
+YAML
+/usr/bin/time -f "play 1 GB in a scenario: %e s, %M KB peak RSS" "$bin" run -q --max-events 200000000 "$work/play.yaml" 2>&1 | tail -2
