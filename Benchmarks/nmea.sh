@@ -24,9 +24,9 @@ size=$(stat -c %s "$input")
 echo "== end to end on $input ($size bytes)"
 
 seconds() { /usr/bin/time -f "%e %M" "$@" 2>&1 >/dev/null | tail -1; }
-report() { # name, "seconds maxrss"
+report() { # name, "seconds maxrss" [, bytes]
   read -r s m <<<"$2"
-  awk -v n="$1" -v s="$s" -v m="$m" -v b="$size" 'BEGIN { printf "%-22s %7.2f s %8.1f MB/s %8.0f MB peak RSS\n", n, s, b/1e6/(s>0?s:0.001), m/1024 }'
+  awk -v n="$1" -v s="$s" -v m="$m" -v b="${3:-$size}" 'BEGIN { printf "%-22s %7.2f s %8.1f MB/s %8.0f MB peak RSS\n", n, s, b/1e6/(s>0?s:0.001), m/1024 }'
 }
 ours=$(seconds "$bin" nmea decode "$input")
 report "devicesim nmea decode" "$ours"
@@ -56,16 +56,17 @@ if [ ! -s "$big" ]; then
   : > "$big"
   while [ "$(stat -c %s "$big")" -lt 1000000000 ]; do cat "$work/loop.nmea" "$work/loop.nmea" "$work/loop.nmea" "$work/loop.nmea" >> "$big"; done
 fi
-echo "$(stat -c %s "$big") bytes"
-report "decode 1 GB" "$(seconds "$bin" nmea decode "$big" --no-sky)"
+bigsize=$(stat -c %s "$big")
+echo "$bigsize bytes"
+report "decode 1 GB" "$(seconds "$bin" nmea decode "$big" --no-sky)" "$bigsize"
 cat > "$work/play.yaml" <<YAML
 name: play a 1 GB log
-duration: 5000d
+duration: 7d
 devices:
   - id: walker
-    track: { file: $big, speed-factor: 1 }
+    track: { file: $big, speed-factor: 10 }
     app: { name: dog-walk, settings: { update-interval: 1h } }
 timeline:
   - { at: 0s, do: start-service }
 YAML
-/usr/bin/time -f "play 1 GB in a scenario: %e s, %M KB peak RSS" "$bin" run -q --max-events 200000000 "$work/play.yaml" 2>&1 | tail -2
+/usr/bin/time -f "play 1 GB in a scenario: %e s, %M KB peak RSS" "$bin" run -v --max-events 200000000 "$work/play.yaml" 2>&1 | tail -3

@@ -78,9 +78,9 @@ public enum NMEASentenceWriter {
 
     private static func decimal(_ value: Double?, _ decimals: Int) -> String {
         guard let value else { return "" }
-        var out = ""
-        GPSDJSON.number(value, decimals: decimals, to: &out)
-        return out
+        var out: [UInt8] = []
+        GPSDJSON.number(value, decimals: decimals, &out)
+        return String(decoding: out, as: UTF8.self)
     }
 
     private static func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }

@@ -53,8 +53,8 @@ struct NMEADecodeCommand: ParsableCommand {
             input = handle
         }
         var decoder = NMEADecoder(maximumSentenceLength: maxSentenceLength)
-        var out = ""
-        out.reserveCapacity(1 << 20)
+        var out: [UInt8] = []
+        out.reserveCapacity(1 << 21)
         let skipSky = noSky
         let output = FileHandle.standardOutput
         func emit(_ report: NMEAFixAssembler.Report) {
@@ -65,13 +65,13 @@ struct NMEADecodeCommand: ParsableCommand {
             let chunk = input.readData(ofLength: 1 << 20)
             if chunk.isEmpty { break }
             chunk.withUnsafeBytes { decoder.feed($0, emit: emit) }
-            if out.utf8.count >= 1 << 20 {
-                output.write(Data(out.utf8))
+            if out.count >= 1 << 20 {
+                output.write(Data(out))
                 out.removeAll(keepingCapacity: true)
             }
         }
         decoder.finish(emit: emit)
-        output.write(Data(out.utf8))
+        output.write(Data(out))
         if stats {
             let statistics = decoder.statistics
             var text = ""
