@@ -1,1 +1,0 @@
-// The DeviceSimGPSD module; its contents arrive with their issue.
