@@ -77,9 +77,10 @@ public struct ScenarioRunner: Sendable {
     }
 }
 
-/// Checks one expectation against a trace.
-enum ExpectationEvaluator {
-    static func evaluate(_ expectation: Expectation, events: [TraceEvent]) -> ExpectationOutcome {
+/// Checks expectations against a trace.
+public enum ExpectationEvaluator {
+    /// Whether `expectation` holds in `events`, and what was observed.
+    public static func evaluate(_ expectation: Expectation, events: [TraceEvent]) -> ExpectationOutcome {
         switch expectation {
         case .event(let expected): evaluate(expected, events: events)
         case .position(let expected): evaluate(expected, events: events)

@@ -15,6 +15,8 @@ struct DeviceSimCommand: ParsableCommand {
             RunCommand.self,
             ValidateCommand.self,
             NMEACommand.self,
+            LiveCommand.self,
+            RecordCommand.self,
         ]
     )
 

@@ -1,0 +1,83 @@
+import ArgumentParser
+import DeviceSim
+import DeviceSimGPSD
+import Foundation
+
+/// `devicesim record`: record what a GPS receiver sends through gpsd.
+struct RecordCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "record",
+        abstract: "Record what a GPS receiver sends through gpsd, as NMEA (for playback) or gpsd JSON.",
+        discussion: """
+            Records until Ctrl-C or for --duration. Lines are written as they arrive: a recording
+            cut short keeps everything received. Play an NMEA recording back in a scenario with
+              devices: [{ id: walker, track: { file: walk.nmea }, app: { name: dog-walk } }]
+            Example:
+              devicesim record --gpsd localhost:2947 --out walk.nmea --duration 10m
+            """
+    )
+
+    @Option(help: ArgumentHelp("gpsd's address, HOST[:PORT].", valueName: "host:port"))
+    var gpsd: String = "localhost:2947"
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("The recording to write.", valueName: "file"))
+    var out: String
+
+    @Option(help: "nmea (sentences, for playback) or json (gpsd reports).")
+    var format: String = "nmea"
+
+    @Option(help: "Stop after this long, e.g. 90s, 10m (default: until Ctrl-C).")
+    var duration: String?
+
+    @Option(help: "Only this gpsd device, e.g. /dev/ttyACM0 (default: every device).")
+    var device: String?
+
+    @Flag(name: .shortAndLong, help: "Print no progress.")
+    var quiet = false
+
+    func validate() throws {
+        guard GPSDRecorder.Format(rawValue: format) != nil else { throw ValidationError("--format must be nmea or json.") }
+        if let duration, DurationText.parse(duration) == nil { throw ValidationError("--duration must be a duration such as 90s or 10m.") }
+        do { _ = try GPSDEndpoint(parsing: gpsd) } catch { throw ValidationError("--gpsd: \(error)") }
+    }
+
+    func run() throws {
+        let endpoint = try GPSDEndpoint(parsing: gpsd)
+        let recorder: GPSDRecorder
+        do {
+            recorder = try GPSDRecorder(endpoint: endpoint, device: device, output: URL(fileURLWithPath: out), format: GPSDRecorder.Format(rawValue: format)!)
+        } catch {
+            Terminal.standardError.write("error: \(error)\n")
+            throw ExitCode(2)
+        }
+        let stop = StopSignal()
+        let handlers = InterruptHandling.install(raising: stop)
+        defer { handlers.forEach { $0.cancel() } }
+        recorder.start()
+        let clock = ContinuousClock()
+        let end = duration.flatMap(DurationText.parse).map { clock.now + $0 }
+        var lastReport = clock.now
+        var lastProblem: String?
+        while !stop.isRaised {
+            if let end, clock.now >= end { break }
+            Thread.sleep(forTimeInterval: 0.1)
+            let progress = recorder.progress
+            if !quiet, let problem = progress.lastProblem, problem != lastProblem {
+                Terminal.standardError.write("waiting for gpsd: \(problem)\n")
+            }
+            lastProblem = progress.lastProblem
+            if !quiet, lastReport.duration(to: clock.now) >= .seconds(5) {
+                lastReport = clock.now
+                Terminal.standardError.write("recorded \(progress.lines) lines, \(progress.fixes) fixes, \(progress.bytes) bytes\n")
+            }
+            if let error = recorder.writeError {
+                recorder.stop()
+                Terminal.standardError.write("error: \(error)\n")
+                throw ExitCode(2)
+            }
+        }
+        recorder.stop()
+        let progress = recorder.progress
+        Terminal.standardError.write("wrote \(progress.lines) lines (\(progress.fixes) fixes) to \(out)\n")
+    }
+}
