@@ -1,0 +1,57 @@
+import Foundation
+import Testing
+
+@Suite struct NMEACommandTests {
+    @Test func decodeWritesGpsdStyleJSONAndCountsWhatItSkips() throws {
+        let log = "Tests/DeviceSimNMEATests/Fixtures/gpsd-nmea/garmin48.log"
+        let output = try CLI.run(["nmea", "decode", log, "--stats"])
+        #expect(output.status == 0)
+        let lines = output.standardOutput.split(separator: "\n")
+        let tpv = try #require(lines.first { $0.contains("\"class\":\"TPV\"") && $0.contains("\"lat\"") })
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(tpv.utf8)) as? [String: Any])
+        #expect(json["mode"] as? Int == 3)
+        #expect(abs((json["lat"] as? Double ?? 0) - -45.457633333) < 1e-9)
+        #expect(json["time"] as? String == "2001-06-06T22:53:08.000Z")
+        #expect(lines.contains { $0.contains("\"class\":\"SKY\"") && $0.contains("\"satellites\"") })
+        #expect(output.standardError.contains("bytes read:"))
+        #expect(output.standardError.contains("noise bytes:"))
+    }
+
+    @Test func decodeReadsStandardInputAndRejectsMissingFiles() throws {
+        #expect(try CLI.run(["nmea", "decode", "no/such.log"]).status == 2)
+        #expect(try CLI.run(["nmea", "decode"]).status == 2)
+    }
+
+    @Test func exportWritesALogThatDecodesBackToTheRoute() throws {
+        let folder = try CLI.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let log = folder.appendingPathComponent("walk.nmea").path
+        let export = try CLI.run(["nmea", "export", "--waypoints", "10,10;10,10.01", "--speed", "bike", "--start", "2026-03-01T10:00:00Z", "--out", log])
+        #expect(export.status == 0, "\(export.standardError)")
+        let decode = try CLI.run(["nmea", "decode", log, "--stats", "--no-sky"])
+        let fixes = decode.standardOutput.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        // 1,095 m at 5 m/s take 219.02 s: fixes at 0...219 s on the way and one at 220 s at the end point.
+        #expect(fixes.count == 221)
+        #expect(fixes.first?["time"] as? String == "2026-03-01T10:00:00.000Z")
+        #expect(abs((fixes.last?["lon"] as? Double ?? 0) - 10.01) < 1e-6)
+        #expect(decode.standardError.contains("bad checksums: 0"))
+        #expect(decode.standardError.contains("bytes skipped: 0"))
+    }
+
+    @Test func exportNeedsExactlyOneSource() throws {
+        #expect(try CLI.run(["nmea", "export"]).status == 2)
+        #expect(try CLI.run(["nmea", "export", "--waypoints", "1,1;2,2", "--gpx", "x.gpx"]).status == 2)
+        #expect(try CLI.run(["nmea", "export", "--waypoints", "1,1"]).status == 2)
+        #expect(try CLI.run(["nmea", "export", "--waypoints", "1,1;2,2", "--speed", "warp"]).status == 2)
+    }
+
+    @Test func liveAndRecordExplainThemselvesAndRejectBadAddresses() throws {
+        for command in ["live", "record", "nmea"] {
+            let help = try CLI.run([command, "--help"])
+            #expect(help.status == 0)
+            #expect(help.standardOutput.contains("USAGE: devicesim \(command)"))
+        }
+        #expect(try CLI.run(["record", "--gpsd", "host:notaport", "--out", "/tmp/x.nmea"]).status == 2)
+        #expect(try CLI.run(["live", "--gpsd", "localhost:99999", "Scenarios/dog-walk/walk-2km.yaml"]).status == 2)
+    }
+}
