@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "DeviceSim", targets: ["DeviceSim"]),
         .library(name: "DeviceSimTesting", targets: ["DeviceSimTesting"]),
+        .library(name: "DeviceSimGPSD", targets: ["DeviceSimGPSD"]),
         .executable(name: "devicesim", targets: ["devicesim"]),
     ],
     dependencies: [

@@ -15,6 +15,11 @@ let package = Package(
             dependencies: [.product(name: "DeviceSim", package: "main")],
             path: "Sources/bench-nmea"
         ),
+        .executableTarget(
+            name: "bench-gpsd",
+            dependencies: [.product(name: "DeviceSim", package: "main"), .product(name: "DeviceSimGPSD", package: "main")],
+            path: "Sources/bench-gpsd"
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
