@@ -1,1 +1,0 @@
-// The DeviceSimTesting module; its contents arrive with their issue.

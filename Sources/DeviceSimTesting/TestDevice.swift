@@ -1,0 +1,46 @@
+import DeviceSim
+
+/// A device of a ``TestSimulation``, with handles to move it and to script its GPS.
+///
+/// ```swift
+/// let walker = simulation.addDevice("walker", at: start)
+/// walker.walk(to: [park, home], speed: SpeedPreset.run.metresPerSecond)
+/// walker.loseSignal(for: .minutes(2))   // a tunnel
+/// ```
+public final class TestDevice {
+    /// The HAL device, for the flows under test.
+    public let device: Device
+    /// Where it physically is.
+    public let motion: DeviceMotion
+    /// Its simulated receiver.
+    public let gps: SimulatedGPS
+
+    init(device: Device, motion: DeviceMotion, gps: SimulatedGPS) {
+        self.device = device
+        self.motion = motion
+        self.gps = gps
+    }
+
+    /// Where the device is now.
+    public var position: GeoCoordinate { motion.state(at: device.now).coordinate }
+
+    /// Starts walking through `waypoints` from where the device is, at `speed` m/s.
+    public func walk(to waypoints: [GeoCoordinate], speed: Double = SpeedPreset.walk.metresPerSecond) {
+        motion.follow(Route(start: position, waypoints: waypoints.map { Route.Waypoint($0) }, speed: speed), from: device.now)
+    }
+
+    /// Puts the device at `coordinate` at once.
+    public func place(at coordinate: GeoCoordinate) {
+        motion.place(at: coordinate)
+    }
+
+    /// Switches the GPS on (cold: the first fix after the reacquisition delay) or off.
+    public func setGPS(on: Bool) {
+        if on { gps.start(warm: false) } else { gps.stop() }
+    }
+
+    /// Hides the sky for `duration` from now.
+    public func loseSignal(for duration: Duration) {
+        gps.loseSignal(from: device.now, for: duration)
+    }
+}
