@@ -7,18 +7,29 @@ let package = Package(
     name: "DeviceSimBenchmarks",
     platforms: [.macOS(.v15)],
     dependencies: [
-        .package(path: ".."),
+        .package(name: "DeviceSim", path: ".."),
+        .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.0.0"),
+        .package(url: "https://github.com/pointfreeco/swift-concurrency-extras", from: "1.0.0"),
     ],
     targets: [
         .executableTarget(
             name: "bench-nmea",
-            dependencies: [.product(name: "DeviceSim", package: "main")],
+            dependencies: [.product(name: "DeviceSim", package: "DeviceSim")],
             path: "Sources/bench-nmea"
         ),
         .executableTarget(
             name: "bench-gpsd",
-            dependencies: [.product(name: "DeviceSim", package: "main"), .product(name: "DeviceSimGPSD", package: "main")],
+            dependencies: [.product(name: "DeviceSim", package: "DeviceSim"), .product(name: "DeviceSimGPSD", package: "DeviceSim")],
             path: "Sources/bench-gpsd"
+        ),
+        .executableTarget(
+            name: "bench-clock",
+            dependencies: [
+                .product(name: "DeviceSim", package: "DeviceSim"),
+                .product(name: "Clocks", package: "swift-clocks"),
+                .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
+            ],
+            path: "Sources/bench-clock"
         ),
     ],
     swiftLanguageModes: [.v6]
