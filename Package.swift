@@ -42,7 +42,7 @@ let package = Package(
         // App flows written against the HAL only.
         .target(name: "DeviceSimFlows", dependencies: ["DeviceSimHAL", "DeviceSimTime"]),
         // The simulated backend server.
-        .target(name: "DeviceSimBackend", dependencies: ["DeviceSimTime"]),
+        .target(name: "DeviceSimBackend", dependencies: ["DeviceSimHAL", "DeviceSimTime"]),
         // Scenario files, runner, expectations, traces and reports.
         .target(
             name: "DeviceSimScenario",
@@ -73,6 +73,7 @@ let package = Package(
         .testTarget(name: "DeviceSimSimulatedTests", dependencies: ["DeviceSimSimulated"]),
         .testTarget(name: "DeviceSimGPSDTests", dependencies: ["DeviceSimGPSD", "DeviceSimSimulated", "DeviceSimScenario", "DeviceSimNMEA"]),
         .testTarget(name: "DeviceSimFlowsTests", dependencies: ["DeviceSimFlows", "DeviceSimSimulated", "DeviceSimTesting"]),
+        .testTarget(name: "DeviceSimBackendTests", dependencies: ["DeviceSimBackend", "DeviceSimTesting"]),
         .testTarget(name: "DeviceSimScenarioTests", dependencies: ["DeviceSimScenario"]),
         .testTarget(name: "DeviceSimTestingTests", dependencies: ["DeviceSimTesting"]),
         .testTarget(name: "EndToEndTests", dependencies: ["devicesim"]),

@@ -33,8 +33,12 @@ public protocol WiFiRadio: AnyObject {
     var isEnabled: Bool { get set }
     /// The latest scan results (empty while off).
     var lastScan: [WiFiScanResult] { get }
-    /// Observes every completed scan.
+    /// Observes every completed scan (periodic scans, and the results of ``requestScan()``).
     func observeScans(_ observer: @escaping ([WiFiScanResult]) -> Void) -> Subscription
+    /// Asks for a scan now. Like Android, the platform may throttle it: a throttled request delivers the
+    /// previous results again. Returns false when the request was throttled or the radio is off.
+    @discardableResult
+    func requestScan() -> Bool
 }
 
 /// A Bluetooth beacon's identity: iBeacon (UUID, major, minor) or Eddystone-UID (namespace, instance).
@@ -75,12 +79,29 @@ public struct BeaconSighting: Sendable, Hashable {
     }
 }
 
-/// The device's Bluetooth beacon ranging.
+/// A beacon fence (a monitored region: the beacons of one place) entered or left.
+public struct BeaconFenceEvent: Sendable, Hashable {
+    /// The fence's name.
+    public var fence: String
+    /// True when entered, false when left.
+    public var entered: Bool
+
+    /// Creates a fence event.
+    public init(fence: String, entered: Bool) {
+        self.fence = fence
+        self.entered = entered
+    }
+}
+
+/// The device's Bluetooth beacon ranging and monitoring.
 public protocol BeaconRanging: AnyObject {
     /// Whether Bluetooth is on.
     var isEnabled: Bool { get set }
-    /// Observes every ranging report (one a second while ranging).
+    /// Observes every ranging report (one a second while Bluetooth is on).
     func observeRanging(_ observer: @escaping ([BeaconSighting]) -> Void) -> Subscription
+    /// Observes beacon fences being entered (a beacon of the fence seen) and left (none seen for the
+    /// exit delay, 10 s by default, or Bluetooth switched off).
+    func observeFences(_ observer: @escaping (BeaconFenceEvent) -> Void) -> Subscription
 }
 
 /// Whether the device can reach the network.

@@ -1,3 +1,4 @@
+import DeviceSimBackend
 import DeviceSimHAL
 import DeviceSimSimulated
 import Foundation
@@ -17,6 +18,10 @@ public struct Scenario: Sendable {
     public var startDate: Date
     /// How much virtual time the scenario runs.
     public var duration: Duration
+    /// The world the devices share (hotspots, access points, beacons), if the scenario names one.
+    public var world: World?
+    /// The simulated backend's accounts, latency and failures.
+    public var backend: BackendSpec
     /// The devices.
     public var devices: [DeviceSpec]
     /// What happens, ordered by time (file order among equal times).
@@ -45,8 +50,31 @@ public struct DeviceSpec: Sendable {
     public var track: TrackSpec?
     /// The app it runs.
     public var app: AppSpec?
+    /// The account of the device's user on the backend (the device id unless the file says otherwise).
+    public var account: String
+    /// Its Wi-Fi radio (used when the scenario has a world).
+    public var wifi: SimulatedWiFi.Configuration
+    /// Whether Wi-Fi is on at the start.
+    public var wifiEnabled: Bool
+    /// Its Bluetooth beacon ranging (used when the scenario has a world).
+    public var bluetooth: SimulatedBeaconRanging.Configuration
+    /// Whether Bluetooth is on at the start.
+    public var bluetoothEnabled: Bool
+    /// Whether the device is online at the start.
+    public var online: Bool
     /// Where the device was declared.
     public var location: SourceLocation
+}
+
+/// The simulated backend of a scenario.
+public struct BackendSpec: Sendable {
+    /// Latency of every request.
+    public var configuration = SimulatedBackend.Configuration()
+    /// Accounts; when the file lists none, every device's user gets one (`<id>@example.org`), and all
+    /// of them are friends.
+    public var accounts: [SimulatedBackend.Account] = []
+    /// Failures to inject.
+    public var failures: [SimulatedBackend.Failure] = []
 }
 
 /// A recorded track a device plays: an NMEA log (which replaces the simulated receiver) or a GPX
@@ -104,6 +132,14 @@ public enum StepAction: Sendable {
     case move(Route.Partial)
     /// Jump to a place and stand there.
     case teleport(GeoCoordinate)
+    /// Switch Wi-Fi on or off.
+    case wifi(Bool)
+    /// Switch Bluetooth on or off.
+    case bluetooth(Bool)
+    /// Go online or offline.
+    case connectivity(Bool)
+    /// The user answers a prompt (the one showing, or the next of that kind) after a reaction time.
+    case answer(prompt: String, choice: String, after: Duration)
     /// An action of the device's app, parsed by the app's definition.
     case app(name: String, parsed: any Sendable)
 
@@ -116,6 +152,10 @@ public enum StepAction: Sendable {
         case .signalRestore: "signal-restore"
         case .move: "move"
         case .teleport: "teleport"
+        case .wifi(let on): on ? "wifi-on" : "wifi-off"
+        case .bluetooth(let on): on ? "bluetooth-on" : "bluetooth-off"
+        case .connectivity(let on): on ? "go-online" : "go-offline"
+        case .answer: "answer"
         case .app(let name, _): name
         }
     }

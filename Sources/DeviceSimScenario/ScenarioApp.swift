@@ -79,6 +79,7 @@ struct LaunchedApp {
 public enum ScenarioAppRegistry {
     static let apps: [AnyScenarioApp] = [
         AnyScenarioApp(DogWalkScenarioApp.self),
+        AnyScenarioApp(FriendLocatorScenarioApp.self),
     ]
 
     /// The names of every registered app.

@@ -1,4 +1,6 @@
+import DeviceSimBackend
 import DeviceSimHAL
+import DeviceSimTime
 import DeviceSimSimulated
 import Foundation
 
@@ -14,14 +16,22 @@ public enum ScenarioParser {
     /// The largest scenario file accepted.
     public static let maximumFileSize = 4 << 20
 
-    static let topLevelKeys = ["name", "description", "seed", "start-time", "duration", "devices", "timeline", "expect"]
-    static let deviceKeys = ["id", "at", "altitude", "gps", "route", "track", "app"]
+    static let topLevelKeys = ["name", "description", "seed", "start-time", "duration", "world", "backend", "devices", "timeline", "expect"]
+    static let deviceKeys = ["id", "at", "altitude", "gps", "route", "track", "app", "account", "wifi", "bluetooth", "online"]
+    static let wifiKeys = ["enabled", "scan-interval", "throttle"]
+    static let bluetoothKeys = ["enabled", "samples-per-cycle", "fence-exit"]
+    static let backendKeys = ["latency", "accounts", "failures"]
+    static let accountKeys = ["id", "email", "friends", "groups", "sharing"]
+    static let failureKeys = ["operation", "within", "count"]
     static let trackKeys = ["file", "speed-factor", "start-offset", "loop", "speed"]
     static let gpsKeys = ["interval", "accuracy", "vertical-accuracy", "noise", "reacquisition", "satellites", "enabled"]
     static let routeKeys = ["start", "speed", "waypoints"]
     static let waypointKeys = ["at", "speed", "pause", "altitude"]
-    static let stepKeys = ["at", "device", "do", "for", "to", "speed", "waypoints"]
-    static let deviceActions = ["gps-on", "gps-off", "signal-loss", "signal-restore", "move", "teleport"]
+    static let stepKeys = ["at", "device", "do", "for", "to", "speed", "waypoints", "prompt", "choice", "after"]
+    static let deviceActions = [
+        "gps-on", "gps-off", "signal-loss", "signal-restore", "move", "teleport", "wifi-on", "wifi-off", "bluetooth-on", "bluetooth-off",
+        "go-online", "go-offline", "answer",
+    ]
     static let eventExpectationKeys = ["event", "device", "within", "where", "count", "at-least", "at-most", "never"]
     static let positionExpectationKeys = ["position", "device", "at", "near", "radius"]
     static let positionProbes = ["marker": ["marker.shown", "marker.moved"], "map-center": ["map.shown", "map.centered"]]
@@ -64,20 +74,34 @@ public enum ScenarioParser {
             startDate = date
         }
 
+        var world: World?
+        if let worldNode = map.optional("world") {
+            let path = try worldNode.string(what: "a world file path")
+            let url = resolve(path, relativeTo: file)
+            guard FileManager.default.isReadableFile(atPath: url.path) else { throw worldNode.error("cannot read the world file \(url.path)") }
+            world = try WorldParser.parse(contentsOf: url.path)
+        }
+        let places = world?.places ?? [:]
+
         let deviceNodes = try map.required("devices").sequence(what: "list of devices")
         guard !deviceNodes.isEmpty else { throw try map.required("devices").error("a scenario needs at least one device") }
         var devices: [DeviceSpec] = []
         for node in deviceNodes {
-            let device = try parseDevice(node, startDate: startDate)
+            let device = try parseDevice(node, startDate: startDate, places: places)
             if devices.contains(where: { $0.id == device.id }) { throw node.error("a second device named '\(device.id)'; device ids must be unique") }
             devices.append(device)
         }
         let deviceIDs = devices.map(\.id)
+        let backend = try map.optional("backend").map { (n) throws(ScenarioError) in try parseBackend(n) } ?? BackendSpec()
+        let accountIDs = backend.accounts.isEmpty ? devices.map(\.account) : backend.accounts.map(\.id)
+        for device in devices where !accountIDs.contains(device.account) {
+            throw ScenarioError("device '\(device.id)' uses the account '\(device.account)', which the backend does not list", at: device.location)
+        }
 
         var timeline: [TimelineStep] = []
         if let node = map.optional("timeline") {
             for stepNode in try node.sequence(what: "list of timeline steps") {
-                timeline.append(try parseStep(stepNode, devices: devices))
+                timeline.append(try parseStep(stepNode, devices: devices, places: places))
             }
         }
         timeline = timeline.enumerated().sorted { ($0.element.at, $0.offset) < ($1.element.at, $1.offset) }.map(\.element)
@@ -85,7 +109,7 @@ public enum ScenarioParser {
         var expectations: [Expectation] = []
         if let node = map.optional("expect") {
             for expectationNode in try node.sequence(what: "list of expectations") {
-                expectations.append(try parseExpectation(expectationNode, deviceIDs: deviceIDs))
+                expectations.append(try parseExpectation(expectationNode, deviceIDs: deviceIDs, places: places))
             }
         }
 
@@ -108,10 +132,63 @@ public enum ScenarioParser {
         }
         return Scenario(
             name: name, description: description, file: file, seed: seed, startDate: startDate, duration: duration,
-            devices: devices, timeline: timeline, expectations: expectations)
+            world: world, backend: backend, devices: devices, timeline: timeline, expectations: expectations)
     }
 
-    private static func parseDevice(_ node: YAMLNode, startDate: Date) throws(ScenarioError) -> DeviceSpec {
+    static func resolve(_ path: String, relativeTo file: String) -> URL {
+        let folder = URL(fileURLWithPath: file).deletingLastPathComponent()
+        return path.hasPrefix("/") ? URL(fileURLWithPath: path) : folder.appendingPathComponent(path).standardizedFileURL
+    }
+
+    private static func parseBackend(_ node: YAMLNode) throws(ScenarioError) -> BackendSpec {
+        let map = try node.mapping(allowing: backendKeys, what: "backend")
+        var spec = BackendSpec()
+        if let n = map.optional("latency") { spec.configuration.latency = try n.duration(what: "a request latency") }
+        if let accountsNode = map.optional("accounts") {
+            for item in try accountsNode.sequence(what: "list of accounts") {
+                let account = try item.mapping(allowing: accountKeys, what: "account")
+                let id = try account.required("id").string(what: "an account id")
+                if spec.accounts.contains(where: { $0.id == id }) { throw item.error("a second account named '\(id)'") }
+                var parsed = SimulatedBackend.Account(id: id, email: try account.optional("email")?.string(what: "an e-mail address") ?? "\(id)@example.org")
+                if let n = account.optional("friends") { parsed.friends = try n.sequence(what: "list of friends").map { (f) throws(ScenarioError) in try f.string(what: "an account id") } }
+                if let groupsNode = account.optional("groups") {
+                    let names = (try? groupsNode.fieldNames()) ?? []
+                    let groups = try groupsNode.mapping(allowing: names, what: "groups")
+                    for name in names {
+                        guard name != "friends" else { throw groups.keyNode(name)!.error("'friends' is the default group of all friends; list them under 'friends:'") }
+                        parsed.groups[name] = try groups.required(name).sequence(what: "list of group members").map { (f) throws(ScenarioError) in try f.string(what: "an account id") }
+                    }
+                }
+                if let n = account.optional("sharing") { parsed.sharing = try n.bool() }
+                spec.accounts.append(parsed)
+            }
+            let ids = Set(spec.accounts.map(\.id))
+            for (index, account) in spec.accounts.enumerated() {
+                for friend in account.friends + account.groups.values.flatMap({ $0 }) where !ids.contains(friend) {
+                    throw try accountsNode.sequence()[index].error("account '\(account.id)' names '\(friend)', who has no account")
+                }
+            }
+        }
+        if let failuresNode = map.optional("failures") {
+            for item in try failuresNode.sequence(what: "list of failures") {
+                let failure = try item.mapping(allowing: failureKeys, what: "failure")
+                let operation = try failure.required("operation").choice(SimulatedBackend.Operation.allCases.map(\.rawValue), what: "backend operation")
+                var parsed = SimulatedBackend.Failure(operation: SimulatedBackend.Operation(rawValue: operation)!)
+                if let n = failure.optional("within") {
+                    let window = try parseWindow(n)
+                    parsed.from = VirtualInstant(offset: window.lowerBound)
+                    parsed.until = VirtualInstant(offset: window.upperBound)
+                }
+                if let n = failure.optional("count") {
+                    parsed.count = try nonNegative(n)
+                }
+                spec.failures.append(parsed)
+            }
+        }
+        return spec
+    }
+
+    private static func parseDevice(_ node: YAMLNode, startDate: Date, places: [String: GeoCoordinate]) throws(ScenarioError) -> DeviceSpec {
         let map = try node.mapping(allowing: deviceKeys, what: "device")
         let id = try map.required("id").string(what: "a device id")
         guard !id.isEmpty, id.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else {
@@ -124,7 +201,7 @@ public enum ScenarioParser {
         }
         let start: GeoCoordinate
         if let atNode = map.optional("at") {
-            start = try atNode.coordinate()
+            start = try atNode.coordinate(places: places)
         } else if case .gpx(_, let route)? = track?.source {
             start = route.start
         } else if case .nmea? = track?.source {
@@ -157,7 +234,7 @@ public enum ScenarioParser {
         if let routeNode = map.optional("route") {
             let routeMap = try routeNode.mapping(allowing: routeKeys, what: "route")
             if let n = routeMap.optional("start") { routeStart = try n.duration(what: "a route start time") }
-            let partial = try parseWaypoints(routeMap)
+            let partial = try parseWaypoints(routeMap, places: places)
             route = Route(start: start, startAltitude: altitude, waypoints: partial.waypoints, speed: partial.speed)
         }
         var app: AppSpec?
@@ -168,9 +245,34 @@ public enum ScenarioParser {
             let settingsMap = try appMap.optional("settings")?.mapping(allowing: definition.settingKeys, what: "\(name) settings")
             app = AppSpec(name: name, settings: try definition.parseSettings(settingsMap))
         }
+        var wifi = SimulatedWiFi.Configuration()
+        var wifiEnabled = true
+        if let wifiNode = map.optional("wifi") {
+            let wifiMap = try wifiNode.mapping(allowing: wifiKeys, what: "wifi settings")
+            if let n = wifiMap.optional("enabled") { wifiEnabled = try n.bool() }
+            if let n = wifiMap.optional("scan-interval") {
+                wifi.scanInterval = try n.duration(what: "a scan interval")
+                guard wifi.scanInterval >= .seconds(1) else { throw n.error("scan-interval must be at least 1s") }
+            }
+            if let n = wifiMap.optional("throttle") { wifi.throttleWindow = try n.bool() ? .seconds(120) : nil }
+        }
+        var bluetooth = SimulatedBeaconRanging.Configuration()
+        var bluetoothEnabled = true
+        if let bluetoothNode = map.optional("bluetooth") {
+            let bluetoothMap = try bluetoothNode.mapping(allowing: bluetoothKeys, what: "bluetooth settings")
+            if let n = bluetoothMap.optional("enabled") { bluetoothEnabled = try n.bool() }
+            if let n = bluetoothMap.optional("samples-per-cycle") {
+                bluetooth.samplesPerCycle = try n.int(what: "advertisements per ranging cycle")
+                guard (1...100).contains(bluetooth.samplesPerCycle) else { throw n.error("samples-per-cycle must be within 1...100") }
+            }
+            if let n = bluetoothMap.optional("fence-exit") { bluetooth.fenceExitDelay = try n.duration(what: "a fence exit delay") }
+        }
+        let account = try map.optional("account")?.string(what: "an account id") ?? id
+        let online = try map.optional("online")?.bool() ?? true
         return DeviceSpec(
             id: id, start: start, altitude: altitude, gps: gps, gpsEnabled: gpsEnabled, route: route,
-            routeStart: routeStart, track: track, app: app, location: node.location)
+            routeStart: routeStart, track: track, app: app, account: account, wifi: wifi, wifiEnabled: wifiEnabled,
+            bluetooth: bluetooth, bluetoothEnabled: bluetoothEnabled, online: online, location: node.location)
     }
 
     private static func parseTrack(_ node: YAMLNode) throws(ScenarioError) -> TrackSpec {
@@ -214,7 +316,7 @@ public enum ScenarioParser {
         return value
     }
 
-    private static func parseWaypoints(_ map: YAMLMapping) throws(ScenarioError) -> Route.Partial {
+    private static func parseWaypoints(_ map: YAMLMapping, places: [String: GeoCoordinate]) throws(ScenarioError) -> Route.Partial {
         let speed = try map.optional("speed").map { (n) throws(ScenarioError) in try parseSpeed(n) } ?? SpeedPreset.walk.metresPerSecond
         let list = try map.required("waypoints").sequence(what: "list of waypoints")
         guard !list.isEmpty else { throw try map.required("waypoints").error("a route needs at least one waypoint") }
@@ -222,19 +324,19 @@ public enum ScenarioParser {
         for item in list {
             if item.isMapping {
                 let wp = try item.mapping(allowing: waypointKeys, what: "waypoint")
-                var waypoint = Route.Waypoint(try wp.required("at").coordinate())
+                var waypoint = Route.Waypoint(try wp.required("at").coordinate(places: places))
                 if let n = wp.optional("speed") { waypoint.speed = try parseSpeed(n) }
                 if let n = wp.optional("pause") { waypoint.pause = try n.duration(what: "a pause") }
                 if let n = wp.optional("altitude") { waypoint.altitude = try n.double(what: "an altitude in metres") }
                 waypoints.append(waypoint)
             } else {
-                waypoints.append(Route.Waypoint(try item.coordinate()))
+                waypoints.append(Route.Waypoint(try item.coordinate(places: places)))
             }
         }
         return Route.Partial(waypoints: waypoints, speed: speed)
     }
 
-    private static func parseStep(_ node: YAMLNode, devices: [DeviceSpec]) throws(ScenarioError) -> TimelineStep {
+    private static func parseStep(_ node: YAMLNode, devices: [DeviceSpec], places: [String: GeoCoordinate]) throws(ScenarioError) -> TimelineStep {
         var allowed = stepKeys
         for app in ScenarioAppRegistry.apps { for keys in app.actions.values { allowed += keys.filter { !allowed.contains($0) } } }
         let map = try node.mapping(allowing: allowed, what: "timeline step")
@@ -260,8 +362,16 @@ public enum ScenarioParser {
         case "signal-loss":
             action = .signalLoss(try map.optional("for")?.duration(what: "how long the signal is lost")); ownKeys = ["for"]
         case "signal-restore": action = .signalRestore; ownKeys = []
-        case "move": action = .move(try parseWaypoints(map)); ownKeys = ["speed", "waypoints"]
-        case "teleport": action = .teleport(try map.required("to").coordinate()); ownKeys = ["to"]
+        case "move": action = .move(try parseWaypoints(map, places: places)); ownKeys = ["speed", "waypoints"]
+        case "teleport": action = .teleport(try map.required("to").coordinate(places: places)); ownKeys = ["to"]
+        case "wifi-on", "wifi-off": action = .wifi(name == "wifi-on"); ownKeys = []
+        case "bluetooth-on", "bluetooth-off": action = .bluetooth(name == "bluetooth-on"); ownKeys = []
+        case "go-online", "go-offline": action = .connectivity(name == "go-online"); ownKeys = []
+        case "answer":
+            action = .answer(
+                prompt: try map.required("prompt").string(what: "a prompt id"), choice: try map.required("choice").string(what: "an answer"),
+                after: try map.optional("after")?.duration(what: "a reaction time") ?? .seconds(2))
+            ownKeys = ["prompt", "choice", "after"]
         default:
             let app = ScenarioAppRegistry.app(named: device.app!.name)!
             ownKeys = appActions[name] ?? []
@@ -281,7 +391,7 @@ public enum ScenarioParser {
         return from...to
     }
 
-    private static func parseExpectation(_ node: YAMLNode, deviceIDs: [String]) throws(ScenarioError) -> Expectation {
+    private static func parseExpectation(_ node: YAMLNode, deviceIDs: [String], places: [String: GeoCoordinate]) throws(ScenarioError) -> Expectation {
         let isPosition = node.isMapping && (try? node.mapping(allowing: positionExpectationKeys + eventExpectationKeys))?.optional("position") != nil
         let map = try node.mapping(allowing: isPosition ? positionExpectationKeys : eventExpectationKeys, what: isPosition ? "position expectation" : "event expectation")
         var device: String?
@@ -294,7 +404,7 @@ public enum ScenarioParser {
             guard radius > 0 else { throw try map.required("radius").error("radius must be greater than zero") }
             return .position(PositionExpectation(
                 probe: probe, events: positionProbes[probe] ?? [probe], device: device, at: try map.required("at").duration(),
-                near: try map.required("near").coordinate(), radius: radius, location: node.location))
+                near: try map.required("near").coordinate(places: places), radius: radius, location: node.location))
         }
         let name = try map.required("event").string(what: "an event name")
         let window = try map.optional("within").map { (n) throws(ScenarioError) in try parseWindow(n) }

@@ -1,3 +1,4 @@
+import DeviceSimBackend
 import DeviceSimFlows
 import DeviceSimHAL
 import DeviceSimSimulated
@@ -23,6 +24,14 @@ public final class ScenarioSimulation {
         public let motion: DeviceMotion
         /// Its simulated GPS receiver (nil when a live or recorded source stands in for it).
         public let gps: SimulatedGPS?
+        /// Its Wi-Fi radio (when the scenario has a world).
+        public internal(set) var wifi: SimulatedWiFi?
+        /// Its Bluetooth beacon ranging (when the scenario has a world).
+        public internal(set) var beacons: SimulatedBeaconRanging?
+        /// Its notifications and prompts.
+        public let notifications: SimulatedNotifications
+        /// Its connectivity.
+        public let connectivity: SimulatedConnectivity
         /// Its app, if it runs one.
         var app: LaunchedApp?
 
@@ -30,6 +39,10 @@ public final class ScenarioSimulation {
             self.device = device
             self.motion = motion
             self.gps = gps
+            self.notifications = SimulatedNotifications(device: device)
+            self.connectivity = SimulatedConnectivity()
+            device.notifications = notifications
+            device.connectivity = connectivity
         }
     }
 
@@ -49,6 +62,10 @@ public final class ScenarioSimulation {
     public private(set) var setupErrors: [String] = []
     /// Services shared by every device (a world, a backend), by name; apps put and find them here.
     public var sharedServices: [String: AnyObject] = [:]
+    /// The world, indexed for the radios (when the scenario names one).
+    public let world: WorldIndex?
+    /// The simulated backend every device's apps talk to.
+    public let backend: SimulatedBackend
 
     /// Sets up `scenario` (with `seed` overriding the scenario's seed, if given). A device named in
     /// `locationSources` takes that source (gpsd, a recording) instead of its simulated GPS; the closure
@@ -65,6 +82,17 @@ public final class ScenarioSimulation {
         self.scheduler = EventScheduler(limits: limits)
         self.trace = trace
         let root = SeededRandomGenerator(seed: self.seed)
+        let world = scenario.world.map(WorldIndex.init)
+        self.world = world
+        var accounts = scenario.backend.accounts
+        if accounts.isEmpty {
+            let users = scenario.devices.map(\.account)
+            accounts = users.map { user in SimulatedBackend.Account(id: user, email: "\(user)@example.org", friends: users.filter { $0 != user }) }
+        }
+        backend = SimulatedBackend(
+            scheduler: scheduler, events: trace, configuration: scenario.backend.configuration,
+            hotspots: scenario.world?.hotspotInfos ?? [], accounts: accounts)
+        for failure in scenario.backend.failures { backend.injectFailure(failure) }
         for spec in scenario.devices {
             let motion = DeviceMotion(at: spec.start, altitude: spec.altitude)
             let device: Device
@@ -90,7 +118,18 @@ public final class ScenarioSimulation {
                 device = Device(id: spec.id, scheduler: scheduler, location: simulated, events: trace)
                 gps = simulated
             }
-            devices.append(SimulatedDevice(device: device, motion: motion, gps: gps))
+            let simulated = SimulatedDevice(device: device, motion: motion, gps: gps)
+            if let world {
+                let random = root.split("device:\(spec.id)")
+                let wifi = SimulatedWiFi(scheduler: scheduler, motion: motion, world: world, configuration: spec.wifi, random: random.split("wifi"))
+                let beacons = SimulatedBeaconRanging(scheduler: scheduler, motion: motion, world: world, configuration: spec.bluetooth, random: random.split("bluetooth"))
+                simulated.wifi = wifi
+                simulated.beacons = beacons
+                device.wifi = wifi
+                device.beacons = beacons
+            }
+            simulated.connectivity.state = spec.online ? .online : .offline
+            devices.append(simulated)
         }
     }
 
@@ -115,6 +154,7 @@ public final class ScenarioSimulation {
     }
 
     private var started = false
+    private var fenceSubscriptions: [Subscription] = []
 
     /// Launches devices and apps and schedules the timeline (once).
     private func start() {
@@ -125,6 +165,13 @@ public final class ScenarioSimulation {
         ]))
         for (spec, simulated) in zip(scenario.devices, devices) {
             if spec.gpsEnabled { simulated.gps?.start() }
+            if spec.wifiEnabled { simulated.wifi?.isEnabled = true }
+            if spec.bluetoothEnabled { simulated.beacons?.isEnabled = true }
+            if let beacons = simulated.beacons {
+                fenceSubscriptions.append(beacons.observeFences { [device = simulated.device] event in
+                    device.record(event.entered ? "fence.entered" : "fence.left", [("fence", .string(event.fence))])
+                })
+            }
             if let track = spec.track, case .gpx(_, let gpxRoute) = track.source {
                 followTrack(gpxRoute, track: track, device: simulated, from: .zero)
             }
@@ -199,6 +246,19 @@ public final class ScenarioSimulation {
         case .teleport(let coordinate):
             simulated.motion.place(at: coordinate)
             fields += [("lat", .double(coordinate.latitude)), ("lon", .double(coordinate.longitude))]
+        case .wifi(let on):
+            guard let wifi = simulated.wifi else { return skip(simulated, fields, "the scenario has no world, so the device has no Wi-Fi") }
+            wifi.isEnabled = on
+        case .bluetooth(let on):
+            guard let beacons = simulated.beacons else { return skip(simulated, fields, "the scenario has no world, so the device has no Bluetooth") }
+            beacons.isEnabled = on
+        case .connectivity(let online):
+            simulated.connectivity.state = online ? .online : .offline
+        case .answer(let prompt, let choice, let after):
+            fields += [("prompt", .string(prompt)), ("choice", .string(choice))]
+            simulated.device.record("step", fields)
+            simulated.notifications.answer(prompt: prompt, with: choice, after: after)
+            return
         case .app(_, let parsed):
             simulated.device.record("step", fields)
             simulated.app?.perform(parsed)
@@ -208,12 +268,18 @@ public final class ScenarioSimulation {
     }
 }
 
+extension ScenarioSimulation {
+    private func skip(_ simulated: SimulatedDevice, _ fields: [(key: String, value: TraceValue)], _ reason: String) {
+        simulated.device.record("step.skipped", fields + [("reason", .string(reason))])
+    }
+}
+
 extension StepAction {
     /// Whether the step acts on a simulated GPS receiver.
     var isGPSAction: Bool {
         switch self {
         case .gpsOn, .gpsOff, .signalLoss, .signalRestore: true
-        case .move, .teleport, .app: false
+        case .move, .teleport, .wifi, .bluetooth, .connectivity, .answer, .app: false
         }
     }
 }

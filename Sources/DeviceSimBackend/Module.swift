@@ -1,1 +1,0 @@
-// The DeviceSimBackend module; its contents arrive with their issue.

@@ -1,0 +1,231 @@
+import DeviceSimHAL
+import DeviceSimTime
+
+/// The friend-locator server in virtual time: accounts, friends and groups, hotspots, pings, each
+/// user's last location and sharing state, and the "quit" signal; with a latency on every request and
+/// failures injected by operation and time.
+///
+/// Requests run on the simulation's executor (from tasks started with `scheduler.spawn`), take
+/// ``Configuration/latency`` of virtual time, and go to the trace as `backend.*` events. Pings reach
+/// their recipients through ``observePings(to:_:)`` one latency later, like a push service.
+///
+/// ```swift
+/// let backend = SimulatedBackend(scheduler: scheduler, events: trace, hotspots: world.hotspotInfos, accounts: [
+///     .init(id: "alice", email: "alice@tu-berlin.de", friends: ["bob"]),
+///     .init(id: "bob", email: "bob@tu-berlin.de", friends: ["alice"]),
+/// ])
+/// backend.injectFailure(.quit)                 // the next quit fails
+/// ```
+public final class SimulatedBackend: LocatorBackend {
+    /// A user account.
+    public struct Account: Sendable, Hashable {
+        /// The account's id (the device's user in scenarios).
+        public var id: String
+        /// Its e-mail address, for "add a friend".
+        public var email: String
+        /// Its friends (the default group `friends`), in the order they were added.
+        public var friends: [String]
+        /// Further groups, by name, with their members.
+        public var groups: [String: [String]]
+        /// Whether the user shares their location.
+        public var sharing: Bool
+
+        /// Creates an account.
+        public init(id: String, email: String, friends: [String] = [], groups: [String: [String]] = [:], sharing: Bool = true) {
+            self.id = id
+            self.email = email
+            self.friends = friends
+            self.groups = groups
+            self.sharing = sharing
+        }
+    }
+
+    /// The backend's requests, as failures name them.
+    public enum Operation: String, Sendable, Hashable, CaseIterable {
+        case hotspots, groups
+        case addFriend = "add-friend"
+        case ping
+        case updateLocation = "update-location"
+        case friendsInArea = "friends-in-area"
+        case quit
+    }
+
+    /// Latency of every request.
+    public struct Configuration: Sendable, Hashable {
+        /// How long each request takes (and each push delivery).
+        public var latency: Duration = .milliseconds(200)
+
+        /// The defaults.
+        public init() {}
+    }
+
+    /// A failure to inject: requests of `operation` fail from `from` until `until` (nil: for good), or
+    /// only the next `count` of them.
+    public struct Failure: Sendable, Hashable {
+        public var operation: Operation
+        public var from: VirtualInstant
+        public var until: VirtualInstant?
+        public var count: Int?
+
+        /// Creates a failure rule.
+        public init(operation: Operation, from: VirtualInstant = .zero, until: VirtualInstant? = nil, count: Int? = nil) {
+            self.operation = operation
+            self.from = from
+            self.until = until
+            self.count = count
+        }
+    }
+
+    /// A ping the backend handled.
+    public struct PingRecord: Sendable, Hashable {
+        public var time: VirtualInstant
+        public var notice: PingNotice
+        public var recipients: [String]
+    }
+
+    private let scheduler: EventScheduler
+    private let events: any EventSink
+    /// The backend's settings.
+    public let configuration: Configuration
+    private let hotspotList: [HotspotInfo]
+    /// The accounts, by id.
+    public private(set) var accounts: [String: Account]
+    /// Each user's last location (absent: none stored, or deleted by quit).
+    public private(set) var lastLocations: [String: SharedLocation] = [:]
+    /// Users who sent "quit".
+    public private(set) var quitAccounts: Set<String> = []
+    /// Every ping handled, in order.
+    public private(set) var pings: [PingRecord] = []
+    private var failures: [Failure] = []
+    private var pingObservers: [String: ObserverList<PingNotice>] = [:]
+
+    /// Creates the backend with its hotspots and accounts.
+    public init(scheduler: EventScheduler, events: any EventSink, configuration: Configuration = Configuration(), hotspots: [HotspotInfo], accounts: [Account]) {
+        self.scheduler = scheduler
+        self.events = events
+        self.configuration = configuration
+        self.hotspotList = hotspots
+        self.accounts = Dictionary(accounts.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// Makes requests fail as `failure` says.
+    public func injectFailure(_ failure: Failure) {
+        failures.append(failure)
+    }
+
+    /// Makes the next request of `operation` fail.
+    public func injectFailure(_ operation: Operation) {
+        failures.append(Failure(operation: operation, from: scheduler.now, count: 1))
+    }
+
+    // MARK: Requests
+
+    public func hotspots() async throws(BackendError) -> [HotspotInfo] {
+        try await request(.hotspots, account: nil)
+        return hotspotList
+    }
+
+    public func groups(of account: String) async throws(BackendError) -> [String] {
+        try await request(.groups, account: account)
+        let user = try self.account(account)
+        return ["friends"] + user.groups.keys.sorted()
+    }
+
+    public func addFriend(email: String, to account: String) async throws(BackendError) -> String {
+        try await request(.addFriend, account: account)
+        _ = try self.account(account)
+        guard let friend = accounts.values.sorted(by: { $0.id < $1.id }).first(where: { $0.email.lowercased() == email.lowercased() }) else {
+            record("backend.friend-not-found", account: account, [("email", .string(email))])
+            throw .notFound(email: email)
+        }
+        if !accounts[account]!.friends.contains(friend.id), friend.id != account {
+            accounts[account]!.friends.append(friend.id)
+        }
+        record("backend.friend-added", account: account, [("friend", .string(friend.id)), ("group", .string("friends"))])
+        return friend.id
+    }
+
+    public func ping(from account: String, group: String, location: SharedLocation) async throws(BackendError) -> [String] {
+        try await request(.ping, account: account)
+        let user = try self.account(account)
+        let members: [String]
+        if group == "friends" {
+            members = user.friends
+        } else if let groupMembers = user.groups[group] {
+            members = groupMembers
+        } else {
+            throw .unknownGroup(group)
+        }
+        let recipients = members.filter { accounts[$0] != nil }
+        let notice = PingNotice(from: account, group: group, location: location)
+        pings.append(PingRecord(time: scheduler.now, notice: notice, recipients: recipients))
+        record("backend.ping", account: account, [
+            ("group", .string(group)), ("recipients", .string(recipients.joined(separator: ","))),
+            ("hotspot", location.hotspot.map(TraceValue.string) ?? .null), ("precision", .string(location.precision.rawValue)),
+        ])
+        scheduler.schedule(after: configuration.latency) { [weak self] in
+            for recipient in recipients { self?.pingObservers[recipient]?.send(notice) }
+        }
+        return recipients
+    }
+
+    public func updateLocation(_ location: SharedLocation) async throws(BackendError) {
+        try await request(.updateLocation, account: location.account)
+        let user = try account(location.account)
+        guard user.sharing, !quitAccounts.contains(location.account) else { throw .locationOff(location.account) }
+        lastLocations[location.account] = location
+        record("backend.location-stored", account: location.account, [
+            ("hotspot", location.hotspot.map(TraceValue.string) ?? .null), ("precision", .string(location.precision.rawValue)),
+        ])
+    }
+
+    public func friendsInArea(of account: String) async throws(BackendError) -> [SharedLocation] {
+        try await request(.friendsInArea, account: account)
+        let user = try self.account(account)
+        return user.friends.compactMap { friend -> SharedLocation? in
+            guard let other = accounts[friend], other.sharing, !quitAccounts.contains(friend),
+                  let location = lastLocations[friend], location.hotspot != nil else { return nil }
+            return location
+        }
+    }
+
+    public func quit(_ account: String) async throws(BackendError) {
+        try await request(.quit, account: account)
+        _ = try self.account(account)
+        lastLocations[account] = nil
+        quitAccounts.insert(account)
+        accounts[account]!.sharing = false
+        record("backend.quit", account: account, [("deleted", .string("last-location"))])
+    }
+
+    public func observePings(to account: String, _ observer: @escaping (PingNotice) -> Void) -> Subscription {
+        if pingObservers[account] == nil { pingObservers[account] = ObserverList() }
+        return pingObservers[account]!.add(observer)
+    }
+
+    // MARK: Internals
+
+    private func account(_ id: String) throws(BackendError) -> Account {
+        guard let account = accounts[id] else { throw .unknownAccount(id) }
+        return account
+    }
+
+    /// The request's latency, then its injected failure if one applies.
+    private func request(_ operation: Operation, account: String?) async throws(BackendError) {
+        do {
+            try await VirtualClock(scheduler).sleep(for: configuration.latency)
+        } catch {
+            throw .serverError(operation: operation.rawValue)
+        }
+        let now = scheduler.now
+        if let index = failures.firstIndex(where: { $0.operation == operation && $0.from <= now && ($0.until.map { now < $0 } ?? true) && ($0.count ?? 1) > 0 }) {
+            if let count = failures[index].count { failures[index].count = count - 1 }
+            record("backend.failed", account: account, [("operation", .string(operation.rawValue))])
+            throw .serverError(operation: operation.rawValue)
+        }
+    }
+
+    private func record(_ name: String, account: String?, _ fields: [(key: String, value: TraceValue)]) {
+        events.record(TraceEvent(time: scheduler.now, device: nil, name: name, fields: (account.map { [("account", TraceValue.string($0))] } ?? []) + fields))
+    }
+}

@@ -1,0 +1,125 @@
+/// A hotspot as the friend-locator backend describes it to apps: the access points that mark it (seen
+/// in Wi-Fi scans) and the beacons of its fence (ranged over Bluetooth).
+public struct HotspotInfo: Sendable, Hashable {
+    /// The hotspot's name (`library`, `mensa`).
+    public var name: String
+    /// Where it is (its centre).
+    public var center: GeoCoordinate
+    /// BSSIDs of the access points that mark it.
+    public var accessPoints: Set<String>
+    /// The name of its beacon fence, if it has one.
+    public var fence: String?
+    /// The beacons of its fence, with their positions (where a device ranging them is).
+    public var beacons: [BeaconIdentifier: GeoCoordinate]
+
+    /// Creates a hotspot description.
+    public init(name: String, center: GeoCoordinate, accessPoints: Set<String>, fence: String? = nil, beacons: [BeaconIdentifier: GeoCoordinate] = [:]) {
+        self.name = name
+        self.center = center
+        self.accessPoints = accessPoints
+        self.fence = fence
+        self.beacons = beacons
+    }
+}
+
+/// How precisely a user's location is known.
+public enum LocationPrecision: String, Sendable, Hashable, CaseIterable {
+    /// Somewhere in a hotspot (from Wi-Fi).
+    case hotspot
+    /// At a beacon (from Bluetooth ranging).
+    case beacon
+    /// Pinned by hand on the map.
+    case manual
+}
+
+/// A user's last location as the backend keeps it.
+public struct SharedLocation: Sendable, Hashable {
+    /// The user.
+    public var account: String
+    /// The hotspot the user is in (nil when outside every hotspot).
+    public var hotspot: String?
+    /// A precise position, when known.
+    public var coordinate: GeoCoordinate?
+    /// How precise it is.
+    public var precision: LocationPrecision
+
+    /// Creates a location record.
+    public init(account: String, hotspot: String?, coordinate: GeoCoordinate?, precision: LocationPrecision) {
+        self.account = account
+        self.hotspot = hotspot
+        self.coordinate = coordinate
+        self.precision = precision
+    }
+}
+
+/// A ping as it reaches a recipient.
+public struct PingNotice: Sendable, Hashable {
+    /// Who pinged.
+    public var from: String
+    /// The group it went to.
+    public var group: String
+    /// Where the sender is.
+    public var location: SharedLocation
+
+    /// Creates a ping notice.
+    public init(from: String, group: String, location: SharedLocation) {
+        self.from = from
+        self.group = group
+        self.location = location
+    }
+}
+
+/// Why a backend request failed, with a message an app can show.
+public enum BackendError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// No account has this e-mail address.
+    case notFound(email: String)
+    /// The account is unknown to the backend.
+    case unknownAccount(String)
+    /// The account has no group of this name.
+    case unknownGroup(String)
+    /// The user turned location tracking off; location requests are denied.
+    case locationOff(String)
+    /// The server failed the request (an injected failure).
+    case serverError(operation: String)
+    /// The device is offline.
+    case unreachable
+
+    public var description: String {
+        switch self {
+        case .notFound(let email): "no user with the e-mail address \(email)"
+        case .unknownAccount(let account): "unknown account '\(account)'"
+        case .unknownGroup(let group): "no group named '\(group)'"
+        case .locationOff(let account): "\(account) has turned location tracking off"
+        case .serverError(let operation): "the server failed the request '\(operation)'"
+        case .unreachable: "the server cannot be reached: the device is offline"
+        }
+    }
+}
+
+/// The friend-locator app's server, as the app sees it (shared/seeds/friend-locator.md): hotspots,
+/// friends and groups, pings, last locations and the "quit" signal.
+///
+/// DeviceSim's `SimulatedBackend` implements it in virtual time; a future HTTP adapter would talk to a
+/// real server. Every call may fail with a ``BackendError``.
+///
+/// ```swift
+/// let recipients = try await backend.ping(from: "alice", group: "friends", location: here)
+/// ```
+public protocol LocatorBackend: AnyObject {
+    /// The hotspots apps detect.
+    func hotspots() async throws(BackendError) -> [HotspotInfo]
+    /// The names of `account`'s friend groups (the default group `friends` first).
+    func groups(of account: String) async throws(BackendError) -> [String]
+    /// Adds the user with `email` to `account`'s default friends group; returns the friend's account.
+    func addFriend(email: String, to account: String) async throws(BackendError) -> String
+    /// Pings every member of `account`'s `group` that `account` is at `location`; returns the recipients.
+    func ping(from account: String, group: String, location: SharedLocation) async throws(BackendError) -> [String]
+    /// Stores `account`'s last location.
+    func updateLocation(_ location: SharedLocation) async throws(BackendError)
+    /// `account`'s friends who are in a hotspot and share their location.
+    func friendsInArea(of account: String) async throws(BackendError) -> [SharedLocation]
+    /// The "quit" signal: deletes `account`'s last location and denies further location requests.
+    func quit(_ account: String) async throws(BackendError)
+    /// Delivers the pings sent to `account` (a push notification service).
+    func observePings(to account: String, _ observer: @escaping (PingNotice) -> Void) -> Subscription
+}

@@ -1,0 +1,88 @@
+import DeviceSimFlows
+import DeviceSimHAL
+
+/// The friend-locator app in scenario files. The app starts with the scenario, signed in as the
+/// device's `account`, and talks to the scenario's simulated backend.
+///
+/// ```yaml
+/// app:
+///   name: friend-locator
+///   settings: { auto-ping: true, auto-locate: false, group: family }
+/// timeline:
+///   - { at: 2m, device: alice, do: answer, prompt: locate-precisely, choice: "yes" }
+///   - { at: 5m, device: alice, do: add-friend, email: carol@tu-berlin.de }
+///   - { at: 6m, device: alice, do: find-friends }
+///   - { at: 9m, device: alice, do: turn-off-location }
+/// ```
+final class FriendLocatorScenarioApp: ScenarioApp {
+    enum Action: Sendable {
+        case addFriend(email: String)
+        case findFriends
+        case turnOffLocation
+    }
+
+    static let name = "friend-locator"
+    static let settingKeys = [
+        "auto-ping", "auto-locate", "group", "manual-pinning", "prompt-timeout", "locate-timeout", "enter-after", "leave-after", "minimum-rssi",
+    ]
+    static let actions: [String: [String]] = ["add-friend": ["email"], "find-friends": [], "turn-off-location": []]
+
+    let app: FriendLocatorApp
+
+    static func parseSettings(_ settings: YAMLMapping?) throws(ScenarioError) -> FriendLocatorApp.Settings {
+        var parsed = FriendLocatorApp.Settings()
+        guard let settings else { return parsed }
+        if let n = settings.optional("auto-ping") { parsed.autoPing = try n.bool() }
+        if let n = settings.optional("auto-locate") { parsed.autoLocate = try n.bool() }
+        if let n = settings.optional("group") { parsed.group = try n.string(what: "a group name") }
+        if let n = settings.optional("manual-pinning") { parsed.manualPinning = try n.bool() }
+        if let n = settings.optional("prompt-timeout") {
+            parsed.promptTimeout = try n.duration(what: "how long prompts wait")
+            guard parsed.promptTimeout > .zero else { throw n.error("prompt-timeout must be greater than zero") }
+        }
+        if let n = settings.optional("locate-timeout") {
+            parsed.locateTimeout = try n.duration(what: "how long Bluetooth may take")
+            guard parsed.locateTimeout > .zero else { throw n.error("locate-timeout must be greater than zero") }
+        }
+        if let n = settings.optional("enter-after") {
+            parsed.enterAfter = try n.int(what: "a number of scans")
+            guard (1...100).contains(parsed.enterAfter) else { throw n.error("enter-after must be within 1...100 scans") }
+        }
+        if let n = settings.optional("leave-after") {
+            parsed.leaveAfter = try n.int(what: "a number of scans")
+            guard (1...100).contains(parsed.leaveAfter) else { throw n.error("leave-after must be within 1...100 scans") }
+        }
+        if let n = settings.optional("minimum-rssi") {
+            parsed.minimumRSSI = try n.double(what: "a signal strength in dBm")
+            guard (-120 ... -20).contains(parsed.minimumRSSI) else { throw n.error("minimum-rssi must be within -120...-20 dBm") }
+        }
+        return parsed
+    }
+
+    static func parseAction(_ name: String, step: YAMLMapping) throws(ScenarioError) -> Action {
+        switch name {
+        case "add-friend":
+            let node = try step.required("email")
+            let email = try node.string(what: "an e-mail address")
+            guard email.contains("@") else { throw node.error("expected an e-mail address, found '\(email)'") }
+            return .addFriend(email: email)
+        case "find-friends": return .findFriends
+        case "turn-off-location": return .turnOffLocation
+        default: throw step.node.error("unknown friend-locator action '\(name)'")
+        }
+    }
+
+    init(context: ScenarioAppContext, settings: FriendLocatorApp.Settings) {
+        let account = context.simulation.scenario.devices.first { $0.id == context.device.id }?.account ?? context.device.id
+        app = FriendLocatorApp(device: context.device, account: account, backend: context.simulation.backend, settings: settings)
+        app.start()
+    }
+
+    func perform(_ action: Action) {
+        switch action {
+        case .addFriend(let email): app.addFriend(email: email)
+        case .findFriends: app.findFriendsInArea()
+        case .turnOffLocation: app.turnOffLocation()
+        }
+    }
+}

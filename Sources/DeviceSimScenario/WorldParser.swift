@@ -1,0 +1,209 @@
+import DeviceSimHAL
+import DeviceSimSimulated
+import Foundation
+
+/// Reads world files (Simulator/worlds/*.yaml): places, hotspots with their access points, beacons
+/// and their fences, and the radio settings; errors carry `file:line:column` as in scenario files.
+///
+/// ```yaml
+/// name: campus
+/// radio: { wifi-exponent: 2.7, shadowing: 5 }
+/// places:
+///   library: [52.5125, 13.3269]
+/// hotspots:
+///   - name: library
+///     area: { center: library, radius: 40 }
+///     fence: library-beacons
+///     access-points:
+///       - { ssid: eduroam, bssid: "02:00:00:00:01:01", at: [52.5125, 13.3270], power: 20, channel: 6 }
+/// beacons:
+///   - ibeacon: { uuid: F7826DA6-4FA2-4E98-8024-BC5B71E0893E, major: 1, minor: 1 }
+///     at: [52.51252, 13.32692]
+///     measured-power: -59
+///     fence: library-beacons
+/// ```
+public enum WorldParser {
+    static let topLevelKeys = ["name", "description", "radio", "places", "hotspots", "beacons"]
+    static let radioKeys = ["wifi-reference-loss", "wifi-exponent", "beacon-exponent", "shadowing", "wifi-sensitivity", "beacon-sensitivity"]
+    static let hotspotKeys = ["name", "area", "fence", "access-points"]
+    static let areaKeys = ["center", "radius", "polygon"]
+    static let accessPointKeys = ["ssid", "bssid", "at", "power", "channel"]
+    static let beaconKeys = ["ibeacon", "eddystone", "at", "measured-power", "fence"]
+    /// The largest world file accepted.
+    public static let maximumFileSize = 64 << 20
+
+    /// Reads and parses the world file at `path`.
+    public static func parse(contentsOf path: String) throws(ScenarioError) -> World {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw ScenarioError("\(path): cannot read the world file: \(error.localizedDescription)", at: nil)
+        }
+        guard data.count <= maximumFileSize else {
+            throw ScenarioError("\(path): the file is \(data.count) bytes; world files are limited to \(maximumFileSize) bytes", at: nil)
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw ScenarioError("the file is not UTF-8 text", at: SourceLocation(file: path, line: 1, column: 1))
+        }
+        return try parse(text, file: path)
+    }
+
+    /// Parses world text; `file` names it in errors.
+    public static func parse(_ text: String, file: String) throws(ScenarioError) -> World {
+        let root = try YAMLNode.parse(text, file: file)
+        let map = try root.mapping(allowing: topLevelKeys, what: "world")
+        var world = World()
+        world.name = try map.optional("name")?.string(what: "a world name") ?? URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
+        if let radioNode = map.optional("radio") {
+            let radio = try radioNode.mapping(allowing: radioKeys, what: "radio settings")
+            func value(_ key: String, _ keyPath: WritableKeyPath<RadioEnvironment, Double>, _ valid: ClosedRange<Double>, _ what: String) throws(ScenarioError) {
+                guard let node = radio.optional(key) else { return }
+                let number = try node.double(what: what)
+                guard valid.contains(number) else { throw node.error("\(key) must be within \(valid.lowerBound)...\(valid.upperBound), found \(number)") }
+                world.radio[keyPath: keyPath] = number
+            }
+            try value("wifi-reference-loss", \.wifiReferenceLoss, 0...120, "a path loss at 1 m in dB")
+            try value("wifi-exponent", \.wifiExponent, 1.5...6, "a path-loss exponent")
+            try value("beacon-exponent", \.beaconExponent, 1.5...6, "a path-loss exponent")
+            try value("shadowing", \.shadowing, 0...20, "a shadowing standard deviation in dB")
+            try value("wifi-sensitivity", \.wifiSensitivity, -120 ... -40, "a sensitivity in dBm")
+            try value("beacon-sensitivity", \.beaconSensitivity, -120 ... -40, "a sensitivity in dBm")
+        }
+        if let placesNode = map.optional("places") {
+            guard placesNode.isMapping else { throw placesNode.error("expected a mapping of place name: [latitude, longitude]") }
+            let names = (try? placesNode.fieldNames()) ?? []
+            let places = try placesNode.mapping(allowing: names, what: "places")
+            for name in names { world.places[name] = try places.required(name).coordinate() }
+        }
+        var bssids: [String: SourceLocation] = [:]
+        if let hotspotsNode = map.optional("hotspots") {
+            for node in try hotspotsNode.sequence(what: "list of hotspots") {
+                let hotspot = try parseHotspot(node, places: world.places, bssids: &bssids)
+                if world.hotspots.contains(where: { $0.name == hotspot.name }) { throw node.error("a second hotspot named '\(hotspot.name)'") }
+                world.hotspots.append(hotspot)
+            }
+        }
+        var beaconIDs = Set<BeaconIdentifier>()
+        if let beaconsNode = map.optional("beacons") {
+            for node in try beaconsNode.sequence(what: "list of beacons") {
+                let beacon = try parseBeacon(node, places: world.places)
+                guard beaconIDs.insert(beacon.id).inserted else { throw node.error("a second beacon \(beacon.id)") }
+                world.beacons.append(beacon)
+            }
+        }
+        let fences = Set(world.beacons.compactMap(\.fence))
+        for (index, hotspot) in world.hotspots.enumerated() {
+            if let fence = hotspot.fence, !fences.contains(fence) {
+                let node = try map.required("hotspots").sequence()[index]
+                throw node.error("hotspot '\(hotspot.name)' names the fence '\(fence)', but no beacon belongs to it")
+            }
+        }
+        return world
+    }
+
+    private static func parseHotspot(_ node: YAMLNode, places: [String: GeoCoordinate], bssids: inout [String: SourceLocation]) throws(ScenarioError) -> Hotspot {
+        let map = try node.mapping(allowing: hotspotKeys, what: "hotspot")
+        let name = try map.required("name").string(what: "a hotspot name")
+        let areaNode = try map.required("area")
+        let area = try areaNode.mapping(allowing: areaKeys, what: "area")
+        let parsedArea: HotspotArea
+        if let polygonNode = area.optional("polygon") {
+            if area.optional("center") != nil || area.optional("radius") != nil { throw areaNode.error("an area is a circle (center, radius) or a polygon, not both") }
+            var corners: [GeoCoordinate] = []
+            for corner in try polygonNode.sequence(what: "list of corners") { corners.append(try corner.coordinate(places: places)) }
+            guard corners.count >= 3 else { throw polygonNode.error("a polygon needs at least 3 corners, found \(corners.count)") }
+            parsedArea = .polygon(corners)
+        } else {
+            let radiusNode = try area.required("radius")
+            let radius = try radiusNode.double(what: "a radius in metres")
+            guard radius > 0, radius <= 50_000 else { throw radiusNode.error("radius must be greater than 0 and at most 50 km") }
+            parsedArea = .circle(center: try area.required("center").coordinate(places: places), radius: radius)
+        }
+        let fence = try map.optional("fence")?.string(what: "a beacon fence name")
+        var accessPoints: [AccessPoint] = []
+        for apNode in try map.required("access-points").sequence(what: "list of access points") {
+            let ap = try apNode.mapping(allowing: accessPointKeys, what: "access point")
+            let bssidNode = try ap.required("bssid")
+            let bssid = try bssidNode.string(what: "a BSSID").lowercased()
+            guard isMACAddress(bssid) else { throw bssidNode.error("expected a BSSID such as 02:00:00:00:01:01, found '\(bssid)'") }
+            if let first = bssids[bssid] { throw bssidNode.error("BSSID \(bssid) is already used at \(first)") }
+            bssids[bssid] = bssidNode.location
+            var accessPoint = AccessPoint(
+                ssid: try ap.required("ssid").string(what: "a network name"), bssid: bssid,
+                position: try ap.optional("at")?.coordinate(places: places) ?? parsedArea.center)
+            if let n = ap.optional("power") {
+                accessPoint.transmitPower = try n.double(what: "a transmit power in dBm")
+                guard (-10...36).contains(accessPoint.transmitPower) else { throw n.error("power must be within -10...36 dBm") }
+            }
+            if let n = ap.optional("channel") {
+                accessPoint.channel = try n.int(what: "a channel number")
+                guard (1...233).contains(accessPoint.channel) else { throw n.error("channel must be within 1...233") }
+            }
+            accessPoints.append(accessPoint)
+        }
+        guard !accessPoints.isEmpty else { throw try map.required("access-points").error("a hotspot needs at least one access point") }
+        return Hotspot(name: name, area: parsedArea, accessPoints: accessPoints, fence: fence)
+    }
+
+    private static func parseBeacon(_ node: YAMLNode, places: [String: GeoCoordinate]) throws(ScenarioError) -> Beacon {
+        let map = try node.mapping(allowing: beaconKeys, what: "beacon")
+        let id: BeaconIdentifier
+        switch (map.optional("ibeacon"), map.optional("eddystone")) {
+        case (let ibeacon?, nil):
+            let fields = try ibeacon.mapping(allowing: ["uuid", "major", "minor"], what: "iBeacon identity")
+            let uuidNode = try fields.required("uuid")
+            let uuid = try uuidNode.string(what: "a proximity UUID").uppercased()
+            guard UUID(uuidString: uuid) != nil else { throw uuidNode.error("expected a UUID such as F7826DA6-4FA2-4E98-8024-BC5B71E0893E, found '\(uuid)'") }
+            id = .iBeacon(uuid: uuid, major: try uint16(fields.required("major")), minor: try uint16(fields.required("minor")))
+        case (nil, let eddystone?):
+            let fields = try eddystone.mapping(allowing: ["namespace", "instance"], what: "Eddystone-UID identity")
+            let namespace = try fields.required("namespace").string(what: "a namespace (20 hex digits)").lowercased()
+            let instance = try fields.required("instance").string(what: "an instance (12 hex digits)").lowercased()
+            guard namespace.count == 20, namespace.allSatisfy(\.isHexDigit) else { throw try fields.required("namespace").error("an Eddystone namespace is 20 hex digits") }
+            guard instance.count == 12, instance.allSatisfy(\.isHexDigit) else { throw try fields.required("instance").error("an Eddystone instance is 12 hex digits") }
+            id = .eddystone(namespace: namespace, instance: instance)
+        case (nil, nil):
+            throw node.error("a beacon needs an identity: 'ibeacon: {uuid, major, minor}' or 'eddystone: {namespace, instance}'")
+        case (_?, _?):
+            throw node.error("a beacon is either an iBeacon or an Eddystone beacon, not both")
+        }
+        var beacon = Beacon(id: id, position: try map.required("at").coordinate(places: places))
+        if let n = map.optional("measured-power") {
+            beacon.measuredPower = try n.double(what: "the RSSI at 1 m in dBm")
+            guard (-100 ... -20).contains(beacon.measuredPower) else { throw n.error("measured-power must be within -100...-20 dBm") }
+        }
+        beacon.fence = try map.optional("fence")?.string(what: "a beacon fence name")
+        return beacon
+    }
+
+    private static func uint16(_ node: YAMLNode) throws(ScenarioError) -> UInt16 {
+        let value = try node.int(what: "a number from 0 to 65535")
+        guard let small = UInt16(exactly: value) else { throw node.error("expected a number from 0 to 65535, found \(value)") }
+        return small
+    }
+
+    private static func isMACAddress(_ text: String) -> Bool {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        return parts.count == 6 && parts.allSatisfy { $0.count == 2 && $0.allSatisfy(\.isHexDigit) }
+    }
+}
+
+extension YAMLNode {
+    /// The node as a coordinate, or as the name of one of `places`.
+    func coordinate(places: [String: GeoCoordinate]) throws(ScenarioError) -> GeoCoordinate {
+        if let name = scalarText, !isSequence, !isMapping, Double(name) == nil {
+            guard let place = places[name] else {
+                var message = "unknown place '\(name)'"
+                if let suggestion = NearestWord.suggest(for: name, among: places.keys.sorted()) {
+                    message += "; did you mean '\(suggestion)'?"
+                } else if places.isEmpty {
+                    message += "; expected [latitude, longitude] (place names come from the scenario's world)"
+                }
+                throw error(message)
+            }
+            return place
+        }
+        return try coordinate()
+    }
+}

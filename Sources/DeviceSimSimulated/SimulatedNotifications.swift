@@ -1,0 +1,125 @@
+import DeviceSimHAL
+import DeviceSimTime
+
+/// Notifications and prompts on a simulated phone, answered by a script: a scenario step (or a test)
+/// answers the prompt that is showing, or says in advance how the user will answer the next prompt
+/// of a kind, after a reaction time. An unanswered prompt times out, as the app asked.
+///
+/// Both sides go to the trace: `prompt.shown`, `prompt.answered`, `prompt.timed-out`,
+/// `notification.posted`.
+///
+/// ```swift
+/// let notifications = SimulatedNotifications(device: device)
+/// notifications.answer(prompt: "locate-precisely", with: "yes")   // now, or when it shows
+/// ```
+public final class SimulatedNotifications: UserNotifications {
+    private struct Pending {
+        var prompt: UserPrompt
+        var answer: (String?) -> Void
+        var timeout: ScheduledEvent?
+    }
+
+    private struct Scripted {
+        var choice: String
+        var delay: Duration
+    }
+
+    private unowned let device: Device
+    private var pending: [Int: Pending] = [:]
+    private var order: [Int] = []
+    private var nextID = 0
+    private var scripted: [String: [Scripted]] = [:]
+    /// Every notification posted so far (id and message), oldest first.
+    public private(set) var posted: [(id: String, message: String)] = []
+
+    /// Creates the notification centre of `device`.
+    public init(device: Device) {
+        self.device = device
+    }
+
+    /// The prompts showing now, oldest first.
+    public var showing: [UserPrompt] { order.compactMap { pending[$0]?.prompt } }
+
+    public func ask(_ prompt: UserPrompt, timeout: Duration?, answer: @escaping (String?) -> Void) {
+        let id = nextID
+        nextID += 1
+        device.record("prompt.shown", [
+            ("prompt", .string(prompt.id)), ("message", .string(prompt.message)), ("choices", .string(prompt.choices.joined(separator: "|"))),
+        ])
+        var entry = Pending(prompt: prompt, answer: answer)
+        if let timeout {
+            entry.timeout = device.scheduler.schedule(after: timeout) { [unowned self] in
+                guard let expired = pending.removeValue(forKey: id) else { return }
+                order.removeAll { $0 == id }
+                device.record("prompt.timed-out", [("prompt", .string(expired.prompt.id))])
+                expired.answer(nil)
+            }
+        }
+        pending[id] = entry
+        order.append(id)
+        if var queue = scripted[prompt.id], !queue.isEmpty {
+            let reply = queue.removeFirst()
+            scripted[prompt.id] = queue
+            device.scheduler.schedule(after: reply.delay) { [unowned self] in deliver(reply.choice, to: id) }
+        }
+    }
+
+    public func notify(id: String, message: String) {
+        posted.append((id, message))
+        device.record("notification.posted", [("notification", .string(id)), ("message", .string(message))])
+    }
+
+    /// The user answers prompt `promptID` with `choice`: the oldest such prompt showing now gets the
+    /// answer after `delay`; if none is showing, the next one that shows does.
+    public func answer(prompt promptID: String, with choice: String, after delay: Duration = .zero) {
+        if let id = order.first(where: { pending[$0]?.prompt.id == promptID }) {
+            if delay == .zero {
+                deliver(choice, to: id)
+            } else {
+                device.scheduler.schedule(after: delay) { [unowned self] in deliver(choice, to: id) }
+            }
+        } else {
+            scripted[promptID, default: []].append(Scripted(choice: choice, delay: delay))
+        }
+    }
+
+    private func deliver(_ choice: String, to id: Int) {
+        guard let entry = pending[id] else { return }
+        guard entry.prompt.choices.contains(choice) else {
+            device.record("prompt.answer-rejected", [
+                ("prompt", .string(entry.prompt.id)), ("choice", .string(choice)),
+                ("reason", .string("not one of \(entry.prompt.choices.joined(separator: "|"))")),
+            ])
+            return
+        }
+        pending[id] = nil
+        order.removeAll { $0 == id }
+        entry.timeout?.cancel()
+        device.record("prompt.answered", [("prompt", .string(entry.prompt.id)), ("choice", .string(choice))])
+        entry.answer(choice)
+    }
+}
+
+/// A phone's network connectivity, scripted: online or offline.
+///
+/// ```swift
+/// let connectivity = SimulatedConnectivity()
+/// connectivity.state = .offline
+/// ```
+public final class SimulatedConnectivity: ConnectivityMonitor {
+    private let observers = ObserverList<ConnectivityState>()
+
+    /// Creates the monitor in `state`.
+    public init(_ state: ConnectivityState = .online) {
+        self.state = state
+    }
+
+    /// The current state; setting a new one notifies observers.
+    public var state: ConnectivityState {
+        didSet { if state != oldValue { observers.send(state) } }
+    }
+
+    public func observe(_ observer: @escaping (ConnectivityState) -> Void) -> Subscription {
+        observers.add(observer)
+    }
+}

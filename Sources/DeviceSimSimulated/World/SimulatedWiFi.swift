@@ -1,0 +1,107 @@
+import DeviceSimHAL
+import DeviceSimTime
+
+/// A phone's Wi-Fi radio in a simulated world: periodic scans through the radio model, and Android's
+/// scan throttling (a throttled scan delivers the previous results again).
+///
+/// ```swift
+/// let wifi = SimulatedWiFi(scheduler: scheduler, motion: motion, world: index, random: random.split("wifi"))
+/// wifi.isEnabled = true
+/// let scans = wifi.observeScans { results in ... }
+/// ```
+public final class SimulatedWiFi: WiFiRadio {
+    /// Scan timing and throttling.
+    public struct Configuration: Sendable, Hashable {
+        /// How often the device scans while the radio is on.
+        public var scanInterval: Duration = .seconds(30)
+        /// At most this many scans ...
+        public var throttleCount = 4
+        /// ... per this window (Android foreground: 4 per 2 minutes). Nil: no throttling.
+        public var throttleWindow: Duration? = .seconds(120)
+
+        /// The defaults.
+        public init() {}
+    }
+
+    private let scheduler: EventScheduler
+    private let motion: DeviceMotion
+    private let world: WorldIndex
+    /// The driver's settings.
+    public let configuration: Configuration
+    private var shadowing: ShadowingStreams
+    private let observers = ObserverList<[WiFiScanResult]>()
+    private var timer: RepeatingEvent?
+    private var recentScans: [VirtualInstant] = []
+    /// The latest scan results (empty while off).
+    public private(set) var lastScan: [WiFiScanResult] = []
+    /// Scans performed through the radio model.
+    public private(set) var scanCount = 0
+    /// Scans that were throttled and delivered old results.
+    public private(set) var throttledCount = 0
+
+    /// Creates the radio, off.
+    public init(scheduler: EventScheduler, motion: DeviceMotion, world: WorldIndex, configuration: Configuration = Configuration(), random: SeededRandomGenerator) {
+        self.scheduler = scheduler
+        self.motion = motion
+        self.world = world
+        self.configuration = configuration
+        self.shadowing = ShadowingStreams(random)
+    }
+
+    /// Whether the radio is on. Switching it on scans at once and then every ``Configuration/scanInterval``.
+    public var isEnabled = false {
+        didSet {
+            guard isEnabled != oldValue else { return }
+            timer?.cancel()
+            timer = nil
+            if isEnabled {
+                timer = scheduler.repeating(every: configuration.scanInterval, startingAt: scheduler.now) { [unowned self] _ in
+                    requestScan()
+                }
+            } else {
+                lastScan = []
+                recentScans = []
+                observers.send([])
+            }
+        }
+    }
+
+    /// Observes every delivered scan.
+    public func observeScans(_ observer: @escaping ([WiFiScanResult]) -> Void) -> Subscription {
+        observers.add(observer)
+    }
+
+    @discardableResult
+    public func requestScan() -> Bool {
+        guard isEnabled else { return false }
+        let now = scheduler.now
+        if let window = configuration.throttleWindow {
+            recentScans.removeAll { $0.duration(to: now) >= window }
+            if recentScans.count >= configuration.throttleCount {
+                throttledCount += 1
+                observers.send(lastScan)
+                return false
+            }
+            recentScans.append(now)
+        }
+        lastScan = scan(at: motion.state(at: now).coordinate)
+        scanCount += 1
+        observers.send(lastScan)
+        return true
+    }
+
+    /// One scan at `position`: every access point in reach, its RSSI with shadowing, strongest first.
+    private func scan(at position: GeoCoordinate) -> [WiFiScanResult] {
+        var results: [WiFiScanResult] = []
+        let environment = world.world.radio
+        world.accessPoints(near: position) { accessPoint, distance in
+            let rssi = RadioModel.wifiRSSI(transmitPower: accessPoint.transmitPower, distance: distance, environment: environment)
+                + shadowing.next(for: accessPoint.bssid, sigma: environment.shadowing)
+            if rssi >= environment.wifiSensitivity {
+                results.append(WiFiScanResult(ssid: accessPoint.ssid, bssid: accessPoint.bssid, rssi: (rssi * 10).rounded() / 10, channel: accessPoint.channel))
+            }
+        }
+        results.sort { ($0.rssi, $1.bssid) > ($1.rssi, $0.bssid) }
+        return results
+    }
+}

@@ -1,0 +1,67 @@
+import DeviceSimHAL
+import Foundation
+
+/// A uniform grid over the ground, so that "what is within r metres of here" looks only at the cells
+/// around here: a world of 10,000 emitters costs a query about what a world of ten does, when the
+/// emitters near the device are the same.
+///
+/// Coordinates are projected onto a local plane (equirectangular around the grid's origin), exact
+/// enough for cells of hundreds of metres in worlds of tens of kilometres; distances are then checked
+/// on the sphere.
+///
+/// ```swift
+/// var grid = SpatialGrid<Int>(origin: centre, cellSize: 500)
+/// grid.insert(7, at: beacon)
+/// grid.forEach(within: 120, of: here) { index, position in ... }
+/// ```
+public struct SpatialGrid<Element: Sendable>: Sendable {
+    private struct Cell: Hashable {
+        var x: Int32
+        var y: Int32
+    }
+
+    /// The projection's origin.
+    public let origin: GeoCoordinate
+    /// Cell edge, metres.
+    public let cellSize: Double
+    private let metresPerDegreeLongitude: Double
+    private static var metresPerDegreeLatitude: Double { 111_195 }
+    private var cells: [Cell: [(element: Element, position: GeoCoordinate)]] = [:]
+    /// How many elements the grid holds.
+    public private(set) var count = 0
+
+    /// Creates an empty grid.
+    public init(origin: GeoCoordinate, cellSize: Double) {
+        precondition(cellSize > 0, "a grid needs a positive cell size")
+        self.origin = origin
+        self.cellSize = cellSize
+        self.metresPerDegreeLongitude = Self.metresPerDegreeLatitude * max(cos(origin.latitude * .pi / 180), 0.01)
+    }
+
+    private func cell(_ coordinate: GeoCoordinate) -> Cell {
+        let east = (coordinate.longitude - origin.longitude) * metresPerDegreeLongitude
+        let north = (coordinate.latitude - origin.latitude) * Self.metresPerDegreeLatitude
+        return Cell(x: Int32(clamping: Int((east / cellSize).rounded(.down))), y: Int32(clamping: Int((north / cellSize).rounded(.down))))
+    }
+
+    /// Adds `element` at `position`.
+    public mutating func insert(_ element: Element, at position: GeoCoordinate) {
+        cells[cell(position), default: []].append((element, position))
+        count += 1
+    }
+
+    /// Calls `body` for every element within `radius` metres of `center`, in a fixed order (by cell,
+    /// then insertion), whatever was inserted elsewhere.
+    public func forEach(within radius: Double, of center: GeoCoordinate, _ body: (Element, GeoCoordinate) -> Void) {
+        let reach = Int32(clamping: Int((radius / cellSize).rounded(.up)))
+        let middle = cell(center)
+        for y in (middle.y &- reach)...(middle.y &+ reach) {
+            for x in (middle.x &- reach)...(middle.x &+ reach) {
+                guard let entries = cells[Cell(x: x, y: y)] else { continue }
+                for entry in entries where center.distance(to: entry.position) <= radius {
+                    body(entry.element, entry.position)
+                }
+            }
+        }
+    }
+}

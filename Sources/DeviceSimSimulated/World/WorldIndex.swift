@@ -1,0 +1,55 @@
+import DeviceSimHAL
+
+/// A world put in spatial grids, shared by every device's radio drivers: access points and beacons
+/// looked up by distance without scanning the whole world.
+///
+/// ```swift
+/// let index = WorldIndex(world)
+/// index.accessPoints(near: here) { accessPoint, distance in ... }
+/// ```
+public final class WorldIndex: Sendable {
+    /// The world.
+    public let world: World
+    private let accessPointGrid: SpatialGrid<Int>
+    private let beaconGrid: SpatialGrid<Int>
+    private let accessPointList: [AccessPoint]
+    private let accessPointRanges: [Double]
+    private let beaconRanges: [Double]
+    /// The farthest any access point carries, metres.
+    public let wifiReach: Double
+    /// The farthest any beacon carries, metres.
+    public let beaconReach: Double
+
+    /// Indexes `world`.
+    public init(_ world: World) {
+        self.world = world
+        accessPointList = world.accessPoints
+        accessPointRanges = accessPointList.map { world.radio.wifiRange(transmitPower: $0.transmitPower) }
+        beaconRanges = world.beacons.map { world.radio.beaconRange(measuredPower: $0.measuredPower) }
+        wifiReach = accessPointRanges.max() ?? 1
+        beaconReach = beaconRanges.max() ?? 1
+        let origin = world.hotspots.first?.area.center ?? world.beacons.first?.position ?? GeoCoordinate(latitude: 0, longitude: 0)
+        var accessPoints = SpatialGrid<Int>(origin: origin, cellSize: max(wifiReach, 10))
+        for (index, accessPoint) in accessPointList.enumerated() { accessPoints.insert(index, at: accessPoint.position) }
+        var beacons = SpatialGrid<Int>(origin: origin, cellSize: max(beaconReach, 10))
+        for (index, beacon) in world.beacons.enumerated() { beacons.insert(index, at: beacon.position) }
+        accessPointGrid = accessPoints
+        beaconGrid = beacons
+    }
+
+    /// Calls `body` with every access point whose signal can reach `position`, and its distance.
+    public func accessPoints(near position: GeoCoordinate, _ body: (AccessPoint, Double) -> Void) {
+        accessPointGrid.forEach(within: wifiReach, of: position) { index, at in
+            let distance = position.distance(to: at)
+            if distance <= accessPointRanges[index] { body(accessPointList[index], distance) }
+        }
+    }
+
+    /// Calls `body` with every beacon whose signal can reach `position`, and its distance.
+    public func beacons(near position: GeoCoordinate, _ body: (Beacon, Double) -> Void) {
+        beaconGrid.forEach(within: beaconReach, of: position) { index, at in
+            let distance = position.distance(to: at)
+            if distance <= beaconRanges[index] { body(world.beacons[index], distance) }
+        }
+    }
+}
