@@ -41,13 +41,13 @@ public final class FriendLocatorApp {
         /// How long a prompt waits for an answer.
         public var promptTimeout: Duration = .seconds(60)
         /// How long Bluetooth ranging may take to find a beacon of the hotspot.
-        public var locateTimeout: Duration = .seconds(30)
+        public var locateTimeout: Duration = .seconds(60)
         /// Consecutive Wi-Fi sightings before a hotspot counts as entered.
         public var enterAfter = 2
         /// Consecutive Wi-Fi misses before it counts as left.
         public var leaveAfter = 3
         /// The weakest access point signal that counts as a sighting, dBm.
-        public var minimumRSSI: Double = -75
+        public var minimumRSSI: Double = -70
 
         /// Settings; the defaults are the most private mode (ask for everything).
         public init(autoPing: Bool = false, autoLocate: Bool = false, group: String = "friends") {
@@ -73,6 +73,9 @@ public final class FriendLocatorApp {
     public private(set) var friendsOnMap: [SharedLocation] = []
     /// The user's groups, as loaded at start.
     public private(set) var groups: [String] = []
+
+    /// How long the app waits before loading hotspots again after a failure.
+    static let loadRetry: Duration = .seconds(30)
 
     private var service: Task<Void, Never>?
     private var pingSubscription: Subscription?
@@ -130,13 +133,16 @@ public final class FriendLocatorApp {
             ("account", .string(account)), ("auto-ping", .bool(settings.autoPing)), ("auto-locate", .bool(settings.autoLocate)),
             ("group", .string(settings.group)),
         ])
-        let hotspots: [HotspotInfo]
-        do throws(BackendError) {
-            hotspots = try await online().hotspots()
-            groups = try await online().groups(of: account)
-        } catch {
-            device.record("app.error", [("operation", .string("load")), ("reason", .string(error.description))])
-            return
+        var hotspots: [HotspotInfo] = []
+        while true {
+            do throws(BackendError) {
+                hotspots = try await online().hotspots()
+                groups = try await online().groups(of: account)
+                break
+            } catch {
+                device.record("app.error", [("operation", .string("load")), ("reason", .string(error.description)), ("retry-in", .double(Self.loadRetry.inSeconds))])
+            }
+            do { try await device.clock.sleep(for: Self.loadRetry) } catch { return }
         }
         guard let wifi = device.wifi else {
             device.record("app.error", [("operation", .string("hotspot-detection")), ("reason", .string("the device has no Wi-Fi"))])

@@ -30,7 +30,7 @@ public struct HotspotPresenceDetector: Sendable {
     private var isInside: [Bool]
 
     /// Watches `hotspots`.
-    public init(hotspots: [HotspotInfo], enterAfter: Int = 2, leaveAfter: Int = 3, minimumRSSI: Double = -75) {
+    public init(hotspots: [HotspotInfo], enterAfter: Int = 2, leaveAfter: Int = 3, minimumRSSI: Double = -70) {
         self.hotspots = hotspots
         self.enterAfter = max(1, enterAfter)
         self.leaveAfter = max(1, leaveAfter)
