@@ -1,0 +1,236 @@
+import DeviceSimHAL
+import DeviceSimSimulated
+import DeviceSimTime
+import Foundation
+import Testing
+
+@Suite struct RadioModelTests {
+    @Test func pathLossFollowsTheLogDistanceModel() {
+        let environment = RadioEnvironment()
+        #expect(RadioModel.wifiRSSI(transmitPower: 20, distance: 1, environment: environment) == -20)
+        #expect(abs(RadioModel.wifiRSSI(transmitPower: 20, distance: 10, environment: environment) - -47) < 1e-9)
+        #expect(abs(RadioModel.beaconRSSI(measuredPower: -59, distance: 10, environment: environment) - -79) < 1e-9)
+        #expect(abs(RadioModel.estimatedDistance(rssi: -79, measuredPower: -59, exponent: 2) - 10) < 1e-9)
+    }
+
+    @Test func proximityClassesAreAltBeacons() {
+        #expect(RadioModel.proximity(distance: 0.3) == .immediate)
+        #expect(RadioModel.proximity(distance: 0.5) == .near)
+        #expect(RadioModel.proximity(distance: 3.9) == .near)
+        #expect(RadioModel.proximity(distance: 4) == .far)
+        #expect(RadioModel.proximity(distance: .nan) == .unknown)
+    }
+
+    @Test func theRunningAverageTrimsTenPercentAtEachEndOverTwentySeconds() {
+        var filter = RunningAverageRSSIFilter()
+        let start = VirtualInstant.zero
+        for value in [-60.0, -61, -62, -63, -64, -65, -66, -67, -68, -100] { filter.add(value, at: start) }
+        // 10 samples: the lowest (-100) and the highest (-60) are trimmed.
+        #expect(filter.average == -64.5)
+        filter.add(-70, at: start.advanced(by: .seconds(20)))  // the first ten are now 20 s old
+        #expect(filter.average == -70)
+    }
+}
+
+@Suite struct SpatialGridTests {
+    @Test func aQueryFindsExactlyWhatABruteForceScanFinds() {
+        let origin = GeoCoordinate(latitude: 52.5, longitude: 13.4)
+        var random = SeededRandomGenerator(seed: 9)
+        var grid = SpatialGrid<Int>(origin: origin, cellSize: 300)
+        var points: [GeoCoordinate] = []
+        for index in 0..<3_000 {
+            let point = origin.offsetBy(east: random.nextUnit() * 8_000 - 4_000, north: random.nextUnit() * 8_000 - 4_000)
+            points.append(point)
+            grid.insert(index, at: point)
+        }
+        for _ in 0..<50 {
+            let center = origin.offsetBy(east: random.nextUnit() * 8_000 - 4_000, north: random.nextUnit() * 8_000 - 4_000)
+            for radius in [50.0, 300, 1_000] {
+                var found: [Int] = []
+                grid.forEach(within: radius, of: center) { index, _ in found.append(index) }
+                let expected = points.indices.filter { center.distance(to: points[$0]) <= radius }
+                #expect(found.sorted() == expected)
+            }
+        }
+    }
+}
+
+/// A small world: one hotspot with two access points, three beacons in a fence.
+enum TestWorld {
+    static let center = GeoCoordinate(latitude: 52.5108, longitude: 13.3305)
+    static let uuid = "F7826DA6-4FA2-4E98-8024-BC5B71E0893E"
+
+    static func world(extraAccessPoints: Int = 0) -> World {
+        var accessPoints = [
+            AccessPoint(ssid: "eduroam", bssid: "02:00:00:00:01:01", position: center.offsetBy(east: -5, north: 5), transmitPower: 15),
+            AccessPoint(ssid: "eduroam", bssid: "02:00:00:00:01:02", position: center.offsetBy(east: 8, north: -4), transmitPower: 15),
+        ]
+        var hotspots: [Hotspot] = []
+        for index in 0..<extraAccessPoints {
+            // Far away: 20 to 60 km east.
+            let position = center.offsetBy(east: 20_000 + Double(index % 200) * 200, north: Double(index / 200) * 200)
+            hotspots.append(Hotspot(name: "far-\(index)", area: .circle(center: position, radius: 30), accessPoints: [
+                AccessPoint(ssid: "far", bssid: String(format: "06:00:00:%02x:%02x:%02x", (index >> 16) & 0xff, (index >> 8) & 0xff, index & 0xff), position: position),
+            ]))
+        }
+        accessPoints.sort { $0.bssid < $1.bssid }
+        let beacons = (1...3).map { minor in
+            Beacon(id: .iBeacon(uuid: uuid, major: 1, minor: UInt16(minor)), position: center.offsetBy(east: Double(minor) * 3, north: 0), fence: "library-beacons")
+        }
+        return World(
+            hotspots: [Hotspot(name: "library", area: .circle(center: center, radius: 40), accessPoints: accessPoints, fence: "library-beacons")] + hotspots,
+            beacons: beacons)
+    }
+}
+
+@Suite struct SimulatedWiFiTests {
+    func make(seed: UInt64 = 1, at position: GeoCoordinate = TestWorld.center, configuration: SimulatedWiFi.Configuration = .init(), world: World = TestWorld.world())
+        -> (EventScheduler, SimulatedWiFi, DeviceMotion)
+    {
+        let scheduler = EventScheduler()
+        let motion = DeviceMotion(at: position)
+        let wifi = SimulatedWiFi(scheduler: scheduler, motion: motion, world: WorldIndex(world), configuration: configuration, random: SeededRandomGenerator(seed: seed))
+        return (scheduler, wifi, motion)
+    }
+
+    @Test func scansSeeNearbyAccessPointsStrongestFirstAndNothingWhenOff() throws {
+        let (scheduler, wifi, motion) = make()
+        var scans: [[WiFiScanResult]] = []
+        let subscription = wifi.observeScans { scans.append($0) }
+        wifi.isEnabled = true
+        try scheduler.run(for: .seconds(61))
+        #expect(scans.count == 3)  // at 0, 30 and 60 s
+        for scan in scans {
+            #expect(Set(scan.map(\.bssid)) == ["02:00:00:00:01:01", "02:00:00:00:01:02"])
+            #expect(scan.map(\.rssi) == scan.map(\.rssi).sorted(by: >))
+            #expect(scan.allSatisfy { $0.rssi > -70 && $0.signalLevel >= 2 })
+        }
+        motion.place(at: TestWorld.center.offsetBy(east: 3_000, north: 0))
+        try scheduler.run(for: .seconds(30))
+        #expect(scans.last == [])
+        wifi.isEnabled = false
+        #expect(wifi.lastScan.isEmpty)
+        try scheduler.run(for: .seconds(120))
+        #expect(scans.count == 5)  // the empty scan at 90 s, and the one sent when switched off
+        _ = subscription
+    }
+
+    @Test func scansBeyondFourPerTwoMinutesAreThrottledAndRepeatThePreviousResults() throws {
+        var configuration = SimulatedWiFi.Configuration()
+        configuration.scanInterval = .seconds(10)
+        let (scheduler, wifi, _) = make(configuration: configuration)
+        var scans: [[WiFiScanResult]] = []
+        let subscription = wifi.observeScans { scans.append($0) }
+        wifi.isEnabled = true
+        try scheduler.run(for: .seconds(125))  // requests at 0, 10, ..., 120
+        #expect(scans.count == 13)
+        #expect(wifi.scanCount == 5)  // 0, 10, 20, 30 fresh; 40...110 throttled; 120 fresh again
+        #expect(wifi.throttledCount == 8)
+        #expect(scans[4] == scans[3])
+        #expect(!wifi.requestScan())
+        _ = subscription
+    }
+
+    @Test func theSameSeedGivesTheSameRSSIAndAnotherSeedAnother() throws {
+        func firstScan(seed: UInt64) throws -> [Double] {
+            let (scheduler, wifi, _) = make(seed: seed)
+            wifi.isEnabled = true
+            try scheduler.run(for: .seconds(1))
+            return wifi.lastScan.map(\.rssi)
+        }
+        #expect(try firstScan(seed: 4) == firstScan(seed: 4))
+        #expect(try firstScan(seed: 4) != firstScan(seed: 5))
+    }
+
+    @Test func farAwayAccessPointsNeitherShowUpNorChangeWhatNearbyOnesLookLike() throws {
+        let (smallScheduler, small, _) = make(world: TestWorld.world())
+        let (bigScheduler, big, _) = make(world: TestWorld.world(extraAccessPoints: 10_000))
+        small.isEnabled = true
+        big.isEnabled = true
+        try smallScheduler.run(for: .seconds(300))
+        try bigScheduler.run(for: .seconds(300))
+        #expect(small.lastScan == big.lastScan)
+    }
+}
+
+@Suite struct SimulatedBeaconRangingTests {
+    func make(at position: GeoCoordinate) -> (EventScheduler, SimulatedBeaconRanging, DeviceMotion) {
+        let scheduler = EventScheduler()
+        let motion = DeviceMotion(at: position)
+        let ranging = SimulatedBeaconRanging(scheduler: scheduler, motion: motion, world: WorldIndex(TestWorld.world()), random: SeededRandomGenerator(seed: 3))
+        return (scheduler, ranging, motion)
+    }
+
+    @Test func onceASecondNearestFirstWithDistanceAndProximity() throws {
+        let (scheduler, ranging, _) = make(at: TestWorld.center.offsetBy(east: 3, north: 0.5))
+        var reports: [[BeaconSighting]] = []
+        let subscription = ranging.observeRanging { reports.append($0) }
+        ranging.isEnabled = true
+        try scheduler.run(for: .seconds(30))
+        #expect(reports.count == 30)
+        let last = try #require(reports.last)
+        #expect(last.count == 3)
+        #expect(last.map(\.estimatedDistance) == last.map(\.estimatedDistance).sorted())
+        #expect(last.first?.beacon == .iBeacon(uuid: TestWorld.uuid, major: 1, minor: 1))
+        #expect(last.first.map { $0.estimatedDistance < 4 } == true)
+        #expect(last.first?.proximity != .far)
+        _ = subscription
+    }
+
+    @Test func aFenceIsEnteredOnSightingAndLeftTenSecondsAfterTheLastOne() throws {
+        let (scheduler, ranging, motion) = make(at: TestWorld.center)
+        var events: [(Double, BeaconFenceEvent)] = []
+        let subscription = ranging.observeFences { events.append((scheduler.now.seconds, $0)) }
+        ranging.isEnabled = true
+        try scheduler.run(for: .seconds(5))
+        #expect(events.map(\.1) == [BeaconFenceEvent(fence: "library-beacons", entered: true)])
+        #expect(events.first?.0 == 1)
+        #expect(ranging.fences == ["library-beacons"])
+        motion.place(at: TestWorld.center.offsetBy(east: 5_000, north: 0))  // last sighting at 5 s
+        try scheduler.run(for: .seconds(20))
+        #expect(events.map(\.1.entered) == [true, false])
+        #expect(events.last?.0 == 15)
+        motion.place(at: TestWorld.center)
+        try scheduler.run(for: .seconds(3))
+        ranging.isEnabled = false
+        #expect(events.map(\.1.entered) == [true, false, true, false])
+        _ = subscription
+    }
+}
+
+@Suite struct SimulatedNotificationsTests {
+    func make() -> (EventScheduler, TraceRecorder, SimulatedNotifications) {
+        let scheduler = EventScheduler()
+        let trace = TraceRecorder()
+        let device = Device(id: "alice", scheduler: scheduler, location: SimulatedGPS(scheduler: scheduler, motion: DeviceMotion(at: TestWorld.center), random: SeededRandomGenerator(seed: 1)), events: trace)
+        let notifications = SimulatedNotifications(device: device)
+        device.notifications = notifications
+        return (scheduler, trace, notifications)
+    }
+
+    let prompt = UserPrompt(id: "locate-precisely", message: "Locate you precisely?", choices: ["yes", "no"])
+
+    @Test func aScriptedAnswerWaitsForItsPromptAndComesAfterTheReactionTime() throws {
+        let (scheduler, trace, notifications) = make()
+        var answers: [(Double, String?)] = []
+        notifications.answer(prompt: "locate-precisely", with: "yes", after: .seconds(3))
+        scheduler.schedule(after: .seconds(10)) { notifications.ask(self.prompt, timeout: .seconds(60)) { answers.append((scheduler.now.seconds, $0)) } }
+        try scheduler.run(for: .seconds(100))
+        #expect(answers.count == 1)
+        #expect(answers.first?.0 == 13)
+        #expect(answers.first?.1 == "yes")
+        #expect(trace.events.map(\.name) == ["prompt.shown", "prompt.answered"])
+    }
+
+    @Test func anUnansweredPromptTimesOutAndAWrongAnswerIsRejected() throws {
+        let (scheduler, trace, notifications) = make()
+        var answers: [String?] = []
+        notifications.ask(prompt, timeout: .seconds(60)) { answers.append($0) }
+        notifications.answer(prompt: "locate-precisely", with: "maybe")
+        #expect(notifications.showing == [prompt])
+        try scheduler.run(for: .seconds(61))
+        #expect(answers == [nil])
+        #expect(trace.events.map(\.name) == ["prompt.shown", "prompt.answer-rejected", "prompt.timed-out"])
+        #expect(notifications.showing.isEmpty)
+    }
+}
