@@ -23,6 +23,11 @@ let package = Package(
             path: "Sources/bench-gpsd"
         ),
         .executableTarget(
+            name: "bench-radio",
+            dependencies: [.product(name: "DeviceSim", package: "DeviceSim")],
+            path: "Sources/bench-radio"
+        ),
+        .executableTarget(
             name: "bench-clock",
             dependencies: [
                 .product(name: "DeviceSim", package: "DeviceSim"),

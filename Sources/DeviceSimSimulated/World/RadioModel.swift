@@ -40,20 +40,20 @@ public enum RadioModel {
     }
 }
 
-/// One shadowing stream per emitter, split from a device's generator by the emitter's identity, so
-/// what one device sees of one emitter does not depend on which other emitters exist or were seen.
+/// One shadowing stream per emitter, split from a device's generator by the emitter's identity (its
+/// BSSID, its beacon id), so what one device sees of one emitter does not depend on which other
+/// emitters exist or were seen. Streams are kept by the emitter's index in the world.
 struct ShadowingStreams {
     private let root: SeededRandomGenerator
-    private var streams: [String: SeededRandomGenerator] = [:]
+    private var streams: [Int: SeededRandomGenerator] = [:]
 
     init(_ root: SeededRandomGenerator) {
         self.root = root
     }
 
-    /// The next shadowing sample for `emitter`, in dB.
-    mutating func next(for emitter: String, sigma: Double) -> Double {
+    /// The next shadowing sample for the emitter at `index` (named `identity`), in dB.
+    mutating func next(for index: Int, identity: @autoclosure () -> String, sigma: Double) -> Double {
         guard sigma > 0 else { return 0 }
-        if streams[emitter] == nil { streams[emitter] = root.split(emitter) }
-        return streams[emitter]!.nextGaussian(mean: 0, standardDeviation: sigma)
+        return streams[index, default: root.split(identity())].nextGaussian(mean: 0, standardDeviation: sigma)
     }
 }

@@ -40,7 +40,7 @@ public final class SimulatedBeaconRanging: BeaconRanging {
     private let reports = ObserverList<[BeaconSighting]>()
     private let fenceEvents = ObserverList<BeaconFenceEvent>()
     private var timer: RepeatingEvent?
-    private var tracked: [BeaconIdentifier: Tracked] = [:]
+    private var tracked: [Int: Tracked] = [:]
     private var fencesInside: [String: VirtualInstant] = [:]
     /// The latest ranging report.
     public private(set) var lastReport: [BeaconSighting] = []
@@ -89,40 +89,41 @@ public final class SimulatedBeaconRanging: BeaconRanging {
         let now = scheduler.now
         let position = motion.state(at: now).coordinate
         let environment = world.world.radio
-        var report: [BeaconSighting] = []
+        var report: [(index: Int, sighting: BeaconSighting)] = []
         var entered: [String] = []
-        world.beacons(near: position) { beacon, distance in
+        world.beacons(near: position) { index, beacon, distance in
             let mean = RadioModel.beaconRSSI(measuredPower: beacon.measuredPower, distance: distance, environment: environment)
-            let key = beacon.id.description
             var heard = false
             for _ in 0..<configuration.samplesPerCycle {
-                let rssi = mean + shadowing.next(for: key, sigma: environment.shadowing)
+                let rssi = mean + shadowing.next(for: index, identity: beacon.id.description, sigma: environment.shadowing)
                 guard rssi >= environment.beaconSensitivity else { continue }
                 if !heard {
                     heard = true
-                    if tracked[beacon.id] == nil { tracked[beacon.id] = Tracked(filter: RunningAverageRSSIFilter(window: configuration.smoothingWindow), lastSeen: now) }
+                    if tracked[index] == nil { tracked[index] = Tracked(filter: RunningAverageRSSIFilter(window: configuration.smoothingWindow), lastSeen: now) }
                 }
-                tracked[beacon.id]!.filter.add(rssi, at: now)
+                tracked[index]!.filter.add(rssi, at: now)
             }
-            guard heard, let smoothed = tracked[beacon.id]?.filter.average else { return }
-            tracked[beacon.id]!.lastSeen = now
+            guard heard, let smoothed = tracked[index]?.filter.average else { return }
+            tracked[index]!.lastSeen = now
             let estimate = RadioModel.estimatedDistance(rssi: smoothed, measuredPower: beacon.measuredPower, exponent: environment.beaconExponent)
-            report.append(BeaconSighting(
+            report.append((index, BeaconSighting(
                 beacon: beacon.id, rssi: (smoothed * 10).rounded() / 10, estimatedDistance: (estimate * 100).rounded() / 100,
-                proximity: RadioModel.proximity(distance: estimate)))
+                proximity: RadioModel.proximity(distance: estimate))))
             if let fence = beacon.fence {
                 if fencesInside[fence] == nil, !entered.contains(fence) { entered.append(fence) }
                 fencesInside[fence] = now
             }
         }
-        tracked = tracked.filter { $0.value.lastSeen.duration(to: now) < configuration.smoothingWindow }
-        report.sort { ($0.estimatedDistance, $0.beacon.description) < ($1.estimatedDistance, $1.beacon.description) }
-        lastReport = report
+        if !tracked.isEmpty, tracked.values.contains(where: { $0.lastSeen.duration(to: now) >= configuration.smoothingWindow }) {
+            tracked = tracked.filter { $0.value.lastSeen.duration(to: now) < configuration.smoothingWindow }
+        }
+        report.sort { ($0.sighting.estimatedDistance, $0.index) < ($1.sighting.estimatedDistance, $1.index) }
+        lastReport = report.map(\.sighting)
         for fence in entered { fenceEvents.send(BeaconFenceEvent(fence: fence, entered: true)) }
         for (fence, lastSeen) in fencesInside.sorted(by: { $0.key < $1.key }) where lastSeen.duration(to: now) >= configuration.fenceExitDelay {
             fencesInside[fence] = nil
             fenceEvents.send(BeaconFenceEvent(fence: fence, entered: false))
         }
-        reports.send(report)
+        reports.send(lastReport)
     }
 }

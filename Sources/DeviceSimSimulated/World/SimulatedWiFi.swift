@@ -94,9 +94,9 @@ public final class SimulatedWiFi: WiFiRadio {
     private func scan(at position: GeoCoordinate) -> [WiFiScanResult] {
         var results: [WiFiScanResult] = []
         let environment = world.world.radio
-        world.accessPoints(near: position) { accessPoint, distance in
+        world.accessPoints(near: position) { index, accessPoint, distance in
             let rssi = RadioModel.wifiRSSI(transmitPower: accessPoint.transmitPower, distance: distance, environment: environment)
-                + shadowing.next(for: accessPoint.bssid, sigma: environment.shadowing)
+                + shadowing.next(for: index, identity: accessPoint.bssid, sigma: environment.shadowing)
             if rssi >= environment.wifiSensitivity {
                 results.append(WiFiScanResult(ssid: accessPoint.ssid, bssid: accessPoint.bssid, rssi: (rssi * 10).rounded() / 10, channel: accessPoint.channel))
             }

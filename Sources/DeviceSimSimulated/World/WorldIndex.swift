@@ -37,19 +37,21 @@ public final class WorldIndex: Sendable {
         beaconGrid = beacons
     }
 
-    /// Calls `body` with every access point whose signal can reach `position`, and its distance.
-    public func accessPoints(near position: GeoCoordinate, _ body: (AccessPoint, Double) -> Void) {
+    /// Calls `body` with every access point whose signal can reach `position`: its index in
+    /// ``World/accessPoints``, the access point and its distance.
+    public func accessPoints(near position: GeoCoordinate, _ body: (Int, AccessPoint, Double) -> Void) {
         accessPointGrid.forEach(within: wifiReach, of: position) { index, at in
             let distance = position.distance(to: at)
-            if distance <= accessPointRanges[index] { body(accessPointList[index], distance) }
+            if distance <= accessPointRanges[index] { body(index, accessPointList[index], distance) }
         }
     }
 
-    /// Calls `body` with every beacon whose signal can reach `position`, and its distance.
-    public func beacons(near position: GeoCoordinate, _ body: (Beacon, Double) -> Void) {
+    /// Calls `body` with every beacon whose signal can reach `position`: its index in
+    /// ``World/beacons``, the beacon and its distance.
+    public func beacons(near position: GeoCoordinate, _ body: (Int, Beacon, Double) -> Void) {
         beaconGrid.forEach(within: beaconReach, of: position) { index, at in
             let distance = position.distance(to: at)
-            if distance <= beaconRanges[index] { body(world.beacons[index], distance) }
+            if distance <= beaconRanges[index] { body(index, world.beacons[index], distance) }
         }
     }
 }
