@@ -14,11 +14,44 @@ public final class TestDevice {
     public let motion: DeviceMotion
     /// Its simulated receiver.
     public let gps: SimulatedGPS
+    /// Its Wi-Fi radio (when the simulation has a world; on at the start).
+    public internal(set) var wifi: SimulatedWiFi?
+    /// Its Bluetooth beacon ranging (when the simulation has a world; on at the start).
+    public internal(set) var beacons: SimulatedBeaconRanging?
+    /// Its notifications and prompts.
+    public let notifications: SimulatedNotifications
+    /// Its connectivity (online at the start).
+    public let connectivity: SimulatedConnectivity
 
     init(device: Device, motion: DeviceMotion, gps: SimulatedGPS) {
         self.device = device
         self.motion = motion
         self.gps = gps
+        self.notifications = SimulatedNotifications(device: device)
+        self.connectivity = SimulatedConnectivity()
+        device.notifications = notifications
+        device.connectivity = connectivity
+    }
+
+    /// Switches Wi-Fi on or off (needs a world).
+    public func setWiFi(on: Bool) {
+        wifi?.isEnabled = on
+    }
+
+    /// Switches Bluetooth on or off (needs a world).
+    public func setBluetooth(on: Bool) {
+        beacons?.isEnabled = on
+    }
+
+    /// Puts the device online or offline.
+    public func setOnline(_ online: Bool) {
+        connectivity.state = online ? .online : .offline
+    }
+
+    /// The user answers prompt `prompt` with `choice`: the one showing now, or the next one that shows,
+    /// after `delay`.
+    public func answer(prompt: String, with choice: String, after delay: Duration = .zero) {
+        notifications.answer(prompt: prompt, with: choice, after: delay)
     }
 
     /// Where the device is now.

@@ -33,16 +33,39 @@ public final class TestSimulation {
     /// unstructured `Task {}` or `Task.detached`, a `@MainActor` hop): such code is not deterministic.
     public var failsOnEscapes = true
 
+    /// The world the devices' radios live in (nil: devices have no Wi-Fi or Bluetooth).
+    public let world: WorldIndex?
+
     private let root: SeededRandomGenerator
     private var devices: [TestDevice] = []
     private var knownEscapes = 0
+    private var simulatedBackend: SimulatedBackend?
 
-    /// Creates a simulation at virtual time zero.
-    public init(seed: UInt64 = 1, startDate: Date = Date(timeIntervalSince1970: 1_767_225_600), limits: RunLimits = RunLimits()) {
+    /// Creates a simulation at virtual time zero, in `world` if given.
+    public init(seed: UInt64 = 1, world: World? = nil, startDate: Date = Date(timeIntervalSince1970: 1_767_225_600), limits: RunLimits = RunLimits()) {
         self.seed = seed
         self.startDate = startDate
         self.scheduler = EventScheduler(limits: limits)
         self.root = SeededRandomGenerator(seed: seed)
+        self.world = world.map(WorldIndex.init)
+    }
+
+    /// The simulated backend the devices share, with the world's hotspots. Unless ``makeBackend(accounts:configuration:)``
+    /// made one first, it has an account per device added so far (`<id>@example.org`), all friends.
+    public var backend: SimulatedBackend {
+        if let simulatedBackend { return simulatedBackend }
+        let users = devices.map(\.device.id)
+        return makeBackend(accounts: users.map { user in
+            SimulatedBackend.Account(id: user, email: "\(user)@example.org", friends: users.filter { $0 != user })
+        })
+    }
+
+    /// Creates the shared backend with these accounts.
+    @discardableResult
+    public func makeBackend(accounts: [SimulatedBackend.Account], configuration: SimulatedBackend.Configuration = .init()) -> SimulatedBackend {
+        let made = SimulatedBackend(scheduler: scheduler, events: trace, configuration: configuration, hotspots: world?.world.hotspotInfos ?? [], accounts: accounts)
+        simulatedBackend = made
+        return made
     }
 
     /// The current virtual time.
@@ -65,6 +88,17 @@ public final class TestSimulation {
         let receiver = SimulatedGPS(scheduler: scheduler, motion: motion, configuration: configuration, random: root.split("device:\(id)").split("gps"))
         let device = Device(id: id, scheduler: scheduler, location: receiver, events: trace)
         let testDevice = TestDevice(device: device, motion: motion, gps: receiver)
+        if let world {
+            let random = root.split("device:\(id)")
+            let wifi = SimulatedWiFi(scheduler: scheduler, motion: motion, world: world, random: random.split("wifi"))
+            let beacons = SimulatedBeaconRanging(scheduler: scheduler, motion: motion, world: world, random: random.split("bluetooth"))
+            device.wifi = wifi
+            device.beacons = beacons
+            testDevice.wifi = wifi
+            testDevice.beacons = beacons
+            wifi.isEnabled = true
+            beacons.isEnabled = true
+        }
         devices.append(testDevice)
         if gpsOn { receiver.start() }
         return testDevice
