@@ -23,6 +23,11 @@ let package = Package(
             path: "Sources/bench-gpsd"
         ),
         .executableTarget(
+            name: "bench-scheduler",
+            dependencies: [.product(name: "DeviceSim", package: "DeviceSim")],
+            path: "Sources/bench-scheduler"
+        ),
+        .executableTarget(
             name: "bench-radio",
             dependencies: [.product(name: "DeviceSim", package: "DeviceSim")],
             path: "Sources/bench-radio"

@@ -38,19 +38,24 @@ public enum ScenarioParser {
 
     /// Reads and parses the file at `path`.
     public static func parse(contentsOf path: String) throws(ScenarioError) -> Scenario {
+        try parse(readText(of: path, kind: "scenario", limit: maximumFileSize), file: path)
+    }
+
+    /// The UTF-8 text of the file at `path`, at most `limit` bytes; `kind` names the file in errors.
+    static func readText(of path: String, kind: String, limit: Int) throws(ScenarioError) -> String {
         let data: Data
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
-            throw ScenarioError("cannot read the file: \(error.localizedDescription)", at: nil).prefixed(path)
+            throw ScenarioError("cannot read the \(kind) file: \(error.localizedDescription)", at: nil).prefixed(path)
         }
-        guard data.count <= maximumFileSize else {
-            throw ScenarioError("\(path): the file is \(data.count) bytes; scenario files are limited to \(maximumFileSize) bytes", at: nil)
+        guard data.count <= limit else {
+            throw ScenarioError("\(path): the file is \(data.count) bytes; \(kind) files are limited to \(limit) bytes", at: nil)
         }
         guard let text = String(data: data, encoding: .utf8) else {
             throw ScenarioError("the file is not UTF-8 text", at: SourceLocation(file: path, line: 1, column: 1))
         }
-        return try parse(text, file: path)
+        return text
     }
 
     /// Parses scenario text; `file` names it in errors.

@@ -34,19 +34,7 @@ public enum WorldParser {
 
     /// Reads and parses the world file at `path`.
     public static func parse(contentsOf path: String) throws(ScenarioError) -> World {
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            throw ScenarioError("\(path): cannot read the world file: \(error.localizedDescription)", at: nil)
-        }
-        guard data.count <= maximumFileSize else {
-            throw ScenarioError("\(path): the file is \(data.count) bytes; world files are limited to \(maximumFileSize) bytes", at: nil)
-        }
-        guard let text = String(data: data, encoding: .utf8) else {
-            throw ScenarioError("the file is not UTF-8 text", at: SourceLocation(file: path, line: 1, column: 1))
-        }
-        return try parse(text, file: path)
+        try parse(ScenarioParser.readText(of: path, kind: "world", limit: maximumFileSize), file: path)
     }
 
     /// Parses world text; `file` names it in errors.

@@ -24,7 +24,9 @@ public final class SimulatedNotifications: UserNotifications {
         var delay: Duration
     }
 
-    private unowned let device: Device
+    private let deviceID: String
+    private let scheduler: EventScheduler
+    private let events: any EventSink
     private var pending: [Int: Pending] = [:]
     private var order: [Int] = []
     private var nextID = 0
@@ -32,9 +34,16 @@ public final class SimulatedNotifications: UserNotifications {
     /// Every notification posted so far (id and message), oldest first.
     public private(set) var posted: [(id: String, message: String)] = []
 
-    /// Creates the notification centre of `device`.
+    /// Creates the notification centre of `device` (it keeps the device's scheduler and trace, not the
+    /// device, so the device may own it).
     public init(device: Device) {
-        self.device = device
+        self.deviceID = device.id
+        self.scheduler = device.scheduler
+        self.events = device.events
+    }
+
+    private func record(_ name: String, _ fields: [(key: String, value: TraceValue)]) {
+        events.record(TraceEvent(time: scheduler.now, device: deviceID, name: name, fields: fields))
     }
 
     /// The prompts showing now, oldest first.
@@ -43,15 +52,15 @@ public final class SimulatedNotifications: UserNotifications {
     public func ask(_ prompt: UserPrompt, timeout: Duration?, answer: @escaping (String?) -> Void) {
         let id = nextID
         nextID += 1
-        device.record("prompt.shown", [
+        record("prompt.shown", [
             ("prompt", .string(prompt.id)), ("message", .string(prompt.message)), ("choices", .string(prompt.choices.joined(separator: "|"))),
         ])
         var entry = Pending(prompt: prompt, answer: answer)
         if let timeout {
-            entry.timeout = device.scheduler.schedule(after: timeout) { [unowned self] in
-                guard let expired = pending.removeValue(forKey: id) else { return }
+            entry.timeout = scheduler.schedule(after: timeout) { [weak self] in
+                guard let self, let expired = pending.removeValue(forKey: id) else { return }
                 order.removeAll { $0 == id }
-                device.record("prompt.timed-out", [("prompt", .string(expired.prompt.id))])
+                record("prompt.timed-out", [("prompt", .string(expired.prompt.id))])
                 expired.answer(nil)
             }
         }
@@ -60,13 +69,13 @@ public final class SimulatedNotifications: UserNotifications {
         if var queue = scripted[prompt.id], !queue.isEmpty {
             let reply = queue.removeFirst()
             scripted[prompt.id] = queue
-            device.scheduler.schedule(after: reply.delay) { [unowned self] in deliver(reply.choice, to: id) }
+            scheduler.schedule(after: reply.delay) { [weak self] in self?.deliver(reply.choice, to: id) }
         }
     }
 
     public func notify(id: String, message: String) {
         posted.append((id, message))
-        device.record("notification.posted", [("notification", .string(id)), ("message", .string(message))])
+        record("notification.posted", [("notification", .string(id)), ("message", .string(message))])
     }
 
     /// The user answers prompt `promptID` with `choice`: the oldest such prompt showing now gets the
@@ -76,7 +85,7 @@ public final class SimulatedNotifications: UserNotifications {
             if delay == .zero {
                 deliver(choice, to: id)
             } else {
-                device.scheduler.schedule(after: delay) { [unowned self] in deliver(choice, to: id) }
+                scheduler.schedule(after: delay) { [weak self] in self?.deliver(choice, to: id) }
             }
         } else {
             scripted[promptID, default: []].append(Scripted(choice: choice, delay: delay))
@@ -86,7 +95,7 @@ public final class SimulatedNotifications: UserNotifications {
     private func deliver(_ choice: String, to id: Int) {
         guard let entry = pending[id] else { return }
         guard entry.prompt.choices.contains(choice) else {
-            device.record("prompt.answer-rejected", [
+            record("prompt.answer-rejected", [
                 ("prompt", .string(entry.prompt.id)), ("choice", .string(choice)),
                 ("reason", .string("not one of \(entry.prompt.choices.joined(separator: "|"))")),
             ])
@@ -95,7 +104,7 @@ public final class SimulatedNotifications: UserNotifications {
         pending[id] = nil
         order.removeAll { $0 == id }
         entry.timeout?.cancel()
-        device.record("prompt.answered", [("prompt", .string(entry.prompt.id)), ("choice", .string(choice))])
+        record("prompt.answered", [("prompt", .string(entry.prompt.id)), ("choice", .string(choice))])
         entry.answer(choice)
     }
 }

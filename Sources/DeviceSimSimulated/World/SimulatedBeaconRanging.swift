@@ -63,7 +63,7 @@ public final class SimulatedBeaconRanging: BeaconRanging {
             timer?.cancel()
             timer = nil
             if isEnabled {
-                timer = scheduler.repeating(every: configuration.cyclePeriod) { [unowned self] _ in cycle() }
+                timer = scheduler.repeating(every: configuration.cyclePeriod) { [weak self] _ in self?.cycle() }
             } else {
                 tracked = [:]
                 lastReport = []

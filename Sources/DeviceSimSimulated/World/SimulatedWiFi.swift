@@ -55,8 +55,8 @@ public final class SimulatedWiFi: WiFiRadio {
             timer?.cancel()
             timer = nil
             if isEnabled {
-                timer = scheduler.repeating(every: configuration.scanInterval, startingAt: scheduler.now) { [unowned self] _ in
-                    requestScan()
+                timer = scheduler.repeating(every: configuration.scanInterval, startingAt: scheduler.now) { [weak self] _ in
+                    self?.requestScan()
                 }
             } else {
                 lastScan = []
