@@ -14,8 +14,50 @@ extension Device {
     public func locationUpdates(
         bufferingPolicy: AsyncStream<LocationUpdate>.Continuation.BufferingPolicy = .unbounded
     ) -> AsyncStream<LocationUpdate> {
-        let (stream, continuation) = AsyncStream.makeStream(of: LocationUpdate.self, bufferingPolicy: bufferingPolicy)
-        let subscription = SimulationBound(location.observe { continuation.yield($0) }, executor: scheduler.executor)
+        stream(of: LocationUpdate.self, bufferingPolicy: bufferingPolicy) { location.observe($0) }
+    }
+
+    /// The Wi-Fi radio's delivered scans as an async sequence (empty, finished at once, without Wi-Fi).
+    ///
+    /// ```swift
+    /// for await scan in device.wifiScans() { presence.update(with: scan) }
+    /// ```
+    public func wifiScans() -> AsyncStream<[WiFiScanResult]> {
+        stream(of: [WiFiScanResult].self, bufferingPolicy: .unbounded) { wifi?.observeScans($0) }
+    }
+
+    /// Bluetooth ranging reports, one a second while Bluetooth is on (finished at once without it).
+    ///
+    /// ```swift
+    /// for await report in device.rangingReports() where !report.isEmpty { ... }
+    /// ```
+    public func rangingReports() -> AsyncStream<[BeaconSighting]> {
+        stream(of: [BeaconSighting].self, bufferingPolicy: .bufferingNewest(64)) { beacons?.observeRanging($0) }
+    }
+
+    /// Beacon fences entered and left (finished at once without Bluetooth).
+    public func fenceEvents() -> AsyncStream<BeaconFenceEvent> {
+        stream(of: BeaconFenceEvent.self, bufferingPolicy: .unbounded) { beacons?.observeFences($0) }
+    }
+
+    /// Connectivity changes (finished at once without a connectivity driver).
+    public func connectivityChanges() -> AsyncStream<ConnectivityState> {
+        stream(of: ConnectivityState.self, bufferingPolicy: .unbounded) { connectivity?.observe($0) }
+    }
+
+    /// An observation turned into an async sequence whose values arrive on the simulation's executor;
+    /// it ends when the consumer stops or is cancelled, or at once when `observe` returns nil.
+    private func stream<Value: Sendable>(
+        of type: Value.Type,
+        bufferingPolicy: AsyncStream<Value>.Continuation.BufferingPolicy,
+        _ observe: (@escaping (Value) -> Void) -> Subscription?
+    ) -> AsyncStream<Value> {
+        let (stream, continuation) = AsyncStream.makeStream(of: Value.self, bufferingPolicy: bufferingPolicy)
+        guard let observation = observe({ continuation.yield($0) }) else {
+            continuation.finish()
+            return stream
+        }
+        let subscription = SimulationBound(observation, executor: scheduler.executor)
         let executor = scheduler.executor
         continuation.onTermination = { _ in executor.submit { subscription.value.cancel() } }
         return stream

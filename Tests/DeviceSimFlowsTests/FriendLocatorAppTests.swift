@@ -93,3 +93,35 @@ import Testing
         #expect(simulation.events(named: "friends.shown", device: "alice").map { fields($0)["friends"] } == ["carol@library"])
     }
 }
+
+@Suite struct DeviceAsyncSequenceTests {
+    @Test func scansRangingReportsAndFencesArriveAsAsyncSequences() throws {
+        let simulation = TestSimulation(seed: 5, world: FriendLocatorAppTests.world)
+        let phone = simulation.addDevice("phone", at: FriendLocatorAppTests.library)
+        let bound = SimulationBound(phone.device, executor: simulation.scheduler.executor)
+        let counts = SendableCounts()
+        simulation.spawn { for await scan in bound.value.wifiScans() where !scan.isEmpty { counts.add("scan") } }
+        simulation.spawn { for await report in bound.value.rangingReports() where !report.isEmpty { counts.add("report") } }
+        simulation.spawn { for await event in bound.value.fenceEvents() { counts.add(event.entered ? "entered" : "left") } }
+        try simulation.advance(by: .seconds(65))
+        #expect(counts.value == ["scan": 3, "report": 65, "entered": 1])  // scans at 0, 30 and 60 s; a report a second
+        phone.setBluetooth(on: false)
+        try simulation.runCurrent()
+        #expect(counts.value["left"] == 1)
+    }
+
+    @Test func withoutTheHardwareTheSequencesEndAtOnce() async {
+        let simulation = TestSimulation(seed: 5)
+        let phone = simulation.addDevice("phone", at: FriendLocatorAppTests.library)
+        var scans = 0
+        for await _ in phone.device.wifiScans() { scans += 1 }
+        for await _ in phone.device.rangingReports() { scans += 1 }
+        #expect(scans == 0)
+    }
+}
+
+final class SendableCounts: @unchecked Sendable {
+    private var counts: [String: Int] = [:]
+    func add(_ key: String) { counts[key, default: 0] += 1 }
+    var value: [String: Int] { counts }
+}

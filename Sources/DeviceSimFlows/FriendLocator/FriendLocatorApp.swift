@@ -144,16 +144,13 @@ public final class FriendLocatorApp {
             }
             do { try await device.clock.sleep(for: Self.loadRetry) } catch { return }
         }
-        guard let wifi = device.wifi else {
+        guard device.wifi != nil else {
             device.record("app.error", [("operation", .string("hotspot-detection")), ("reason", .string("the device has no Wi-Fi"))])
             return
         }
-        let (scans, continuation) = AsyncStream.makeStream(of: [WiFiScanResult].self)
-        let subscription = wifi.observeScans { continuation.yield($0) }
-        defer { subscription.cancel() }
         var presence = HotspotPresenceDetector(
             hotspots: hotspots, enterAfter: settings.enterAfter, leaveAfter: settings.leaveAfter, minimumRSSI: settings.minimumRSSI)
-        for await scan in scans {
+        for await scan in device.wifiScans() {
             for change in presence.update(with: scan) {
                 guard isTrackingEnabled, !Task.isCancelled else { continue }
                 if change.entered { await entered(change.hotspot) } else { await left(change.hotspot) }
