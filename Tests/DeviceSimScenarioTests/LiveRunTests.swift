@@ -58,4 +58,31 @@ import Testing
         #expect(shown.coordinate == GeoCoordinate(latitude: 1, longitude: 2))
         #expect(simulation.trace.events.contains { $0.name == "step.skipped" && $0["do"]?.description == "gps-off" })
     }
+
+    /// Live, a device's location may come from gpsd while its radios, prompts and the backend are still
+    /// simulated from the world file, on the wall clock.
+    @Test func simulatedRadiosAndTheBackendRunOnTheWallClockToo() throws {
+        let world = repositoryRoot.appendingPathComponent("Simulator/worlds/campus.yaml").path
+        let scenario = try ScenarioParser.parse("""
+            name: live radios
+            world: \(world)
+            backend: { latency: 50ms }
+            devices:
+              - id: alice
+                at: library
+                wifi: { scan-interval: 1s }
+                app: { name: friend-locator, settings: { auto-ping: true, auto-locate: true, enter-after: 1 } }
+              - { id: bob, at: far-away, app: { name: friend-locator } }
+            """, file: "/tmp/live-radios.yaml")
+        let simulation = ScenarioSimulation(scenario, locationSources: ["alice": { scheduler in
+            let source = SimulatedGPS(scheduler: scheduler, motion: DeviceMotion(at: GeoCoordinate(latitude: 52.5108, longitude: 13.3305)), random: SeededRandomGenerator(seed: 1))
+            source.start()
+            return source
+        }])
+        try simulation.runLive(stop: StopSignal(), for: .milliseconds(2_500))
+        let names = simulation.trace.events.map { "\($0.device ?? "-") \($0.name)" }
+        #expect(names.contains("alice hotspot.entered"))
+        #expect(names.contains("alice ping.sent"))
+        #expect(names.contains("bob ping.received"))
+    }
 }
