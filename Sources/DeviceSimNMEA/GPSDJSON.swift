@@ -9,11 +9,10 @@
 public enum GPSDJSON {
     /// Appends one report as a JSON object followed by a newline.
     public static func append(_ report: NMEAFixAssembler.Report, to out: inout [UInt8]) {
-        switch report {
-        case .fix(let fix): appendTPV(fix, to: &out)
-        case .sky(let sky): appendSKY(sky, to: &out)
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: maximumSize(of: report)) { buffer in
+            let written = write(report, to: buffer.baseAddress!)
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[0..<written]))
         }
-        out.append(0x0A)
     }
 
     /// The report as one line of JSON (without the newline).
@@ -24,122 +23,211 @@ public enum GPSDJSON {
         return String(decoding: out, as: UTF8.self)
     }
 
-    static func appendTPV(_ fix: NMEAFix, to out: inout [UInt8]) {
-        out.append(contentsOf: #"{"class":"TPV""#.utf8)
-        if let quality = fix.quality, quality > 1 { key("status", &out); integer(quality, &out) }
-        key("mode", &out); integer(fix.mode, &out)
-        if let date = fix.date, let time = fix.timeOfDay { key("time", &out); isoTime(date, time, &out) }
+    /// The most bytes ``write(_:to:)`` writes for `report`: room to reserve before writing.
+    public static func maximumSize(of report: NMEAFixAssembler.Report) -> Int {
+        switch report {
+        case .fix: 1_024
+        case .sky(let sky): 256 + 192 * sky.satellites.count
+        }
+    }
+
+    /// Writes one report and a newline at `destination`, which must have room for
+    /// ``maximumSize(of:)`` bytes; returns how many bytes it wrote. The fast path of `nmea decode`.
+    public static func write(_ report: NMEAFixAssembler.Report, to destination: UnsafeMutablePointer<UInt8>) -> Int {
+        var out = UncheckedBytes(destination)
+        switch report {
+        case .fix(let fix): writeTPV(fix, to: &out)
+        case .sky(let sky): writeSKY(sky, to: &out)
+        }
+        out.byte(0x0A)
+        return out.count
+    }
+
+    static func writeTPV(_ fix: NMEAFix, to out: inout UncheckedBytes) {
+        out.bytes(#"{"class":"TPV""#)
+        if let quality = fix.quality, quality > 1 { out.key(#","status":"#); out.integer(quality) }
+        out.key(#","mode":"#); out.integer(fix.mode)
+        if let date = fix.date, let time = fix.timeOfDay { out.key(#","time":"#); out.isoTime(date, time) }
         if fix.mode >= 2, let lat = fix.latitude, let lon = fix.longitude {
-            key("lat", &out); number(lat, decimals: 9, &out)
-            key("lon", &out); number(lon, decimals: 9, &out)
+            out.key(#","lat":"#); out.number(lat, decimals: 9)
+            out.key(#","lon":"#); out.number(lon, decimals: 9)
             if fix.mode >= 3, let altitude = fix.altitudeMSL {
-                if let separation = fix.geoidSeparation { key("altHAE", &out); number(altitude + separation, decimals: 4, &out) }
-                key("altMSL", &out); number(altitude, decimals: 4, &out)
+                if let separation = fix.geoidSeparation { out.key(#","altHAE":"#); out.number(altitude + separation, decimals: 4) }
+                out.key(#","altMSL":"#); out.number(altitude, decimals: 4)
             }
         }
-        if let track = fix.track { key("track", &out); number(track, decimals: 4, &out) }
-        if let variation = fix.magneticVariation { key("magvar", &out); number(variation, decimals: 1, &out) }
-        if let speed = fix.speed { key("speed", &out); number(speed, decimals: 3, &out) }
-        if let separation = fix.geoidSeparation { key("geoidSep", &out); number(separation, decimals: 3, &out) }
-        if let error = fix.latitudeError { key("epy", &out); number(error, decimals: 3, &out) }
-        if let error = fix.longitudeError { key("epx", &out); number(error, decimals: 3, &out) }
-        if let error = fix.altitudeError { key("epv", &out); number(error, decimals: 3, &out) }
-        if let hdop = fix.hdop { key("hdop", &out); number(hdop, decimals: 2, &out) }
-        if let used = fix.satellitesUsed { key("uSat", &out); integer(used, &out) }
-        out.append(0x7D)
+        if let track = fix.track { out.key(#","track":"#); out.number(track, decimals: 4) }
+        if let variation = fix.magneticVariation { out.key(#","magvar":"#); out.number(variation, decimals: 1) }
+        if let speed = fix.speed { out.key(#","speed":"#); out.number(speed, decimals: 3) }
+        if let separation = fix.geoidSeparation { out.key(#","geoidSep":"#); out.number(separation, decimals: 3) }
+        if let error = fix.latitudeError { out.key(#","epy":"#); out.number(error, decimals: 3) }
+        if let error = fix.longitudeError { out.key(#","epx":"#); out.number(error, decimals: 3) }
+        if let error = fix.altitudeError { out.key(#","epv":"#); out.number(error, decimals: 3) }
+        if let hdop = fix.hdop { out.key(#","hdop":"#); out.number(hdop, decimals: 2) }
+        if let used = fix.satellitesUsed { out.key(#","uSat":"#); out.integer(used) }
+        out.byte(0x7D)
     }
 
-    static func appendSKY(_ sky: NMEASkyView, to out: inout [UInt8]) {
-        out.append(contentsOf: #"{"class":"SKY""#.utf8)
-        if let hdop = sky.hdop { key("hdop", &out); number(hdop, decimals: 2, &out) }
-        if let pdop = sky.pdop { key("pdop", &out); number(pdop, decimals: 2, &out) }
-        if let vdop = sky.vdop { key("vdop", &out); number(vdop, decimals: 2, &out) }
-        key("nSat", &out); integer(sky.satellites.count, &out)
+    static func writeSKY(_ sky: NMEASkyView, to out: inout UncheckedBytes) {
+        out.bytes(#"{"class":"SKY""#)
+        if let hdop = sky.hdop { out.key(#","hdop":"#); out.number(hdop, decimals: 2) }
+        if let pdop = sky.pdop { out.key(#","pdop":"#); out.number(pdop, decimals: 2) }
+        if let vdop = sky.vdop { out.key(#","vdop":"#); out.number(vdop, decimals: 2) }
+        out.key(#","nSat":"#); out.integer(sky.satellites.count)
         var used = 0
         for satellite in sky.satellites where satellite.used { used += 1 }
-        key("uSat", &out); integer(used, &out)
-        out.append(contentsOf: #","satellites":["#.utf8)
-        for (index, satellite) in sky.satellites.enumerated() {
-            if index > 0 { out.append(0x2C) }
-            out.append(contentsOf: #"{"PRN":"#.utf8)
-            integer(satellite.prn, &out)
-            if let elevation = satellite.elevation { key("el", &out); number(elevation, decimals: 1, &out) }
-            if let azimuth = satellite.azimuth { key("az", &out); number(azimuth, decimals: 1, &out) }
-            if let snr = satellite.snr { key("ss", &out); number(snr, decimals: 1, &out) }
-            out.append(contentsOf: satellite.used ? #","used":true}"#.utf8 : #","used":false}"#.utf8)
+        out.key(#","uSat":"#); out.integer(used)
+        out.bytes(#","satellites":["#)
+        var first = true
+        for satellite in sky.satellites {
+            if !first { out.byte(0x2C) }
+            first = false
+            out.bytes(#"{"PRN":"#)
+            out.integer(satellite.prn)
+            if let elevation = satellite.elevation { out.key(#","el":"#); out.number(elevation, decimals: 1) }
+            if let azimuth = satellite.azimuth { out.key(#","az":"#); out.number(azimuth, decimals: 1) }
+            if let snr = satellite.snr { out.key(#","ss":"#); out.number(snr, decimals: 1) }
+            out.bytes(satellite.used ? #","used":true}"# : #","used":false}"#)
         }
-        out.append(contentsOf: "]}".utf8)
-    }
-
-    @inline(__always)
-    private static func key(_ name: StaticString, _ out: inout [UInt8]) {
-        out.append(0x2C)
-        out.append(0x22)
-        name.withUTF8Buffer { out.append(contentsOf: $0) }
-        out.append(0x22)
-        out.append(0x3A)
-    }
-
-    /// A non-negative or negative whole number in decimal.
-    static func integer(_ value: Int, _ out: inout [UInt8]) {
-        if value < 0 { out.append(0x2D) }
-        unsigned(UInt64(value.magnitude), minimumDigits: 1, &out)
-    }
-
-    private static func unsigned(_ value: UInt64, minimumDigits: Int, _ out: inout [UInt8]) {
-        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        var count = 0
-        var rest = value
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            repeat {
-                buffer[count] = UInt8(rest % 10) + 0x30
-                rest /= 10
-                count += 1
-            } while rest > 0 || count < minimumDigits
-            for index in stride(from: count - 1, through: 0, by: -1) { out.append(buffer[index]) }
-        }
+        out.bytes("]}")
     }
 
     /// Fixed-point with `decimals` digits, correctly rounded; `null` when not finite.
     static func number(_ value: Double, decimals: Int, _ out: inout [UInt8]) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64) { buffer in
+            var bytes = UncheckedBytes(buffer.baseAddress!)
+            bytes.number(value, decimals: decimals)
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[0..<bytes.count]))
+        }
+    }
+}
+
+/// Bytes written at a pointer without bounds checks: the caller reserved room for the most a report
+/// can take (``GPSDJSON/maximumSize(of:)``; every number takes at most 26 bytes).
+struct UncheckedBytes {
+    private let base: UnsafeMutablePointer<UInt8>
+    private(set) var count = 0
+
+    init(_ base: UnsafeMutablePointer<UInt8>) {
+        self.base = base
+    }
+
+    @inline(__always)
+    mutating func byte(_ value: UInt8) {
+        base[count] = value
+        count += 1
+    }
+
+    @inline(__always)
+    mutating func bytes(_ text: StaticString) {
+        let length = text.utf8CodeUnitCount
+        (base + count).update(from: text.utf8Start, count: length)
+        count += length
+    }
+
+    @inline(__always)
+    mutating func key(_ text: StaticString) {
+        bytes(text)
+    }
+
+    /// A whole number in decimal.
+    mutating func integer(_ value: Int) {
+        if value < 0 { byte(0x2D) }
+        unsigned(UInt64(value.magnitude), minimumDigits: 1)
+    }
+
+    /// "00" ... "99", two ASCII digits each.
+    private static let pairs: [UInt8] = {
+        var table: [UInt8] = []
+        table.reserveCapacity(200)
+        for value in 0..<100 {
+            table.append(UInt8(0x30 + value / 10))
+            table.append(UInt8(0x30 + value % 10))
+        }
+        return table
+    }()
+
+    /// `value` in decimal with at least `minimumDigits` digits (leading zeros).
+    mutating func unsigned(_ value: UInt64, minimumDigits: Int) {
+        var digits = 1
+        var bound: UInt64 = 10
+        while digits < 20, value >= bound {
+            digits += 1
+            bound = bound &* 10
+        }
+        let width = max(digits, minimumDigits)
+        var position = count + width
+        var rest = value
+        Self.pairs.withUnsafeBufferPointer { pairs in
+            while rest >= 100 {
+                let pair = Int(rest % 100) * 2
+                rest /= 100
+                position -= 2
+                base[position] = pairs[pair]
+                base[position + 1] = pairs[pair + 1]
+            }
+            if rest >= 10 {
+                let pair = Int(rest) * 2
+                position -= 2
+                base[position] = pairs[pair]
+                base[position + 1] = pairs[pair + 1]
+            } else {
+                position -= 1
+                base[position] = UInt8(rest) + 0x30
+            }
+        }
+        while position > count {
+            position -= 1
+            base[position] = 0x30
+        }
+        count += width
+    }
+
+    private static let powersOfTen: [Double] = {
+        var powers: [Double] = [1]
+        for _ in 1...18 { powers.append(powers[powers.count - 1] * 10) }
+        return powers
+    }()
+
+    /// Fixed-point with `decimals` digits, correctly rounded; `null` when not finite.
+    mutating func number(_ value: Double, decimals: Int) {
         guard value.isFinite else {
-            out.append(contentsOf: "null".utf8)
+            bytes("null")
             return
         }
-        var scale: Double = 1
-        for _ in 0..<decimals { scale *= 10 }
+        let scale = Self.powersOfTen[decimals]
         let scaled = (value.magnitude * scale).rounded()
         guard scaled < 9e18 else {
-            out.append(contentsOf: String(value).utf8)
+            for byte in String(value).utf8 { self.byte(byte) }
             return
         }
         let units = UInt64(scaled)
         let divisor = UInt64(scale)
-        if value < 0, units != 0 { out.append(0x2D) }
-        unsigned(units / divisor, minimumDigits: 1, &out)
+        if value < 0, units != 0 { byte(0x2D) }
+        unsigned(units / divisor, minimumDigits: 1)
         if decimals > 0 {
-            out.append(0x2E)
-            unsigned(units % divisor, minimumDigits: decimals, &out)
+            byte(0x2E)
+            unsigned(units % divisor, minimumDigits: decimals)
         }
     }
 
-    /// `2007-12-23T19:32:21.000Z`.
-    private static func isoTime(_ date: NMEADate, _ time: NMEATimeOfDay, _ out: inout [UInt8]) {
-        out.append(0x22)
-        unsigned(UInt64(max(0, date.year)), minimumDigits: 4, &out)
-        out.append(0x2D)
-        unsigned(UInt64(date.month), minimumDigits: 2, &out)
-        out.append(0x2D)
-        unsigned(UInt64(date.day), minimumDigits: 2, &out)
-        out.append(0x54)
+    /// `"2007-12-23T19:32:21.000Z"`.
+    mutating func isoTime(_ date: NMEADate, _ time: NMEATimeOfDay) {
+        byte(0x22)
+        unsigned(UInt64(max(0, date.year)), minimumDigits: 4)
+        byte(0x2D)
+        unsigned(UInt64(date.month), minimumDigits: 2)
+        byte(0x2D)
+        unsigned(UInt64(date.day), minimumDigits: 2)
+        byte(0x54)
         let seconds = UInt64(time.nanoseconds / 1_000_000_000)
-        unsigned(seconds / 3600, minimumDigits: 2, &out)
-        out.append(0x3A)
-        unsigned(seconds / 60 % 60, minimumDigits: 2, &out)
-        out.append(0x3A)
-        unsigned(seconds % 60, minimumDigits: 2, &out)
-        out.append(0x2E)
-        unsigned(UInt64(time.nanoseconds / 1_000_000 % 1000), minimumDigits: 3, &out)
-        out.append(contentsOf: "Z\"".utf8)
+        unsigned(seconds / 3600, minimumDigits: 2)
+        byte(0x3A)
+        unsigned(seconds / 60 % 60, minimumDigits: 2)
+        byte(0x3A)
+        unsigned(seconds % 60, minimumDigits: 2)
+        byte(0x2E)
+        unsigned(UInt64(time.nanoseconds / 1_000_000 % 1000), minimumDigits: 3)
+        bytes("Z\"")
     }
 }
