@@ -136,16 +136,10 @@ struct UncheckedBytes {
         unsigned(UInt64(value.magnitude), minimumDigits: 1)
     }
 
-    /// "00" ... "99", two ASCII digits each.
-    private static let pairs: [UInt8] = {
-        var table: [UInt8] = []
-        table.reserveCapacity(200)
-        for value in 0..<100 {
-            table.append(UInt8(0x30 + value / 10))
-            table.append(UInt8(0x30 + value % 10))
-        }
-        return table
-    }()
+    /// "00" ... "99", two ASCII digits each (a literal: no lazy initialisation on the hot path).
+    private static let pairs: StaticString = """
+        00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899
+        """
 
     /// `value` in decimal with at least `minimumDigits` digits (leading zeros).
     mutating func unsigned(_ value: UInt64, minimumDigits: Int) {
@@ -158,7 +152,8 @@ struct UncheckedBytes {
         let width = max(digits, minimumDigits)
         var position = count + width
         var rest = value
-        Self.pairs.withUnsafeBufferPointer { pairs in
+        do {
+            let pairs = Self.pairs.utf8Start
             while rest >= 100 {
                 let pair = Int(rest % 100) * 2
                 rest /= 100
@@ -183,11 +178,19 @@ struct UncheckedBytes {
         count += width
     }
 
-    private static let powersOfTen: [Double] = {
-        var powers: [Double] = [1]
-        for _ in 1...18 { powers.append(powers[powers.count - 1] * 10) }
-        return powers
-    }()
+    /// 10^`exponent`, exactly, for 0...18.
+    @inline(__always)
+    private static func powerOfTen(_ exponent: Int) -> Double {
+        switch exponent {
+        case 0: 1
+        case 1: 10
+        case 2: 100
+        case 3: 1_000
+        case 4: 10_000
+        case 9: 1_000_000_000
+        default: (0..<exponent).reduce(1.0) { value, _ in value * 10 }
+        }
+    }
 
     /// Fixed-point with `decimals` digits, correctly rounded; `null` when not finite.
     mutating func number(_ value: Double, decimals: Int) {
@@ -195,7 +198,7 @@ struct UncheckedBytes {
             bytes("null")
             return
         }
-        let scale = Self.powersOfTen[decimals]
+        let scale = Self.powerOfTen(decimals)
         let scaled = (value.magnitude * scale).rounded()
         guard scaled < 9e18 else {
             for byte in String(value).utf8 { self.byte(byte) }

@@ -23,7 +23,7 @@ public struct NMEADecoder: Sendable {
     /// Feeds bytes; `emit` receives each completed fix or satellite view.
     public mutating func feed(_ bytes: UnsafeRawBufferPointer, emit: (NMEAFixAssembler.Report) -> Void) {
         framer.feed(bytes) { body in
-            if let sentence = parser.parse(body) {
+            parser.parse(body) { sentence in
                 decoded += 1
                 assembler.add(sentence, emit: emit)
             }

@@ -29,17 +29,26 @@ public struct NMEASentenceParser: Sendable {
 
     /// Decodes one sentence body (`$` up to before `*`); nil for an unsupported or unusable sentence.
     public mutating func parse(_ body: UnsafeRawBufferPointer) -> NMEASentence? {
-        guard let base = body.baseAddress?.assumingMemoryBound(to: UInt8.self), body.count >= 6 else { return nil }
+        var result: NMEASentence?
+        parse(body) { result = $0 }
+        return result
+    }
+
+    /// Parses one sentence body and hands the sentence to `handle` (not called for sentences that are
+    /// skipped and counted). The decoder's fast path: the sentence is passed on, not copied out.
+    @inline(__always)
+    public mutating func parse(_ body: UnsafeRawBufferPointer, _ handle: (NMEASentence) -> Void) {
+        guard let base = body.baseAddress?.assumingMemoryBound(to: UInt8.self), body.count >= 6 else { return }
         // Address: $ttSSS (standard) or $P... (proprietary).
         guard base[1] != 0x50 else {  // 'P'
             unsupportedSentences += 1
-            return nil
+            return
         }
         let talker = NMEATalker(base[1], base[2])
         let t0 = base[3], t1 = base[4], t2 = base[5]
         guard body.count == 6 || base[6] == 0x2C else {
             unsupportedSentences += 1
-            return nil
+            return
         }
         let kind: Kind
         switch (t0, t1, t2) {
@@ -53,16 +62,16 @@ public struct NMEASentenceParser: Sendable {
         case (0x47, 0x53, 0x54): kind = .gst  // GST
         default:
             unsupportedSentences += 1
-            return nil
+            return
         }
         if !isKnownUniquelyReferenced(&scratch) { scratch = FieldBounds() }
         let count = Self.split(base, count: body.count, into: scratch.bounds)
         let fields = Fields(base: base, bounds: UnsafePointer(scratch.bounds.baseAddress!), count: count)
         guard fields.count >= kind.minimumFields else {
             shortSentences += 1
-            return nil
+            return
         }
-        return decode(kind, talker: talker, fields: fields)
+        handle(decode(kind, talker: talker, fields: fields))
     }
 
     private mutating func decode(_ kind: Kind, talker: NMEATalker, fields: Fields) -> NMEASentence {
