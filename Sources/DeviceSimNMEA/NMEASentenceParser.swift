@@ -112,6 +112,7 @@ public struct NMEASentenceParser: Sendable {
             }
         case .gsa:
             var used: [Int] = []
+            used.reserveCapacity(12)
             for index in 3..<min(15, fields.count) {
                 if let prn = reader.int(index) { used.append(prn) }
             }
@@ -120,6 +121,7 @@ public struct NMEASentenceParser: Sendable {
                 hdop: reader.double(16), vdop: reader.double(17), systemID: fields.count > 18 ? reader.int(18) : nil))
         case .gsv:
             var satellites: [NMEASatellite] = []
+            satellites.reserveCapacity(max(0, (fields.count - 4 + 3) / 4))
             var index = 4
             while index + 3 < fields.count || (index < fields.count && !fields.isEmpty(index)) {
                 if let prn = reader.int(index) {
