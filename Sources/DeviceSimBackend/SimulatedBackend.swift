@@ -30,13 +30,18 @@ public final class SimulatedBackend: LocatorBackend {
         /// Whether the user shares their location.
         public var sharing: Bool
 
-        /// Creates an account.
-        public init(id: String, email: String, friends: [String] = [], groups: [String: [String]] = [:], sharing: Bool = true) {
+        /// Creates an account; without an e-mail address it gets `<id>@example.org`.
+        public init(id: String, email: String? = nil, friends: [String] = [], groups: [String: [String]] = [:], sharing: Bool = true) {
             self.id = id
-            self.email = email
+            self.email = email ?? "\(id)@example.org"
             self.friends = friends
             self.groups = groups
             self.sharing = sharing
+        }
+
+        /// An account for each of `users` (`<id>@example.org`), each the friend of all the others.
+        public static func allFriends(_ users: [String]) -> [Account] {
+            users.map { user in Account(id: user, friends: users.filter { $0 != user }) }
         }
     }
 

@@ -33,7 +33,7 @@ public struct NMEADecoder: Sendable {
     /// Feeds bytes and calls `sentence` with every decoded sentence and the assembler's state after it.
     public mutating func feedSentences(_ bytes: UnsafeRawBufferPointer, _ sentence: (NMEASentence, NMEAFix) -> Void) {
         framer.feed(bytes) { body in
-            if let decodedSentence = parser.parse(body) {
+            parser.parse(body) { decodedSentence in
                 decoded += 1
                 assembler.add(decodedSentence) { _ in }
                 sentence(decodedSentence, assembler.current)

@@ -76,10 +76,7 @@ public struct NMEAFramer: Sendable {
             let length = pending.count + (scan - sentenceStart)
             if length > maximumLength {
                 statistics.overlongSentences += 1
-                statistics.overlongBytes += pending.count + (scan - sentenceStart)
-                statistics.pendingBytes = 0
-                pending.removeAll(keepingCapacity: true)
-                inSentence = false
+                statistics.overlongBytes += abandonSentence(length)
                 index = scan
                 if end >= 0 {
                     statistics.overlongBytes += 1
@@ -105,10 +102,7 @@ public struct NMEAFramer: Sendable {
             } else if scan < count {
                 // Another sentence starts before this one ended: this one is truncated.
                 statistics.truncatedSentences += 1
-                statistics.truncatedBytes += pending.count + (scan - sentenceStart)
-                statistics.pendingBytes = 0
-                pending.removeAll(keepingCapacity: true)
-                inSentence = false
+                statistics.truncatedBytes += abandonSentence(length)
                 index = scan
             } else {
                 // The chunk ended mid-sentence: keep the bytes for the next feed.
@@ -117,6 +111,15 @@ public struct NMEAFramer: Sendable {
                 index = count
             }
         }
+    }
+
+    /// Drops the sentence being framed (`length` bytes so far, pending ones included) and returns its
+    /// length, for the caller to count under the reason it was dropped.
+    private mutating func abandonSentence(_ length: Int) -> Int {
+        statistics.pendingBytes = 0
+        pending.removeAll(keepingCapacity: true)
+        inSentence = false
+        return length
     }
 
     /// Ends the input: a sentence still waiting for its line end counts as truncated.

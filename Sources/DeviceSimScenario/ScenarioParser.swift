@@ -154,7 +154,7 @@ public enum ScenarioParser {
                 let account = try item.mapping(allowing: accountKeys, what: "account")
                 let id = try account.required("id").string(what: "an account id")
                 if spec.accounts.contains(where: { $0.id == id }) { throw item.error("a second account named '\(id)'") }
-                var parsed = SimulatedBackend.Account(id: id, email: try account.optional("email")?.string(what: "an e-mail address") ?? "\(id)@example.org")
+                var parsed = SimulatedBackend.Account(id: id, email: try account.optional("email")?.string(what: "an e-mail address"))
                 if let n = account.optional("friends") { parsed.friends = try n.sequence(what: "list of friends").map { (f) throws(ScenarioError) in try f.string(what: "an account id") } }
                 if let groupsNode = account.optional("groups") {
                     let names = (try? groupsNode.fieldNames()) ?? []

@@ -39,10 +39,7 @@ public final class ScenarioSimulation {
             self.device = device
             self.motion = motion
             self.gps = gps
-            self.notifications = SimulatedNotifications(device: device)
-            self.connectivity = SimulatedConnectivity()
-            device.notifications = notifications
-            device.connectivity = connectivity
+            (notifications, connectivity) = device.attachSimulatedNotificationsAndConnectivity()
         }
     }
 
@@ -85,10 +82,7 @@ public final class ScenarioSimulation {
         let world = scenario.world.map(WorldIndex.init)
         self.world = world
         var accounts = scenario.backend.accounts
-        if accounts.isEmpty {
-            let users = scenario.devices.map(\.account)
-            accounts = users.map { user in SimulatedBackend.Account(id: user, email: "\(user)@example.org", friends: users.filter { $0 != user }) }
-        }
+        if accounts.isEmpty { accounts = SimulatedBackend.Account.allFriends(scenario.devices.map(\.account)) }
         backend = SimulatedBackend(
             scheduler: scheduler, events: trace, configuration: scenario.backend.configuration,
             hotspots: scenario.world?.hotspotInfos ?? [], accounts: accounts)
@@ -120,13 +114,8 @@ public final class ScenarioSimulation {
             }
             let simulated = SimulatedDevice(device: device, motion: motion, gps: gps)
             if let world {
-                let random = root.split("device:\(spec.id)")
-                let wifi = SimulatedWiFi(scheduler: scheduler, motion: motion, world: world, configuration: spec.wifi, random: random.split("wifi"))
-                let beacons = SimulatedBeaconRanging(scheduler: scheduler, motion: motion, world: world, configuration: spec.bluetooth, random: random.split("bluetooth"))
-                simulated.wifi = wifi
-                simulated.beacons = beacons
-                device.wifi = wifi
-                device.beacons = beacons
+                (simulated.wifi, simulated.beacons) = device.attachSimulatedRadios(
+                    motion: motion, world: world, random: root.split("device:\(spec.id)"), wifi: spec.wifi, bluetooth: spec.bluetooth)
             }
             simulated.connectivity.state = spec.online ? .online : .offline
             devices.append(simulated)

@@ -27,8 +27,8 @@ public final class SimulatedNotifications: UserNotifications {
     private let deviceID: String
     private let scheduler: EventScheduler
     private let events: any EventSink
+    /// Prompts showing, by id; ids grow, so their order is the order the prompts were shown.
     private var pending: [Int: Pending] = [:]
-    private var order: [Int] = []
     private var nextID = 0
     private var scripted: [String: [Scripted]] = [:]
     /// Every notification posted so far (id and message), oldest first.
@@ -47,7 +47,7 @@ public final class SimulatedNotifications: UserNotifications {
     }
 
     /// The prompts showing now, oldest first.
-    public var showing: [UserPrompt] { order.compactMap { pending[$0]?.prompt } }
+    public var showing: [UserPrompt] { pending.keys.sorted().map { pending[$0]!.prompt } }
 
     public func ask(_ prompt: UserPrompt, timeout: Duration?, answer: @escaping (String?) -> Void) {
         let id = nextID
@@ -59,13 +59,11 @@ public final class SimulatedNotifications: UserNotifications {
         if let timeout {
             entry.timeout = scheduler.schedule(after: timeout) { [weak self] in
                 guard let self, let expired = pending.removeValue(forKey: id) else { return }
-                order.removeAll { $0 == id }
                 record("prompt.timed-out", [("prompt", .string(expired.prompt.id))])
                 expired.answer(nil)
             }
         }
         pending[id] = entry
-        order.append(id)
         if var queue = scripted[prompt.id], !queue.isEmpty {
             let reply = queue.removeFirst()
             scripted[prompt.id] = queue
@@ -81,7 +79,7 @@ public final class SimulatedNotifications: UserNotifications {
     /// The user answers prompt `promptID` with `choice`: the oldest such prompt showing now gets the
     /// answer after `delay`; if none is showing, the next one that shows does.
     public func answer(prompt promptID: String, with choice: String, after delay: Duration = .zero) {
-        if let id = order.first(where: { pending[$0]?.prompt.id == promptID }) {
+        if let id = pending.filter({ $0.value.prompt.id == promptID }).keys.min() {
             if delay == .zero {
                 deliver(choice, to: id)
             } else {
@@ -102,7 +100,6 @@ public final class SimulatedNotifications: UserNotifications {
             return
         }
         pending[id] = nil
-        order.removeAll { $0 == id }
         entry.timeout?.cancel()
         record("prompt.answered", [("prompt", .string(entry.prompt.id)), ("choice", .string(choice))])
         entry.answer(choice)

@@ -27,10 +27,7 @@ public final class TestDevice {
         self.device = device
         self.motion = motion
         self.gps = gps
-        self.notifications = SimulatedNotifications(device: device)
-        self.connectivity = SimulatedConnectivity()
-        device.notifications = notifications
-        device.connectivity = connectivity
+        (notifications, connectivity) = device.attachSimulatedNotificationsAndConnectivity()
     }
 
     /// Switches Wi-Fi on or off (needs a world).

@@ -54,10 +54,7 @@ public final class TestSimulation {
     /// made one first, it has an account per device added so far (`<id>@example.org`), all friends.
     public var backend: SimulatedBackend {
         if let simulatedBackend { return simulatedBackend }
-        let users = devices.map(\.device.id)
-        return makeBackend(accounts: users.map { user in
-            SimulatedBackend.Account(id: user, email: "\(user)@example.org", friends: users.filter { $0 != user })
-        })
+        return makeBackend(accounts: SimulatedBackend.Account.allFriends(devices.map(\.device.id)))
     }
 
     /// Creates the shared backend with these accounts.
@@ -89,15 +86,10 @@ public final class TestSimulation {
         let device = Device(id: id, scheduler: scheduler, location: receiver, events: trace)
         let testDevice = TestDevice(device: device, motion: motion, gps: receiver)
         if let world {
-            let random = root.split("device:\(id)")
-            let wifi = SimulatedWiFi(scheduler: scheduler, motion: motion, world: world, random: random.split("wifi"))
-            let beacons = SimulatedBeaconRanging(scheduler: scheduler, motion: motion, world: world, random: random.split("bluetooth"))
-            device.wifi = wifi
-            device.beacons = beacons
-            testDevice.wifi = wifi
-            testDevice.beacons = beacons
-            wifi.isEnabled = true
-            beacons.isEnabled = true
+            let radios = device.attachSimulatedRadios(motion: motion, world: world, random: root.split("device:\(id)"))
+            (testDevice.wifi, testDevice.beacons) = (radios.wifi, radios.beacons)
+            radios.wifi.isEnabled = true
+            radios.beacons.isEnabled = true
         }
         devices.append(testDevice)
         if gpsOn { receiver.start() }

@@ -81,16 +81,8 @@ struct LiveCommand: ParsableCommand {
             gps = provider
             return provider
         }])
-        var nmeaRecorder: GPSDRecorder?
-        if let record {
-            do {
-                nmeaRecorder = try GPSDRecorder(endpoint: endpoint, device: gpsdDevice, output: URL(fileURLWithPath: record), format: .nmea)
-                nmeaRecorder?.start()
-            } catch {
-                Terminal.standardError.write("error: \(error)\n")
-                throw ExitCode(2)
-            }
-        }
+        let nmeaRecorder = try record.map { path in try GPSDRecorder.open(endpoint: endpoint, device: gpsdDevice, path: path, format: .nmea) }
+        nmeaRecorder?.start()
         let stop = StopSignal()
         let handlers = InterruptHandling.install(raising: stop)
         defer { handlers.forEach { $0.cancel() } }

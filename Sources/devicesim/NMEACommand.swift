@@ -53,8 +53,7 @@ struct NMEADecodeCommand: ParsableCommand {
             }
         }
         // Two stages on two threads: reading and decoding on a thread of their own, JSON and writing on
-        // the main thread,
-        // handing reports over in batches (order kept, memory bounded).
+        // the main thread; reports go between them in batches (order kept, memory bounded).
         let channel = ReportBatches(capacity: 8)
         let maximumLength = maxSentenceLength
         let skipSky = noSky

@@ -43,13 +43,7 @@ struct RecordCommand: ParsableCommand {
 
     func run() throws {
         let endpoint = try GPSDEndpoint(parsing: gpsd)
-        let recorder: GPSDRecorder
-        do {
-            recorder = try GPSDRecorder(endpoint: endpoint, device: device, output: URL(fileURLWithPath: out), format: GPSDRecorder.Format(rawValue: format)!)
-        } catch {
-            Terminal.standardError.write("error: \(error)\n")
-            throw ExitCode(2)
-        }
+        let recorder = try GPSDRecorder.open(endpoint: endpoint, device: device, path: out, format: GPSDRecorder.Format(rawValue: format)!)
         let stop = StopSignal()
         let handlers = InterruptHandling.install(raising: stop)
         defer { handlers.forEach { $0.cancel() } }
@@ -79,5 +73,18 @@ struct RecordCommand: ParsableCommand {
         recorder.stop()
         let progress = recorder.progress
         Terminal.standardError.write("wrote \(progress.lines) lines (\(progress.fixes) fixes) to \(out)\n")
+    }
+}
+
+extension GPSDRecorder {
+    /// A recorder writing to `path`; when the file cannot be created, the error goes to standard error
+    /// and the command exits with 2.
+    static func open(endpoint: GPSDEndpoint, device: String?, path: String, format: Format) throws -> GPSDRecorder {
+        do {
+            return try GPSDRecorder(endpoint: endpoint, device: device, output: URL(fileURLWithPath: path), format: format)
+        } catch {
+            Terminal.standardError.write("error: \(error)\n")
+            throw ExitCode(2)
+        }
     }
 }

@@ -28,6 +28,8 @@ public struct HotspotPresenceDetector: Sendable {
     private let hotspotsByAccessPoint: [String: [Int]]
     private var streak: [Int]
     private var isInside: [Bool]
+    /// Hotspots inside or part-way through a streak: with the ones sighted, the only ones a scan can change.
+    private var active: Set<Int> = []
 
     /// Watches `hotspots`.
     public init(hotspots: [HotspotInfo], enterAfter: Int = 2, leaveAfter: Int = 3, minimumRSSI: Double = -70) {
@@ -47,15 +49,18 @@ public struct HotspotPresenceDetector: Sendable {
     /// The hotspots the device is in now.
     public var inside: [HotspotInfo] { hotspots.indices.filter { isInside[$0] }.map { hotspots[$0] } }
 
-    /// Takes one scan; returns the hotspots left, then those entered (each in the order given).
+    /// Takes one scan; returns the hotspots left, then those entered (each in the order given). Only
+    /// hotspots sighted now, inside, or part-way through a streak are looked at, so a scan costs the
+    /// same however many hotspots the app knows.
     public mutating func update(with scan: [WiFiScanResult]) -> [Change] {
         var seen = Set<Int>()
         for result in scan where result.rssi >= minimumRSSI {
             for position in hotspotsByAccessPoint[result.bssid.lowercased()] ?? [] { seen.insert(position) }
         }
         var left: [Change] = [], entered: [Change] = []
-        for position in hotspots.indices {
+        for position in seen.union(active).sorted() {
             let sighted = seen.contains(position)
+            defer { if isInside[position] || streak[position] > 0 { active.insert(position) } else { active.remove(position) } }
             if sighted == isInside[position] {
                 streak[position] = 0
                 continue

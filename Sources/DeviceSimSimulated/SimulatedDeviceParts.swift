@@ -1,0 +1,43 @@
+import DeviceSimHAL
+import DeviceSimTime
+
+extension Device {
+    /// Gives the device simulated notifications and prompts and a scripted connection (online), and
+    /// returns them; scenarios and tests then answer prompts and switch connectivity through them.
+    ///
+    /// ```swift
+    /// let (notifications, connectivity) = device.attachSimulatedNotificationsAndConnectivity()
+    /// notifications.answer(prompt: "locate-precisely", with: "yes")
+    /// ```
+    @discardableResult
+    public func attachSimulatedNotificationsAndConnectivity() -> (notifications: SimulatedNotifications, connectivity: SimulatedConnectivity) {
+        let attached = (notifications: SimulatedNotifications(device: self), connectivity: SimulatedConnectivity())
+        notifications = attached.notifications
+        connectivity = attached.connectivity
+        return attached
+    }
+
+    /// Gives the device simulated Wi-Fi and Bluetooth beacon ranging in `world`, both off, their noise
+    /// split from the device's generator `random` (as `wifi` and `bluetooth`), and returns them.
+    ///
+    /// ```swift
+    /// let radios = device.attachSimulatedRadios(motion: motion, world: index, random: root.split("device:alice"))
+    /// radios.wifi.isEnabled = true
+    /// ```
+    @discardableResult
+    public func attachSimulatedRadios(
+        motion: DeviceMotion,
+        world: WorldIndex,
+        random: SeededRandomGenerator,
+        wifi wifiConfiguration: SimulatedWiFi.Configuration = .init(),
+        bluetooth bluetoothConfiguration: SimulatedBeaconRanging.Configuration = .init()
+    ) -> (wifi: SimulatedWiFi, beacons: SimulatedBeaconRanging) {
+        let attached = (
+            wifi: SimulatedWiFi(scheduler: scheduler, motion: motion, world: world, configuration: wifiConfiguration, random: random.split("wifi")),
+            beacons: SimulatedBeaconRanging(scheduler: scheduler, motion: motion, world: world, configuration: bluetoothConfiguration, random: random.split("bluetooth"))
+        )
+        wifi = attached.wifi
+        beacons = attached.beacons
+        return attached
+    }
+}
