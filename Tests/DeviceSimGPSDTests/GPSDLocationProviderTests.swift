@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 /// The gpsd driver against a real gpsd (served by gpsfake). Serialized: each test owns its gpsd.
-@Suite(.serialized, .enabled(if: GPSFake.isInstalled, "gpsfake (Debian gpsd-clients) is not installed"))
+@Suite(.serialized, .enabled(if: GPSFake.shouldRun, "gpsd and gpsfake (Debian gpsd, gpsd-clients) are not installed"))
 struct GPSDLocationProviderTests {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static let walk = repository.appendingPathComponent("Simulator/tracks/tiergarten-walk.nmea")

@@ -6,7 +6,7 @@ import Foundation
 import Testing
 
 /// Recording what gpsd sends, and replaying it in virtual time.
-@Suite(.serialized, .enabled(if: GPSFake.isInstalled, "gpsfake (Debian gpsd-clients) is not installed"))
+@Suite(.serialized, .enabled(if: GPSFake.shouldRun, "gpsd and gpsfake (Debian gpsd, gpsd-clients) are not installed"))
 struct RecordAndReplayTests {
     static let walk = GPSDLocationProviderTests.walk
 
