@@ -27,6 +27,8 @@ public struct NMEAFramer: Sendable {
     private var pending: [UInt8] = []
     private var inSentence = false
     private var discardingOverlong = false
+    /// Where the first carriage return of the sentence being framed is (from its `$`), or -1.
+    private var carriageReturnOffset = -1
 
     /// Creates a framer.
     public init(maximumLength: Int = 256) {
@@ -64,51 +66,55 @@ public struct NMEAFramer: Sendable {
                 inSentence = true
                 pending.removeAll(keepingCapacity: true)
             }
-            // In a sentence: find its end, a new start (truncation), or the chunk's end.
+            // In a sentence: find the first byte that cannot be in one (the line end, a new start, a
+            // control or non-ASCII byte), but look no further than the length bound allows.
             let sentenceStart = index
-            let from = pending.isEmpty ? index + 1 : index  // the first '$' of this chunk's sentence is its own start
-            // The line end (memchr is vectorised), then any sentence start before it (a truncation).
-            let lineEnd = Self.find(0x0A, base, from: from, to: count)
-            let nextStart = Self.firstSentenceStart(base, from: from, to: lineEnd)
-            var scan = nextStart
-            var end = -1
-            if nextStart == lineEnd, lineEnd < count { end = lineEnd }
+            var scan = pending.isEmpty ? index + 1 : index  // the first '$' of this chunk's sentence is its own start
+            let limit = min(count, sentenceStart + maximumLength - pending.count + 1)
+            while true {
+                scan = Self.firstNonSentenceByte(base, from: scan, to: limit)
+                guard scan < limit, base[scan] == 0x0D else { break }
+                // A carriage return belongs only at the end; `process` checks where the first one was.
+                if carriageReturnOffset < 0 { carriageReturnOffset = pending.count + scan - sentenceStart }
+                scan += 1
+            }
             let length = pending.count + (scan - sentenceStart)
-            if length > maximumLength {
-                statistics.overlongSentences += 1
-                statistics.overlongBytes += abandonSentence(length)
-                index = scan
-                if end >= 0 {
-                    statistics.overlongBytes += 1
-                    index = end + 1
-                } else if scan == count {
+            if scan == limit {
+                if length <= maximumLength {
+                    // The chunk ended mid-sentence: keep the bytes for the next feed.
+                    pending.append(contentsOf: UnsafeRawBufferPointer(start: base + sentenceStart, count: count - sentenceStart))
+                    statistics.pendingBytes = pending.count
+                } else {
+                    // Too long already: skip the rest of it up to its line end or the next sentence.
+                    statistics.overlongSentences += 1
+                    statistics.overlongBytes += abandonSentence(length)
                     discardingOverlong = true
                 }
+                index = scan
                 continue
             }
-            if end >= 0 {
-                // A whole line: [sentenceStart, end] plus what was pending.
-                let lineLength = pending.count + (end - sentenceStart) + 1
+            switch base[scan] {
+            case 0x0A:
+                // A whole line: [sentenceStart, scan) plus what was pending, and its line feed.
                 if pending.isEmpty {
-                    process(UnsafeRawBufferPointer(start: base + sentenceStart, count: end - sentenceStart), lineLength: lineLength, handler)
+                    process(UnsafeRawBufferPointer(start: base + sentenceStart, count: scan - sentenceStart), lineLength: length + 1, handler)
                 } else {
-                    pending.append(contentsOf: UnsafeRawBufferPointer(start: base + sentenceStart, count: end - sentenceStart))
-                    pending.withUnsafeBytes { process($0, lineLength: lineLength, handler) }
-                    pending.removeAll(keepingCapacity: true)
+                    pending.append(contentsOf: UnsafeRawBufferPointer(start: base + sentenceStart, count: scan - sentenceStart))
+                    pending.withUnsafeBytes { process($0, lineLength: length + 1, handler) }
                 }
-                statistics.pendingBytes = 0
-                inSentence = false
-                index = end + 1
-            } else if scan < count {
+                _ = abandonSentence(0)
+                index = scan + 1
+            case 0x24, 0x21:
                 // Another sentence starts before this one ended: this one is truncated.
                 statistics.truncatedSentences += 1
                 statistics.truncatedBytes += abandonSentence(length)
                 index = scan
-            } else {
-                // The chunk ended mid-sentence: keep the bytes for the next feed.
-                pending.append(contentsOf: UnsafeRawBufferPointer(start: base + sentenceStart, count: count - sentenceStart))
-                statistics.pendingBytes = pending.count
-                index = count
+            default:
+                // A control or non-ASCII byte (binary data): not a sentence after all. The byte and
+                // what follows it up to the next sentence start count as noise.
+                statistics.invalidSentences += 1
+                statistics.invalidBytes += abandonSentence(length)
+                index = scan
             }
         }
     }
@@ -119,6 +125,7 @@ public struct NMEAFramer: Sendable {
         statistics.pendingBytes = 0
         pending.removeAll(keepingCapacity: true)
         inSentence = false
+        carriageReturnOffset = -1
         return length
     }
 
@@ -132,26 +139,25 @@ public struct NMEAFramer: Sendable {
         statistics.pendingBytes = 0
         inSentence = false
         discardingOverlong = false
+        carriageReturnOffset = -1
     }
 
-    /// Checks one line (without its LF) and hands the sentence on.
+    /// Checks one line (without its LF; every byte printable ASCII but carriage returns) and hands the
+    /// sentence on.
     private mutating func process(_ line: UnsafeRawBufferPointer, lineLength: Int, _ handler: SentenceHandler) {
         var length = line.count
         while length > 0, line[length - 1] == 0x0D || line[length - 1] == 0x20 { length -= 1 }  // CR (some receivers send two) and trailing blanks
-        // Printable ASCII only, the '*', and the XOR of the bytes between '$' and '*' (the checksum),
-        // eight bytes at a time.
-        guard length >= 1, let start = line.baseAddress?.assumingMemoryBound(to: UInt8.self) else {
+        // Carriage returns only at the end, then the '*' and the XOR of the bytes between '$' and '*'
+        // (the checksum), eight bytes at a time.
+        guard length >= 1, carriageReturnOffset < 0 || carriageReturnOffset >= length,
+            let start = line.baseAddress?.assumingMemoryBound(to: UInt8.self)
+        else {
             reject(invalid: lineLength)
             return
         }
         let starIndex = Self.find(0x2A, start, from: 1, to: length)
         let star = starIndex < length ? starIndex : -1
-        let summedEnd = starIndex
-        let sumAtStar = Self.xorChecksum(start, from: 1, to: summedEnd)
-        if !Self.isPrintable(start, from: 1, to: length) {
-            reject(invalid: lineLength)
-            return
-        }
+        let sumAtStar = Self.xorChecksum(start, from: 1, to: starIndex)
         var body = length
         if star >= 0 {
             guard star + 3 == length, let upper = Self.hexValue(line[star + 1]), let lower = Self.hexValue(line[star + 2]),
@@ -198,26 +204,31 @@ public struct NMEAFramer: Sendable {
         return byte
     }
 
-    /// Whether every byte of `base[from..<to]` is printable ASCII (0x20...0x7E), eight bytes at a time
-    /// (the "has less than" and "has more than" word tricks).
+    /// The index of the first byte in `base[from..<to]` that cannot be inside a sentence (not printable
+    /// ASCII 0x20...0x7E, or a `$` or `!` starting another one), or `to`. Eight bytes at a time: the
+    /// "has less than", "has more than" and "has zero byte" word tricks flag a byte exactly when no
+    /// lower byte of the word is flagged, so the lowest flag is the answer.
     @inline(__always)
-    static func isPrintable(_ base: UnsafePointer<UInt8>, from: Int, to: Int) -> Bool {
+    static func firstNonSentenceByte(_ base: UnsafePointer<UInt8>, from: Int, to: Int) -> Int {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
         var position = from
         while position + 8 <= to {
             let word = UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self)
-            let below = (word &- ones &* 0x20) & ~word & highs
-            let above = ((word &+ ones) | word) & highs
-            if below | above != 0 { return false }
+            let below = (word &- ones &* 0x20) & ~word
+            let above = (word &+ ones) | word
+            let dollar = word ^ (ones &* 0x24), bang = word ^ (ones &* 0x21)
+            let isDollar = (dollar &- ones) & ~dollar, isBang = (bang &- ones) & ~bang
+            let flags = (below | above | isDollar | isBang) & highs
+            if flags != 0 { return position + flags.trailingZeroBitCount / 8 }
             position += 8
         }
         while position < to {
             let byte = base[position]
-            if byte < 0x20 || byte > 0x7E { return false }
+            if byte < 0x20 || byte > 0x7E || byte == 0x24 || byte == 0x21 { return position }
             position += 1
         }
-        return true
+        return to
     }
 
     /// The index of the first `byte` in `base[from..<to]`, or `to`.

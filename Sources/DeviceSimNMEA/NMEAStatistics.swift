@@ -32,7 +32,9 @@ public struct NMEAStatistics: Sendable, Hashable {
     public var overlongSentences = 0
     /// Bytes of overlong sentences.
     public var overlongBytes = 0
-    /// Sentences with bytes that are not printable ASCII, or no sentence type.
+    /// Would-be sentences cut short by a byte that cannot be in one (a control or non-ASCII byte, a
+    /// carriage return before the end), or without a sentence type. What follows such a byte, up to
+    /// the next `$` or `!`, is noise.
     public var invalidSentences = 0
     /// Bytes of invalid sentences.
     public var invalidBytes = 0

@@ -68,6 +68,29 @@ import Testing
         #expect(statistics.sentenceBytes + statistics.skippedBytes == bytes.count)
     }
 
+    @Test func aBinaryByteEndsAWouldBeSentenceAndWhatFollowsIsNoise() {
+        var bytes = Array("$GPGGA,1235".utf8) + [0xB5, 0x62, 0x01]  // a '$' in binary data
+        bytes += Array("xyz\r\n".utf8) + Array(Self.gga.utf8)
+        for chunk in [1, 3, bytes.count] {
+            let (bodies, statistics) = frame(bytes, chunk: chunk)
+            #expect(bodies.count == 1, "chunk size \(chunk)")
+            #expect(statistics.invalidSentences == 1)
+            #expect(statistics.invalidBytes == 11)  // "$GPGGA,1235"
+            #expect(statistics.noiseBytes == 8)  // the three binary bytes and "xyz\r\n"
+            #expect(statistics.sentenceBytes == Self.gga.utf8.count)
+        }
+    }
+
+    @Test func aCarriageReturnInsideASentenceMakesItInvalid() {
+        let broken = Self.gga.replacingOccurrences(of: ",E,", with: ",E\r,")
+        for chunk in [1, 5, broken.utf8.count] {
+            let (bodies, statistics) = frame(Array((broken + Self.rmc).utf8), chunk: chunk)
+            #expect(bodies.count == 1, "chunk size \(chunk)")
+            #expect(statistics.invalidSentences == 1)
+            #expect(statistics.invalidBytes == broken.utf8.count)
+        }
+    }
+
     @Test func pendingBytesAreAccountedBetweenReads() {
         var framer = NMEAFramer()
         let head = Array(Self.gga.utf8.prefix(20))
