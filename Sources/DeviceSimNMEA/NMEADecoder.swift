@@ -49,11 +49,40 @@ public struct NMEADecoder: Sendable {
 
     /// The counts so far.
     public var statistics: NMEAStatistics {
+        Self.statistics(framer, parser, decoded: decoded)
+    }
+
+    private static func statistics(_ framer: NMEAFramer, _ parser: NMEASentenceParser, decoded: Int) -> NMEAStatistics {
         var statistics = framer.statistics
         statistics.decodedSentences = decoded
         statistics.unsupportedSentences = parser.unsupportedSentences
         statistics.shortSentences = parser.shortSentences
         statistics.malformedFields = parser.malformedFields
         return statistics
+    }
+
+    /// Frames and parses one piece of an input on its own, appending its sentences to `sentences`
+    /// (fixes are not assembled), and returns its counts.
+    ///
+    /// Cut the input at ``NMEAFramer/cutPoint(in:)``s: then the pieces can be parsed on any threads,
+    /// and adding their sentences to one ``NMEAFixAssembler`` in input order, summing their counts
+    /// with ``NMEAStatistics/merging(_:)``, gives what one decoder over the whole input gives.
+    ///
+    /// ```swift
+    /// var sentences: [NMEASentence] = []
+    /// let counts = NMEADecoder.parseSentences(in: piece, into: &sentences)   // on a worker thread
+    /// for sentence in sentences { assembler.add(sentence) { report in ... } }  // in order
+    /// ```
+    public static func parseSentences(
+        in bytes: UnsafeRawBufferPointer, maximumSentenceLength: Int = 256, into sentences: inout [NMEASentence]
+    ) -> NMEAStatistics {
+        var framer = NMEAFramer(maximumLength: maximumSentenceLength)
+        var parser = NMEASentenceParser()
+        let before = sentences.count
+        framer.feed(bytes) { body in
+            parser.parse(body) { sentences.append($0) }
+        }
+        framer.finish()
+        return statistics(framer, parser, decoded: sentences.count - before)
     }
 }

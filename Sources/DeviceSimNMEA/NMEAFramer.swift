@@ -142,6 +142,28 @@ public struct NMEAFramer: Sendable {
         carriageReturnOffset = -1
     }
 
+    /// Where `bytes` may be cut so that two framers, one over each part (the first one finished),
+    /// decode and count exactly what one framer over all of it would: just after the last line feed
+    /// (every framer state ends there), or else before the last `$` or `!` past the first byte (the
+    /// sentence in progress counts as truncated either way). Nil when there is neither.
+    ///
+    /// This is what lets pieces of one input be decoded on several threads
+    /// (``NMEADecoder/parseSentences(in:maximumSentenceLength:into:)``).
+    public static func cutPoint(in bytes: UnsafeRawBufferPointer) -> Int? {
+        guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count > 1 else { return nil }
+        var index = bytes.count - 1
+        var lastStart = -1
+        while index >= 0 {
+            switch base[index] {
+            case 0x0A: return index + 1
+            case 0x24, 0x21: if lastStart < 0, index > 0 { lastStart = index }
+            default: break
+            }
+            index -= 1
+        }
+        return lastStart > 0 ? lastStart : nil
+    }
+
     /// Checks one line (without its LF; every byte printable ASCII but carriage returns) and hands the
     /// sentence on.
     private mutating func process(_ line: UnsafeRawBufferPointer, lineLength: Int, _ handler: SentenceHandler) {

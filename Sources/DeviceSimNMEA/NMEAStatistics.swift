@@ -61,3 +61,29 @@ public struct NMEAStatistics: Sendable, Hashable {
         ]
     }
 }
+
+extension NMEAStatistics {
+    /// The sum of two sets of counts: `other` counts input that came after this one's (its pending
+    /// bytes are the ones still waiting).
+    public func merging(_ other: NMEAStatistics) -> NMEAStatistics {
+        var sum = self
+        sum.bytesRead += other.bytesRead
+        sum.sentenceBytes += other.sentenceBytes
+        sum.pendingBytes = other.pendingBytes
+        sum.decodedSentences += other.decodedSentences
+        sum.unsupportedSentences += other.unsupportedSentences
+        sum.sentencesWithoutChecksum += other.sentencesWithoutChecksum
+        sum.malformedFields += other.malformedFields
+        sum.shortSentences += other.shortSentences
+        sum.badChecksumSentences += other.badChecksumSentences
+        sum.badChecksumBytes += other.badChecksumBytes
+        sum.truncatedSentences += other.truncatedSentences
+        sum.truncatedBytes += other.truncatedBytes
+        sum.overlongSentences += other.overlongSentences
+        sum.overlongBytes += other.overlongBytes
+        sum.invalidSentences += other.invalidSentences
+        sum.invalidBytes += other.invalidBytes
+        sum.noiseBytes += other.noiseBytes
+        return sum
+    }
+}

@@ -37,8 +37,13 @@ struct NMEADecodeCommand: ParsableCommand {
     @Option(help: "Skip sentences longer than this many bytes.")
     var maxSentenceLength = 256
 
+    @Option(help: "Decode on this many threads (default: one per core). The output is the same for any number.")
+    var threads: Int?
+
     func validate() throws {
         guard maxSentenceLength >= 16 else { throw ValidationError("--max-sentence-length must be at least 16.") }
+        guard maxSentenceLength <= 1 << 20 else { throw ValidationError("--max-sentence-length must be at most 1048576.") }
+        if let threads, !(1...256).contains(threads) { throw ValidationError("--threads must be between 1 and 256.") }
     }
 
     func run() throws {
@@ -52,50 +57,16 @@ struct NMEADecodeCommand: ParsableCommand {
                 throw ExitCode(2)
             }
         }
-        // Two stages on two threads: reading and decoding on a thread of their own, JSON and writing on
-        // the main thread; reports go between them in batches (order kept, memory bounded).
-        let channel = ReportBatches(capacity: 8)
-        let maximumLength = maxSentenceLength
-        let skipSky = noSky
-        Thread {
-            var decoder = NMEADecoder(maximumSentenceLength: maximumLength)
-            var batch: [NMEAFixAssembler.Report] = []
-            batch.reserveCapacity(ReportBatches.batchSize)
-            func emit(_ report: NMEAFixAssembler.Report) {
-                if skipSky, case .sky = report { return }
-                batch.append(report)
-                if batch.count == ReportBatches.batchSize {
-                    channel.send(batch)
-                    batch.removeAll(keepingCapacity: true)
-                }
-            }
-            let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 64)
-            defer { chunk.deallocate() }
-            while true {
-                let count = read(input, chunk.baseAddress, chunk.count)
-                if count < 0, errno == EINTR { continue }
-                if count < 0 { channel.fail("cannot read \(file): \(String(cString: strerror(errno)))") }
-                if count <= 0 { break }
-                decoder.feed(UnsafeRawBufferPointer(rebasing: chunk[0..<count]), emit: emit)
-            }
-            if input != STDIN_FILENO { close(input) }
-            decoder.finish(emit: emit)
-            channel.send(batch)
-            channel.finish(with: decoder.statistics)
-        }.start()
-        let output = OutputBuffer(capacity: 1 << 21)
-        defer { output.release() }
-        while let batch = channel.receive() {
-            for report in batch { output.write(report) }
-        }
-        output.flush()
-        if let failure = channel.readFailure {
+        let pipeline = NMEADecodePipeline(input: input, inputName: file, maximumSentenceLength: maxSentenceLength, skipSky: noSky)
+        pipeline.run(threads: threads ?? ProcessInfo.processInfo.activeProcessorCount)
+        if input != STDIN_FILENO { close(input) }
+        if let failure = pipeline.readFailure {
             Terminal.standardError.write("error: \(failure)\n")
             throw ExitCode(2)
         }
-        if stats, let statistics = channel.statistics {
+        if stats {
             var text = ""
-            for (name, value) in statistics.counts { text += "\(name): \(value)\n" }
+            for (name, value) in pipeline.statistics.counts { text += "\(name): \(value)\n" }
             Terminal.standardError.write(text)
         }
     }
@@ -103,7 +74,7 @@ struct NMEADecodeCommand: ParsableCommand {
 
 /// Standard output through one reused buffer: reports are written straight into it, and it goes out
 /// in one `write` whenever the next report might not fit.
-final class OutputBuffer {
+struct OutputBuffer: ~Copyable {
     private let base: UnsafeMutablePointer<UInt8>
     private let capacity: Int
     private var count = 0
@@ -113,7 +84,11 @@ final class OutputBuffer {
         base = .allocate(capacity: capacity)
     }
 
-    func write(_ report: NMEAFixAssembler.Report) {
+    deinit {
+        base.deallocate()
+    }
+
+    mutating func write(_ report: NMEAFixAssembler.Report) {
         let room = GPSDJSON.maximumSize(of: report)
         if count + room > capacity { flush() }
         if room > capacity {
@@ -125,79 +100,9 @@ final class OutputBuffer {
         count += GPSDJSON.write(report, to: base + count)
     }
 
-    func flush() {
+    mutating func flush() {
         guard count > 0 else { return }
         FileHandle.standardOutput.write(Data(bytesNoCopy: base, count: count, deallocator: .none))
         count = 0
-    }
-
-    func release() {
-        base.deallocate()
-    }
-}
-
-/// Batches of reports from the decoding thread to the writing one, at most `capacity` waiting.
-final class ReportBatches: @unchecked Sendable {
-    static let batchSize = 2_048
-    private let condition = NSCondition()
-    private var queue: [[NMEAFixAssembler.Report]] = []
-    private var finished = false
-    private let capacity: Int
-    private var finalStatistics: NMEAStatistics?
-    private var failure: String?
-
-    init(capacity: Int) {
-        self.capacity = capacity
-    }
-
-    /// Waits while the queue is full, then adds `batch`.
-    func send(_ batch: [NMEAFixAssembler.Report]) {
-        guard !batch.isEmpty else { return }
-        condition.lock()
-        while queue.count >= capacity { condition.wait() }
-        queue.append(batch)
-        condition.broadcast()
-        condition.unlock()
-    }
-
-    /// No more batches; the decoder's counts.
-    func finish(with statistics: NMEAStatistics) {
-        condition.lock()
-        finished = true
-        finalStatistics = statistics
-        condition.broadcast()
-        condition.unlock()
-    }
-
-    /// Reading failed: `message` is reported once the batches before it are written.
-    func fail(_ message: String) {
-        condition.lock()
-        failure = message
-        condition.unlock()
-    }
-
-    /// Why reading stopped early, if it did.
-    var readFailure: String? {
-        condition.lock()
-        defer { condition.unlock() }
-        return failure
-    }
-
-    /// The next batch, waiting for one; nil once finished and drained.
-    func receive() -> [NMEAFixAssembler.Report]? {
-        condition.lock()
-        defer { condition.unlock() }
-        while queue.isEmpty, !finished { condition.wait() }
-        guard !queue.isEmpty else { return nil }
-        let batch = queue.removeFirst()
-        condition.broadcast()
-        return batch
-    }
-
-    /// The decoder's counts, once finished.
-    var statistics: NMEAStatistics? {
-        condition.lock()
-        defer { condition.unlock() }
-        return finalStatistics
     }
 }

@@ -21,8 +21,9 @@ struct CLI {
         return repositoryRoot.appendingPathComponent(".build/debug/devicesim")
     }()
 
-    /// Runs `devicesim arguments…` in the repository root, with at most `timeout` seconds.
-    static func run(_ arguments: [String], timeout: TimeInterval = 120) throws -> Output {
+    /// Runs `devicesim arguments…` in the repository root, with at most `timeout` seconds; `input`, if
+    /// given, is written to its standard input in pieces of `inputPieceSize` bytes.
+    static func run(_ arguments: [String], input: Data? = nil, inputPieceSize: Int = 4_096, timeout: TimeInterval = 120) throws -> Output {
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
@@ -33,9 +34,23 @@ struct CLI {
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
-        process.standardInput = FileHandle.nullDevice
+        let inputPipe = Pipe()
+        process.standardInput = input == nil ? FileHandle.nullDevice : inputPipe
         try process.run()
         let group = DispatchGroup()
+        if let input {
+            group.enter()
+            DispatchQueue.global().async {
+                var offset = 0
+                while offset < input.count {
+                    let end = min(input.count, offset + inputPieceSize)
+                    inputPipe.fileHandleForWriting.write(input[offset..<end])
+                    offset = end
+                }
+                try? inputPipe.fileHandleForWriting.close()
+                group.leave()
+            }
+        }
         nonisolated(unsafe) var outData = Data(), errData = Data()
         group.enter()
         DispatchQueue.global().async { outData = out.fileHandleForReading.readDataToEndOfFile(); group.leave() }

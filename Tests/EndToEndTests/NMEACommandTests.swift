@@ -20,6 +20,30 @@ import Testing
     @Test func decodeReadsStandardInputAndRejectsMissingFiles() throws {
         #expect(try CLI.run(["nmea", "decode", "no/such.log"]).status == 2)
         #expect(try CLI.run(["nmea", "decode"]).status == 2)
+        #expect(try CLI.run(["nmea", "decode", "--threads", "0", "-"]).status != 0)
+    }
+
+    @Test func decodeGivesTheSameOutputOnAnyNumberOfThreadsAndFromAPipe() throws {
+        // Every corpus log, binary noise included: several pieces of a megabyte.
+        let folder = CLI.repositoryRoot.appendingPathComponent("Tests/DeviceSimNMEATests/Fixtures/gpsd-nmea")
+        var corpus = Data()
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() where name.hasSuffix(".log") {
+            corpus += try Data(contentsOf: folder.appendingPathComponent(name))
+        }
+        #expect(corpus.count > 2_000_000)
+        let temporary = try CLI.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: temporary) }
+        let log = temporary.appendingPathComponent("corpus.log")
+        try corpus.write(to: log)
+        let one = try CLI.run(["nmea", "decode", "--stats", "--threads", "1", log.path])
+        #expect(one.status == 0)
+        #expect(one.standardOutput.count > 1_000_000)
+        let four = try CLI.run(["nmea", "decode", "--stats", "--threads", "4", log.path])
+        #expect(four.standardOutput == one.standardOutput)
+        #expect(four.standardError == one.standardError)
+        let piped = try CLI.run(["nmea", "decode", "--stats", "-"], input: corpus, inputPieceSize: 1_500)
+        #expect(piped.standardOutput == one.standardOutput)
+        #expect(piped.standardError == one.standardError)
     }
 
     @Test func exportWritesALogThatDecodesBackToTheRoute() throws {
