@@ -28,15 +28,8 @@ report() { # name, "seconds maxrss" [, bytes]
   read -r s m <<<"$2"
   awk -v n="$1" -v s="$s" -v m="$m" -v b="${3:-$size}" 'BEGIN { printf "%-22s %7.2f s %8.1f MB/s %8.0f MB peak RSS\n", n, s, b/1e6/(s>0?s:0.001), m/1024 }'
 }
-ours=$(seconds "$bin" nmea decode "$input")
-report "devicesim nmea decode" "$ours"
-if command -v gpsdecode >/dev/null; then
-  theirs=$(/usr/bin/time -f "%e %M" sh -c "gpsdecode < '$input' > /dev/null" 2>&1 | tail -1)
-  report "gpsdecode" "$theirs"
-  awk -v a="${ours%% *}" -v b="${theirs%% *}" 'BEGIN { printf "ratio: devicesim is %.1fx gpsdecode\n", b/a }'
-fi
-if python3 -c "import pynmea2" 2>/dev/null || pip install -q pynmea2 >/dev/null 2>&1; then
-  cat > "$work/pynmea2_decode.py" <<'PY'
+python3 -c "import pynmea2" 2>/dev/null || pip install -q pynmea2 >/dev/null 2>&1 || true
+cat > "$work/pynmea2_decode.py" <<'PY'
 import sys, pynmea2
 reader = pynmea2.NMEAStreamReader(errors="ignore")
 with open(sys.argv[1], "r", encoding="latin-1") as f:
@@ -44,9 +37,31 @@ with open(sys.argv[1], "r", encoding="latin-1") as f:
         for msg in reader.next(chunk):
             pass
 PY
-  py=$(seconds python3 "$work/pynmea2_decode.py" "$input")
-  report "pynmea2" "$py"
-  awk -v a="${ours%% *}" -v b="${py%% *}" 'BEGIN { printf "ratio: devicesim is %.1fx pynmea2\n", b/a }'
+commands=("$bin nmea decode $input" "$bin nmea decode --threads 1 $input")
+names=("devicesim nmea decode" "devicesim --threads 1")
+command -v gpsdecode >/dev/null && { commands+=("gpsdecode < $input"); names+=("gpsdecode"); }
+python3 -c "import pynmea2" 2>/dev/null && { commands+=("python3 $work/pynmea2_decode.py $input"); names+=("pynmea2"); }
+report "devicesim nmea decode" "$(seconds "$bin" nmea decode "$input")"
+if command -v hyperfine >/dev/null; then
+  # Side by side: every tool on the same file, ${RUNS:-8} runs each (after a warm-up run), in one go.
+  hyperfine -w 1 -r "${RUNS:-8}" --output=null --export-json "$work/e2e.json" "${commands[@]}" >/dev/null
+  python3 - "$work/e2e.json" "$size" "${names[@]}" <<'PY'
+import json, sys
+results, size, names = json.load(open(sys.argv[1]))["results"], int(sys.argv[2]), sys.argv[3:]
+ours = results[0]
+for name, r in zip(names, results):
+    print(f"{name:22} mean {r['mean']:7.3f} s  median {r['median']:7.3f} s  min {r['min']:7.3f} s  "
+          f"{size / 1e6 / r['mean']:7.1f} MB/s (mean)")
+for name, r in zip(names[1:], results[1:]):
+    print(f"ratio: devicesim is {r['mean'] / ours['mean']:.1f}x {name} (means), {r['median'] / ours['median']:.1f}x (medians), "
+          f"{r['min'] / ours['min']:.1f}x (fastest runs)")
+PY
+else
+  echo "(hyperfine not found: one run each; apt-get install hyperfine for repeated side-by-side runs)"
+  for index in "${!commands[@]}"; do
+    [ "$index" = 0 ] && continue
+    report "${names[$index]}" "$(/usr/bin/time -f "%e %M" sh -c "${commands[$index]} > /dev/null" 2>&1 | tail -1)"
+  done
 fi
 
 echo "== peak memory on a 1 GB log"

@@ -17,9 +17,11 @@ struct NMEADecodeCommand: ParsableCommand {
         commandName: "decode",
         abstract: "Decode an NMEA log into gpsd-style JSON Lines (class TPV per fix, SKY per satellite report).",
         discussion: """
-            Reads FILE (or standard input for '-') in chunks, in constant memory, whatever its size.
-            Bad checksums, truncated lines, unknown sentences and binary noise are skipped and counted;
-            --stats prints the counts to standard error. Compare the output with gpsd's own:
+            Reads FILE (or standard input for '-') in pieces, in constant memory whatever its size, and
+            decodes them on every core (--threads); the output is in input order and the same for any
+            number of threads. Bad checksums, truncated lines, unknown sentences and binary noise are
+            skipped and counted; --stats prints the counts to standard error. Compare the output with
+            gpsd's own:
               devicesim nmea decode capture.log
               gpsdecode < capture.log
             """

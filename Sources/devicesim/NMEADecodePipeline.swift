@@ -24,7 +24,7 @@ final class NMEADecodePipeline: @unchecked Sendable {
     private let inputName: String
     private let maximumSentenceLength: Int
     private let pieceCapacity: Int
-    private let maximumPiecesInFlight = 6
+    private let maximumPiecesInFlight = 4
 
     /// Guards everything below except what only the thread holding `reading` or `assembling` touches.
     private let condition = NSCondition()
@@ -50,7 +50,7 @@ final class NMEADecodePipeline: @unchecked Sendable {
         self.inputName = inputName
         self.maximumSentenceLength = maximumSentenceLength
         // A piece longer than any sentence: one with no cut point in it then holds no sentence to lose.
-        pieceCapacity = max(1 << 20, 2 * (maximumSentenceLength + 2))
+        pieceCapacity = max(1 << 18, 2 * (maximumSentenceLength + 2))
         carry = .allocate(byteCount: pieceCapacity, alignment: 64)
         var status = stat()
         let fromPipe = fstat(input, &status) != 0 || (status.st_mode & S_IFMT) != S_IFREG
@@ -65,14 +65,12 @@ final class NMEADecodePipeline: @unchecked Sendable {
 
     /// Decodes everything on the calling thread and `threads - 1` more; returns when all is written.
     func run(threads: Int) {
-        let helpers = (0..<max(0, threads - 1)).map { _ in
-            let thread = Thread { [self] in work() }
-            thread.start()
-            return thread
+        for _ in 1..<max(1, threads) {
+            Thread { [self] in work() }.start()
         }
         work()
-        // `work` returns on every thread only once every piece is written; the helpers are leaving.
-        _ = helpers
+        // `work` returns (on every thread) only once every piece is assembled: no helper touches
+        // `assembly` any more, and the helpers are on their way out.
         assembly.finish()
     }
 
