@@ -102,7 +102,7 @@ public struct NMEAFramer: Sendable {
                     pending.append(contentsOf: UnsafeRawBufferPointer(start: base + sentenceStart, count: scan - sentenceStart))
                     pending.withUnsafeBytes { process($0, lineLength: length + 1, handler) }
                 }
-                _ = abandonSentence(0)
+                endSentence()
                 index = scan + 1
             case 0x24, 0x21:
                 // Another sentence starts before this one ended: this one is truncated.
@@ -122,11 +122,16 @@ public struct NMEAFramer: Sendable {
     /// Drops the sentence being framed (`length` bytes so far, pending ones included) and returns its
     /// length, for the caller to count under the reason it was dropped.
     private mutating func abandonSentence(_ length: Int) -> Int {
+        endSentence()
+        return length
+    }
+
+    /// Forgets the sentence being framed, once it is handed on or dropped.
+    private mutating func endSentence() {
         statistics.pendingBytes = 0
         pending.removeAll(keepingCapacity: true)
         inSentence = false
         carriageReturnOffset = -1
-        return length
     }
 
     /// Ends the input: a sentence still waiting for its line end counts as truncated.
@@ -135,11 +140,8 @@ public struct NMEAFramer: Sendable {
             statistics.truncatedSentences += 1
             statistics.truncatedBytes += pending.count
         }
-        pending.removeAll(keepingCapacity: true)
-        statistics.pendingBytes = 0
-        inSentence = false
+        endSentence()
         discardingOverlong = false
-        carriageReturnOffset = -1
     }
 
     /// Where `bytes` may be cut so that two framers, one over each part (the first one finished),
