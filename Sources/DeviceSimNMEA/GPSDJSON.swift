@@ -192,7 +192,9 @@ struct UncheckedBytes {
         }
     }
 
-    /// Fixed-point with `decimals` digits, correctly rounded; `null` when not finite.
+    /// Fixed-point with `decimals` digits, correctly rounded; `null` when not finite. Inlined, so
+    /// that the scale is a constant at each call and its division a multiplication.
+    @inline(__always)
     mutating func number(_ value: Double, decimals: Int) {
         guard value.isFinite else {
             bytes("null")
