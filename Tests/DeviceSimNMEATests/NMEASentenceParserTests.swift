@@ -2,8 +2,8 @@ import DeviceSimNMEA
 import Testing
 
 @Suite struct NMEASentenceParserTests {
-    func parse(_ line: String) -> (NMEASentence?, NMEASentenceParser) {
-        var framer = NMEAFramer()
+    func parse(_ line: String, maximumLength: Int = 256) -> (NMEASentence?, NMEASentenceParser) {
+        var framer = NMEAFramer(maximumLength: maximumLength)
         var parser = NMEASentenceParser()
         var sentence: NMEASentence?
         Array((line + "\r\n").utf8).withUnsafeBytes { framer.feed($0) { sentence = parser.parse($0) } }
@@ -68,6 +68,23 @@ import Testing
         #expect(gsa.fixType == 3)
         #expect(gsa.satellitesUsed == [3, 7, 8, 11, 13, 16, 19, 23, 24, 28])
         #expect(gsa.pdop == 3.6 && gsa.hdop == 2.0 && gsa.vdop == 3.0)
+    }
+
+    @Test func gsvFieldsAreFoundWhereverTheCommasFallAndAtMost64AreRead() {
+        // Satellites whose numbers take one to three digits move every later comma to another place in
+        // its eight-byte word; 20 satellites make 84 fields, of which the first 64 are read (the 64th,
+        // where the cut falls, is read as empty).
+        for width in 1...3 {
+            let satellites = (1...20).map { String(repeating: "1", count: width - 1) + String($0 % 10) }
+            let body = "GPGSV,1,1,20," + satellites.map { "\($0),45,180,3\($0.suffix(1))" }.joined(separator: ",")
+            guard case .gsv(let gsv)? = parse(line(body), maximumLength: 1_024).0 else {
+                Issue.record("not a GSV")
+                continue
+            }
+            #expect(gsv.satellites.map(\.prn) == satellites.prefix(15).map { Int($0)! }, "width \(width)")
+            #expect(gsv.satellites.dropLast().allSatisfy { $0.elevation == 45 && $0.azimuth == 180 && $0.snr != nil })
+            #expect(gsv.satellites.last?.snr == nil)
+        }
     }
 
     @Test func vtgInBothFormats() {
