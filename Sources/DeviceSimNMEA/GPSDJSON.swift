@@ -45,38 +45,38 @@ public enum GPSDJSON {
 
     static func writeTPV(_ fix: NMEAFix, to out: inout UncheckedBytes) {
         out.bytes(#"{"class":"TPV""#)
-        if let quality = fix.quality, quality > 1 { out.key(#","status":"#); out.integer(quality) }
-        out.key(#","mode":"#); out.integer(fix.mode)
-        if let date = fix.date, let time = fix.timeOfDay { out.key(#","time":"#); out.isoTime(date, time) }
+        if let quality = fix.quality, quality > 1 { out.bytes(#","status":"#); out.integer(quality) }
+        out.bytes(#","mode":"#); out.integer(fix.mode)
+        if let date = fix.date, let time = fix.timeOfDay { out.bytes(#","time":"#); out.isoTime(date, time) }
         if fix.mode >= 2, let lat = fix.latitude, let lon = fix.longitude {
-            out.key(#","lat":"#); out.number(lat, decimals: 9)
-            out.key(#","lon":"#); out.number(lon, decimals: 9)
+            out.bytes(#","lat":"#); out.number(lat, decimals: 9)
+            out.bytes(#","lon":"#); out.number(lon, decimals: 9)
             if fix.mode >= 3, let altitude = fix.altitudeMSL {
-                if let separation = fix.geoidSeparation { out.key(#","altHAE":"#); out.number(altitude + separation, decimals: 4) }
-                out.key(#","altMSL":"#); out.number(altitude, decimals: 4)
+                if let separation = fix.geoidSeparation { out.bytes(#","altHAE":"#); out.number(altitude + separation, decimals: 4) }
+                out.bytes(#","altMSL":"#); out.number(altitude, decimals: 4)
             }
         }
-        if let track = fix.track { out.key(#","track":"#); out.number(track, decimals: 4) }
-        if let variation = fix.magneticVariation { out.key(#","magvar":"#); out.number(variation, decimals: 1) }
-        if let speed = fix.speed { out.key(#","speed":"#); out.number(speed, decimals: 3) }
-        if let separation = fix.geoidSeparation { out.key(#","geoidSep":"#); out.number(separation, decimals: 3) }
-        if let error = fix.latitudeError { out.key(#","epy":"#); out.number(error, decimals: 3) }
-        if let error = fix.longitudeError { out.key(#","epx":"#); out.number(error, decimals: 3) }
-        if let error = fix.altitudeError { out.key(#","epv":"#); out.number(error, decimals: 3) }
-        if let hdop = fix.hdop { out.key(#","hdop":"#); out.number(hdop, decimals: 2) }
-        if let used = fix.satellitesUsed { out.key(#","uSat":"#); out.integer(used) }
+        if let track = fix.track { out.bytes(#","track":"#); out.number(track, decimals: 4) }
+        if let variation = fix.magneticVariation { out.bytes(#","magvar":"#); out.number(variation, decimals: 1) }
+        if let speed = fix.speed { out.bytes(#","speed":"#); out.number(speed, decimals: 3) }
+        if let separation = fix.geoidSeparation { out.bytes(#","geoidSep":"#); out.number(separation, decimals: 3) }
+        if let error = fix.latitudeError { out.bytes(#","epy":"#); out.number(error, decimals: 3) }
+        if let error = fix.longitudeError { out.bytes(#","epx":"#); out.number(error, decimals: 3) }
+        if let error = fix.altitudeError { out.bytes(#","epv":"#); out.number(error, decimals: 3) }
+        if let hdop = fix.hdop { out.bytes(#","hdop":"#); out.number(hdop, decimals: 2) }
+        if let used = fix.satellitesUsed { out.bytes(#","uSat":"#); out.integer(used) }
         out.byte(0x7D)
     }
 
     static func writeSKY(_ sky: NMEASkyView, to out: inout UncheckedBytes) {
         out.bytes(#"{"class":"SKY""#)
-        if let hdop = sky.hdop { out.key(#","hdop":"#); out.number(hdop, decimals: 2) }
-        if let pdop = sky.pdop { out.key(#","pdop":"#); out.number(pdop, decimals: 2) }
-        if let vdop = sky.vdop { out.key(#","vdop":"#); out.number(vdop, decimals: 2) }
-        out.key(#","nSat":"#); out.integer(sky.satellites.count)
+        if let hdop = sky.hdop { out.bytes(#","hdop":"#); out.number(hdop, decimals: 2) }
+        if let pdop = sky.pdop { out.bytes(#","pdop":"#); out.number(pdop, decimals: 2) }
+        if let vdop = sky.vdop { out.bytes(#","vdop":"#); out.number(vdop, decimals: 2) }
+        out.bytes(#","nSat":"#); out.integer(sky.satellites.count)
         var used = 0
         for satellite in sky.satellites where satellite.used { used += 1 }
-        out.key(#","uSat":"#); out.integer(used)
+        out.bytes(#","uSat":"#); out.integer(used)
         out.bytes(#","satellites":["#)
         var first = true
         for satellite in sky.satellites {
@@ -84,9 +84,9 @@ public enum GPSDJSON {
             first = false
             out.bytes(#"{"PRN":"#)
             out.integer(satellite.prn)
-            if let elevation = satellite.elevation { out.key(#","el":"#); out.number(elevation, decimals: 1) }
-            if let azimuth = satellite.azimuth { out.key(#","az":"#); out.number(azimuth, decimals: 1) }
-            if let snr = satellite.snr { out.key(#","ss":"#); out.number(snr, decimals: 1) }
+            if let elevation = satellite.elevation { out.bytes(#","el":"#); out.number(elevation, decimals: 1) }
+            if let azimuth = satellite.azimuth { out.bytes(#","az":"#); out.number(azimuth, decimals: 1) }
+            if let snr = satellite.snr { out.bytes(#","ss":"#); out.number(snr, decimals: 1) }
             out.bytes(satellite.used ? #","used":true}"# : #","used":false}"#)
         }
         out.bytes("]}")
@@ -125,11 +125,6 @@ struct UncheckedBytes {
         count += length
     }
 
-    @inline(__always)
-    mutating func key(_ text: StaticString) {
-        bytes(text)
-    }
-
     /// A whole number in decimal.
     mutating func integer(_ value: Int) {
         if value < 0 { byte(0x2D) }
@@ -152,44 +147,28 @@ struct UncheckedBytes {
         let width = max(digits, minimumDigits)
         var position = count + width
         var rest = value
-        do {
-            let pairs = Self.pairs.utf8Start
-            while rest >= 100 {
-                let pair = Int(rest % 100) * 2
-                rest /= 100
-                position -= 2
-                base[position] = pairs[pair]
-                base[position + 1] = pairs[pair + 1]
-            }
-            if rest >= 10 {
-                let pair = Int(rest) * 2
-                position -= 2
-                base[position] = pairs[pair]
-                base[position + 1] = pairs[pair + 1]
-            } else {
-                position -= 1
-                base[position] = UInt8(rest) + 0x30
-            }
+        let pairs = Self.pairs.utf8Start
+        while rest >= 100 {
+            let pair = Int(rest % 100) * 2
+            rest /= 100
+            position -= 2
+            base[position] = pairs[pair]
+            base[position + 1] = pairs[pair + 1]
+        }
+        if rest >= 10 {
+            let pair = Int(rest) * 2
+            position -= 2
+            base[position] = pairs[pair]
+            base[position + 1] = pairs[pair + 1]
+        } else {
+            position -= 1
+            base[position] = UInt8(rest) + 0x30
         }
         while position > count {
             position -= 1
             base[position] = 0x30
         }
         count += width
-    }
-
-    /// 10^`exponent`, exactly, for 0...18.
-    @inline(__always)
-    private static func powerOfTen(_ exponent: Int) -> Double {
-        switch exponent {
-        case 0: 1
-        case 1: 10
-        case 2: 100
-        case 3: 1_000
-        case 4: 10_000
-        case 9: 1_000_000_000
-        default: (0..<exponent).reduce(1.0) { value, _ in value * 10 }
-        }
     }
 
     /// Fixed-point with `decimals` digits, correctly rounded; `null` when not finite. Inlined, so
@@ -200,7 +179,7 @@ struct UncheckedBytes {
             bytes("null")
             return
         }
-        let scale = Self.powerOfTen(decimals)
+        let scale = exactPowerOfTen(decimals)
         let scaled = (value.magnitude * scale).rounded()
         guard scaled < 9e18 else {
             for byte in String(value).utf8 { self.byte(byte) }

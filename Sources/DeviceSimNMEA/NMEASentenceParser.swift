@@ -234,12 +234,6 @@ struct Reader {
         self.fields = fields
     }
 
-    /// 10^0 ... 10^22, all exact in a Double (a literal table: initialised statically, not lazily on
-    /// the hot path).
-    private static let powersOfTen: [Double] = [
-        1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18,
-        1e19, 1e20, 1e21, 1e22,
-    ]
 
     /// A decimal number as (mantissa, fraction digits, negative); nil if absent; counts malformed.
     private mutating func decimal(_ index: Int) -> (mantissa: UInt64, scale: Int, integerDigits: Int, negative: Bool)? {
@@ -284,17 +278,17 @@ struct Reader {
 
     mutating func double(_ index: Int) -> Double? {
         guard let (mantissa, scale, _, negative) = decimal(index) else { return nil }
-        let value = Double(mantissa) / Self.powersOfTen[scale]
+        let value = Double(mantissa) / exactPowerOfTen(scale)
         return negative ? -value : value
     }
 
     mutating func int(_ index: Int) -> Int? {
         guard let (mantissa, scale, _, negative) = decimal(index) else { return nil }
-        guard scale == 0 || mantissa % UInt64(Self.powersOfTen[scale]) == 0 else {
+        guard scale == 0 || mantissa % UInt64(exactPowerOfTen(scale)) == 0 else {
             malformed += 1
             return nil
         }
-        let whole = Int(mantissa / UInt64(Self.powersOfTen[scale]))
+        let whole = Int(mantissa / UInt64(exactPowerOfTen(scale)))
         return negative ? -whole : whole
     }
 
@@ -305,10 +299,10 @@ struct Reader {
             malformed += 1
             return nil
         }
-        let unit = UInt64(Self.powersOfTen[scale])
+        let unit = UInt64(exactPowerOfTen(scale))
         let wholeDegrees = mantissa / (100 * unit)
         let minuteUnits = mantissa - wholeDegrees * 100 * unit
-        let minutes = Double(minuteUnits) / Self.powersOfTen[scale]
+        let minutes = Double(minuteUnits) / exactPowerOfTen(scale)
         guard minutes < 60, wholeDegrees <= (degreeDigits == 2 ? 90 : 180) else {
             malformed += 1
             return nil
@@ -328,7 +322,7 @@ struct Reader {
     /// `hhmmss` or `hhmmss.sss`.
     mutating func time(_ index: Int) -> NMEATimeOfDay? {
         guard let (mantissa, scale, integerDigits, negative) = decimal(index) else { return nil }
-        let unit = UInt64(Self.powersOfTen[scale])
+        let unit = UInt64(exactPowerOfTen(scale))
         let whole = mantissa / unit
         let fraction = mantissa % unit
         let hour = whole / 10_000, minute = whole / 100 % 100, second = whole % 100
@@ -336,7 +330,7 @@ struct Reader {
             malformed += 1
             return nil
         }
-        let nanos = Int64(Double(fraction) / Self.powersOfTen[scale] * 1e9 + 0.5)
+        let nanos = Int64(Double(fraction) / exactPowerOfTen(scale) * 1e9 + 0.5)
         return NMEATimeOfDay(hour: Int(hour), minute: Int(minute), second: Int(second), nanosecond: Int(nanos))
     }
 
