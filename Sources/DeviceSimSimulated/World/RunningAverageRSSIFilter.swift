@@ -29,8 +29,8 @@ public struct RunningAverageRSSIFilter: Sendable {
         if oldest > 0 { samples.removeFirst(oldest) }
     }
 
-    /// Whether it holds any sample.
-    public var isEmpty: Bool { samples.isEmpty }
+    /// When the newest sample was taken (nil when empty).
+    public var newestSampleTime: VirtualInstant? { samples.last?.time }
 
     /// The trimmed mean (nil when empty).
     public var average: Double? {

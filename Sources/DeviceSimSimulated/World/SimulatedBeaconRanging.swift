@@ -26,11 +26,6 @@ public final class SimulatedBeaconRanging: BeaconRanging {
         public init() {}
     }
 
-    private struct Tracked {
-        var filter: RunningAverageRSSIFilter
-        var lastSeen: VirtualInstant
-    }
-
     private let scheduler: EventScheduler
     private let motion: DeviceMotion
     private let world: WorldIndex
@@ -40,7 +35,8 @@ public final class SimulatedBeaconRanging: BeaconRanging {
     private let reports = ObserverList<[BeaconSighting]>()
     private let fenceEvents = ObserverList<BeaconFenceEvent>()
     private var timer: RepeatingEvent?
-    private var tracked: [Int: Tracked] = [:]
+    /// Each beacon heard within the smoothing window, by index: its RSSI samples.
+    private var filters: [Int: RunningAverageRSSIFilter] = [:]
     private var fencesInside: [String: VirtualInstant] = [:]
     /// The latest ranging report.
     public private(set) var lastReport: [BeaconSighting] = []
@@ -65,7 +61,7 @@ public final class SimulatedBeaconRanging: BeaconRanging {
             if isEnabled {
                 timer = scheduler.repeating(every: configuration.cyclePeriod) { [weak self] _ in self?.cycle() }
             } else {
-                tracked = [:]
+                filters = [:]
                 lastReport = []
                 for fence in fencesInside.keys.sorted() { fenceEvents.send(BeaconFenceEvent(fence: fence, entered: false)) }
                 fencesInside = [:]
@@ -97,26 +93,21 @@ public final class SimulatedBeaconRanging: BeaconRanging {
             for _ in 0..<configuration.samplesPerCycle {
                 let rssi = mean + shadowing.next(for: index, identity: beacon.id.description, sigma: environment.shadowing)
                 guard rssi >= environment.beaconSensitivity else { continue }
-                if !heard {
-                    heard = true
-                    if tracked[index] == nil { tracked[index] = Tracked(filter: RunningAverageRSSIFilter(window: configuration.smoothingWindow), lastSeen: now) }
-                }
-                tracked[index]!.filter.add(rssi, at: now)
+                heard = true
+                filters[index, default: RunningAverageRSSIFilter(window: configuration.smoothingWindow)].add(rssi, at: now)
             }
-            guard heard, let smoothed = tracked[index]?.filter.average else { return }
-            tracked[index]!.lastSeen = now
+            guard heard, let smoothed = filters[index]?.average else { return }
             let estimate = RadioModel.estimatedDistance(rssi: smoothed, measuredPower: beacon.measuredPower, exponent: environment.beaconExponent)
             report.append((index, BeaconSighting(
                 beacon: beacon.id, rssi: (smoothed * 10).rounded() / 10, estimatedDistance: (estimate * 100).rounded() / 100,
                 proximity: RadioModel.proximity(distance: estimate))))
             if let fence = beacon.fence {
-                if fencesInside[fence] == nil, !entered.contains(fence) { entered.append(fence) }
-                fencesInside[fence] = now
+                if fencesInside.updateValue(now, forKey: fence) == nil { entered.append(fence) }
             }
         }
-        if !tracked.isEmpty, tracked.values.contains(where: { $0.lastSeen.duration(to: now) >= configuration.smoothingWindow }) {
-            tracked = tracked.filter { $0.value.lastSeen.duration(to: now) < configuration.smoothingWindow }
-        }
+        // Forget beacons not heard for a whole window (stored filters always hold a sample).
+        func isStale(_ filter: RunningAverageRSSIFilter) -> Bool { filter.newestSampleTime!.duration(to: now) >= configuration.smoothingWindow }
+        if filters.values.contains(where: isStale) { filters = filters.filter { !isStale($0.value) } }
         report.sort { ($0.sighting.estimatedDistance, $0.index) < ($1.sighting.estimatedDistance, $1.index) }
         lastReport = report.map(\.sighting)
         for fence in entered { fenceEvents.send(BeaconFenceEvent(fence: fence, entered: true)) }

@@ -12,7 +12,7 @@ import Foundation
 /// ```swift
 /// var grid = SpatialGrid<Int>(origin: centre, cellSize: 500)
 /// grid.insert(7, at: beacon)
-/// grid.forEach(within: 120, of: here) { index, position in ... }
+/// grid.forEach(within: 120, of: here) { index, distance in ... }
 /// ```
 public struct SpatialGrid<Element: Sendable>: Sendable {
     private struct Cell: Hashable {
@@ -27,8 +27,6 @@ public struct SpatialGrid<Element: Sendable>: Sendable {
     private let metresPerDegreeLongitude: Double
     private static var metresPerDegreeLatitude: Double { 111_195 }
     private var cells: [Cell: [(element: Element, position: GeoCoordinate)]] = [:]
-    /// How many elements the grid holds.
-    public private(set) var count = 0
 
     /// Creates an empty grid.
     public init(origin: GeoCoordinate, cellSize: Double) {
@@ -47,19 +45,19 @@ public struct SpatialGrid<Element: Sendable>: Sendable {
     /// Adds `element` at `position`.
     public mutating func insert(_ element: Element, at position: GeoCoordinate) {
         cells[cell(position), default: []].append((element, position))
-        count += 1
     }
 
-    /// Calls `body` for every element within `radius` metres of `center`, in a fixed order (by cell,
-    /// then insertion), whatever was inserted elsewhere.
-    public func forEach(within radius: Double, of center: GeoCoordinate, _ body: (Element, GeoCoordinate) -> Void) {
+    /// Calls `body` with every element within `radius` metres of `center` and its distance, in a fixed
+    /// order (by cell, then insertion), whatever was inserted elsewhere.
+    public func forEach(within radius: Double, of center: GeoCoordinate, _ body: (Element, Double) -> Void) {
         let reach = Int32(clamping: Int((radius / cellSize).rounded(.up)))
         let middle = cell(center)
         for y in (middle.y &- reach)...(middle.y &+ reach) {
             for x in (middle.x &- reach)...(middle.x &+ reach) {
                 guard let entries = cells[Cell(x: x, y: y)] else { continue }
-                for entry in entries where center.distance(to: entry.position) <= radius {
-                    body(entry.element, entry.position)
+                for entry in entries {
+                    let distance = center.distance(to: entry.position)
+                    if distance <= radius { body(entry.element, distance) }
                 }
             }
         }

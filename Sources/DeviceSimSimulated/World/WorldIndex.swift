@@ -5,7 +5,7 @@ import DeviceSimHAL
 ///
 /// ```swift
 /// let index = WorldIndex(world)
-/// index.accessPoints(near: here) { accessPoint, distance in ... }
+/// index.accessPoints(near: here) { index, accessPoint, distance in ... }
 /// ```
 public final class WorldIndex: Sendable {
     /// The world.
@@ -40,8 +40,7 @@ public final class WorldIndex: Sendable {
     /// Calls `body` with every access point whose signal can reach `position`: its index in
     /// ``World/accessPoints``, the access point and its distance.
     public func accessPoints(near position: GeoCoordinate, _ body: (Int, AccessPoint, Double) -> Void) {
-        accessPointGrid.forEach(within: wifiReach, of: position) { index, at in
-            let distance = position.distance(to: at)
+        accessPointGrid.forEach(within: wifiReach, of: position) { index, distance in
             if distance <= accessPointRanges[index] { body(index, accessPointList[index], distance) }
         }
     }
@@ -49,8 +48,7 @@ public final class WorldIndex: Sendable {
     /// Calls `body` with every beacon whose signal can reach `position`: its index in
     /// ``World/beacons``, the beacon and its distance.
     public func beacons(near position: GeoCoordinate, _ body: (Int, Beacon, Double) -> Void) {
-        beaconGrid.forEach(within: beaconReach, of: position) { index, at in
-            let distance = position.distance(to: at)
+        beaconGrid.forEach(within: beaconReach, of: position) { index, distance in
             if distance <= beaconRanges[index] { body(index, world.beacons[index], distance) }
         }
     }
