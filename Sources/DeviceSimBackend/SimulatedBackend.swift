@@ -177,7 +177,7 @@ public final class SimulatedBackend: LocatorBackend {
     public func updateLocation(_ location: SharedLocation) async throws(BackendError) {
         try await request(.updateLocation, account: location.account)
         let user = try account(location.account)
-        guard user.sharing, !quitAccounts.contains(location.account) else { throw .locationOff(location.account) }
+        guard user.sharing else { throw .locationOff(location.account) }  // quitting stops sharing for good
         lastLocations[location.account] = location
         record("backend.location-stored", account: location.account, [
             ("hotspot", location.hotspot.map(TraceValue.string) ?? .null), ("precision", .string(location.precision.rawValue)),
@@ -188,7 +188,7 @@ public final class SimulatedBackend: LocatorBackend {
         try await request(.friendsInArea, account: account)
         let user = try self.account(account)
         return user.friends.compactMap { friend -> SharedLocation? in
-            guard let other = accounts[friend], other.sharing, !quitAccounts.contains(friend),
+            guard let other = accounts[friend], other.sharing,
                   let location = lastLocations[friend], location.hotspot != nil else { return nil }
             return location
         }

@@ -70,8 +70,8 @@ public struct DeviceSpec: Sendable {
 public struct BackendSpec: Sendable {
     /// Latency of every request.
     public var configuration = SimulatedBackend.Configuration()
-    /// Accounts; when the file lists none, every device's user gets one (`<id>@example.org`), and all
-    /// of them are friends.
+    /// Accounts; when the file lists none, the parser gives every device's user one
+    /// (`<id>@example.org`), all of them friends.
     public var accounts: [SimulatedBackend.Account] = []
     /// Failures to inject.
     public var failures: [SimulatedBackend.Failure] = []

@@ -43,7 +43,7 @@ public protocol ScenarioApp: AnyObject, SendableMetatype {
 public struct ScenarioAppContext {
     /// The device the app runs on.
     public let device: Device
-    /// The simulation (other devices, shared services).
+    /// The simulation (other devices, the world and the backend).
     public let simulation: ScenarioSimulation
 }
 

@@ -81,9 +81,7 @@ public enum ScenarioParser {
 
         var world: World?
         if let worldNode = map.optional("world") {
-            let path = try worldNode.string(what: "a world file path")
-            let url = resolve(path, relativeTo: file)
-            guard FileManager.default.isReadableFile(atPath: url.path) else { throw worldNode.error("cannot read the world file \(url.path)") }
+            let url = try readableFile(worldNode, kind: "world", what: "a world file path")
             world = try WorldParser.parse(contentsOf: url.path)
         }
         let places = world?.places ?? [:]
@@ -97,8 +95,9 @@ public enum ScenarioParser {
             devices.append(device)
         }
         let deviceIDs = devices.map(\.id)
-        let backend = try map.optional("backend").map { (n) throws(ScenarioError) in try parseBackend(n) } ?? BackendSpec()
-        let accountIDs = backend.accounts.isEmpty ? devices.map(\.account) : backend.accounts.map(\.id)
+        var backend = try map.optional("backend").map { (n) throws(ScenarioError) in try parseBackend(n) } ?? BackendSpec()
+        if backend.accounts.isEmpty { backend.accounts = SimulatedBackend.Account.allFriends(devices.map(\.account)) }
+        let accountIDs = backend.accounts.map(\.id)
         for device in devices where !accountIDs.contains(device.account) {
             throw ScenarioError("device '\(device.id)' uses the account '\(device.account)', which the backend does not list", at: device.location)
         }
@@ -140,9 +139,13 @@ public enum ScenarioParser {
             world: world, backend: backend, devices: devices, timeline: timeline, expectations: expectations)
     }
 
-    static func resolve(_ path: String, relativeTo file: String) -> URL {
-        let folder = URL(fileURLWithPath: file).deletingLastPathComponent()
-        return path.hasPrefix("/") ? URL(fileURLWithPath: path) : folder.appendingPathComponent(path).standardizedFileURL
+    /// The file `node` names (relative to the scenario file's folder), which must be readable.
+    static func readableFile(_ node: YAMLNode, kind: String, what: String) throws(ScenarioError) -> URL {
+        let path = try node.string(what: what)
+        let folder = URL(fileURLWithPath: node.file).deletingLastPathComponent()
+        let url = path.hasPrefix("/") ? URL(fileURLWithPath: path) : folder.appendingPathComponent(path).standardizedFileURL
+        guard FileManager.default.isReadableFile(atPath: url.path) else { throw node.error("cannot read the \(kind) file \(url.path)") }
+        return url
     }
 
     private static func parseBackend(_ node: YAMLNode) throws(ScenarioError) -> BackendSpec {
@@ -283,12 +286,7 @@ public enum ScenarioParser {
     private static func parseTrack(_ node: YAMLNode) throws(ScenarioError) -> TrackSpec {
         let map = try node.mapping(allowing: trackKeys, what: "track")
         let fileNode = try map.required("file")
-        let path = try fileNode.string(what: "a file path")
-        let folder = URL(fileURLWithPath: node.file).deletingLastPathComponent()
-        let url = path.hasPrefix("/") ? URL(fileURLWithPath: path) : folder.appendingPathComponent(path).standardizedFileURL
-        guard FileManager.default.isReadableFile(atPath: url.path) else {
-            throw fileNode.error("cannot read the track file \(url.path)")
-        }
+        let url = try readableFile(fileNode, kind: "track", what: "a file path")
         var speedFactor = 1.0
         if let n = map.optional("speed-factor") {
             speedFactor = try n.double(what: "a playback speed factor")

@@ -57,8 +57,6 @@ public final class ScenarioSimulation {
     private var playbacks: [NMEAPlaybackLocationProvider] = []
     /// Problems found while setting up (a track that cannot be opened); the run fails with them.
     public private(set) var setupErrors: [String] = []
-    /// Services shared by every device (a world, a backend), by name; apps put and find them here.
-    public var sharedServices: [String: AnyObject] = [:]
     /// The world, indexed for the radios (when the scenario names one).
     public let world: WorldIndex?
     /// The simulated backend every device's apps talk to.
@@ -81,11 +79,9 @@ public final class ScenarioSimulation {
         let root = SeededRandomGenerator(seed: self.seed)
         let world = scenario.world.map(WorldIndex.init)
         self.world = world
-        var accounts = scenario.backend.accounts
-        if accounts.isEmpty { accounts = SimulatedBackend.Account.allFriends(scenario.devices.map(\.account)) }
         backend = SimulatedBackend(
             scheduler: scheduler, events: trace, configuration: scenario.backend.configuration,
-            hotspots: scenario.world?.hotspotInfos ?? [], accounts: accounts)
+            hotspots: scenario.world?.hotspotInfos ?? [], accounts: scenario.backend.accounts)
         for failure in scenario.backend.failures { backend.injectFailure(failure) }
         for spec in scenario.devices {
             let motion = DeviceMotion(at: spec.start, altitude: spec.altitude)
@@ -209,8 +205,7 @@ public final class ScenarioSimulation {
         guard let id = step.device, let simulated = device(id) else { return }
         var fields: [(key: String, value: TraceValue)] = [("do", .string(step.action.name))]
         if simulated.gps == nil, step.action.isGPSAction {
-            simulated.device.record("step.skipped", fields + [("reason", .string("the device's location source is not simulated"))])
-            return
+            return skip(simulated, fields, "the device's location source is not simulated")
         }
         let gps = simulated.gps
         switch step.action {
@@ -255,9 +250,7 @@ public final class ScenarioSimulation {
         }
         simulated.device.record("step", fields)
     }
-}
 
-extension ScenarioSimulation {
     private func skip(_ simulated: SimulatedDevice, _ fields: [(key: String, value: TraceValue)], _ reason: String) {
         simulated.device.record("step.skipped", fields + [("reason", .string(reason))])
     }
