@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "DeviceSim", targets: ["DeviceSim"]),
         .library(name: "DeviceSimTesting", targets: ["DeviceSimTesting"]),
         .library(name: "DeviceSimGPSD", targets: ["DeviceSimGPSD"]),
+        .library(name: "DeviceSimRoads", targets: ["DeviceSimRoads"]),
         .executable(name: "devicesim", targets: ["devicesim"]),
     ],
     dependencies: [
@@ -26,8 +27,12 @@ let package = Package(
         .target(name: "DeviceSimHAL", dependencies: ["DeviceSimTime"]),
         // NMEA 0183 framing, parsing and fix assembly (no dependencies: bytes in, values out).
         .target(name: "DeviceSimNMEA"),
+        // zlib (Debian's zlib1g-dev), for OSM PBF blocks.
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // Roads from OpenStreetMap PBF extracts: road graphs per travel mode, places, fastest routes.
+        .target(name: "DeviceSimRoads", dependencies: ["CZlib", "DeviceSimHAL"]),
         // Simulated drivers: motion along routes, simulated GPS, NMEA/GPX playback, radios, world.
-        .target(name: "DeviceSimSimulated", dependencies: ["DeviceSimHAL", "DeviceSimNMEA", "DeviceSimTime"]),
+        .target(name: "DeviceSimSimulated", dependencies: ["DeviceSimHAL", "DeviceSimNMEA", "DeviceSimTime", "DeviceSimRoads"]),
         // libgps through a small C shim.
         .systemLibrary(
             name: "CGPS",
@@ -70,6 +75,7 @@ let package = Package(
         .testTarget(name: "DeviceSimTimeTests", dependencies: ["DeviceSimTime"]),
         .testTarget(name: "DeviceSimHALTests", dependencies: ["DeviceSimHAL"]),
         .testTarget(name: "DeviceSimNMEATests", dependencies: ["DeviceSimNMEA"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "DeviceSimRoadsTests", dependencies: ["DeviceSimRoads"], exclude: ["Fixtures"]),
         .testTarget(name: "DeviceSimSimulatedTests", dependencies: ["DeviceSimSimulated"]),
         .testTarget(name: "DeviceSimGPSDTests", dependencies: ["DeviceSimGPSD", "DeviceSimSimulated", "DeviceSimScenario", "DeviceSimNMEA"]),
         .testTarget(name: "DeviceSimFlowsTests", dependencies: ["DeviceSimFlows", "DeviceSimSimulated", "DeviceSimTesting"]),
