@@ -80,7 +80,7 @@ let package = Package(
         .testTarget(name: "DeviceSimGPSDTests", dependencies: ["DeviceSimGPSD", "DeviceSimSimulated", "DeviceSimScenario", "DeviceSimNMEA"]),
         .testTarget(name: "DeviceSimFlowsTests", dependencies: ["DeviceSimFlows", "DeviceSimSimulated", "DeviceSimTesting"]),
         .testTarget(name: "DeviceSimBackendTests", dependencies: ["DeviceSimBackend", "DeviceSimTesting"]),
-        .testTarget(name: "DeviceSimScenarioTests", dependencies: ["DeviceSimScenario"]),
+        .testTarget(name: "DeviceSimScenarioTests", dependencies: ["DeviceSimScenario", "DeviceSimRoads"]),
         .testTarget(name: "DeviceSimTestingTests", dependencies: ["DeviceSimTesting"]),
         .testTarget(name: "EndToEndTests", dependencies: ["devicesim"]),
     ],

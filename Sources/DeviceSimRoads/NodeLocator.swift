@@ -19,7 +19,7 @@ public struct NodeLocator: Sendable {
     private let rowRange: ClosedRange<Int64>
     private let columnRange: ClosedRange<Int64>
 
-    /// Indexes the nodes of `graph` that have both incoming and outgoing edges.
+    /// Indexes the nodes of `graph` in its largest strongly connected component.
     public init(_ graph: RoadGraph) {
         self.init(coordinates: graph.coordinates, nodes: graph.coordinates.indices.filter { graph.isRoutable[$0] }.map(Int32.init))
     }

@@ -46,7 +46,8 @@ public struct RoadGraph: Sendable {
     public let edgeSeconds: [Double]
     /// The fastest speed of any edge, m/s (edge length over time; the search's heuristic divides by it).
     public let maximumSpeed: Double
-    /// Whether each node has both incoming and outgoing edges (where positions snap to).
+    /// Whether each node is in the graph's largest strongly connected component (where positions
+    /// snap to).
     let isRoutable: [Bool]
 
     /// Builds a graph; of parallel edges (same from and to) only the fastest is kept, loops are dropped.
@@ -66,7 +67,6 @@ public struct RoadGraph: Sendable {
         var targets: [Int32] = [], seconds: [Double] = []
         targets.reserveCapacity(sorted.count)
         seconds.reserveCapacity(sorted.count)
-        var hasIncoming = [Bool](repeating: false, count: coordinates.count)
         var fastest = 0.0
         var previous: (Int32, Int32) = (-1, -1)
         for edge in sorted where (edge.from, edge.to) != previous {
@@ -74,7 +74,6 @@ public struct RoadGraph: Sendable {
             targets.append(edge.to)
             seconds.append(edge.seconds)
             starts[Int(edge.from) + 1] += 1
-            hasIncoming[Int(edge.to)] = true
             if edge.seconds > 0 { fastest = max(fastest, coordinates[Int(edge.from)].distance(to: coordinates[Int(edge.to)]) / edge.seconds) }
         }
         for index in 0..<coordinates.count { starts[index + 1] += starts[index] }
@@ -82,7 +81,7 @@ public struct RoadGraph: Sendable {
         edgeTargets = targets
         edgeSeconds = seconds
         maximumSpeed = fastest
-        isRoutable = (0..<coordinates.count).map { hasIncoming[$0] && starts[$0 + 1] > starts[$0] }
+        isRoutable = StronglyConnectedComponents.largest(nodeCount: coordinates.count, starts: starts, targets: targets)
     }
 
     /// The number of nodes.

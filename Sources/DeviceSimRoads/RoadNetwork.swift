@@ -85,7 +85,7 @@ public struct RoadNetwork: Sendable {
         }
     }
 
-    /// The node of `mode`'s graph nearest `position` (with both incoming and outgoing edges), and its
+    /// The node of `mode`'s graph nearest `position` (in its largest strongly connected component, so that routes between snapped positions exist), and its
     /// distance in metres; nil when the mode has no roads at all.
     public func nearestNode(to position: GeoCoordinate, for mode: TravelMode) -> (node: Int32, distance: Double)? {
         switch mode {

@@ -20,12 +20,13 @@ import Foundation
 /// | service, track                 | 20  | 15   | 5    |
 /// | living_street                  | 10  | 10   | 5    |
 /// | cycleway                       | -   | 18   | 5    |
-/// | path                           | -   | 12   | 5    |
+/// | path, trail (2)                | -   | 12   | 5    |
 /// | pedestrian, footway, corridor  | -   | 5 (1)| 5    |
 /// | steps                          | -   | -    | 2.5  |
 ///
 /// (1) Bicycles on pedestrian streets and footways only where `bicycle=yes` or `designated`, at
-/// walking pace. Other classes (construction, proposed, platform, bus_guideway, raceway...) and ways
+/// walking pace. (2) `trail` is not an OSM standard value but tags 159 paths of the Helsinki extract.
+/// Other classes (construction, proposed, platform, bus_guideway, raceway...) and ways
 /// tagged `area=yes` are not roads.
 ///
 /// **Speed**: a car drives at the way's `maxspeed` when it has one (km/h, `mph`, `FI:urban` and
@@ -53,7 +54,7 @@ public enum RoadRules {
         "service": (20, 15, 5), "track": (20, 15, 5),
         "living_street": (10, 10, 5),
         "cycleway": (nil, 18, 5),
-        "path": (nil, 12, 5),
+        "path": (nil, 12, 5), "trail": (nil, 12, 5),
         "pedestrian": (nil, nil, 5), "footway": (nil, nil, 5), "corridor": (nil, nil, 5),
         "steps": (nil, nil, 2.5),
     ]
