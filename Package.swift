@@ -60,7 +60,7 @@ let package = Package(
         // The umbrella module: `import DeviceSim`.
         .target(
             name: "DeviceSim",
-            dependencies: ["DeviceSimTime", "DeviceSimHAL", "DeviceSimNMEA", "DeviceSimSimulated", "DeviceSimFlows", "DeviceSimBackend", "DeviceSimScenario"]
+            dependencies: ["DeviceSimTime", "DeviceSimHAL", "DeviceSimNMEA", "DeviceSimRoads", "DeviceSimSimulated", "DeviceSimFlows", "DeviceSimBackend", "DeviceSimScenario"]
         ),
         // Helpers for users' own tests.
         .target(name: "DeviceSimTesting", dependencies: ["DeviceSim"]),
