@@ -15,9 +15,7 @@ struct DeviceSimCommand: ParsableCommand {
             RunCommand.self,
             ValidateCommand.self,
             NMEACommand.self,
-            LiveCommand.self,
-            RecordCommand.self,
-        ]
+        ] + liveGPSSubcommands
     )
 
     /// Parses and runs the command, mapping outcomes onto the documented exit codes
