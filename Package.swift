@@ -20,6 +20,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        // Tests only: property-based tests (scoreboards against a brute force).
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.0"),
     ],
     targets: [
         // Virtual time: the discrete-event scheduler, the virtual clock, the simulation executor, seeded randomness.
@@ -79,7 +81,10 @@ let package = Package(
         .testTarget(name: "DeviceSimSimulatedTests", dependencies: ["DeviceSimSimulated"]),
         .testTarget(name: "DeviceSimGPSDTests", dependencies: ["DeviceSimGPSD", "DeviceSimSimulated", "DeviceSimScenario", "DeviceSimNMEA"]),
         .testTarget(name: "DeviceSimFlowsTests", dependencies: ["DeviceSimFlows", "DeviceSimSimulated", "DeviceSimTesting"]),
-        .testTarget(name: "DeviceSimBackendTests", dependencies: ["DeviceSimBackend", "DeviceSimTesting"]),
+        .testTarget(
+            name: "DeviceSimBackendTests",
+            dependencies: ["DeviceSimBackend", "DeviceSimTesting", .product(name: "PropertyBased", package: "swift-property-based")]
+        ),
         .testTarget(name: "DeviceSimScenarioTests", dependencies: ["DeviceSimScenario"]),
         .testTarget(name: "DeviceSimTestingTests", dependencies: ["DeviceSimTesting"]),
         .testTarget(name: "EndToEndTests", dependencies: ["devicesim"]),
