@@ -80,6 +80,7 @@ public enum ScenarioAppRegistry {
     static let apps: [AnyScenarioApp] = [
         AnyScenarioApp(DogWalkScenarioApp.self),
         AnyScenarioApp(FriendLocatorScenarioApp.self),
+        AnyScenarioApp(TaskListScenarioApp.self),
     ]
 
     /// The names of every registered app.
