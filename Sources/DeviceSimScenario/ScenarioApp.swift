@@ -81,6 +81,7 @@ public enum ScenarioAppRegistry {
         AnyScenarioApp(DogWalkScenarioApp.self),
         AnyScenarioApp(FriendLocatorScenarioApp.self),
         AnyScenarioApp(TaskListScenarioApp.self),
+        AnyScenarioApp(CampusGameScenarioApp.self),
     ]
 
     /// The names of every registered app.
