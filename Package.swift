@@ -65,7 +65,8 @@ let package = Package(
         // The umbrella module: `import DeviceSim`.
         .target(
             name: "DeviceSim",
-            dependencies: ["DeviceSimCore", "DeviceSimTime", "DeviceSimHAL", "DeviceSimNMEA", "DeviceSimSimulated", "DeviceSimFlows", "DeviceSimBackend", "DeviceSimScenario"]
+            dependencies: ["DeviceSimCore", "DeviceSimTime", "DeviceSimHAL", "DeviceSimNMEA", "DeviceSimSimulated", "DeviceSimFlows", "DeviceSimBackend", "DeviceSimScenario",
+                           "DeviceSimStorage"]
         ),
         // Helpers for users' own tests.
         .target(name: "DeviceSimTesting", dependencies: ["DeviceSim"]),

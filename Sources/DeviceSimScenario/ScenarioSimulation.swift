@@ -2,6 +2,7 @@ import DeviceSimBackend
 import DeviceSimFlows
 import DeviceSimHAL
 import DeviceSimSimulated
+import DeviceSimStorage
 import DeviceSimTime
 
 /// One scenario, set up and ready to run: its scheduler, its devices with their simulated hardware and
@@ -32,6 +33,8 @@ public final class ScenarioSimulation {
         public let notifications: SimulatedNotifications
         /// Its connectivity.
         public let connectivity: SimulatedConnectivity
+        /// Its local database (an SQLite file in the run's data folder, made when first used).
+        public internal(set) var database: SQLiteUserDataStore?
         /// Its app, if it runs one.
         var app: LaunchedApp?
 
@@ -61,16 +64,20 @@ public final class ScenarioSimulation {
     public let world: WorldIndex?
     /// The simulated backend every device's apps talk to.
     public let backend: SimulatedBackend
+    /// The folder of the devices' databases (`<device id>.sqlite`).
+    public let dataFolder: DataFolder?
 
     /// Sets up `scenario` (with `seed` overriding the scenario's seed, if given). A device named in
     /// `locationSources` takes that source (gpsd, a recording) instead of its simulated GPS; the closure
-    /// gets the scenario's scheduler.
+    /// gets the scenario's scheduler. The devices' databases go into `dataFolder` (kept), or into a
+    /// temporary folder removed with the simulation.
     public init(
         _ scenario: Scenario,
         seed: UInt64? = nil,
         limits: RunLimits = RunLimits(),
         trace: TraceRecorder = TraceRecorder(),
-        locationSources: [String: (EventScheduler) -> any LocationProvider] = [:]
+        locationSources: [String: (EventScheduler) -> any LocationProvider] = [:],
+        dataFolder: String? = nil
     ) {
         self.scenario = scenario
         self.seed = seed ?? scenario.seed
@@ -83,6 +90,14 @@ public final class ScenarioSimulation {
             scheduler: scheduler, events: trace, configuration: scenario.backend.configuration,
             hotspots: scenario.world?.hotspotInfos ?? [], accounts: scenario.backend.accounts)
         for failure in scenario.backend.failures { backend.injectFailure(failure) }
+        var folderError: String?
+        do {
+            self.dataFolder = try dataFolder.map(DataFolder.init(keeping:)) ?? DataFolder.temporary(prefix: "devicesim-data-")
+        } catch {
+            self.dataFolder = nil
+            folderError = "\(error)"
+        }
+        let civilClock = CivilClock(startDate: scenario.startDate, timeZone: scenario.timeZone)
         for spec in scenario.devices {
             let motion = DeviceMotion(at: spec.start, altitude: spec.altitude)
             let device: Device
@@ -109,6 +124,13 @@ public final class ScenarioSimulation {
                 gps = simulated
             }
             let simulated = SimulatedDevice(device: device, motion: motion, gps: gps)
+            device.civilClock = civilClock
+            if let folder = self.dataFolder {
+                let database = SQLiteUserDataStore(path: folder.appending("\(spec.id).sqlite"), now: { [scheduler] in scheduler.now })
+                if !folder.isTemporary { database.removeFiles() }
+                simulated.database = database
+                device.userData = database
+            }
             if let world {
                 (simulated.wifi, simulated.beacons) = device.attachSimulatedRadios(
                     motion: motion, world: world, random: root.split("device:\(spec.id)"), wifi: spec.wifi, bluetooth: spec.bluetooth)
@@ -116,6 +138,7 @@ public final class ScenarioSimulation {
             simulated.connectivity.state = spec.online ? .online : .offline
             devices.append(simulated)
         }
+        if let folderError { setupErrors.append(folderError) }
     }
 
     /// The one instance of `Service` that every app of this simulation shares (an app's own server),
@@ -178,9 +201,7 @@ public final class ScenarioSimulation {
                     simulated.device.record("route.started", [("length", .double(route.length)), ("waypoints", .int(route.waypoints.count))])
                 }
             }
-            if let app = spec.app, let definition = ScenarioAppRegistry.app(named: app.name) {
-                simulated.app = definition.launch(ScenarioAppContext(device: simulated.device, simulation: self), app.settings)
-            }
+            launchApp(on: simulated, spec: spec)
         }
         for playback in playbacks { playback.start() }
         for step in scenario.timeline {
@@ -190,6 +211,21 @@ public final class ScenarioSimulation {
 
     private func finish() {
         trace.record(TraceEvent(time: scheduler.now, device: nil, name: "scenario.finished", fields: [("events", .int(scheduler.eventCount))]))
+        for simulated in devices { simulated.database?.close() }
+    }
+
+    private func launchApp(on simulated: SimulatedDevice, spec: DeviceSpec) {
+        guard let app = spec.app, let definition = ScenarioAppRegistry.app(named: app.name) else { return }
+        simulated.app = definition.launch(ScenarioAppContext(device: simulated.device, simulation: self), app.settings)
+    }
+
+    /// Stops the device's app (killed or restarting) and closes its database as the process ending would.
+    private func stopApp(on simulated: SimulatedDevice, _ event: String, _ fields: [(key: String, value: TraceValue)] = []) {
+        guard let app = simulated.app else { return }
+        simulated.app = nil
+        app.stop()
+        simulated.database?.close()
+        simulated.device.record(event, fields)
     }
 
     /// Follows a GPX route at `track`'s rate and offset; loops by starting again where it ends.
@@ -256,8 +292,38 @@ public final class ScenarioSimulation {
             simulated.notifications.answer(prompt: prompt, with: choice, after: after)
             return
         case .app(_, let parsed):
+            guard let app = simulated.app else { return skip(simulated, fields, "the app is not running (it was killed); restart it with restart-app") }
             simulated.device.record("step", fields)
-            simulated.app?.perform(parsed)
+            app.perform(parsed)
+            return
+        case .storageFault(let kind, let duration, let count):
+            fields.append(("kind", .string(kind.rawValue)))
+            if let duration { fields.append(("for", .double(duration.inSeconds))) }
+            if let count { fields.append(("count", .int(count))) }
+            guard let database = simulated.database else { return skip(simulated, fields, "the device has no database") }
+            if kind == .corruptAtStart {
+                database.damageFile()
+            } else {
+                database.faults.inject(kind, until: duration.map { scheduler.now.advanced(by: $0) }, count: count)
+            }
+        case .killApp(let duringNextWrite):
+            fields.append(("during", .string(duringNextWrite ? "next-write" : "now")))
+            guard simulated.app != nil else { return skip(simulated, fields, "the app is not running") }
+            simulated.device.record("step", fields)
+            if duringNextWrite, let database = simulated.database {
+                database.onKilled = { [unowned self, unowned simulated] in
+                    database.onKilled = nil
+                    stopApp(on: simulated, "app.killed", [("during", .string("write"))])
+                }
+                database.killDuringNextWrite()
+            } else {
+                stopApp(on: simulated, "app.killed", [("during", .string("idle"))])
+            }
+            return
+        case .restartApp:
+            simulated.device.record("step", fields)
+            stopApp(on: simulated, "app.stopped")
+            if let spec = scenario.devices.first(where: { $0.id == simulated.device.id }) { launchApp(on: simulated, spec: spec) }
             return
         }
         simulated.device.record("step", fields)
@@ -273,7 +339,7 @@ extension StepAction {
     var isGPSAction: Bool {
         switch self {
         case .gpsOn, .gpsOff, .signalLoss, .signalRestore: true
-        case .move, .teleport, .wifi, .bluetooth, .connectivity, .answer, .app: false
+        case .move, .teleport, .wifi, .bluetooth, .connectivity, .answer, .app, .storageFault, .killApp, .restartApp: false
         }
     }
 }

@@ -22,6 +22,8 @@ public final class SQLiteUserDataStore: UserDataStore {
     private let now: () -> VirtualInstant
     private var connection: SQLiteConnection?
     private var killNextWrite = false
+    /// Called when a write is cut short by ``killDuringNextWrite()`` (the simulation kills the app).
+    public var onKilled: (() -> Void)?
     private var corruptFilesSetAside = 0
 
     /// The schema, one migration per version (version N is `migrations[N-1]`).
@@ -136,6 +138,18 @@ public final class SQLiteUserDataStore: UserDataStore {
         connection = nil
     }
 
+    /// Deletes the database file and what SQLite and this store keep beside it (journal, files set
+    /// aside as corrupt), so a kept data folder starts each run afresh.
+    public func removeFiles() {
+        close()
+        let folder = (path as NSString).deletingLastPathComponent
+        let name = (path as NSString).lastPathComponent
+        let beside = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        for file in beside where file == name || file.hasPrefix(name + "-") || file.hasPrefix(name + ".corrupt-") {
+            try? FileManager.default.removeItem(atPath: folder + "/" + file)
+        }
+    }
+
     // MARK: Crashes and damage
 
     /// The app is killed during its next write: the write's transaction has begun and its rows are
@@ -161,6 +175,7 @@ public final class SQLiteUserDataStore: UserDataStore {
         if let connection { return connection }
         let db: SQLiteConnection
         do {
+            try? FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
             db = try SQLiteConnection(path: path)
             try db.execute("PRAGMA foreign_keys = ON")
             try migrate(db)
@@ -200,9 +215,13 @@ public final class SQLiteUserDataStore: UserDataStore {
         defer { if fault == .readOnly { try? db.execute("PRAGMA query_only = OFF") } }
         if killNextWrite {
             killNextWrite = false
+            // A one-page cache makes SQLite write changed pages into the file before the commit, so
+            // the crash leaves a half-written file and a hot rollback journal, as a real kill can.
+            try? db.execute("PRAGMA cache_size = 1")
             try? db.execute("BEGIN IMMEDIATE")
             _ = try? body(db)
             crash()
+            onKilled?()
             throw .writeFailed(key: key, reason: "the app was killed during the write")
         }
         return try run(key) { () throws(SQLiteError) in
@@ -217,10 +236,15 @@ public final class SQLiteUserDataStore: UserDataStore {
         }
     }
 
+    /// Whether the last simulated crash left a hot rollback journal beside the file (SQLite rolls it
+    /// back on the next open).
+    public private(set) var crashLeftJournal = false
+
     /// Leaves the file and its journal as they are on disk now, as a crash would.
     private func crash() {
         let files = [path, path + "-journal"]
         let images = files.map { FileManager.default.contents(atPath: $0) }
+        crashLeftJournal = images[1].map { !$0.isEmpty } ?? false
         close()
         for (file, image) in zip(files, images) {
             if let image { _ = FileManager.default.createFile(atPath: file, contents: image) } else { try? FileManager.default.removeItem(atPath: file) }

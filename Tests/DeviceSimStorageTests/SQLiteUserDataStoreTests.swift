@@ -1,16 +1,15 @@
 import DeviceSimHAL
-import DeviceSimStorage
+@testable import DeviceSimStorage
 import DeviceSimTime
 import Foundation
 import Testing
 
-@Suite struct SQLiteUserDataStoreTests {
-    let directory: String
-    var now = VirtualInstant.zero
+@Suite final class SQLiteUserDataStoreTests {
+    let folder: DataFolder
+    var directory: String { folder.path }
 
     init() throws {
-        directory = NSTemporaryDirectory() + "devicesim-storage-tests-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        folder = try DataFolder.temporary(prefix: "devicesim-storage-tests-")
     }
 
     func store(_ name: String = "walker") -> SQLiteUserDataStore {
@@ -70,9 +69,15 @@ import Testing
         var saved: [BusinessRecord] = []
         for second in 1...50 { saved.append(try db.addRecord(record(dog.id!, second % 3 == 0 ? .poo : .pee, Int64(second)))) }
         db.killDuringNextWrite()
+        var killed = false
+        db.onKilled = { killed = true }
         #expect(throws: StorageError.self) {
             try db.replaceAll(with: UserData(account: .offline, dogs: [DogProfile(name: "Other")], records: []))
         }
+        #expect(killed)
+        // The kill left what a real one can: a hot rollback journal beside a half-written file.
+        #expect(db.crashLeftJournal)
+        #expect(FileManager.default.fileExists(atPath: db.path + "-journal"))
         let reopened = store()
         let loaded = try #require(try reopened.load())
         #expect(loaded.records == saved)
@@ -88,5 +93,36 @@ import Testing
         #expect(throws: StorageError.self) { try db.load() }
         #expect(FileManager.default.fileExists(atPath: db.path + ".corrupt-1"))
         #expect(try db.load() == nil)
+    }
+
+    @Test func aKeptFolderIsClearedOfAnEarlierRunsFilesATemporaryOneIsRemoved() throws {
+        let db = store()
+        try db.replaceAll(with: UserData(account: .offline))
+        db.damageFile()
+        #expect(throws: StorageError.self) { try db.load() }
+        try db.replaceAll(with: UserData(account: .offline))
+        db.removeFiles()
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory).isEmpty)
+        var temporary: DataFolder? = try DataFolder.temporary(prefix: "devicesim-storage-tests-")
+        let path = temporary!.path
+        #expect(FileManager.default.fileExists(atPath: path))
+        temporary = nil
+        #expect(!FileManager.default.fileExists(atPath: path))
+    }
+
+    @Test func aVersion1DatabaseIsMigratedKeepingItsRecords() throws {
+        let path = directory + "/old.sqlite"
+        let old = try SQLiteConnection(path: path)
+        for statement in SQLiteUserDataStore.migrations[0] { try old.execute(statement) }
+        try old.execute("PRAGMA user_version = 1")
+        try old.execute("INSERT INTO account (id, offline) VALUES (1, 1)")
+        try old.execute("INSERT INTO dogs (id, name) VALUES (1, 'Rex')")
+        try old.execute("INSERT INTO business_records (dog_id, kind, latitude, longitude, placed_at_ns) VALUES (1, 'poo', 52.5, 13.4, 0)")
+        old.close()
+        let migrated = SQLiteUserDataStore(path: path, now: { .zero })
+        #expect(try migrated.schemaVersion() == SQLiteUserDataStore.migrations.count)
+        let loaded = try #require(try migrated.load())
+        #expect(loaded.records.map(\.kind) == [.poo])
+        #expect(loaded.records.first?.localTime == "")
     }
 }
