@@ -255,6 +255,7 @@ public final class SQLiteUserDataStore: UserDataStore {
         switch error.primary {
         case SQLITE_FULL: .noSpace(key: key)
         case SQLITE_READONLY: .readOnly(key: key)
+        case SQLITE_IOERR: .writeFailed(key: key, reason: "the storage reported an I/O error; try again")
         default: .writeFailed(key: key, reason: error.message)
         }
     }
