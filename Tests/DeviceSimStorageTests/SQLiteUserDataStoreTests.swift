@@ -71,6 +71,8 @@ import Testing
         db.killDuringNextWrite()
         var killed = false
         db.onKilled = { killed = true }
+        db.close()
+        let before = try #require(FileManager.default.contents(atPath: db.path))
         #expect(throws: StorageError.self) {
             try db.replaceAll(with: UserData(account: .offline, dogs: [DogProfile(name: "Other")], records: []))
         }
@@ -78,6 +80,7 @@ import Testing
         // The kill left what a real one can: a hot rollback journal beside a half-written file.
         #expect(db.crashLeftJournal)
         #expect(FileManager.default.fileExists(atPath: db.path + "-journal"))
+        #expect(FileManager.default.contents(atPath: db.path) != before, "the write had reached the file when it was cut short")
         let reopened = store()
         let loaded = try #require(try reopened.load())
         #expect(loaded.records == saved)
