@@ -61,6 +61,9 @@ public final class ScenarioSimulation {
     public let world: WorldIndex?
     /// The simulated backend every device's apps talk to.
     public let backend: SimulatedBackend
+    /// Devices whose prompts a person answers (live, from the keyboard): the timeline's scripted
+    /// answers for them are skipped, so the person's answer is the one that counts.
+    public var devicesAnsweredByUser: Set<String> = []
 
     /// Sets up `scenario` (with `seed` overriding the scenario's seed, if given). A device named in
     /// `locationSources` takes that source (gpsd, a recording) instead of its simulated GPS; the closure
@@ -240,6 +243,7 @@ public final class ScenarioSimulation {
             simulated.connectivity.state = online ? .online : .offline
         case .answer(let prompt, let choice, let after):
             fields += [("prompt", .string(prompt)), ("choice", .string(choice))]
+            if devicesAnsweredByUser.contains(id) { return skip(simulated, fields, "prompts are answered from the keyboard") }
             simulated.device.record("step", fields)
             simulated.notifications.answer(prompt: prompt, with: choice, after: after)
             return
