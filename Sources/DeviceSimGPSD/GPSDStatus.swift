@@ -118,11 +118,17 @@ public struct GPSDStatus: Sendable {
             connectedAt = nil
             return become(.unreachable(error), at: now)
         case .connected:
+            // gpsd counts as back with its first words (its VERSION line): a gpsd that is shutting
+            // down may still accept a connection, and then closes it unanswered.
             isConnected = true
             connectedAt = now
             latestReportAt = nil
-            return become(nil, at: now)
+            return []
         case .line(let line):
+            if case .unreachable? = problem {
+                let changes = become(nil, at: now)
+                return changes + observe(.line(line), at: now)
+            }
             // gpsd lists its receivers when the watch starts, and says when one goes away.
             if line.hasPrefix("{\"class\":\"DEVICES\""), !line.contains("\"path\"") {
                 return become(.noReceiver(endpoint, device: device), at: now)
@@ -160,11 +166,16 @@ public struct GPSDStatus: Sendable {
     /// the changes. Call it every second or so.
     public mutating func check(at now: ContinuousClock.Instant) -> [GPSDStatusChange] {
         guard isConnected else { return [] }
+        if case .unreachable? = problem { return [] }  // connected, but gpsd has not spoken yet
         if let since = latestReportAt ?? connectedAt, since.duration(to: now) >= quietAfter {
             return become(.noReceiver(endpoint, device: device), at: now)
         }
-        if problem == nil, let latestFixAt, latestFixAt.duration(to: now) >= staleAfter, let receiver {
-            return become(.fixLost(device: receiver, reason: "no position for \(Self.seconds(latestFixAt.duration(to: now))) s"), at: now)
+        // After a reconnection the receiver gets its time again before its fix counts as lost.
+        if problem == nil, let latestFixAt, let receiver {
+            let since = max(latestFixAt, connectedAt ?? latestFixAt)
+            if since.duration(to: now) >= staleAfter {
+                return become(.fixLost(device: receiver, reason: "no position for \(Self.seconds(since.duration(to: now))) s"), at: now)
+            }
         }
         return []
     }

@@ -17,6 +17,8 @@ import Testing
             device: "/dev/ttyACM0", receivedAt: .now)
     }
 
+    static let version = "{\"class\":\"VERSION\",\"release\":\"3.22\",\"rev\":\"3.22\",\"proto_major\":3,\"proto_minor\":14}"
+
     var refused: GPSDReader.Event { .connectFailed(.cannotConnect(endpoint, reason: "can't connect to host/port pair"), retryIn: .milliseconds(250)) }
 
     /// Every change's kind and words.
@@ -33,7 +35,9 @@ import Testing
         #expect(first[0].hasSuffix("; retrying"))
         #expect(status.observe(refused, at: at(0.25)).isEmpty, "retries of the same problem are not repeated")
         #expect(status.check(at: at(3)).isEmpty)
-        #expect(words(status.observe(.connected(endpoint), at: at(4))) == ["ended: connected to gpsd at 127.0.0.1:4000"])
+        #expect(status.observe(.connected(endpoint), at: at(4)).isEmpty, "not back until gpsd speaks")
+        #expect(status.check(at: at(20)).isEmpty, "a silent connection is no news")
+        #expect(words(status.observe(.line(Self.version), at: at(20.1))) == ["ended: connected to gpsd at 127.0.0.1:4000"])
         #expect(status.problem == nil)
     }
 
@@ -83,7 +87,23 @@ import Testing
         let lost = words(status.observe(.disconnected(.connectionLost(endpoint, reason: "gpsd closed the connection")), at: at(3)))
         #expect(lost == ["started: lost the connection to gpsd at 127.0.0.1:4000: gpsd closed the connection; reconnecting"])
         #expect(status.observe(refused, at: at(3.5)).isEmpty, "still the same problem")
-        #expect(words(status.observe(.connected(endpoint), at: at(6))) == ["ended: connected to gpsd at 127.0.0.1:4000"])
+        // A dying gpsd may still accept a connection and close it unanswered: still the same problem.
+        #expect(status.observe(.connected(endpoint), at: at(3.6)).isEmpty)
+        #expect(status.observe(.disconnected(.connectionLost(endpoint, reason: "gpsd closed the connection")), at: at(3.7)).isEmpty)
+        _ = status.observe(.connected(endpoint), at: at(6))
+        #expect(words(status.observe(.line(Self.version), at: at(6.01))) == ["ended: connected to gpsd at 127.0.0.1:4000"])
         #expect(status.isConnected)
+    }
+
+    @Test func afterAReconnectionTheFixIsLostOnlyIfNoneComesInTime() {
+        var status = GPSDStatus(endpoint: endpoint, staleAfter: .seconds(5), quietAfter: .seconds(10))
+        _ = status.observe(.connected(endpoint), at: at(0))
+        _ = status.observe(fix(3), at: at(1))
+        _ = status.observe(.disconnected(.connectionLost(endpoint, reason: "gpsd closed the connection")), at: at(2))
+        _ = status.observe(.connected(endpoint), at: at(8))
+        #expect(words(status.observe(.line(Self.version), at: at(8))) == ["ended: connected to gpsd at 127.0.0.1:4000"])
+        _ = status.observe(.satellites([], device: "/dev/ttyACM0"), at: at(9))
+        #expect(status.check(at: at(12.9)).isEmpty, "the last fix is 11.9 s old, but the connection only 4.9 s")
+        #expect(words(status.check(at: at(13))) == ["started: fix lost on /dev/ttyACM0: no position for 5.0 s"])
     }
 }
