@@ -1,18 +1,16 @@
 import DeviceSimHAL
 import Foundation
 
-/// Streams a trace to a JSON Lines file as the events happen, instead of holding it in memory: a run
-/// of any length keeps flat memory, and a run cut short leaves every line written so far, each one
-/// whole.
-///
-/// Live runs write every event at once (``Flushing/everyEvent``); long virtual-time runs can gather
-/// events in a buffer first (``Flushing/buffered(bytes:)``).
+/// Streams a trace to a JSON Lines file as events happen (one line per event, the bytes of
+/// ``TraceEvent/jsonLines(_:)``), so a run's memory does not grow with its trace, and a run cut short
+/// leaves every line written so far, each one whole. Virtual-time runs write through a buffer of about
+/// 1 MiB (``Flushing/buffered(bytes:)``); live runs write each event as it happens
+/// (``Flushing/everyEvent``).
 ///
 /// ```swift
-/// let recorder = TraceRecorder(keepsEvents: false)
-/// let writer = try TraceFileWriter(path: "trace.jsonl")
+/// let writer = try TraceFileWriter(path: "out/walk.jsonl")   // or flushing: .everyEvent
 /// recorder.forward(to: writer)
-/// ...
+/// ... run ...
 /// try writer.close()
 /// ```
 public final class TraceFileWriter: EventSink {
@@ -24,78 +22,97 @@ public final class TraceFileWriter: EventSink {
         case buffered(bytes: Int)
     }
 
-    /// The file written.
+    /// The file's path.
     public let path: String
     /// When lines reach the file.
     public let flushing: Flushing
     /// Events recorded so far.
     public private(set) var eventCount = 0
-    /// The first write error (later events are dropped after it); ``close()`` throws it.
-    public private(set) var writeError: TraceFileError?
-
-    private var handle: FileHandle?
+    /// The first write error, if one happened (later events are dropped; ``close()`` reports it).
+    public private(set) var failure: String?
+    private let handle: FileHandle
     private var buffer: [UInt8] = []
+    private var isClosed = false
+    private let flushSize: Int
 
-    /// Creates (or truncates) the file at `path`.
-    public init(path: String, flushing: Flushing = .everyEvent) throws(TraceFileError) {
-        guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
-            throw .cannotCreate(path: path)
-        }
+    /// Creates (or empties) the file, and its folder if needed.
+    public init(path: String, flushing: Flushing = .buffered(bytes: 1 << 20)) throws(ScenarioError) {
         self.path = path
         self.flushing = flushing
-        self.handle = handle
-        if case .buffered(let bytes) = flushing { buffer.reserveCapacity(bytes) }
+        switch flushing {
+        case .everyEvent: flushSize = 1
+        case .buffered(let bytes): flushSize = max(1, bytes)
+        }
+        let url = URL(fileURLWithPath: path)
+        do {
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            guard FileManager.default.createFile(atPath: path, contents: nil) else {
+                throw ScenarioError("cannot create the trace file \(path): check that its folder is writable", at: nil)
+            }
+            handle = try FileHandle(forWritingTo: url)
+        } catch let error as ScenarioError {
+            throw error
+        } catch {
+            throw ScenarioError("cannot create the trace file \(path): \((error as NSError).localizedDescription)", at: nil)
+        }
+        buffer.reserveCapacity(min(flushSize, 1 << 20) + 4096)
     }
-
-    deinit { try? close() }
 
     public func record(_ event: TraceEvent) {
-        guard handle != nil, writeError == nil else { return }
+        guard failure == nil, !isClosed else { return }
         eventCount += 1
-        buffer.append(contentsOf: event.jsonLine.utf8)
-        buffer.append(0x0A)
-        switch flushing {
-        case .everyEvent: flush()
-        case .buffered(let bytes): if buffer.count >= bytes { flush() }
-        }
+        event.appendJSONLine(to: &buffer)
+        if buffer.count >= flushSize { flush() }
     }
 
-    /// Writes what is buffered.
-    public func flush() {
-        guard let handle, !buffer.isEmpty, writeError == nil else { return }
+    /// Writes what is buffered and closes the file (once); throws the first write error.
+    public func close() throws(ScenarioError) {
+        if !isClosed {
+            flush()
+            try? handle.synchronize()
+            try? handle.close()
+            isClosed = true
+        }
+        if let failure { throw ScenarioError(failure, at: nil) }
+    }
+
+    private func flush() {
+        guard failure == nil, !buffer.isEmpty else { return }
         do {
             try handle.write(contentsOf: buffer)
         } catch {
-            writeError = .writeFailed(path: path, reason: error.localizedDescription)
+            failure = "cannot write the trace file \(path): \((error as NSError).localizedDescription)"
         }
         buffer.removeAll(keepingCapacity: true)
     }
+}
 
-    /// Writes what is buffered, makes it durable and closes the file; throws the first write error.
-    public func close() throws(TraceFileError) {
-        guard let handle else {
-            if let writeError { throw writeError }
-            return
+/// Keeps only the events that a scenario's expectations look at (all of them when one expectation
+/// could look at any event).
+final class ExpectedEventsRecorder: EventSink {
+    private let names: Set<String>?
+    private(set) var events: [TraceEvent] = []
+
+    init(expectations: [Expectation]) {
+        var names = Set<String>()
+        var everything = false
+        for expectation in expectations {
+            if let relevant = expectation.relevantEventNames { names.formUnion(relevant) } else { everything = true }
         }
-        flush()
-        try? handle.synchronize()
-        try? handle.close()
-        self.handle = nil
-        if let writeError { throw writeError }
+        self.names = everything ? nil : names
+    }
+
+    func record(_ event: TraceEvent) {
+        if names?.contains(event.name) ?? true { events.append(event) }
     }
 }
 
-/// Why a trace file could not be written.
-public enum TraceFileError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The file cannot be created.
-    case cannotCreate(path: String)
-    /// Writing failed part-way (disk full, removed medium).
-    case writeFailed(path: String, reason: String)
-
-    public var description: String {
+extension Expectation {
+    /// The names of the events this expectation looks at (nil: it may look at any event).
+    var relevantEventNames: Set<String>? {
         switch self {
-        case .cannotCreate(let path): "cannot write the trace \(path): cannot create the file (does its folder exist, is it writable?)"
-        case .writeFailed(let path, let reason): "writing the trace \(path) failed: \(reason)"
+        case .event(let expected): [expected.name]
+        case .position(let expected): Set(expected.events)
         }
     }
 }

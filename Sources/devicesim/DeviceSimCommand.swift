@@ -15,6 +15,7 @@ struct DeviceSimCommand: ParsableCommand {
             RunCommand.self,
             ValidateCommand.self,
             NMEACommand.self,
+            MergeCommand.self,
         ] + liveGPSSubcommands
     )
 
