@@ -138,8 +138,9 @@ public enum StepAction: Sendable {
     case bluetooth(Bool)
     /// Go online or offline.
     case connectivity(Bool)
-    /// The user answers a prompt (the one showing, or the next of that kind) after a reaction time.
-    case answer(prompt: String, choice: String, after: Duration)
+    /// The user answers a prompt (the one showing, or the next of that kind unless `onlyIfShowing`)
+    /// after a reaction time.
+    case answer(prompt: String, choice: String, after: Duration, onlyIfShowing: Bool)
     /// An action of the device's app, parsed by the app's definition.
     case app(name: String, parsed: any Sendable)
 
