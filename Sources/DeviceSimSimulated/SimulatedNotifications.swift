@@ -119,7 +119,7 @@ public final class SimulatedNotifications: UserNotifications {
         guard let entry = pending[id] else {
             if let gone = closed[id] {
                 record("prompt.answer-rejected", [
-                    ("prompt", .string(gone.prompt)), ("choice", .string(choice)), ("reason", .string("the prompt \(gone.how), before the answer")),
+                    ("prompt", .string(gone.prompt)), ("choice", .string(choice)), ("reason", .string("the prompt \(gone.how), before this tap")),
                 ])
             }
             return
