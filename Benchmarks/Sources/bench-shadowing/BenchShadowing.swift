@@ -1,0 +1,68 @@
+// How often a phone standing N metres from an access point is counted inside its hotspot, with Wi-Fi
+// shadowing drawn independently at every scan ("before": shadowing-distance 0) and with the
+// correlated process (Gudmundson over distance moved, and over time: the defaults, 10 m and 300 s).
+// One access point (15 dBm, the campus library's), the friend-locator's defaults (scans every 30 s,
+// entered after 2 sightings at -70 dBm or better, left after 3 misses), Wi-Fi alone (no location fix:
+// with one, the hotspot's area decides and a device outside it is never counted). Each run is one hour
+// standing still; SEEDS runs per distance.
+//   swift run -c release --package-path Benchmarks bench-shadowing [SEEDS] [HOURS]
+import DeviceSim
+import Foundation
+
+let arguments = CommandLine.arguments.dropFirst()
+let seeds = arguments.first.flatMap { UInt64($0) } ?? 200
+let hours = arguments.dropFirst().first.flatMap { Int($0) } ?? 1
+let center = GeoCoordinate(latitude: 52.5108, longitude: 13.3305)
+let distances: [Double] = [10, 20, 30, 40, 46, 55, 60, 72, 85, 100, 120]
+
+struct Outcome {
+    var scansInside = 0
+    var scans = 0
+    var runsWithEntry = 0
+    var entries = 0
+}
+
+func measure(distance: Double, correlated: Bool) throws -> Outcome {
+    var radio = RadioEnvironment()
+    if !correlated { radio.shadowingDistance = 0 }
+    let world = World(hotspots: [Hotspot(name: "library", area: .circle(center: center, radius: 40), accessPoints: [
+        AccessPoint(ssid: "eduroam", bssid: "02:00:00:00:01:01", position: center, transmitPower: 15),
+    ])], radio: radio)
+    let index = WorldIndex(world)
+    var outcome = Outcome()
+    for seed in 1...seeds {
+        let scheduler = EventScheduler()
+        let wifi = SimulatedWiFi(scheduler: scheduler, motion: DeviceMotion(at: center.offsetBy(east: distance, north: 0)), world: index,
+                                 random: SeededRandomGenerator(seed: seed).split("device:phone").split("wifi"))
+        var presence = HotspotPresenceDetector(hotspots: world.hotspotInfos)
+        var entries = 0
+        let subscription = wifi.observeScans { scan in
+            guard scan.resultsUpdated else { return }
+            entries += presence.update(with: scan).filter(\.entered).count
+            outcome.scans += 1
+            if !presence.inside.isEmpty { outcome.scansInside += 1 }
+        }
+        wifi.isEnabled = true
+        try scheduler.run(for: .seconds(Int64(3600 * hours) - 1))
+        outcome.entries += entries
+        if entries > 0 { outcome.runsWithEntry += 1 }
+        _ = subscription
+    }
+    return outcome
+}
+
+func percent(_ part: Int, _ whole: Int) -> String { String(format: "%5.1f %%", 100 * Double(part) / Double(max(whole, 1))) }
+
+print("\(seeds) runs of \(hours) h per distance; mean RSSI from RadioModel, sigma 5 dB")
+print("distance  mean RSSI | scans counted inside   | runs with an entry     | entries per hour")
+print("                    | before      after      | before      after      | before   after")
+for distance in distances {
+    let mean = RadioModel.wifiRSSI(transmitPower: 15, distance: distance, environment: RadioEnvironment())
+    let before = try measure(distance: distance, correlated: false)
+    let after = try measure(distance: distance, correlated: true)
+    let runs = Int(seeds) * hours
+    print(String(format: "%5.0f m  %6.1f dBm | ", distance, mean)
+        + "\(percent(before.scansInside, before.scans))    \(percent(after.scansInside, after.scans))    | "
+        + "\(percent(before.runsWithEntry, Int(seeds)))    \(percent(after.runsWithEntry, Int(seeds)))    | "
+        + String(format: "%6.2f   %6.2f", Double(before.entries) / Double(runs), Double(after.entries) / Double(runs)))
+}
