@@ -1,10 +1,11 @@
 // How often a phone standing N metres from an access point is counted inside its hotspot, with Wi-Fi
 // shadowing drawn independently at every scan ("before": shadowing-distance 0) and with the
 // correlated process (Gudmundson over distance moved, and over time: the defaults, 10 m and 300 s).
-// One access point (15 dBm, the campus library's), the friend-locator's defaults (scans every 30 s,
-// entered after 2 sightings at -70 dBm or better, left after 3 misses), Wi-Fi alone (no location fix:
-// with one, the hotspot's area decides and a device outside it is never counted). Each run is one hour
-// standing still; SEEDS runs per distance.
+// One access point (15 dBm, the campus library's) in a hotspot of radius 40 m, the friend-locator's
+// defaults (scans every 30 s, entered after 2 observations, left after 3 misses, -70 dBm), Wi-Fi alone
+// (no location fix); the last column is the app as it runs with GPS on: correlated shadowing and a fix
+// (accuracy 5 m) at the device, so the hotspot's area takes part. Each run is one hour standing still;
+// SEEDS runs per distance.
 //   swift run -c release --package-path Benchmarks bench-shadowing [SEEDS] [HOURS]
 import DeviceSim
 import Foundation
@@ -22,7 +23,7 @@ struct Outcome {
     var entries = 0
 }
 
-func measure(distance: Double, correlated: Bool) throws -> Outcome {
+func measure(distance: Double, correlated: Bool, withFix: Bool = false) throws -> Outcome {
     var radio = RadioEnvironment()
     if !correlated { radio.shadowingDistance = 0 }
     let world = World(hotspots: [Hotspot(name: "library", area: .circle(center: center, radius: 40), accessPoints: [
@@ -32,13 +33,15 @@ func measure(distance: Double, correlated: Bool) throws -> Outcome {
     var outcome = Outcome()
     for seed in 1...seeds {
         let scheduler = EventScheduler()
-        let wifi = SimulatedWiFi(scheduler: scheduler, motion: DeviceMotion(at: center.offsetBy(east: distance, north: 0)), world: index,
+        let position = center.offsetBy(east: distance, north: 0)
+        let wifi = SimulatedWiFi(scheduler: scheduler, motion: DeviceMotion(at: position), world: index,
                                  random: SeededRandomGenerator(seed: seed).split("device:phone").split("wifi"))
         var presence = HotspotPresenceDetector(hotspots: world.hotspotInfos)
         var entries = 0
         let subscription = wifi.observeScans { scan in
             guard scan.resultsUpdated else { return }
-            entries += presence.update(with: scan).filter(\.entered).count
+            let fix = withFix ? LocationFix(receivedAt: scheduler.now, coordinate: position, horizontalAccuracy: 5) : nil
+            entries += presence.update(with: scan, fix: fix).filter(\.entered).count
             outcome.scans += 1
             if !presence.inside.isEmpty { outcome.scansInside += 1 }
         }
@@ -54,15 +57,16 @@ func measure(distance: Double, correlated: Bool) throws -> Outcome {
 func percent(_ part: Int, _ whole: Int) -> String { String(format: "%5.1f %%", 100 * Double(part) / Double(max(whole, 1))) }
 
 print("\(seeds) runs of \(hours) h per distance; mean RSSI from RadioModel, sigma 5 dB")
-print("distance  mean RSSI | scans counted inside   | runs with an entry     | entries per hour")
-print("                    | before      after      | before      after      | before   after")
+print("distance  mean RSSI | scans counted inside            | runs with an entry              | entries per hour")
+print("                    | before   after    after+fix     | before   after    after+fix     | before  after  after+fix")
 for distance in distances {
     let mean = RadioModel.wifiRSSI(transmitPower: 15, distance: distance, environment: RadioEnvironment())
     let before = try measure(distance: distance, correlated: false)
     let after = try measure(distance: distance, correlated: true)
+    let fused = try measure(distance: distance, correlated: true, withFix: true)
     let runs = Int(seeds) * hours
     print(String(format: "%5.0f m  %6.1f dBm | ", distance, mean)
-        + "\(percent(before.scansInside, before.scans))    \(percent(after.scansInside, after.scans))    | "
-        + "\(percent(before.runsWithEntry, Int(seeds)))    \(percent(after.runsWithEntry, Int(seeds)))    | "
-        + String(format: "%6.2f   %6.2f", Double(before.entries) / Double(runs), Double(after.entries) / Double(runs)))
+        + "\(percent(before.scansInside, before.scans)) \(percent(after.scansInside, after.scans)) \(percent(fused.scansInside, fused.scans))       | "
+        + "\(percent(before.runsWithEntry, Int(seeds))) \(percent(after.runsWithEntry, Int(seeds))) \(percent(fused.runsWithEntry, Int(seeds)))       | "
+        + String(format: "%5.2f  %5.2f  %5.2f", Double(before.entries) / Double(runs), Double(after.entries) / Double(runs), Double(fused.entries) / Double(runs)))
 }
