@@ -57,11 +57,13 @@ public struct WorldCheck: Sendable {
         return !keys.contains("devices") && keys.contains { ["radio", "places", "hotspots", "beacons"].contains($0) }
     }
 
-    /// The world file the scenario at `path` names, if any (resolved against the scenario's folder).
+    /// The world file the scenario at `path` names, if any (resolved against the scenario's folder;
+    /// relative to the current folder when it lies below it).
     public static func worldPath(ofScenario path: String) -> String? {
         guard let text = try? ScenarioParser.readText(of: path, kind: "scenario", limit: ScenarioParser.maximumFileSize),
               let root = try? YAMLNode.parse(text, file: path), let map = try? root.mapping(allowing: ScenarioParser.topLevelKeys),
               let node = map.optional("world"), let url = try? ScenarioParser.readableFile(node, kind: "world", what: "a world file path") else { return nil }
-        return url.path
+        let here = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).standardizedFileURL.path + "/"
+        return url.path.hasPrefix(here) ? String(url.path.dropFirst(here.count)) : url.path
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import DeviceSim
+import Foundation
 
 /// `devicesim validate`: check scenario files and world files without running them.
 struct ValidateCommand: ParsableCommand {
@@ -35,7 +36,7 @@ struct ValidateCommand: ParsableCommand {
         var invalid = 0
         var worldsWarned = Set<String>()
         func warn(aboutWorld path: String, _ check: WorldCheck) {
-            guard worldsWarned.insert(path).inserted else { return }
+            guard worldsWarned.insert(URL(fileURLWithPath: path).standardizedFileURL.path).inserted else { return }
             for warning in check.warnings { Terminal.standardError.write("\(warning)\n") }
         }
         for item in found {
