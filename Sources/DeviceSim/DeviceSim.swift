@@ -1,4 +1,5 @@
 @_exported import DeviceSimBackend
+@_exported import DeviceSimCore
 @_exported import DeviceSimFlows
 @_exported import DeviceSimHAL
 @_exported import DeviceSimNMEA

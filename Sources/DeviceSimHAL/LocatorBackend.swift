@@ -90,6 +90,12 @@ public enum BackendError: Error, Sendable, Hashable, CustomStringConvertible {
     case serverError(operation: String)
     /// The device is offline.
     case unreachable
+    /// The campus game: the user has not joined today's game.
+    case notInGame(String)
+    /// The campus game: no objective of today's game has this id.
+    case unknownObjective(String)
+    /// The campus game: the server's own check puts the reported position outside the objective.
+    case notAtObjective(String)
 
     public var description: String {
         switch self {
@@ -99,6 +105,9 @@ public enum BackendError: Error, Sendable, Hashable, CustomStringConvertible {
         case .locationOff(let account): "\(account) has turned location tracking off"
         case .serverError(let operation): "the server failed the request '\(operation)'"
         case .unreachable: "the server cannot be reached: the device is offline"
+        case .notInGame(let account): "\(account) has not joined today's game"
+        case .unknownObjective(let objective): "today's game has no objective '\(objective)'"
+        case .notAtObjective(let objective): "the server could not confirm the position at '\(objective)'"
         }
     }
 }

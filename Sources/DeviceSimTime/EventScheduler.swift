@@ -1,5 +1,3 @@
-import HeapModule
-
 /// The discrete-event scheduler at the heart of a simulation.
 ///
 /// Events are ordered by (instant, sequence number): events due at the same instant run in the order
@@ -40,7 +38,7 @@ public final class EventScheduler {
     /// The executor on which the simulation's async tasks run.
     public let executor = SimulationExecutor()
 
-    private var queue = Heap<Entry>()
+    private var queue = BinaryMinHeap<Entry>()
     private var nextSequence: UInt64 = 0
     private var cancelled = Set<UInt64>()
 

@@ -15,9 +15,8 @@ struct DeviceSimCommand: ParsableCommand {
             RunCommand.self,
             ValidateCommand.self,
             NMEACommand.self,
-            LiveCommand.self,
-            RecordCommand.self,
-        ]
+            MergeCommand.self,
+        ] + liveGPSSubcommands
     )
 
     /// Parses and runs the command, mapping outcomes onto the documented exit codes

@@ -1,3 +1,4 @@
+#if canImport(DeviceSimGPSD)
 import ArgumentParser
 import DeviceSim
 import DeviceSimGPSD
@@ -126,3 +127,4 @@ final class LiveEventPrinter: EventSink {
         Terminal.standardOutput.write(line + "\n")
     }
 }
+#endif

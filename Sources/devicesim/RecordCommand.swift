@@ -1,3 +1,4 @@
+#if canImport(DeviceSimGPSD)
 import ArgumentParser
 import DeviceSim
 import DeviceSimGPSD
@@ -88,3 +89,4 @@ extension GPSDRecorder {
         }
     }
 }
+#endif

@@ -15,6 +15,9 @@ public struct RunningAverageRSSIFilter: Sendable {
     /// The share trimmed at each end.
     public var trim: Double
     private var samples: [(time: VirtualInstant, rssi: Double)] = []
+    /// The RSSI values of `samples`, kept sorted as samples come and go (a binary search and a move
+    /// per sample, instead of sorting the whole window for every average).
+    private var sortedValues: [Double] = []
 
     /// Creates an empty filter (20 s, 10%).
     public init(window: Duration = .seconds(20), trim: Double = 0.1) {
@@ -25,8 +28,23 @@ public struct RunningAverageRSSIFilter: Sendable {
     /// Adds a sample and forgets those older than the window.
     public mutating func add(_ rssi: Double, at time: VirtualInstant) {
         samples.append((time, rssi))
+        sortedValues.insert(rssi, at: Self.insertionIndex(of: rssi, in: sortedValues))
         let oldest = samples.firstIndex { $0.time.duration(to: time) < window } ?? samples.count
-        if oldest > 0 { samples.removeFirst(oldest) }
+        guard oldest > 0 else { return }
+        for sample in samples[..<oldest] {
+            sortedValues.remove(at: Self.insertionIndex(of: sample.rssi, in: sortedValues))
+        }
+        samples.removeFirst(oldest)
+    }
+
+    /// The first index whose value is not less than `value`.
+    private static func insertionIndex(of value: Double, in values: [Double]) -> Int {
+        var low = 0, high = values.count
+        while low < high {
+            let middle = (low + high) / 2
+            if values[middle] < value { low = middle + 1 } else { high = middle }
+        }
+        return low
     }
 
     /// When the newest sample was taken (nil when empty).
@@ -34,10 +52,9 @@ public struct RunningAverageRSSIFilter: Sendable {
 
     /// The trimmed mean (nil when empty).
     public var average: Double? {
-        guard !samples.isEmpty else { return nil }
-        let sorted = samples.map(\.rssi).sorted()
-        let cut = Int(Double(sorted.count) * trim)
-        let kept = sorted[cut..<(sorted.count - cut)]
+        guard !sortedValues.isEmpty else { return nil }
+        let cut = Int(Double(sortedValues.count) * trim)
+        let kept = sortedValues[cut..<(sortedValues.count - cut)]
         return kept.reduce(0, +) / Double(kept.count)
     }
 }
