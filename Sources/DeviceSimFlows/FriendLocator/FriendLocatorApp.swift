@@ -312,7 +312,8 @@ public final class FriendLocatorApp {
 
         guard isTrackingEnabled, !Task.isCancelled else { return }
         visits[hotspot.name] = nil
-        await sync(location)
+        // A hotspot-level location of a visit that a later entry has overtaken would hide where she is now.
+        if location.precision != .hotspot || currentHotspot == hotspot.name { await sync(location) }
         if let group, !settings.autoPing || location.precision != .hotspot {
             send(ping: group, location)
         }
