@@ -1,18 +1,19 @@
 // How often a phone standing N metres from an access point is counted inside its hotspot, with Wi-Fi
 // shadowing drawn independently at every scan ("before": shadowing-distance 0) and with the
-// correlated process (Gudmundson over distance moved, and over time: the defaults, 10 m and 300 s).
+// correlated process (Gudmundson over distance moved, and over time: the defaults, 10 m and 1800 s).
 // One access point (15 dBm, the campus library's) in a hotspot of radius 40 m, the friend-locator's
 // defaults (scans every 30 s, entered after 2 observations, left after 3 misses, -70 dBm), Wi-Fi alone
 // (no location fix); the last column is the app as it runs with GPS on: correlated shadowing and a fix
 // (accuracy 5 m) at the device, so the hotspot's area takes part. Each run is one hour standing still;
 // SEEDS runs per distance.
-//   swift run -c release --package-path Benchmarks bench-shadowing [SEEDS] [HOURS]
+//   swift run -c release --package-path Benchmarks bench-shadowing [SEEDS] [HOURS] [SHADOWING-TIME-SECONDS]
 import DeviceSim
 import Foundation
 
 let arguments = CommandLine.arguments.dropFirst()
 let seeds = arguments.first.flatMap { UInt64($0) } ?? 200
 let hours = arguments.dropFirst().first.flatMap { Int($0) } ?? 1
+let shadowingTime = arguments.dropFirst(2).first.flatMap { Double($0) } ?? RadioEnvironment().shadowingTime
 let center = GeoCoordinate(latitude: 52.5108, longitude: 13.3305)
 let distances: [Double] = [10, 20, 30, 40, 46, 55, 60, 72, 85, 100, 120]
 
@@ -25,6 +26,7 @@ struct Outcome {
 
 func measure(distance: Double, correlated: Bool, withFix: Bool = false) throws -> Outcome {
     var radio = RadioEnvironment()
+    radio.shadowingTime = shadowingTime
     if !correlated { radio.shadowingDistance = 0 }
     let world = World(hotspots: [Hotspot(name: "library", area: .circle(center: center, radius: 40), accessPoints: [
         AccessPoint(ssid: "eduroam", bssid: "02:00:00:00:01:01", position: center, transmitPower: 15),
@@ -56,7 +58,7 @@ func measure(distance: Double, correlated: Bool, withFix: Bool = false) throws -
 
 func percent(_ part: Int, _ whole: Int) -> String { String(format: "%5.1f %%", 100 * Double(part) / Double(max(whole, 1))) }
 
-print("\(seeds) runs of \(hours) h per distance; mean RSSI from RadioModel, sigma 5 dB")
+print("\(seeds) runs of \(hours) h per distance; mean RSSI from RadioModel, sigma 5 dB; after: decorrelation \(RadioEnvironment().shadowingDistance) m, \(shadowingTime) s")
 print("distance  mean RSSI | scans counted inside            | runs with an entry              | entries per hour")
 print("                    | before   after    after+fix     | before   after    after+fix     | before  after  after+fix")
 for distance in distances {

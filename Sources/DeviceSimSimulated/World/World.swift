@@ -129,7 +129,7 @@ public struct RadioEnvironment: Sendable, Hashable {
     public var shadowingDistance: Double = 10
     /// Wi-Fi shadowing decorrelation time, seconds: a device standing still sees its fades change on
     /// this scale (people and doors moving). 0: no decorrelation over time (only by moving).
-    public var shadowingTime: Double = 300
+    public var shadowingTime: Double = 1800
     /// The weakest Wi-Fi signal a scan reports, dBm.
     public var wifiSensitivity: Double = -90
     /// The weakest beacon advertisement a phone receives, dBm.
