@@ -116,6 +116,14 @@ public struct TimelineStep: Sendable {
     public var action: StepAction
     /// Where the step was written.
     public var location: SourceLocation
+    /// The step's own keys with a single value (`email`, `speed`, ...), as written, for its trace event.
+    public var keys: [Pair] = []
+
+    /// A key of a step and its value as written.
+    public struct Pair: Sendable, Hashable {
+        public var key: String
+        public var value: String
+    }
 }
 
 /// What a timeline step does.

@@ -396,7 +396,8 @@ public enum ScenarioParser {
         for key in map.keys where !["at", "device", "do"].contains(key) && !ownKeys.contains(key) {
             throw map.keyNode(key)!.error("'\(key)' does not apply to the action '\(name)'")
         }
-        return TimelineStep(at: at, device: deviceID, action: action, location: node.location)
+        let keys = ownKeys.compactMap { key in map.optional(key)?.scalarText.map { TimelineStep.Pair(key: key, value: $0) } }
+        return TimelineStep(at: at, device: deviceID, action: action, location: node.location, keys: keys)
     }
 
     private static func parseWindow(_ node: YAMLNode) throws(ScenarioError) -> ClosedRange<Duration> {

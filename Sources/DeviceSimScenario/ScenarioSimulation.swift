@@ -263,15 +263,21 @@ public final class ScenarioSimulation {
                 ("prompt", .string(prompt)), ("choice", .string(choice)), ("after", .double(after.inSeconds)),
                 ("when", .string(onlyIfShowing ? "showing" : "next")),
             ]
-            simulated.device.record("step", fields)
+            record(step, on: simulated, fields)
             simulated.notifications.answer(prompt: prompt, with: choice, after: after, onlyIfShowing: onlyIfShowing)
             return
         case .app(_, let parsed):
-            simulated.device.record("step", fields)
+            record(step, on: simulated, fields)
             simulated.app?.perform(parsed)
             return
         }
-        simulated.device.record("step", fields)
+        record(step, on: simulated, fields)
+    }
+
+    /// The step's trace event: what the action recorded, then the step's other keys as written.
+    private func record(_ step: TimelineStep, on simulated: SimulatedDevice, _ fields: [(key: String, value: TraceValue)]) {
+        let extra = step.keys.filter { pair in !fields.contains { $0.key == pair.key } }.map { (key: $0.key, value: TraceValue.string($0.value)) }
+        simulated.device.record("step", fields + extra)
     }
 
     private func skip(_ simulated: SimulatedDevice, _ fields: [(key: String, value: TraceValue)], _ reason: String) {

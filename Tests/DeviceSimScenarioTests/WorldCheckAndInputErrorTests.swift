@@ -88,4 +88,19 @@ import Testing
         #expect(step.fields.map(\.key) == ["do", "prompt", "choice", "after", "when"])
         #expect(result.events.contains { $0.name == "prompt.answer-rejected" && $0.time == VirtualInstant(offset: .seconds(6)) })
     }
+
+    @Test func anAppActionStepRecordsItsKeysToo() throws {
+        let text = """
+            name: x
+            devices: [{ id: a, at: [0, 0], app: { name: friend-locator } }]
+            timeline:
+              - { at: 1s, do: add-friend, email: bob@example.org }
+              - { at: 2s, do: teleport, to: [1, 2] }
+            """
+        let result = ScenarioRunner().run(try ScenarioParser.parse(text, file: "x.yaml"))
+        let steps = result.events.filter { $0.name == "step" }
+        #expect(steps.first?.fields.map(\.key) == ["do", "email"])
+        #expect(steps.first?["email"]?.description == "bob@example.org")
+        #expect(steps.last?.fields.map(\.key) == ["do", "lat", "lon"])
+    }
 }
