@@ -80,7 +80,10 @@ let package = Package(
         .testTarget(name: "DeviceSimNMEATests", dependencies: ["DeviceSimNMEA"], resources: [.copy("Fixtures")]),
         .testTarget(name: "DeviceSimSimulatedTests", dependencies: ["DeviceSimSimulated"]),
         .testTarget(name: "DeviceSimGPSDTests", dependencies: ["DeviceSimGPSD", "DeviceSimSimulated", "DeviceSimScenario", "DeviceSimNMEA"]),
-        .testTarget(name: "DeviceSimFlowsTests", dependencies: ["DeviceSimFlows", "DeviceSimSimulated", "DeviceSimTesting"]),
+        .testTarget(
+            name: "DeviceSimFlowsTests",
+            dependencies: ["DeviceSimFlows", "DeviceSimSimulated", "DeviceSimTesting", .product(name: "PropertyBased", package: "swift-property-based")]
+        ),
         .testTarget(
             name: "DeviceSimBackendTests",
             dependencies: ["DeviceSimBackend", "DeviceSimTesting", .product(name: "PropertyBased", package: "swift-property-based")]

@@ -164,3 +164,69 @@ public protocol CampusGameBackend: AnyObject {
     /// The daily or weekly scoreboard as `account` sees it.
     func scoreboard(_ period: ScoreboardPeriod, for account: String) async throws(BackendError) -> Scoreboard
 }
+
+/// What the campus game app keeps on the device: today's game (stored when joining) and the
+/// objectives the user achieved in it.
+public struct CampusGameLocalState: Sendable, Hashable, Codable {
+    /// The joined game's id (its local date) and objectives, nil before joining.
+    public var gameID: String?
+    /// The objectives of the joined game.
+    public var objectives: [StoredObjective]
+    /// Ids of the objectives achieved in the joined game, as the server accepted them.
+    public var achieved: Set<String>
+
+    /// Creates a state.
+    public init(gameID: String? = nil, objectives: [StoredObjective] = [], achieved: Set<String> = []) {
+        self.gameID = gameID
+        self.objectives = objectives
+        self.achieved = achieved
+    }
+}
+
+/// A ``GameObjective`` as the device stores it.
+public struct StoredObjective: Sendable, Hashable, Codable {
+    public var id: String
+    public var name: String
+    public var latitude: Double
+    public var longitude: Double
+    public var radius: Double
+    public var points: Int
+
+    /// The stored form of `objective`.
+    public init(_ objective: GameObjective) {
+        id = objective.id
+        name = objective.name
+        latitude = objective.center.latitude
+        longitude = objective.center.longitude
+        radius = objective.radius
+        points = objective.points
+    }
+
+    /// The objective (its info message stays on the server).
+    public var objective: GameObjective {
+        GameObjective(id: id, name: name, center: GeoCoordinate(latitude: latitude, longitude: longitude), radius: radius, points: points)
+    }
+}
+
+/// Where the campus game app keeps its ``CampusGameLocalState``; a save is all or nothing.
+public protocol CampusGameStore: AnyObject {
+    /// The saved state (empty when nothing was saved).
+    func load() throws(StorageError) -> CampusGameLocalState
+    /// Replaces the saved state.
+    func save(_ state: CampusGameLocalState) throws(StorageError)
+}
+
+/// A ``CampusGameStore`` in memory, for tests.
+public final class InMemoryCampusGameStore: CampusGameStore {
+    /// What is saved.
+    public private(set) var state: CampusGameLocalState
+
+    /// A store holding `state`.
+    public init(_ state: CampusGameLocalState = CampusGameLocalState()) {
+        self.state = state
+    }
+
+    public func load() throws(StorageError) -> CampusGameLocalState { state }
+
+    public func save(_ state: CampusGameLocalState) throws(StorageError) { self.state = state }
+}

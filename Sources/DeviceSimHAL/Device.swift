@@ -26,6 +26,8 @@ public final class Device {
     public var notifications: (any UserNotifications)?
     /// Local storage, when the device has one.
     public var storage: (any LocalStorage)?
+    /// The accounts the device holds for apps to sign in with, when it has an account manager.
+    public var accounts: (any DeviceAccounts)?
     /// Where the device's observable events go.
     public let events: any EventSink
 

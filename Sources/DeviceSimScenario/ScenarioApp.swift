@@ -80,6 +80,8 @@ public enum ScenarioAppRegistry {
     static let apps: [AnyScenarioApp] = [
         AnyScenarioApp(DogWalkScenarioApp.self),
         AnyScenarioApp(FriendLocatorScenarioApp.self),
+        AnyScenarioApp(TaskListScenarioApp.self),
+        AnyScenarioApp(CampusGameScenarioApp.self),
     ]
 
     /// The names of every registered app.

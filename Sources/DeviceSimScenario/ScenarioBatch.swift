@@ -60,6 +60,8 @@ public enum ScenarioBatch {
         runner: ScenarioRunner,
         jobs: Int,
         swept: Bool,
+        traceFolder: String? = nil,
+        keepingEvents: Bool = true,
         parse: @escaping @Sendable (String) throws(ScenarioError) -> Scenario = { path throws(ScenarioError) in try ScenarioParser.parse(contentsOf: path) },
         deliver: (Outcome) throws -> Void
     ) throws {
@@ -67,18 +69,19 @@ public enum ScenarioBatch {
         let jobs = max(1, min(jobs, items.count))
         let state = BatchState(count: items.count, window: max(16, jobs * 4))
         let parsed = ParsedFiles(parse: parse)
+        let options = RunOptions(swept: swept, traceFolder: traceFolder, keepingEvents: keepingEvents)
         let work: @Sendable () -> Void = {
             DispatchQueue.concurrentPerform(iterations: jobs) { _ in
                 while let index = state.claimNext() {
                     let item = items[index]
-                    state.finish(index, outcome(of: item, parsed: parsed, runner: runner, swept: swept))
+                    state.finish(index, outcome(of: item, parsed: parsed, runner: runner, options: options))
                 }
             }
         }
         if jobs == 1 {
             // One job: run on this thread, delivering as we go.
             for index in items.indices {
-                if let outcome = outcome(of: items[index], parsed: parsed, runner: runner, swept: swept) { try deliver(outcome) }
+                if let outcome = outcome(of: items[index], parsed: parsed, runner: runner, options: options) { try deliver(outcome) }
             }
             return
         }
@@ -92,7 +95,23 @@ public enum ScenarioBatch {
         if let failure { throw failure }
     }
 
-    private static func outcome(of item: Item, parsed: ParsedFiles, runner: ScenarioRunner, swept: Bool) -> Outcome? {
+    /// Where a pair's trace goes in `folder`: `<relative name without .yaml>.jsonl`, with `.seed-N`
+    /// before `.jsonl` in a sweep.
+    public static func traceFile(in folder: String, name: String, seed: UInt64?, swept: Bool) -> String {
+        var name = name
+        for suffix in [".yaml", ".yml"] where name.hasSuffix(suffix) { name.removeLast(suffix.count) }
+        if swept, let seed { name += ".seed-\(seed)" }
+        return (folder.hasSuffix("/") ? String(folder.dropLast()) : folder) + "/" + name + ".jsonl"
+    }
+
+    private struct RunOptions: Sendable {
+        var swept: Bool
+        var traceFolder: String?
+        var keepingEvents: Bool
+    }
+
+    private static func outcome(of item: Item, parsed: ParsedFiles, runner: ScenarioRunner, options: RunOptions) -> Outcome? {
+        let swept = options.swept
         switch parsed.scenario(at: item.found.path) {
         case .failure(let error):
             guard item.isFirstOfFile else { return nil }
@@ -102,7 +121,9 @@ public enum ScenarioBatch {
             if let seed = item.seed { runner.seedOverride = seed }
             let clock = ContinuousClock()
             let start = clock.now
-            let result = runner.run(scenario)
+            let seed = item.seed ?? runner.seedOverride ?? scenario.seed
+            let tracePath = options.traceFolder.map { Self.traceFile(in: $0, name: item.found.relativeName, seed: seed, swept: swept) }
+            let result = runner.run(scenario, traceFile: tracePath, keepingEvents: options.keepingEvents)
             let elapsed = start.duration(to: clock.now)
             let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
             let record = RunRecord(result, position: item.position, path: item.found.path, name: item.found.relativeName, swept: swept, wallSeconds: seconds)

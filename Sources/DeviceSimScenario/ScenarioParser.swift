@@ -412,7 +412,9 @@ public enum ScenarioParser {
         let isPosition = node.isMapping && (try? node.mapping(allowing: positionExpectationKeys + eventExpectationKeys))?.optional("position") != nil
         let map = try node.mapping(allowing: isPosition ? positionExpectationKeys : eventExpectationKeys, what: isPosition ? "position expectation" : "event expectation")
         var device: String?
-        if let n = map.optional("device") { device = try n.choice(deviceIDs, what: "device") } else if deviceIDs.count == 1 { device = deviceIDs[0] }
+        // Without `device:`, an event expectation counts the event on any device and world-wide events
+        // (the backend's); a position needs a device, which one device implies.
+        if let n = map.optional("device") { device = try n.choice(deviceIDs, what: "device") } else if isPosition, deviceIDs.count == 1 { device = deviceIDs[0] }
         if isPosition {
             let probeNode = try map.required("position")
             let probe = try probeNode.string(what: "what to locate: marker, map-center or an event name")

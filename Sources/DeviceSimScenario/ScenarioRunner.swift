@@ -19,7 +19,8 @@ public struct ScenarioResult: Sendable {
     public var scenario: Scenario
     /// The seed used.
     public var seed: UInt64
-    /// Every event, in order.
+    /// Every event, in order (only those the expectations look at, when the run streamed its trace to a
+    /// file without keeping events).
     public var events: [TraceEvent]
     /// One outcome per expectation, in file order.
     public var outcomes: [ExpectationOutcome]
@@ -27,6 +28,8 @@ public struct ScenarioResult: Sendable {
     public var runError: String?
     /// How many scheduler events ran.
     public var eventCount: Int
+    /// Why the trace file could not be written, when the run streamed one and that failed.
+    public var traceFileError: String? = nil
 
     /// Whether the scenario passed: it ran to its end and every expectation held.
     public var passed: Bool { runError == nil && outcomes.allSatisfy(\.passed) }
@@ -53,12 +56,28 @@ public struct ScenarioRunner: Sendable {
         self.limits = limits
     }
 
-    /// Runs `scenario` and evaluates its expectations.
+    /// Runs `scenario` and evaluates its expectations; the result holds every event.
     public func run(_ scenario: Scenario) -> ScenarioResult {
+        run(scenario, traceFile: nil, keepingEvents: true)
+    }
+
+    /// Runs `scenario`, streaming its trace to `traceFile` (JSON Lines) as events happen when one is
+    /// given, and evaluates its expectations. With `keepingEvents` false the result's ``ScenarioResult/events``
+    /// holds only the events the expectations look at, so memory does not grow with the trace.
+    public func run(_ scenario: Scenario, traceFile: String?, keepingEvents: Bool) -> ScenarioResult {
         var limits = self.limits
         let end = VirtualInstant(offset: scenario.duration)
         if let maximum = limits.maximumVirtualTime, maximum < end { limits.maximumVirtualTime = end }
-        let simulation = ScenarioSimulation(scenario, seed: seedOverride, limits: limits)
+        let recorder = TraceRecorder(keepsEvents: keepingEvents)
+        let expected = keepingEvents ? nil : ExpectedEventsRecorder(expectations: scenario.expectations)
+        if let expected { recorder.forward(to: expected) }
+        var traceFileError: String?
+        var writer: TraceFileWriter?
+        if let traceFile {
+            do { writer = try TraceFileWriter(path: traceFile) } catch { traceFileError = error.message }
+        }
+        if let writer { recorder.forward(to: writer) }
+        let simulation = ScenarioSimulation(scenario, seed: seedOverride, limits: limits, trace: recorder)
         var runError: String?
         if !simulation.setupErrors.isEmpty {
             runError = simulation.setupErrors.joined(separator: "; ")
@@ -69,11 +88,12 @@ public struct ScenarioRunner: Sendable {
                 runError = error.description
             }
         }
-        let events = simulation.trace.events
+        do { try writer?.close() } catch { traceFileError = error.message }
+        let events = expected?.events ?? recorder.events
         let outcomes = scenario.expectations.map { ExpectationEvaluator.evaluate($0, events: events) }
         return ScenarioResult(
             scenario: scenario, seed: simulation.seed, events: events, outcomes: outcomes, runError: runError,
-            eventCount: simulation.scheduler.eventCount)
+            eventCount: simulation.scheduler.eventCount, traceFileError: traceFileError)
     }
 }
 

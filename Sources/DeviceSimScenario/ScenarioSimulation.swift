@@ -129,6 +129,18 @@ public final class ScenarioSimulation {
         }
     }
 
+    /// The one instance of `Service` that every app of this simulation shares (an app's own server),
+    /// made by `make` the first time it is asked for.
+    public func sharedService<Service: AnyObject>(_ make: () -> Service) -> Service {
+        let key = ObjectIdentifier(Service.self)
+        if let existing = sharedServices[key] as? Service { return existing }
+        let made = make()
+        sharedServices[key] = made
+        return made
+    }
+
+    private var sharedServices: [ObjectIdentifier: AnyObject] = [:]
+
     /// The device named `id`.
     public func device(_ id: String) -> SimulatedDevice? {
         devices.first { $0.device.id == id }

@@ -102,9 +102,21 @@ public final class TestSimulation {
     }
 
     /// Starts `operation` as a task on the simulation's executor (a flow written with async/await).
+    /// The handle tells a synchronous test whether it finished and what it returned.
     @discardableResult
-    public func spawn<Success: Sendable>(_ operation: sending @escaping @isolated(any) () async throws -> Success) -> Task<Success, any Error> {
-        scheduler.spawn(operation)
+    public func spawn<Success: Sendable>(_ operation: sending @escaping @isolated(any) () async throws -> Success) -> SpawnedTask<Success> {
+        let outcome = SpawnedTask<Success>.Outcome()
+        let task = scheduler.spawn { () async throws -> Success in
+            do {
+                let value = try await operation()
+                outcome.finish(.success(value))
+                return value
+            } catch {
+                outcome.finish(.failure(error))
+                throw error
+            }
+        }
+        return SpawnedTask(task: task, outcome: outcome)
     }
 
     /// Runs everything due in the next `duration` of virtual time.

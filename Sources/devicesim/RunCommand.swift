@@ -87,7 +87,9 @@ struct RunCommand: ParsableCommand {
         try resultsFile?.append(RunRecordCoding.header(ResultsHeader(shard: selectedShard?.description, planSize: found.count * (sweep?.count ?? 1))))
         let clock = ContinuousClock()
         let started = clock.now
-        try ScenarioBatch.run(plan, runner: runner, jobs: jobs, swept: sweep != nil) { outcome in
+        // Traces stream to their files as the scenarios run; results keep only the events their
+        // expectations look at, so memory does not grow with the length of a trace.
+        try ScenarioBatch.run(plan, runner: runner, jobs: jobs, swept: sweep != nil, traceFolder: trace, keepingEvents: false) { outcome in
             switch outcome {
             case .invalid(let record, let error):
                 records.append(record)
@@ -97,8 +99,9 @@ struct RunCommand: ParsableCommand {
                 if !quiet || !record.passed {
                     RunSummary.report(record, style: style, outcomes: verbose ? result.outcomes : nil)
                 }
-                if let trace {
-                    try write(result.traceJSONLines, to: traceFile(in: trace, for: record))
+                if let traceFileError = result.traceFileError {
+                    Terminal.standardError.write(style.red("error: ") + traceFileError + "\n")
+                    throw ExitCode(2)
                 }
             }
             try resultsFile?.append(RunRecordCoding.line(outcome.record))
@@ -124,13 +127,6 @@ struct RunCommand: ParsableCommand {
             Terminal.standardError.write("error: \(error)\n")
             throw ExitCode(2)
         }
-    }
-
-    private func traceFile(in folder: String, for record: RunRecord) -> String {
-        var name = record.name
-        for suffix in [".yaml", ".yml"] where name.hasSuffix(suffix) { name.removeLast(suffix.count) }
-        if record.swept, let seed = record.seed { name += ".seed-\(seed)" }
-        return folder + "/" + name + ".jsonl"
     }
 
     private func write(_ text: String, to path: String) throws {

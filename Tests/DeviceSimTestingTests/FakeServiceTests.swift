@@ -65,3 +65,31 @@ import Testing
 
     private final class Box { var answer: Int? }
 }
+
+@Suite struct SpawnedTaskTests {
+    @Test func aSynchronousTestReadsWhetherTheTaskFinishedAndWhatItReturned() throws {
+        let simulation = TestSimulation()
+        let clock = simulation.clock
+        let search = simulation.spawn { () async throws -> [String] in
+            try await clock.sleep(for: .milliseconds(300))    // a debounce
+            return ["Café Einstein"]
+        }
+        try simulation.advance(by: .milliseconds(299))
+        #expect(!search.isFinished && search.result == nil)
+        #expect(throws: SpawnedTaskError.notFinished) { try search.value() }
+        try simulation.advance(by: .milliseconds(1))
+        #expect(search.isFinished)
+        #expect(try search.value() == ["Café Einstein"])
+    }
+
+    @Test func aCancelledTaskFinishesWithItsError() throws {
+        let simulation = TestSimulation()
+        let clock = simulation.clock
+        let waiting = simulation.spawn { try await clock.sleep(for: .seconds(10)) }
+        try simulation.advance(by: .seconds(5))
+        waiting.cancel()
+        try simulation.runCurrent()
+        #expect(waiting.isFinished)
+        #expect(throws: CancellationError.self) { try waiting.value() }
+    }
+}

@@ -14,7 +14,10 @@ public struct RunningAverageRSSIFilter: Sendable {
     public var window: Duration
     /// The share trimmed at each end.
     public var trim: Double
+    /// The samples in time order; those before `head` have left the window (dropped in bulk, so
+    /// forgetting one sample costs no move of the others).
     private var samples: [(time: VirtualInstant, rssi: Double)] = []
+    private var head = 0
     /// The RSSI values of `samples`, kept sorted as samples come and go (a binary search and a move
     /// per sample, instead of sorting the whole window for every average).
     private var sortedValues: [Double] = []
@@ -29,12 +32,14 @@ public struct RunningAverageRSSIFilter: Sendable {
     public mutating func add(_ rssi: Double, at time: VirtualInstant) {
         samples.append((time, rssi))
         sortedValues.insert(rssi, at: Self.insertionIndex(of: rssi, in: sortedValues))
-        let oldest = samples.firstIndex { $0.time.duration(to: time) < window } ?? samples.count
-        guard oldest > 0 else { return }
-        for sample in samples[..<oldest] {
-            sortedValues.remove(at: Self.insertionIndex(of: sample.rssi, in: sortedValues))
+        while head < samples.count, samples[head].time.duration(to: time) >= window {
+            sortedValues.remove(at: Self.insertionIndex(of: samples[head].rssi, in: sortedValues))
+            head += 1
         }
-        samples.removeFirst(oldest)
+        if head >= 64, head * 2 >= samples.count {
+            samples.removeFirst(head)
+            head = 0
+        }
     }
 
     /// The first index whose value is not less than `value`.
@@ -48,7 +53,7 @@ public struct RunningAverageRSSIFilter: Sendable {
     }
 
     /// When the newest sample was taken (nil when empty).
-    public var newestSampleTime: VirtualInstant? { samples.last?.time }
+    public var newestSampleTime: VirtualInstant? { head < samples.count ? samples.last?.time : nil }
 
     /// The trimmed mean (nil when empty).
     public var average: Double? {
