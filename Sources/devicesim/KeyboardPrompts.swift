@@ -57,16 +57,23 @@ final class KeyboardPrompts: UserNotifications {
         self.console = console
     }
 
-    func ask(_ prompt: UserPrompt, timeout: Duration?, answer: @escaping (String?) -> Void) {
+    @discardableResult
+    func ask(_ prompt: UserPrompt, timeout: Duration?, answer: @escaping (String?) -> Void) -> PromptWithdrawal {
         let token = nextToken
         nextToken += 1
         board.add(PromptBoard.Entry(token: token, prompt: prompt, deadline: timeout.map { ContinuousClock.now + $0 }))
-        notifications.ask(prompt, timeout: timeout) { [board] choice in
+        let withdrawal = notifications.ask(prompt, timeout: timeout) { [board] choice in
             board.remove(token)
             answer(choice)
         }
         let limit = timeout.map { " (\(DurationText.format($0)) to answer)" } ?? ""
         console.line("? \(prompt.message)  \(PromptBoard.numberedChoices(prompt))  press 1-\(prompt.choices.count)\(limit)")
+        return PromptWithdrawal { [board, console] in
+            guard board.contains(token) else { return }
+            board.remove(token)
+            withdrawal.withdraw()
+            console.line("  (the question \"\(prompt.message)\" no longer applies)")
+        }
     }
 
     func notify(id: String, message: String) {

@@ -47,6 +47,32 @@ enum LiveFiles {
     }
 }
 
+extension LiveFiles {
+    /// Writes into `folder` a world with a library hotspot where the bt-q818 receiver stands (in
+    /// California: a live device's radios are where its fixes say it is) and the in-the-library
+    /// scenario on it; returns the scenario's path.
+    static func libraryAtTheReceiver(in folder: URL) throws -> URL {
+        let world = """
+            name: at the receiver
+            places:
+              library: [34.03294, -117.74712]
+              far-away: [34.04500, -117.73000]
+            hotspots:
+              - name: library
+                area: { center: library, radius: 40 }
+                access-points:
+                  - { ssid: eduroam, bssid: "02:00:00:00:01:01", at: [34.03297, -117.74708], power: 15, channel: 1 }
+            """
+        let bundled = try String(contentsOf: CLI.repositoryRoot.appendingPathComponent("Scenarios/friend-locator/in-the-library.yaml"), encoding: .utf8)
+        let scenario = bundled.replacingOccurrences(of: "world: ../../Simulator/worlds/campus.yaml", with: "world: receiver-world.yaml")
+        precondition(scenario != bundled, "the bundled library scenario no longer names the campus world")
+        try world.write(to: folder.appendingPathComponent("receiver-world.yaml"), atomically: true, encoding: .utf8)
+        let url = folder.appendingPathComponent("in-the-library.yaml")
+        try scenario.write(to: url, atomically: true, encoding: .utf8)
+        return url
+    }
+}
+
 enum LiveFileError: Error {
     case invalid(String)
 }

@@ -10,7 +10,6 @@ import Glibc
 @Suite(.serialized, .enabled(if: LiveGPSD.shouldRun, "gpsd, gpsfake and tmux (Debian gpsd, gpsd-clients, tmux) are not installed"))
 struct LiveTerminalTests {
     static let walk = CLI.repositoryRoot.appendingPathComponent("Tests/DeviceSimNMEATests/Fixtures/gpsd-nmea/bt-q818.log")
-    static let library = "Scenarios/friend-locator/in-the-library.yaml"
 
     /// The pane's command: `devicesim live …`, then its exit status and the terminal's settings
     /// (to see that raw mode was undone).
@@ -29,8 +28,9 @@ struct LiveTerminalTests {
         try gpsd.play(Self.walk)
         let trace = gpsd.folder.appendingPathComponent("trace.jsonl"), recording = gpsd.folder.appendingPathComponent("walk.nmea")
         let stty = gpsd.folder.appendingPathComponent("stty.txt")
+        let library = try LiveFiles.libraryAtTheReceiver(in: gpsd.folder).path
         let terminal = try TmuxSession(liveCommand(
-            ["--gpsd", "127.0.0.1:\(gpsd.port)", Self.library, "--trace", trace.path, "--record", recording.path, "--duration", "3m"], stty: stty),
+            ["--gpsd", "127.0.0.1:\(gpsd.port)", library, "--trace", trace.path, "--record", recording.path, "--duration", "3m"], stty: stty),
             directory: CLI.repositoryRoot)
 
         // The status line: fix mode, satellites used/seen, HDOP, position, age of the fix, events.
@@ -118,6 +118,7 @@ struct LiveTerminalTests {
         try LiveFiles.noFixLog().write(to: log, atomically: true, encoding: .utf8)
         try gpsd.play(log, cycle: 0.05)
         let stty = gpsd.folder.appendingPathComponent("stty.txt")
+        let library = try LiveFiles.libraryAtTheReceiver(in: gpsd.folder).path
         let terminal = try TmuxSession(
             liveCommand(["--gpsd", "127.0.0.1:\(gpsd.port)", "Scenarios/dog-walk/walk-2km.yaml", "--duration", "2m"], stty: stty),
             directory: CLI.repositoryRoot)
@@ -136,7 +137,7 @@ struct LiveTerminalTests {
         let trace = gpsd.folder.appendingPathComponent("trace.jsonl"), recording = gpsd.folder.appendingPathComponent("walk.nmea")
         let process = Process()
         process.executableURL = CLI.binary
-        process.arguments = ["live", "--gpsd", "127.0.0.1:\(gpsd.port)", Self.library, "--trace", trace.path, "--record", recording.path, "--duration", "10m"]
+        process.arguments = ["live", "--gpsd", "127.0.0.1:\(gpsd.port)", try LiveFiles.libraryAtTheReceiver(in: gpsd.folder).path, "--trace", trace.path, "--record", recording.path, "--duration", "10m"]
         process.currentDirectoryURL = CLI.repositoryRoot
         let output = gpsd.folder.appendingPathComponent("stdout.txt")
         FileManager.default.createFile(atPath: output.path, contents: nil)
