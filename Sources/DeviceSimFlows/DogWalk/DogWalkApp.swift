@@ -241,12 +241,13 @@ public final class DogWalkApp {
         waiting(input)
     }
 
-    /// Shows a prompt and waits for the answer (nil: the app stopped or the device cannot ask).
+    /// Shows a prompt and waits for the answer (nil: the app stopped, which takes the prompt back, or
+    /// the device cannot ask).
     func ask(_ prompt: UserPrompt) async -> String? {
         guard let notifications = device.notifications else { return nil }
         return await waitForCallback(on: device.scheduler.executor, cancelled: nil) { finish in
-            notifications.ask(prompt, timeout: nil) { finish($0) }
-            return nil
+            let withdrawal = notifications.ask(prompt, timeout: nil) { finish($0) }
+            return { withdrawal.withdraw() }
         }
     }
 
