@@ -33,8 +33,13 @@ public final class ScenarioSimulation {
         public let notifications: SimulatedNotifications
         /// Its connectivity.
         public let connectivity: SimulatedConnectivity
-        /// Its local database (an SQLite file in the run's data folder, made when first used).
+        /// The dog-walk app's user data in its local database (`<id>.sqlite` in the run's data
+        /// folder, made when first used).
         public internal(set) var database: SQLiteUserDataStore?
+        /// Every database file of the device (one per app store that asked for one).
+        public internal(set) var databases: [SQLiteDatabase] = []
+        /// The storage faults injected into the device (`storage-fault`); its databases share them.
+        public let storageFaults = StorageFaults()
         /// Its app, if it runs one.
         var app: LaunchedApp?
 
@@ -134,9 +139,10 @@ public final class ScenarioSimulation {
             let simulated = SimulatedDevice(device: device, motion: motion, gps: gps)
             device.civilClock = civilClock
             if let folder = self.dataFolder {
-                let database = SQLiteUserDataStore(path: folder.appending("\(spec.id).sqlite"), now: { [scheduler] in scheduler.now })
+                let database = SQLiteUserDataStore(path: folder.appending("\(spec.id).sqlite"), faults: simulated.storageFaults, now: { [scheduler] in scheduler.now })
                 if !folder.isTemporary { database.removeFiles() }
                 simulated.database = database
+                simulated.databases.append(database.database)
                 device.userData = database
             }
             if gps == nil {
@@ -166,6 +172,23 @@ public final class ScenarioSimulation {
     }
 
     private var sharedServices: [ObjectIdentifier: AnyObject] = [:]
+
+    /// The database file `<device id>.<name>.sqlite` of `device` in the run's data folder, with
+    /// `migrations` (made once, sharing the device's storage faults); nil when the run has no data
+    /// folder or the device is not the simulation's.
+    ///
+    /// ```swift
+    /// let store = simulation.database(on: device, named: "task-list", migrations: SQLiteTaskListStore.migrations).map(SQLiteTaskListStore.init(database:))
+    /// ```
+    public func database(on device: Device, named name: String, migrations: [[String]]) -> SQLiteDatabase? {
+        guard let folder = dataFolder, let simulated = self.device(device.id) else { return nil }
+        let path = folder.appending("\(device.id).\(name).sqlite")
+        if let existing = simulated.databases.first(where: { $0.path == path }) { return existing }
+        let database = SQLiteDatabase(path: path, migrations: migrations, faults: simulated.storageFaults, now: { [scheduler] in scheduler.now })
+        if !folder.isTemporary { database.removeFiles() }
+        simulated.databases.append(database)
+        return database
+    }
 
     /// The device named `id`.
     public func device(_ id: String) -> SimulatedDevice? {
@@ -225,7 +248,7 @@ public final class ScenarioSimulation {
 
     private func finish() {
         trace.record(TraceEvent(time: scheduler.now, device: nil, name: "scenario.finished", fields: [("events", .int(scheduler.eventCount))]))
-        for simulated in devices { simulated.database?.close() }
+        for simulated in devices { for database in simulated.databases { database.close() } }
     }
 
     private func launchApp(on simulated: SimulatedDevice, spec: DeviceSpec) {
@@ -238,7 +261,7 @@ public final class ScenarioSimulation {
         guard let app = simulated.app else { return }
         simulated.app = nil
         app.stop()
-        simulated.database?.close()
+        for database in simulated.databases { database.close() }
         simulated.device.record(event, fields)
     }
 
@@ -327,11 +350,11 @@ public final class ScenarioSimulation {
             fields.append(("kind", .string(kind.rawValue)))
             if let duration { fields.append(("for", .double(duration.inSeconds))) }
             if let count { fields.append(("count", .int(count))) }
-            guard let database = simulated.database else { return skip(simulated, fields, "the device has no database") }
+            guard !simulated.databases.isEmpty else { return skip(simulated, fields, "the device has no database") }
             if kind == .corruptAtStart {
-                database.damageFile()
+                for database in simulated.databases { database.damageFile() }
             } else {
-                database.faults.inject(kind, until: duration.map { scheduler.now.advanced(by: $0) }, count: count)
+                simulated.storageFaults.inject(kind, until: duration.map { scheduler.now.advanced(by: $0) }, count: count)
             }
         case .killApp(let duringNextWrite):
             fields.append(("during", .string(duringNextWrite ? "next-write" : "now")))
