@@ -105,3 +105,83 @@ public protocol UserDataStore: AnyObject {
     /// Closes the database (the app stops or is killed); a later call opens it again.
     func close()
 }
+
+/// A ``UserDataStore`` in memory, for unit tests of flows: writes are all or nothing, and
+/// ``failWrites(with:count:)`` makes the next writes fail the way a full disk would.
+///
+/// ```swift
+/// let store = InMemoryUserDataStore(UserData(account: .offline, dogs: [DogProfile(name: "Rex")]))
+/// device.userData = store
+/// store.failWrites(with: .noSpace(key: "business record"), count: 1)
+/// ```
+public final class InMemoryUserDataStore: UserDataStore {
+    /// What is saved (nil: nothing yet).
+    public private(set) var data: UserData?
+    private var nextID: Int64 = 1
+    private var failure: (error: StorageError, remaining: Int)?
+
+    /// A store holding `data` (dogs and records without ids get ids 1, 2, ...).
+    public init(_ data: UserData? = nil) {
+        if let data { try? replaceAll(with: data) }
+    }
+
+    /// The next `count` writes throw `error` and change nothing.
+    public func failWrites(with error: StorageError, count: Int = 1) {
+        failure = (error, count)
+    }
+
+    public func load() throws(StorageError) -> UserData? { data }
+
+    public func replaceAll(with data: UserData) throws(StorageError) {
+        try checkWrite()
+        var copy = data
+        for index in copy.dogs.indices where copy.dogs[index].id == nil { copy.dogs[index].id = newID() }
+        for index in copy.records.indices where copy.records[index].id == nil { copy.records[index].id = newID() }
+        nextID = max(nextID, (copy.dogs.compactMap(\.id) + copy.records.compactMap(\.id)).max().map { $0 + 1 } ?? 1)
+        self.data = copy
+    }
+
+    public func saveAccount(_ account: UserAccount) throws(StorageError) {
+        try checkWrite()
+        data = data.map { var copy = $0; copy.account = account; return copy } ?? UserData(account: account)
+    }
+
+    public func addDog(_ dog: DogProfile) throws(StorageError) -> DogProfile {
+        try checkWrite()
+        var saved = dog
+        saved.id = newID()
+        data?.dogs.append(saved)
+        return saved
+    }
+
+    public func updateDog(_ dog: DogProfile) throws(StorageError) {
+        try checkWrite()
+        if let index = data?.dogs.firstIndex(where: { $0.id == dog.id }) { data?.dogs[index] = dog }
+    }
+
+    public func addRecord(_ record: BusinessRecord) throws(StorageError) -> BusinessRecord {
+        try checkWrite()
+        var saved = record
+        saved.id = newID()
+        data?.records.append(saved)
+        return saved
+    }
+
+    public func deleteRecord(id: Int64) throws(StorageError) {
+        try checkWrite()
+        data?.records.removeAll { $0.id == id }
+    }
+
+    public func close() {}
+
+    private func newID() -> Int64 {
+        defer { nextID += 1 }
+        return nextID
+    }
+
+    private func checkWrite() throws(StorageError) {
+        guard let current = failure else { return }
+        failure = current.remaining > 1 ? (current.error, current.remaining - 1) : nil
+        throw current.error
+    }
+}
