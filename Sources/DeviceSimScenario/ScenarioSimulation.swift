@@ -73,8 +73,9 @@ public final class ScenarioSimulation {
     public let world: WorldIndex?
     /// The simulated backend every device's apps talk to.
     public let backend: SimulatedBackend
-    /// The folder of the devices' databases (`<device id>.sqlite`).
-    public let dataFolder: DataFolder?
+    /// The folder of the devices' databases (`<device id>.sqlite`); a temporary one is made only when
+    /// a database is first opened.
+    public let dataFolder: DataFolder
     /// Devices whose prompts a person answers (live, from the keyboard): the timeline's scripted
     /// answers for them are skipped, so the person's answer is the one that counts.
     public var devicesAnsweredByUser: Set<String> = []
@@ -102,13 +103,8 @@ public final class ScenarioSimulation {
             scheduler: scheduler, events: trace, configuration: scenario.backend.configuration,
             hotspots: scenario.world?.hotspotInfos ?? [], accounts: scenario.backend.accounts)
         for failure in scenario.backend.failures { backend.injectFailure(failure) }
-        var folderError: String?
-        do {
-            self.dataFolder = try dataFolder.map(DataFolder.init(keeping:)) ?? DataFolder.temporary(prefix: "devicesim-data-")
-        } catch {
-            self.dataFolder = nil
-            folderError = "\(error)"
-        }
+        let folder = dataFolder.map(DataFolder.init(keeping:)) ?? DataFolder.temporaryWhenFirstUsed(prefix: "devicesim-data-")
+        self.dataFolder = folder
         let civilClock = CivilClock(startDate: scenario.startDate, timeZone: scenario.timeZone)
         for spec in scenario.devices {
             let motion = DeviceMotion(at: spec.start, altitude: spec.altitude)
@@ -138,13 +134,13 @@ public final class ScenarioSimulation {
             }
             let simulated = SimulatedDevice(device: device, motion: motion, gps: gps)
             device.civilClock = civilClock
-            if let folder = self.dataFolder {
-                let database = SQLiteUserDataStore(path: folder.appending("\(spec.id).sqlite"), faults: simulated.storageFaults, now: { [scheduler] in scheduler.now })
-                if !folder.isTemporary { database.removeFiles() }
-                simulated.database = database
-                simulated.databases.append(database.database)
-                device.userData = database
-            }
+            let database = SQLiteUserDataStore(database: SQLiteDatabase(
+                folder: folder, file: "\(spec.id).sqlite", migrations: SQLiteUserDataStore.migrations, faults: simulated.storageFaults,
+                now: { [scheduler] in scheduler.now }))
+            if !folder.isTemporary { database.removeFiles() }
+            simulated.database = database
+            simulated.databases.append(database.database)
+            device.userData = database
             if gps == nil {
                 // The radios see the device where its location source says it is: its last fix.
                 radiosFollowingFixes.append(device.location.observe { update in
@@ -158,7 +154,6 @@ public final class ScenarioSimulation {
             simulated.connectivity.state = spec.online ? .online : .offline
             devices.append(simulated)
         }
-        if let folderError { setupErrors.append(folderError) }
     }
 
     /// The one instance of `Service` that every app of this simulation shares (an app's own server),
@@ -174,18 +169,18 @@ public final class ScenarioSimulation {
     private var sharedServices: [ObjectIdentifier: AnyObject] = [:]
 
     /// The database file `<device id>.<name>.sqlite` of `device` in the run's data folder, with
-    /// `migrations` (made once, sharing the device's storage faults); nil when the run has no data
-    /// folder or the device is not the simulation's.
+    /// `migrations` (made once, sharing the device's storage faults); nil when the device is not the
+    /// simulation's.
     ///
     /// ```swift
     /// let store = simulation.database(on: device, named: "task-list", migrations: SQLiteTaskListStore.migrations).map(SQLiteTaskListStore.init(database:))
     /// ```
     public func database(on device: Device, named name: String, migrations: [[String]]) -> SQLiteDatabase? {
-        guard let folder = dataFolder, let simulated = self.device(device.id) else { return nil }
-        let path = folder.appending("\(device.id).\(name).sqlite")
-        if let existing = simulated.databases.first(where: { $0.path == path }) { return existing }
-        let database = SQLiteDatabase(path: path, migrations: migrations, faults: simulated.storageFaults, now: { [scheduler] in scheduler.now })
-        if !folder.isTemporary { database.removeFiles() }
+        guard let simulated = self.device(device.id) else { return nil }
+        let file = "\(device.id).\(name).sqlite"
+        if let existing = simulated.databases.first(where: { $0.fileName == file }) { return existing }
+        let database = SQLiteDatabase(folder: dataFolder, file: file, migrations: migrations, faults: simulated.storageFaults, now: { [scheduler] in scheduler.now })
+        if !dataFolder.isTemporary { database.removeFiles() }
         simulated.databases.append(database)
         return database
     }

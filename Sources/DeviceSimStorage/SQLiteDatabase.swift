@@ -16,7 +16,10 @@ import Foundation
 /// ```
 public final class SQLiteDatabase {
     /// The database file.
-    public let path: String
+    public var path: String { location() }
+    /// The file's name in its folder.
+    public let fileName: String
+    private let location: () -> String
     /// Faults to inject (a device's databases may share one set).
     public let faults: StorageFaults
     /// Called when a write is cut short by ``killDuringNextWrite()`` (the simulation kills the app).
@@ -31,7 +34,18 @@ public final class SQLiteDatabase {
     /// A database in the file at `path` (created, with its folder, on first use); `now` is the
     /// device's time, for faults that last a while.
     public init(path: String, migrations: [[String]], faults: StorageFaults = StorageFaults(), now: @escaping () -> VirtualInstant) {
-        self.path = path
+        location = { path }
+        fileName = (path as NSString).lastPathComponent
+        self.migrations = migrations
+        self.faults = faults
+        self.now = now
+    }
+
+    /// A database in the file `file` of `folder` (a lazily made temporary folder is made when the file
+    /// is first opened).
+    public init(folder: DataFolder, file: String, migrations: [[String]], faults: StorageFaults = StorageFaults(), now: @escaping () -> VirtualInstant) {
+        location = { folder.appending(file) }
+        fileName = file
         self.migrations = migrations
         self.faults = faults
         self.now = now

@@ -17,7 +17,7 @@ public final class SQLiteUserDataStore: UserDataStore {
     public let database: SQLiteDatabase
 
     /// The schema, one migration per version (version N is `migrations[N-1]`).
-    static let migrations: [[String]] = [
+    public static let migrations: [[String]] = [
         [
             """
             CREATE TABLE account (
