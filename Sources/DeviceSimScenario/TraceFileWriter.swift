@@ -88,12 +88,21 @@ public final class TraceFileWriter: EventSink {
 }
 
 /// Keeps only the events that a scenario's expectations look at (all of them when one expectation
-/// could look at any event).
-final class ExpectedEventsRecorder: EventSink {
+/// could look at any event), for evaluating them after a run whose trace went elsewhere.
+///
+/// ```swift
+/// let kept = ExpectedEventsRecorder(expectations: scenario.expectations)
+/// recorder.forward(to: kept)
+/// ... run ...
+/// let outcomes = scenario.expectations.map { ExpectationEvaluator.evaluate($0, events: kept.events) }
+/// ```
+public final class ExpectedEventsRecorder: EventSink {
     private let names: Set<String>?
-    private(set) var events: [TraceEvent] = []
+    /// The events kept, in order.
+    public private(set) var events: [TraceEvent] = []
 
-    init(expectations: [Expectation]) {
+    /// A recorder for `expectations`.
+    public init(expectations: [Expectation]) {
         var names = Set<String>()
         var everything = false
         for expectation in expectations {
@@ -102,7 +111,7 @@ final class ExpectedEventsRecorder: EventSink {
         self.names = everything ? nil : names
     }
 
-    func record(_ event: TraceEvent) {
+    public func record(_ event: TraceEvent) {
         if names?.contains(event.name) ?? true { events.append(event) }
     }
 }
