@@ -88,21 +88,12 @@ public final class TraceFileWriter: EventSink {
 }
 
 /// Keeps only the events that a scenario's expectations look at (all of them when one expectation
-/// could look at any event), for evaluating them after a run whose trace went elsewhere.
-///
-/// ```swift
-/// let kept = ExpectedEventsRecorder(expectations: scenario.expectations)
-/// recorder.forward(to: kept)
-/// ... run ...
-/// let outcomes = scenario.expectations.map { ExpectationEvaluator.evaluate($0, events: kept.events) }
-/// ```
-public final class ExpectedEventsRecorder: EventSink {
+/// could look at any event).
+final class ExpectedEventsRecorder: EventSink {
     private let names: Set<String>?
-    /// The events kept, in order.
-    public private(set) var events: [TraceEvent] = []
+    private(set) var events: [TraceEvent] = []
 
-    /// A recorder for `expectations`.
-    public init(expectations: [Expectation]) {
+    init(expectations: [Expectation]) {
         var names = Set<String>()
         var everything = false
         for expectation in expectations {
@@ -111,7 +102,7 @@ public final class ExpectedEventsRecorder: EventSink {
         self.names = everything ? nil : names
     }
 
-    public func record(_ event: TraceEvent) {
+    func record(_ event: TraceEvent) {
         if names?.contains(event.name) ?? true { events.append(event) }
     }
 }

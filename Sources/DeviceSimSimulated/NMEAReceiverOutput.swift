@@ -27,7 +27,8 @@ public final class NMEAReceiverOutput {
     }
 
     private let device: Device
-    private let startDate: Date
+    /// The civil UTC time of virtual zero, written into the sentences.
+    public var startDate: Date
     private let configuration: Configuration
     private let send: ([UInt8]) -> Void
     private var subscription: Subscription?

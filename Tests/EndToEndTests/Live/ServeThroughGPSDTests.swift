@@ -58,7 +58,8 @@ struct ServeThroughGPSDTests {
         let servePort = try LiveGPSD.freePort()
 
         // serve waits for gpsd, which connects to it when record asks gpsd for reports.
-        let serve = try CLI.start(["serve", scenario.path, "--nmea-tcp", "127.0.0.1:\(servePort)", "--speed", "10", "--wait-for-client", "-q"])
+        let servedTrace = folder.appendingPathComponent("served.jsonl")
+        let serve = try CLI.start(["serve", scenario.path, "--nmea-tcp", "127.0.0.1:\(servePort)", "--speed", "10", "--wait-for-client", "-q", "--trace", servedTrace.path])
         try Self.waitUntilListening(servePort)
         let gpsd = try LiveGPSD()
         try gpsd.readNMEA(from: "tcp://127.0.0.1:\(servePort)")
@@ -71,6 +72,9 @@ struct ServeThroughGPSDTests {
         #expect(served.status == 0, "\(served.standardError)")
         #expect(served.standardOutput.contains("served 90.000 s of the scenario"), "\(served.standardOutput)")
         #expect(served.standardOutput.contains("walker: 90 epochs (69 with a fix)"), "an epoch a second from 0 s to 89 s, none in the 21 s without a fix: \(served.standardOutput)")
+        let servedEvents = try LiveFiles.traceEvents(servedTrace)
+        #expect(servedEvents.first?["event"] as? String == "scenario.started" && servedEvents.last?["event"] as? String == "scenario.finished")
+        #expect(servedEvents.contains { $0["event"] as? String == "location.unavailable" && (40..<41).contains($0["t"] as? Double ?? 0) }, "the tunnel in the served run's trace")
         gpspipe.waitUntilExit()
         let recorded = try record.finish(timeout: 60)
         #expect(recorded.status == 0, "\(recorded.standardError)")
