@@ -107,14 +107,19 @@ public enum ExpectationEvaluator {
         }
     }
 
-    static func evaluate(_ expected: EventExpectation, events: [TraceEvent]) -> ExpectationOutcome {
+    /// The events that `expected` counts.
+    static func matches(_ expected: EventExpectation, events: [TraceEvent]) -> [TraceEvent] {
         let window = expected.window.map { VirtualInstant(offset: $0.lowerBound)...VirtualInstant(offset: $0.upperBound) }
-        let matches = events.filter { event in
+        return events.filter { event in
             event.name == expected.name
                 && (expected.device == nil || event.device == expected.device)
                 && (window?.contains(event.time) ?? true)
                 && expected.fields.allSatisfy { event[$0.key]?.description == $0.value }
         }
+    }
+
+    static func evaluate(_ expected: EventExpectation, events: [TraceEvent]) -> ExpectationOutcome {
+        let matches = matches(expected, events: events)
         let count = matches.count
         let passed = count >= expected.minimum && expected.maximum.map { count <= $0 } ?? true
 
