@@ -24,6 +24,12 @@ public struct MapProjection: Sendable, Hashable {
         public var metres: Double
         /// Its length in viewBox units.
         public var length: Double
+        /// A bar standing for `metres`, `length` units long.
+        public init(metres: Double, length: Double) {
+            self.metres = metres
+            self.length = length
+        }
+
         /// `metres` for people: `500 m`, `2 km`.
         public var label: String {
             metres >= 1000 ? "\(TraceValue.format(metres / 1000)) km" : "\(TraceValue.format(metres)) m"
