@@ -92,6 +92,7 @@ enum HTMLReportPage {
     table.events tr { cursor: pointer; } table.events tr:hover td { background: #f3f7ff; }
     table.events td.time { font-variant-numeric: tabular-nums; white-space: nowrap; }
     button { font: inherit; padding: 2px 10px; }
+    .tip { position: absolute; display: none; z-index: 10; max-width: 420px; white-space: pre-wrap; pointer-events: none; background: #1f2328; color: #fff; font-size: 12.5px; padding: 5px 8px; border-radius: 5px; box-shadow: 0 2px 8px rgba(0,0,0,.25); }
     @media (max-width: 900px) { .viz { grid-template-columns: 1fr; } }
     """#
 
@@ -99,6 +100,7 @@ enum HTMLReportPage {
     "use strict";
     (function () {
       const data = JSON.parse(document.getElementById("report-data").textContent);
+      const parsedMs = performance.now();
       const SVG = "http://www.w3.org/2000/svg";
       const LANES = 40, ROWS_SHOWN = 300;
       const KIND = {
@@ -144,6 +146,33 @@ enum HTMLReportPage {
         return steps[steps.length - 1];
       }
 
+      // One tooltip for the whole page: elements carry data-tip (or are event markers).
+      const tip = el("div", { class: "tip", role: "tooltip" });
+      document.body.appendChild(tip);
+      function showTip(text, ev) {
+        if (!text) { tip.style.display = "none"; return; }
+        tip.textContent = text;
+        tip.style.display = "block";
+        tip.style.left = Math.min(ev.pageX + 14, document.documentElement.scrollWidth - 420) + "px";
+        tip.style.top = (ev.pageY + 14) + "px";
+      }
+      document.addEventListener("mousemove", function (ev) {
+        const target = ev.target;
+        if (!(target instanceof Element)) return showTip(null);
+        const section = target.closest("section.scenario");
+        const view = section ? views[Number(section.id.slice(1))] : null;
+        if (view && target.classList.contains("marker")) return showTip(view.eventText(Number(target.getAttribute("data-event"))), ev);
+        const tipped = target.closest("[data-tip]");
+        if (tipped) return showTip(tipped.getAttribute("data-tip"), ev);
+        const timeline = target.closest("svg.timeline");
+        if (view && timeline) {
+          const box = timeline.getBoundingClientRect(), scale = 1200 / box.width;
+          const near = view.laneAt((ev.clientX - box.left) * scale, (ev.clientY - box.top) * scale);
+          if (near && near.length) return showTip(near.slice(0, 8).map(view.eventText).join("\n") + (near.length > 8 ? "\n… and " + (near.length - 8) + " more" : ""), ev);
+        }
+        showTip(null);
+      });
+
       // Summary.
       const summary = document.getElementById("summary");
       const c = data.counts, total = c.passed + c.failed + c.invalid + c.unknown;
@@ -185,7 +214,8 @@ enum HTMLReportPage {
       const shown = data.sections.length;
       if (shown < data.rows.length) main.appendChild(el("p", { class: "note" }, "Maps, timelines and events are shown for " + shown + " of " + data.rows.length + " scenarios (failed ones first; at most " + data.detailedLimit + "); every scenario has its row above."));
 
-      const views = data.sections.map(function (s, i) { return renderSection(s, i); });
+      const views = [];
+      data.sections.forEach(function (s, i) { views.push(renderSection(s, i)); });
 
       function renderSection(s, index) {
         const section = el("section", { class: "scenario " + s.status, id: "s" + index, "data-events": String(s.events.t.length), "data-devices": String(s.devices.length) });
@@ -267,7 +297,7 @@ enum HTMLReportPage {
           let shape;
           if (h.c) shape = svg("circle", { class: "hotspot", cx: h.c[0], cy: h.c[1], r: Math.max(h.c[2], 1) });
           else { const pts = []; for (let i = 0; i < h.p.length; i += 2) pts.push(h.p[i] + "," + h.p[i + 1]); shape = svg("polygon", { class: "hotspot", points: pts.join(" ") }); }
-          shape.appendChild(svg("title", null, "hotspot " + h.n));
+          shape.setAttribute("data-tip", "hotspot " + h.n);
           map.appendChild(shape);
         }
         if (m.hotspots.length <= 40) for (const h of m.hotspots) {
@@ -275,8 +305,8 @@ enum HTMLReportPage {
           if (h.c) { x = h.c[0]; y = h.c[1] - h.c[2] - 40; } else { x = h.p[0]; y = h.p[1] - 40; for (let i = 1; i < h.p.length; i += 2) if (h.p[i] - 40 < y) { y = h.p[i] - 40; x = h.p[i - 1]; } }
           map.appendChild(svg("text", { class: "hotspot-label", x: x, y: y, "text-anchor": "middle" }, h.n));
         }
-        for (const ap of m.aps) { const r = svg("rect", { class: "ap", x: ap[0] - 35, y: ap[1] - 35, width: 70, height: 70 }); r.appendChild(svg("title", null, "Wi-Fi access point " + ap[2])); map.appendChild(r); }
-        for (const b of m.beacons) { const p = svg("path", { class: "beacon", d: "M" + b[0] + " " + (b[1] - 50) + "l45 50l-45 50l-45 -50z" }); p.appendChild(svg("title", null, "beacon " + b[2])); map.appendChild(p); }
+        for (const ap of m.aps) { const r = svg("rect", { class: "ap", x: ap[0] - 35, y: ap[1] - 35, width: 70, height: 70 }); r.setAttribute("data-tip", "Wi-Fi access point " + ap[2]); map.appendChild(r); }
+        for (const b of m.beacons) { const p = svg("path", { class: "beacon", d: "M" + b[0] + " " + (b[1] - 50) + "l45 50l-45 50l-45 -50z" }); p.setAttribute("data-tip", "beacon " + b[2]); map.appendChild(p); }
         const outages = s.intervals.filter(function (iv) { return KIND[iv[1]] && KIND[iv[1]][2] === 0; });
         s.tracks.forEach(function (track, i) {
           if (track.length < 3) return;
@@ -284,30 +314,31 @@ enum HTMLReportPage {
           for (let k = 3; k < track.length; k += 3) d += "L" + track[k + 1] + " " + track[k + 2];
           if (track.length === 3) d += "l0 0";
           const path = svg("path", { class: "track", d: d, stroke: colour(i), "data-device": s.devices[i] });
-          path.appendChild(svg("title", null, "track of " + s.devices[i]));
+          path.setAttribute("data-tip", "track of " + s.devices[i]);
           map.appendChild(path);
         });
         for (const iv of outages) {
           const track = s.tracks[iv[0]];
           if (!track || track.length < 3) continue;
           const p = svg("path", { class: "outage", d: subPath(track, iv[2], iv[3]), "data-device": s.devices[iv[0]] });
-          p.appendChild(svg("title", null, KIND[iv[1]][0] + " on " + s.devices[iv[0]] + ", " + time(iv[2]) + " to " + time(iv[3])));
+          p.setAttribute("data-tip", KIND[iv[1]][0] + " on " + s.devices[iv[0]] + ", " + time(iv[2]) + " to " + time(iv[3]));
           map.appendChild(p);
         }
         const e = s.events;
+        const markerLayer = svg("g", { class: "markers" });
+        map.appendChild(markerLayer);
+        markerLayer.addEventListener("click", function (ev) { const k = ev.target.getAttribute("data-event"); if (k !== null) view.setTime(e.t[Number(k)]); });
+        view.eventText = function (k) { return time(e.t[k]) + " " + (e.d[k] >= 0 ? s.devices[e.d[k]] + ": " : "") + s.names[e.n[k]] + (e.f[k] ? " (" + e.f[k] + ")" : ""); };
         for (const k of s.markers) {
           const cat = category(s.names[e.n[k]]);
-          const dot = svg("circle", { class: "marker", cx: e.x[k], cy: e.y[k], r: 55, fill: CATEGORY[cat][1], "data-event": String(k) });
-          dot.appendChild(svg("title", null, time(e.t[k]) + " " + s.devices[e.d[k]] + ": " + s.names[e.n[k]] + (e.f[k] ? " (" + e.f[k] + ")" : "")));
-          dot.addEventListener("click", function () { view.setTime(e.t[k]); });
-          map.appendChild(dot);
+          markerLayer.appendChild(svg("circle", { class: "marker", cx: e.x[k], cy: e.y[k], r: 55, fill: CATEGORY[cat][1], "data-event": String(k) }));
         }
         view.now = 0;
         view.nowMarkers = s.devices.map(function (id, i) {
           const g = svg("g", { class: "now", "data-device": id });
           g.appendChild(svg("circle", { r: 80, fill: colour(i) }));
           if (s.devices.length <= 20) g.appendChild(svg("text", { x: 110, y: 55 }, id));
-          g.appendChild(svg("title", null, id));
+          g.setAttribute("data-tip", id);
           map.appendChild(g);
           return g;
         });
@@ -401,29 +432,39 @@ enum HTMLReportPage {
           const k = KIND[iv[1]]; if (!k) continue;
           const y = top + lane[iv[0]] * laneH + 2 + k[2] * 8;
           const r = svg("rect", { class: "interval " + iv[1], x: view.tx(iv[2]), y: y, width: Math.max(view.tx(iv[3]) - view.tx(iv[2]), 2), height: 7, fill: k[1], rx: 2 });
-          r.appendChild(svg("title", null, k[0] + " on " + s.devices[iv[0]] + ": " + time(iv[2]) + " to " + time(iv[3]) + (iv[4] ? " — " + iv[4] : "")));
+          r.setAttribute("data-tip", k[0] + " on " + s.devices[iv[0]] + ": " + time(iv[2]) + " to " + time(iv[3]) + (iv[4] ? " — " + iv[4] : ""));
           tl.appendChild(r);
         }
+        // Event ticks: one path per lane and kind of event (one tick per pixel), details on hover.
         const e = s.events;
-        const ticks = {};
+        const tickPaths = {}, laneEvents = {};
         for (let k = 0; k < e.t.length; k++) {
           const d = e.d[k];
           if (!(d in lane)) continue;
           const name = s.names[e.n[k]];
           if (name === "step" || name === "marker.moved") continue;
-          const x = Math.round(view.tx(e.t[k]));
-          const key = d + ":" + x;
-          if (ticks[key]) continue;
-          ticks[key] = true;
-          const y = top + lane[d] * laneH + 25;
-          const tick = svg("rect", { class: "tick", x: x - 1, y: y, width: 2.5, height: 8, fill: CATEGORY[category(name)][1] });
-          tick.appendChild(svg("title", null, time(e.t[k]) + " " + name + (e.f[k] ? " (" + e.f[k] + ")" : "")));
-          tl.appendChild(tick);
+          (laneEvents[d] = laneEvents[d] || []).push(k);
+          const x = Math.round(view.tx(e.t[k]) * 2) / 2, cat = category(name), key = d + ":" + cat;
+          const entry = tickPaths[key] || (tickPaths[key] = { d: [], last: -1, cat: cat, y: top + lane[d] * laneH + 25 });
+          if (x === entry.last) continue;
+          entry.last = x;
+          entry.d.push("M" + x + " " + entry.y + "v8");
         }
+        for (const key in tickPaths) {
+          const entry = tickPaths[key];
+          tl.appendChild(svg("path", { class: "ticks", d: entry.d.join(""), stroke: CATEGORY[entry.cat][1], "stroke-width": 2.5 }));
+        }
+        view.laneAt = function (x, y) {
+          const row = Math.floor((y - top) / laneH);
+          if (row < 0 || row >= chosen.length) return null;
+          const events = laneEvents[chosen[row]] || [], near = [];
+          for (const k of events) if (Math.abs(view.tx(e.t[k]) - x) <= 3) near.push(k);
+          return near;
+        };
         for (const f of s.failures) {
           if (f.t === null) continue;
           const m = svg("path", { class: "failure-mark", d: "M" + view.tx(f.t) + " " + (top - 2) + "l-6 -9h12z" });
-          m.appendChild(svg("title", null, "failed: expected " + f.expected));
+          m.setAttribute("data-tip", "failed: expected " + f.expected);
           tl.appendChild(m);
         }
         view.cursor = svg("line", { class: "cursor", x1: left, x2: left, y1: top - 8, y2: H });
@@ -527,6 +568,9 @@ enum HTMLReportPage {
       window.addEventListener("hashchange", applyHash);
       applyHash();
       document.body.setAttribute("data-ready", "true");
+      // Milliseconds from the start of navigation until the report was drawn (read by the browser test).
+      document.body.setAttribute("data-ready-ms", String(Math.round(performance.now())));
+      requestAnimationFrame(function () { requestAnimationFrame(function () { document.body.setAttribute("data-painted-ms", String(Math.round(performance.now()))); }); });
     })();
     """#
 }
