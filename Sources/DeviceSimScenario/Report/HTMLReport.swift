@@ -110,6 +110,6 @@ public struct HTMLReport {
         out.key("sections")
         out.array(ordered.compactMap(\.section)) { out, section in out.raw(section) }
         out.raw("}")
-        return HTMLReportPage.page(title: title, data: ReportJSON.embeddable(out.text))
+        return HTMLReportPage.page(title: title, data: out.text)
     }
 }

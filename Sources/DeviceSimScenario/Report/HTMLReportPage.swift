@@ -563,7 +563,7 @@ enum HTMLReportPage {
         const params = new URLSearchParams(m[2] || "");
         if (params.has("device") || params.has("event")) view.filter(params.get("device") || "", params.get("event") || "");
         if (params.has("t")) view.setTime(Number(params.get("t")) * 1000);
-        view.section.scrollIntoView();
+        if (view.section.getBoundingClientRect().top > window.innerHeight / 2) view.section.scrollIntoView();
       }
       window.addEventListener("hashchange", applyHash);
       applyHash();

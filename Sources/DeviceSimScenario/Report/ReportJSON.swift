@@ -10,7 +10,12 @@ struct ReportJSON {
     }
 
     mutating func raw(_ piece: String) { text += piece }
-    mutating func string(_ value: String) { text += JSONString.quote(value) }
+    /// A string value, with `<` written `\u003c` where it could end the page's script (`</`, `<!--`).
+    mutating func string(_ value: String) {
+        let quoted = JSONString.quote(value)
+        guard quoted.utf8.contains(UInt8(ascii: "<")) else { text += quoted; return }
+        text += quoted.replacingOccurrences(of: "</", with: "\\u003c/").replacingOccurrences(of: "<!--", with: "\\u003c!--")
+    }
     mutating func int(_ value: Int) { text += String(value) }
     mutating func optionalString(_ value: String?) { if let value { string(value) } else { text += "null" } }
     mutating func optionalInt(_ value: Int?) { if let value { int(value) } else { text += "null" } }
@@ -42,10 +47,5 @@ struct ReportJSON {
             text += String(value)
         }
         text += "]"
-    }
-
-    /// The JSON made safe to sit inside an HTML `<script>` element (no `</`, no `<!--`).
-    static func embeddable(_ json: String) -> String {
-        json.replacingOccurrences(of: "</", with: "<\\/").replacingOccurrences(of: "<!--", with: "\\u003c!--")
     }
 }

@@ -160,8 +160,16 @@ extension ReportSection {
         out.key("x"); out.ints(xs)
         out.key("y"); out.ints(ys)
         out.key("f")
+        var details = ""
         out.array(events) { out, event in
-            out.string(event.fields.map { "\($0.key)=\($0.value)" }.joined(separator: " "))
+            details.removeAll(keepingCapacity: true)
+            for (index, field) in event.fields.enumerated() {
+                if index > 0 { details += " " }
+                details += field.key
+                details += "="
+                details += field.value.description
+            }
+            out.string(details)
         }
         out.raw("}")
         out.key("markers"); out.ints(markers)
