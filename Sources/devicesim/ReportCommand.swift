@@ -8,14 +8,9 @@ struct ReportCommand: ParsableCommand {
         commandName: "report",
         abstract: "Write an HTML report (maps, timelines, events, failures) from saved traces.",
         discussion: """
-            Each argument is a trace written by 'devicesim run --trace DIR', or a folder searched for
-            .jsonl traces. With --results (written by 'devicesim run --results'), the report shows each
-            run's result and wall time and finds each trace's scenario file by the path the run read;
-            with --scenarios, traces are matched to scenario files by name (dog-walk/tunnel.jsonl to
-            dog-walk/tunnel.yaml). The scenario file gives the map its world and the devices' tracks,
-            and the failed expectations their moments. Nothing is run again.
+            Each argument is a trace written by 'devicesim run --trace DIR', or a folder searched for .jsonl traces. With --results (written by 'devicesim run --results'), the report shows each run's result and wall time and finds each trace's scenario file by the path the run read; with --scenarios, traces are matched to scenario files by name (dog-walk/tunnel.jsonl to dog-walk/tunnel.yaml). The scenario file gives the map its world and the devices' tracks, and the failed expectations their moments. Nothing is run again.
 
-            The report is one HTML file with everything inline: it opens from disk, offline.
+            The report is one HTML file with everything inline: it opens from disk, offline. Exit codes: 0 written, 2 invalid input or usage (a trace or scenario file that cannot be read is left out of the report, which is still written, with a warning).
 
             Examples:
               devicesim run Scenarios --trace out/traces --results out/results.jsonl
@@ -61,6 +56,7 @@ struct ReportCommand: ParsableCommand {
             let wall = records.isEmpty ? nil : records.reduce(0) { $0 + $1.wallSeconds }
             let summary = try ReportGenerator.write(inputs, to: out, title: title, wallSeconds: wall, limits: limits)
             ReportCommand.announce(summary, path: out, style: style)
+            if !summary.warnings.isEmpty { throw ExitCode(2) }
         } catch let error as ScenarioError {
             Terminal.standardError.write(style.red("error: ") + "\(error)\n")
             throw ExitCode(2)

@@ -1,5 +1,5 @@
 import DeviceSimHAL
-import DeviceSimScenario
+@testable import DeviceSimScenario
 import DeviceSimTime
 import Foundation
 import Testing
@@ -218,5 +218,54 @@ import Testing
         let start = try #require(html.range(of: opening)).upperBound
         let end = try #require(html.range(of: "</script>", range: start..<html.endIndex)).lowerBound
         return try #require(try JSONSerialization.jsonObject(with: Data(html[start..<end].utf8)) as? [String: Any])
+    }
+}
+
+@Suite struct ReportGeneratorTests {
+    @Test func aTraceFindsTheScenarioFileThatWroteIt() {
+        let found = [
+            ScenarioDiscovery.Found(path: "Scenarios/dog-walk/tunnel.yaml", relativeName: "dog-walk/tunnel.yaml"),
+            ScenarioDiscovery.Found(path: "Scenarios/tunnel.yaml", relativeName: "tunnel.yaml"),
+            ScenarioDiscovery.Found(path: "Scenarios/dog-walk/walk-2km.yml", relativeName: "dog-walk/walk-2km.yml"),
+        ]
+        #expect(ReportGenerator.scenario(forTrace: "out/traces/dog-walk/tunnel.jsonl", among: found)?.path == "Scenarios/dog-walk/tunnel.yaml")
+        #expect(ReportGenerator.scenario(forTrace: "out/traces/dog-walk/tunnel.seed-7.jsonl", among: found)?.path == "Scenarios/dog-walk/tunnel.yaml")
+        #expect(ReportGenerator.scenario(forTrace: "out/traces/tunnel.jsonl", among: found)?.path == "Scenarios/tunnel.yaml")
+        #expect(ReportGenerator.scenario(forTrace: "walk-2km.jsonl", among: found) == nil)
+        #expect(ReportGenerator.scenario(forTrace: "t/dog-walk/walk-2km.jsonl", among: found)?.path == "Scenarios/dog-walk/walk-2km.yml")
+        #expect(ReportGenerator.scenario(forTrace: "out/traces/long-tunnel.jsonl", among: found) == nil)
+    }
+
+    @Test func pastTheLimitFailedScenariosKeepTheirSectionsAndEveryScenarioItsRow() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("report-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var inputs: [ReportGenerator.Input] = []
+        for (position, count) in [1, 1, 5, 1].enumerated() {
+            let file = folder.appendingPathComponent("s\(position).yaml").path
+            try """
+                name: scenario \(position)
+                duration: 1m
+                devices: [{ id: walker, at: [52.5, 13.4], app: { name: dog-walk } }]
+                timeline: [{ at: 0s, do: start-service }]
+                expect: [{ event: marker.shown, count: \(count) }]
+                """.write(toFile: file, atomically: true, encoding: .utf8)
+            let result = ScenarioRunner().run(try ScenarioParser.parse(contentsOf: file))
+            let trace = folder.appendingPathComponent("s\(position).jsonl").path
+            try result.traceJSONLines.write(toFile: trace, atomically: true, encoding: .utf8)
+            inputs.append(.init(record: RunRecord(result, position: position, path: file, name: "s\(position).yaml", swept: false, wallSeconds: 0.01), tracePath: trace))
+        }
+        var limits = ReportLimits()
+        limits.detailedScenarios = 2
+        let out = folder.appendingPathComponent("report.html").path
+        let summary = try ReportGenerator.write(inputs, to: out, wallSeconds: 1, limits: limits)
+        #expect(summary.detailed == 2 && summary.scenarios == 4 && summary.warnings.isEmpty)
+        let data = try ReportDataTests.embeddedData(String(contentsOfFile: out, encoding: .utf8))
+        let rows = try #require(data["rows"] as? [[String: Any]])
+        #expect(rows.map { $0["name"] as? String } == ["s2.yaml", "s0.yaml", "s1.yaml", "s3.yaml"], "failed first, then run order")
+        #expect(rows.map { $0["section"] as? Int } == [0, 1, -1, -1])
+        let sections = try #require(data["sections"] as? [[String: Any]])
+        #expect(sections.map { $0["status"] as? String } == ["failed", "passed"])
+        #expect((rows[3]["failures"] as? [Any])?.isEmpty == true && rows[3]["status"] as? String == "passed")
     }
 }

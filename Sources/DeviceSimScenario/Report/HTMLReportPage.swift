@@ -64,6 +64,7 @@ enum HTMLReportPage {
     svg.map .hotspot-label { fill: #116329; font-size: 150px; }
     svg.map .ap { fill: #0969da; }
     svg.map .beacon { fill: #8250df; }
+    svg.map .emitters.crowded { opacity: .55; }
     svg.map .track { fill: none; stroke-width: 2.5; vector-effect: non-scaling-stroke; stroke-linejoin: round; stroke-linecap: round; opacity: .85; }
     svg.map .outage { fill: none; stroke: #6e7781; stroke-width: 9; vector-effect: non-scaling-stroke; stroke-dasharray: 4 3; opacity: .55; }
     svg.map .marker { stroke: #fff; stroke-width: 1; vector-effect: non-scaling-stroke; }
@@ -305,8 +306,12 @@ enum HTMLReportPage {
           if (h.c) { x = h.c[0]; y = h.c[1] - h.c[2] - 40; } else { x = h.p[0]; y = h.p[1] - 40; for (let i = 1; i < h.p.length; i += 2) if (h.p[i] - 40 < y) { y = h.p[i] - 40; x = h.p[i - 1]; } }
           map.appendChild(svg("text", { class: "hotspot-label", x: x, y: y, "text-anchor": "middle" }, h.n));
         }
-        for (const ap of m.aps) { const r = svg("rect", { class: "ap", x: ap[0] - 35, y: ap[1] - 35, width: 70, height: 70 }); r.setAttribute("data-tip", "Wi-Fi access point " + ap[2]); map.appendChild(r); }
-        for (const b of m.beacons) { const p = svg("path", { class: "beacon", d: "M" + b[0] + " " + (b[1] - 50) + "l45 50l-45 50l-45 -50z" }); p.setAttribute("data-tip", "beacon " + b[2]); map.appendChild(p); }
+        // Access points and beacons: small, and smaller and fainter in a crowded world, so tracks stay readable.
+        const crowded = m.aps.length + m.beacons.length > 200, a = crowded ? 14 : 35, b = crowded ? 18 : 45;
+        const emitters = svg("g", { class: "emitters" + (crowded ? " crowded" : "") });
+        for (const ap of m.aps) { const r = svg("rect", { class: "ap", x: ap[0] - a, y: ap[1] - a, width: 2 * a, height: 2 * a }); r.setAttribute("data-tip", "Wi-Fi access point " + ap[2]); emitters.appendChild(r); }
+        for (const bc of m.beacons) { const p = svg("path", { class: "beacon", d: "M" + bc[0] + " " + (bc[1] - b) + "l" + b + " " + b + "l-" + b + " " + b + "l-" + b + " -" + b + "z" }); p.setAttribute("data-tip", "beacon " + bc[2]); emitters.appendChild(p); }
+        map.appendChild(emitters);
         const outages = s.intervals.filter(function (iv) { return KIND[iv[1]] && KIND[iv[1]][2] === 0; });
         s.tracks.forEach(function (track, i) {
           if (track.length < 3) return;
@@ -329,9 +334,10 @@ enum HTMLReportPage {
         map.appendChild(markerLayer);
         markerLayer.addEventListener("click", function (ev) { const k = ev.target.getAttribute("data-event"); if (k !== null) view.setTime(e.t[Number(k)]); });
         view.eventText = function (k) { return time(e.t[k]) + " " + (e.d[k] >= 0 ? s.devices[e.d[k]] + ": " : "") + s.names[e.n[k]] + (e.f[k] ? " (" + e.f[k] + ")" : ""); };
+        const markerRadius = s.markers.length > 1000 ? 35 : 55;
         for (const k of s.markers) {
           const cat = category(s.names[e.n[k]]);
-          markerLayer.appendChild(svg("circle", { class: "marker", cx: e.x[k], cy: e.y[k], r: 55, fill: CATEGORY[cat][1], "data-event": String(k) }));
+          markerLayer.appendChild(svg("circle", { class: "marker", cx: e.x[k], cy: e.y[k], r: markerRadius, fill: CATEGORY[cat][1], "data-event": String(k) }));
         }
         view.now = 0;
         view.nowMarkers = s.devices.map(function (id, i) {
