@@ -349,11 +349,11 @@ enum HTMLReportPage {
           return g;
         });
         const scale = svg("g", { class: "scale" });
-        const y = m.h - 180;
+        const y = m.h - 250;   // inside the map's margin, below everything drawn
         scale.appendChild(svg("line", { x1: 250, y1: y, x2: 250 + m.scale.len, y2: y }));
         scale.appendChild(svg("line", { x1: 250, y1: y - 60, x2: 250, y2: y + 60 }));
         scale.appendChild(svg("line", { x1: 250 + m.scale.len, y1: y - 60, x2: 250 + m.scale.len, y2: y + 60 }));
-        scale.appendChild(svg("text", { x: 250 + m.scale.len / 2, y: y - 80, "text-anchor": "middle" }, m.scale.label));
+        scale.appendChild(svg("text", { x: 250 + m.scale.len / 2, y: y + 200, "text-anchor": "middle" }, m.scale.label));
         map.appendChild(scale);
         wrap.appendChild(map);
         const legend = el("div", { class: "legend" });
