@@ -116,6 +116,14 @@ public struct TimelineStep: Sendable {
     public var action: StepAction
     /// Where the step was written.
     public var location: SourceLocation
+    /// The step's own keys with a single value (`email`, `speed`, ...), as written, for its trace event.
+    public var keys: [Pair] = []
+
+    /// A key of a step and its value as written.
+    public struct Pair: Sendable, Hashable {
+        public var key: String
+        public var value: String
+    }
 }
 
 /// What a timeline step does.
@@ -138,8 +146,9 @@ public enum StepAction: Sendable {
     case bluetooth(Bool)
     /// Go online or offline.
     case connectivity(Bool)
-    /// The user answers a prompt (the one showing, or the next of that kind) after a reaction time.
-    case answer(prompt: String, choice: String, after: Duration)
+    /// The user answers a prompt (the one showing, or the next of that kind unless `onlyIfShowing`)
+    /// after a reaction time.
+    case answer(prompt: String, choice: String, after: Duration, onlyIfShowing: Bool)
     /// An action of the device's app, parsed by the app's definition.
     case app(name: String, parsed: any Sendable)
 

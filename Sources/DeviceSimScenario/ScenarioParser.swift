@@ -27,7 +27,7 @@ public enum ScenarioParser {
     static let gpsKeys = ["interval", "accuracy", "vertical-accuracy", "noise", "reacquisition", "satellites", "enabled"]
     static let routeKeys = ["start", "speed", "waypoints"]
     static let waypointKeys = ["at", "speed", "pause", "altitude"]
-    static let stepKeys = ["at", "device", "do", "for", "to", "speed", "waypoints", "prompt", "choice", "after"]
+    static let stepKeys = ["at", "device", "do", "for", "to", "speed", "waypoints", "prompt", "choice", "after", "when"]
     static let deviceActions = [
         "gps-on", "gps-off", "signal-loss", "signal-restore", "move", "teleport", "wifi-on", "wifi-off", "bluetooth-on", "bluetooth-off",
         "go-online", "go-offline", "answer",
@@ -44,10 +44,15 @@ public enum ScenarioParser {
     /// The UTF-8 text of the file at `path`, at most `limit` bytes; `kind` names the file in errors.
     static func readText(of path: String, kind: String, limit: Int) throws(ScenarioError) -> String {
         let data: Data
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw ScenarioError("no such \(kind) file", at: nil).prefixed(path)
+        }
+        guard !isDirectory.boolValue else { throw ScenarioError("this is a folder, not a \(kind) file", at: nil).prefixed(path) }
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
-            throw ScenarioError("cannot read the \(kind) file: \(error.localizedDescription)", at: nil).prefixed(path)
+            throw ScenarioError("cannot read the \(kind) file (permission denied, or not a regular file)", at: nil).prefixed(path)
         }
         guard data.count <= limit else {
             throw ScenarioError("\(path): the file is \(data.count) bytes; \(kind) files are limited to \(limit) bytes", at: nil)
@@ -144,7 +149,14 @@ public enum ScenarioParser {
         let path = try node.string(what: what)
         let folder = URL(fileURLWithPath: node.file).deletingLastPathComponent()
         let url = path.hasPrefix("/") ? URL(fileURLWithPath: path) : folder.appendingPathComponent(path).standardizedFileURL
-        guard FileManager.default.isReadableFile(atPath: url.path) else { throw node.error("cannot read the \(kind) file \(url.path)") }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
+            throw node.error("the \(kind) file \(url.path) does not exist (a relative path is relative to this file's folder)")
+        }
+        guard !isDirectory.boolValue else {
+            throw node.error("'\(path)' names the folder \(url.path), not a \(kind) file; give the path of a file")
+        }
+        guard FileManager.default.isReadableFile(atPath: url.path) else { throw node.error("cannot read the \(kind) file \(url.path): permission denied") }
         return url
     }
 
@@ -371,10 +383,11 @@ public enum ScenarioParser {
         case "bluetooth-on", "bluetooth-off": action = .bluetooth(name == "bluetooth-on"); ownKeys = []
         case "go-online", "go-offline": action = .connectivity(name == "go-online"); ownKeys = []
         case "answer":
+            let when = try map.optional("when")?.choice(["next", "showing"], what: "answer timing") ?? "next"
             action = .answer(
                 prompt: try map.required("prompt").string(what: "a prompt id"), choice: try map.required("choice").string(what: "an answer"),
-                after: try map.optional("after")?.duration(what: "a reaction time") ?? .seconds(2))
-            ownKeys = ["prompt", "choice", "after"]
+                after: try map.optional("after")?.duration(what: "a reaction time") ?? .seconds(2), onlyIfShowing: when == "showing")
+            ownKeys = ["prompt", "choice", "after", "when"]
         default:
             let app = ScenarioAppRegistry.app(named: device.app!.name)!
             ownKeys = appActions[name] ?? []
@@ -383,7 +396,8 @@ public enum ScenarioParser {
         for key in map.keys where !["at", "device", "do"].contains(key) && !ownKeys.contains(key) {
             throw map.keyNode(key)!.error("'\(key)' does not apply to the action '\(name)'")
         }
-        return TimelineStep(at: at, device: deviceID, action: action, location: node.location)
+        let keys = ownKeys.compactMap { key in map.optional(key)?.scalarText.map { TimelineStep.Pair(key: key, value: $0) } }
+        return TimelineStep(at: at, device: deviceID, action: action, location: node.location, keys: keys)
     }
 
     private static func parseWindow(_ node: YAMLNode) throws(ScenarioError) -> ClosedRange<Duration> {

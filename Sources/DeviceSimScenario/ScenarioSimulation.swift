@@ -55,12 +55,19 @@ public final class ScenarioSimulation {
     public private(set) var devices: [SimulatedDevice] = []
     /// NMEA logs being played.
     private var playbacks: [NMEAPlaybackLocationProvider] = []
+    /// The NMEA log each device plays, by device id (gps-on/off and signal-loss act on it).
+    private var playbackByDevice: [String: NMEAPlaybackLocationProvider] = [:]
+    /// Devices whose radios follow the fixes of a recorded or live location source.
+    private var radiosFollowingFixes: [Subscription] = []
     /// Problems found while setting up (a track that cannot be opened); the run fails with them.
     public private(set) var setupErrors: [String] = []
     /// The world, indexed for the radios (when the scenario names one).
     public let world: WorldIndex?
     /// The simulated backend every device's apps talk to.
     public let backend: SimulatedBackend
+    /// Devices whose prompts a person answers (live, from the keyboard): the timeline's scripted
+    /// answers for them are skipped, so the person's answer is the one that counts.
+    public var devicesAnsweredByUser: Set<String> = []
 
     /// Sets up `scenario` (with `seed` overriding the scenario's seed, if given). A device named in
     /// `locationSources` takes that source (gpsd, a recording) instead of its simulated GPS; the closure
@@ -98,6 +105,7 @@ public final class ScenarioSimulation {
                 do {
                     let playback = try NMEAPlaybackLocationProvider(scheduler: scheduler, file: url, configuration: configuration)
                     playbacks.append(playback)
+                    playbackByDevice[spec.id] = playback
                     device = Device(id: spec.id, scheduler: scheduler, location: playback, events: trace)
                 } catch {
                     setupErrors.append("\(spec.id): \(error)")
@@ -109,6 +117,12 @@ public final class ScenarioSimulation {
                 gps = simulated
             }
             let simulated = SimulatedDevice(device: device, motion: motion, gps: gps)
+            if gps == nil {
+                // The radios see the device where its location source says it is: its last fix.
+                radiosFollowingFixes.append(device.location.observe { update in
+                    if case .fix(let fix) = update { motion.place(at: fix.coordinate, altitude: fix.altitude) }
+                })
+            }
             if let world {
                 (simulated.wifi, simulated.beacons) = device.attachSimulatedRadios(
                     motion: motion, world: world, random: root.split("device:\(spec.id)"), wifi: spec.wifi, bluetooth: spec.bluetooth)
@@ -216,24 +230,33 @@ public final class ScenarioSimulation {
     private func perform(_ step: TimelineStep) {
         guard let id = step.device, let simulated = device(id) else { return }
         var fields: [(key: String, value: TraceValue)] = [("do", .string(step.action.name))]
-        if simulated.gps == nil, step.action.isGPSAction {
-            return skip(simulated, fields, "the device's location source is not simulated")
+        let playback = playbackByDevice[id]
+        if simulated.gps == nil, playback == nil, step.action.isGPSAction {
+            return skip(simulated, fields, "the device's location comes from a live source, which a scenario cannot switch")
         }
         let gps = simulated.gps
         switch step.action {
         case .gpsOn:
             gps?.start(warm: false)
+            playback?.switchReceiver(on: true)
         case .gpsOff:
             gps?.stop()
+            playback?.switchReceiver(on: false)
         case .signalLoss(let duration):
             if let duration {
                 fields.append(("for", .double(duration.inSeconds)))
                 gps?.loseSignal(from: scheduler.now, for: duration)
+                if let playback {
+                    playback.hideSky(true)
+                    scheduler.schedule(after: duration) { playback.hideSky(false) }
+                }
             } else {
                 gps?.loseSignal()
+                playback?.hideSky(true)
             }
         case .signalRestore:
             gps?.restoreSignal()
+            playback?.hideSky(false)
         case .move(let partial):
             let here = simulated.motion.state(at: scheduler.now).coordinate
             let route = partial.from(here)
@@ -250,17 +273,27 @@ public final class ScenarioSimulation {
             beacons.isEnabled = on
         case .connectivity(let online):
             simulated.connectivity.state = online ? .online : .offline
-        case .answer(let prompt, let choice, let after):
-            fields += [("prompt", .string(prompt)), ("choice", .string(choice))]
-            simulated.device.record("step", fields)
-            simulated.notifications.answer(prompt: prompt, with: choice, after: after)
+        case .answer(let prompt, let choice, let after, let onlyIfShowing):
+            fields += [
+                ("prompt", .string(prompt)), ("choice", .string(choice)), ("after", .double(after.inSeconds)),
+                ("when", .string(onlyIfShowing ? "showing" : "next")),
+            ]
+            if devicesAnsweredByUser.contains(id) { return skip(simulated, fields, "prompts are answered from the keyboard") }
+            record(step, on: simulated, fields)
+            simulated.notifications.answer(prompt: prompt, with: choice, after: after, onlyIfShowing: onlyIfShowing)
             return
         case .app(_, let parsed):
-            simulated.device.record("step", fields)
+            record(step, on: simulated, fields)
             simulated.app?.perform(parsed)
             return
         }
-        simulated.device.record("step", fields)
+        record(step, on: simulated, fields)
+    }
+
+    /// The step's trace event: what the action recorded, then the step's other keys as written.
+    private func record(_ step: TimelineStep, on simulated: SimulatedDevice, _ fields: [(key: String, value: TraceValue)]) {
+        let extra = step.keys.filter { pair in !fields.contains { $0.key == pair.key } }.map { (key: $0.key, value: TraceValue.string($0.value)) }
+        simulated.device.record("step", fields + extra)
     }
 
     private func skip(_ simulated: SimulatedDevice, _ fields: [(key: String, value: TraceValue)], _ reason: String) {

@@ -199,6 +199,25 @@ import Testing
         #expect((map["beacons"] as? [Any])?.count == scenario.world?.beacons.count)
     }
 
+    @Test func aDeviceThatPlaysAnNMEALogIsDrawnWhereTheLogPutsIt() throws {
+        let scenario = try ScenarioParser.parse(contentsOf: Self.repositoryRoot + "/Scenarios/dog-walk/nmea-playback.yaml")
+        let result = ScenarioRunner().run(scenario)
+        let section = ReportSection(name: "nmea-playback.yaml", record: nil, scenario: scenario, events: result.events)
+        let track = try #require(section.tracks(pointsPerDevice: 100_000).first)
+        let markers = result.events.filter { $0.name == "marker.moved" }
+        #expect(markers.count > 100 && track.count > 3 * markers.count, "a fix a second, a marker update every few seconds")
+        // Every position the app showed is a fix of the log played again: the latest one at that instant
+        // (the one at the same instant, or the one before when the update ran first).
+        let unmatched = markers.filter { marker in
+            guard let shown = marker.coordinate else { return true }
+            return !track.contains { fix in
+                fix.time <= marker.time && fix.time.duration(to: marker.time) <= .seconds(2)
+                    && abs(fix.coordinate.latitude - shown.latitude) < 1e-6 && abs(fix.coordinate.longitude - shown.longitude) < 1e-6
+            }
+        }
+        #expect(unmatched.isEmpty, "\(unmatched.count) of \(markers.count) markers are not at a fix of the log, e.g. \(unmatched.first.map(\.jsonLine) ?? "")")
+    }
+
     @Test func textFromATraceCannotCloseTheDataScript() throws {
         let events = [TraceEvent(time: .zero, device: "x", name: "note", fields: [("text", .string("</script><script>alert(1)</script><!--"))])]
         var report = HTMLReport()

@@ -102,7 +102,8 @@ struct ReportBrowserTests {
         let records = try String(contentsOf: results, encoding: .utf8).split(separator: "\n").dropFirst()
             .map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
         let failures = records.reduce(0) { $0 + (($1["failures"] as? [Any])?.count ?? 0) }
-        #expect(traceFiles.count == 62 && records.count == 62)
+        let bundled = (FileManager.default.enumerator(atPath: CLI.repositoryRoot.appendingPathComponent("Scenarios").path)?.allObjects as? [String] ?? []).filter { $0.hasSuffix(".yaml") }
+        #expect(traceFiles.count == bundled.count + 1 && records.count == bundled.count + 1, "a trace and a record per scenario")
         #expect(failures == 2)
 
         // What a person sees.

@@ -1,6 +1,7 @@
 import DeviceSimHAL
 import DeviceSimSimulated
 import DeviceSimTime
+import Foundation
 
 /// One scenario's part of an HTML report, worked out from what a run leaves behind: its trace, its
 /// record (pass / fail, wall time) and its scenario file (world, devices, expectations), without
@@ -75,6 +76,8 @@ public struct ReportSection {
     public var end: VirtualInstant
 
     private var replays: [DeviceMotionReplay?]
+    /// The fixes of devices that play an NMEA log, played again from the log (nil for other devices).
+    private var played: [[(time: VirtualInstant, coordinate: GeoCoordinate)]?]
 
     /// A section from a trace, with the run's record and the scenario file when they are known.
     public init(name: String, record: RunRecord?, scenario: Scenario?, events: [TraceEvent]) {
@@ -92,10 +95,17 @@ public struct ReportSection {
         end = scenario.map { VirtualInstant(offset: $0.duration) } ?? events.last?.time ?? .zero
         if let last = events.last?.time, last > end { end = last }
         replays = devices.map { id in scenario.flatMap { scenario in scenario.devices.first { $0.id == id }.flatMap { DeviceMotionReplay($0, scenario: scenario) } } }
+        let end = end
+        played = devices.map { id in
+            guard let spec = scenario?.devices.first(where: { $0.id == id }), let track = spec.track, case .nmea(let file) = track.source else { return nil }
+            return Self.playNMEA(file, track: track, interval: spec.gps.interval, until: end)
+        }
         if let scenario {
-            let outcomes = scenario.expectations.map { ($0, ExpectationEvaluator.evaluate($0, events: events)) }
-            failures = outcomes.filter { !$0.1.passed }.map { expectation, outcome in
-                Failure(location: outcome.location.description, expected: outcome.expected, observed: outcome.observed, moment: Self.moment(of: expectation, events: events))
+            let tally = ExpectationTally(scenario.expectations)
+            for event in events { tally.record(event) }
+            failures = zip(scenario.expectations, zip(tally.outcomes, tally.firstMatches)).filter { !$0.1.0.passed }.map { expectation, judged in
+                let (outcome, first) = judged
+                return Failure(location: outcome.location.description, expected: outcome.expected, observed: outcome.observed, moment: Self.moment(of: expectation, firstMatch: first))
             }
             expectationCount = scenario.expectations.count
             passed = record?.passed ?? failures.isEmpty
@@ -112,12 +122,12 @@ public struct ReportSection {
         intervals = Self.intervals(events: events, devices: devices, scenario: scenario, end: end)
     }
 
-    /// The moment a failed expectation concerns.
-    static func moment(of expectation: Expectation, events: [TraceEvent]) -> VirtualInstant? {
+    /// The moment a failed expectation concerns: its first matching event, else the start of its
+    /// window; a position check's time.
+    static func moment(of expectation: Expectation, firstMatch: TraceEvent?) -> VirtualInstant? {
         switch expectation {
         case .event(let expected):
-            if let first = ExpectationEvaluator.matches(expected, events: events).first { return first.time }
-            return expected.window.map { VirtualInstant(offset: $0.lowerBound) }
+            return firstMatch?.time ?? expected.window.map { VirtualInstant(offset: $0.lowerBound) }
         case .position(let expected):
             return VirtualInstant(offset: expected.at)
         }
@@ -198,6 +208,31 @@ public struct ReportSection {
         return done.sorted { ($0.device, $0.start, $0.kind.rawValue) < ($1.device, $1.start, $1.kind.rawValue) }
     }
 
+    /// The fixes an NMEA log gives, at their instants, played on a scheduler of its own the way the
+    /// scenario plays it (rate, offset, loop, fix interval); nil when the log cannot be read.
+    static func playNMEA(_ file: URL, track: TrackSpec, interval: Duration, until end: VirtualInstant) -> [(time: VirtualInstant, coordinate: GeoCoordinate)]? {
+        let scheduler = EventScheduler()
+        var configuration = NMEAPlaybackLocationProvider.Configuration()
+        configuration.speedFactor = track.speedFactor
+        configuration.startOffset = track.startOffset
+        configuration.loop = track.loop
+        configuration.interval = interval
+        guard let playback = try? NMEAPlaybackLocationProvider(scheduler: scheduler, file: file, configuration: configuration) else { return nil }
+        let fixes = FixList()
+        let subscription = playback.observe { update in
+            if case .fix(let fix) = update { fixes.items.append((scheduler.now, fix.coordinate)) }
+        }
+        playback.start()
+        try? scheduler.run(until: end)
+        subscription.cancel()
+        playback.stop()
+        return fixes.items
+    }
+
+    private final class FixList {
+        var items: [(time: VirtualInstant, coordinate: GeoCoordinate)] = []
+    }
+
     /// Where device number `device` was at `instant`, when the scenario file says (nil otherwise).
     public func replayedPosition(ofDevice device: Int, at instant: VirtualInstant) -> GeoCoordinate? {
         replays[device]?.position(at: instant)
@@ -210,14 +245,14 @@ public struct ReportSection {
         var reported: [[(time: VirtualInstant, coordinate: GeoCoordinate)]] = Array(repeating: [], count: devices.count)
         let index = Dictionary(devices.enumerated().map { ($0.element, $0.offset) }, uniquingKeysWith: { first, _ in first })
         for event in events {
-            guard let name = event.device, let device = index[name], replays[device] == nil, let coordinate = event.coordinate else { continue }
+            guard let name = event.device, let device = index[name], replays[device] == nil, played[device] == nil, let coordinate = event.coordinate else { continue }
             reported[device].append((event.time, coordinate))
         }
         let seconds = max(end.seconds, 1)
         let interval = Duration.milliseconds(Int64(max(1000, (seconds / Double(points) * 1000).rounded(.up))))
         return devices.indices.map { device in
             if let replay = replays[device] { return replay.samples(to: end, every: interval) }
-            let track = reported[device]
+            let track = played[device] ?? reported[device]
             guard track.count > points else { return track }
             let stride = Double(track.count - 1) / Double(points - 1)
             return (0..<points).map { track[Int((Double($0) * stride).rounded())] }
