@@ -94,10 +94,14 @@ public struct ReportSection {
         self.devices = devices
         end = scenario.map { VirtualInstant(offset: $0.duration) } ?? events.last?.time ?? .zero
         if let last = events.last?.time, last > end { end = last }
-        replays = devices.map { id in scenario.flatMap { scenario in scenario.devices.first { $0.id == id }.flatMap { DeviceMotionReplay($0, scenario: scenario) } } }
+        let specs = Dictionary((scenario?.devices ?? []).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        replays = devices.map { id in
+            guard let scenario, let spec = specs[id] else { return nil }
+            return DeviceMotionReplay(spec, scenario: scenario)
+        }
         let end = end
         played = devices.map { id in
-            guard let spec = scenario?.devices.first(where: { $0.id == id }), let track = spec.track, case .nmea(let file) = track.source else { return nil }
+            guard let spec = specs[id], let track = spec.track, case .nmea(let file) = track.source else { return nil }
             return Self.playNMEA(file, track: track, interval: spec.gps.interval, until: end)
         }
         if let scenario {
