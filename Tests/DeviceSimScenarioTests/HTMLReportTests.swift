@@ -288,3 +288,19 @@ import Testing
         #expect((rows[3]["failures"] as? [Any])?.isEmpty == true && rows[3]["status"] as? String == "passed")
     }
 }
+
+extension ReportGeneratorTests {
+    @Test func theSameTracesGiveTheSameReportByteForByte() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("report-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = ReportDataTests.repositoryRoot + "/Scenarios/friend-locator/hotspot-left.yaml"
+        let trace = folder.appendingPathComponent("hotspot-left.jsonl").path
+        try ScenarioRunner().run(try ScenarioParser.parse(contentsOf: file)).traceJSONLines.write(toFile: trace, atomically: true, encoding: .utf8)
+        let input = ReportGenerator.Input(tracePath: trace, scenarioPath: file, name: "hotspot-left.yaml")
+        let first = folder.appendingPathComponent("a.html").path, second = folder.appendingPathComponent("b.html").path
+        _ = try ReportGenerator.write([input], to: first, wallSeconds: nil)
+        _ = try ReportGenerator.write([input], to: second, wallSeconds: nil)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: first)) == Data(contentsOf: URL(fileURLWithPath: second)))
+    }
+}

@@ -212,8 +212,8 @@ enum HTMLReportPage {
       rowsWrap.appendChild(rowsTable);
       main.appendChild(el("h3", null, "Scenarios (failed first)"));
       main.appendChild(rowsWrap);
-      const shown = data.sections.length;
-      if (shown < data.rows.length) main.appendChild(el("p", { class: "note" }, "Maps, timelines and events are shown for " + shown + " of " + data.rows.length + " scenarios (failed ones first; at most " + data.detailedLimit + "); every scenario has its row above."));
+      const shown = data.sections.length, ran = data.rows.filter(function (r) { return r.status !== "invalid"; }).length;
+      if (shown < ran) main.appendChild(el("p", { class: "note" }, "Maps, timelines and events are shown for " + shown + " of the " + ran + " scenarios that ran (failed ones first; at most " + data.detailedLimit + "); every scenario has its row above."));
 
       const views = [];
       data.sections.forEach(function (s, i) { views.push(renderSection(s, i)); });
