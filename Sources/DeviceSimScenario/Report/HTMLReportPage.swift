@@ -68,6 +68,7 @@ enum HTMLReportPage {
     svg.map .track { fill: none; stroke-width: 2.5; vector-effect: non-scaling-stroke; stroke-linejoin: round; stroke-linecap: round; opacity: .85; }
     svg.map .outage { fill: none; stroke: #6e7781; stroke-width: 9; vector-effect: non-scaling-stroke; stroke-dasharray: 4 3; opacity: .55; }
     svg.map .marker { stroke: #fff; stroke-width: 1; vector-effect: non-scaling-stroke; }
+    svg.map .now { pointer-events: none; }
     svg.map .now circle { stroke: #1f2328; stroke-width: 2; vector-effect: non-scaling-stroke; }
     svg.map .now text { font-size: 170px; font-weight: 600; paint-order: stroke; stroke: #fff; stroke-width: 40px; }
     svg.map .scale line { stroke: #1f2328; stroke-width: 2.5; vector-effect: non-scaling-stroke; }
@@ -344,7 +345,6 @@ enum HTMLReportPage {
           const g = svg("g", { class: "now", "data-device": id });
           g.appendChild(svg("circle", { r: 80, fill: colour(i) }));
           if (s.devices.length <= 20) g.appendChild(svg("text", { x: 110, y: 55 }, id));
-          g.setAttribute("data-tip", id);
           map.appendChild(g);
           return g;
         });
