@@ -2,6 +2,7 @@ import DeviceSimBackend
 import DeviceSimHAL
 import DeviceSimTime
 import DeviceSimSimulated
+import DeviceSimStorage
 import Foundation
 
 /// Reads scenario files: YAML in, a validated ``Scenario`` out, or a ``ScenarioError`` at the first
@@ -16,7 +17,7 @@ public enum ScenarioParser {
     /// The largest scenario file accepted.
     public static let maximumFileSize = 4 << 20
 
-    static let topLevelKeys = ["name", "description", "seed", "start-time", "duration", "world", "backend", "devices", "timeline", "expect"]
+    static let topLevelKeys = ["name", "description", "seed", "start-time", "time-zone", "duration", "world", "backend", "devices", "timeline", "expect"]
     static let deviceKeys = ["id", "at", "altitude", "gps", "route", "track", "app", "account", "wifi", "bluetooth", "online"]
     static let wifiKeys = ["enabled", "scan-interval", "throttle"]
     static let bluetoothKeys = ["enabled", "samples-per-cycle", "fence-exit"]
@@ -27,10 +28,10 @@ public enum ScenarioParser {
     static let gpsKeys = ["interval", "accuracy", "vertical-accuracy", "noise", "reacquisition", "satellites", "enabled"]
     static let routeKeys = ["start", "speed", "waypoints"]
     static let waypointKeys = ["at", "speed", "pause", "altitude"]
-    static let stepKeys = ["at", "device", "do", "for", "to", "speed", "waypoints", "prompt", "choice", "after", "when"]
+    static let stepKeys = ["at", "device", "do", "for", "to", "speed", "waypoints", "prompt", "choice", "after", "when", "kind", "count", "during"]
     static let deviceActions = [
         "gps-on", "gps-off", "signal-loss", "signal-restore", "move", "teleport", "wifi-on", "wifi-off", "bluetooth-on", "bluetooth-off",
-        "go-online", "go-offline", "answer",
+        "go-online", "go-offline", "answer", "storage-fault", "kill-app", "restart-app",
     ]
     static let eventExpectationKeys = ["event", "device", "within", "where", "count", "at-least", "at-most", "never"]
     static let positionExpectationKeys = ["position", "device", "at", "near", "radius"]
@@ -82,6 +83,11 @@ public enum ScenarioParser {
                 throw node.error("expected an ISO 8601 time such as 2026-05-01T08:00:00Z, found '\(text)'")
             }
             startDate = date
+        }
+        var timeZone = TimeZone(identifier: "UTC")!
+        if let node = map.optional("time-zone") {
+            let name = try node.string(what: "an IANA time zone name")
+            do { timeZone = try CivilClock(startDate: startDate, timeZone: name).timeZone } catch { throw node.error(error.description) }
         }
 
         var world: World?
@@ -139,9 +145,11 @@ public enum ScenarioParser {
                 throw node.error("duration \(DurationText.format(duration)) ends before the last step or expectation at \(DurationText.format(latest))")
             }
         }
-        return Scenario(
+        var scenario = Scenario(
             name: name, description: description, file: file, seed: seed, startDate: startDate, duration: duration,
             world: world, backend: backend, devices: devices, timeline: timeline, expectations: expectations)
+        scenario.timeZone = timeZone
+        return scenario
     }
 
     /// The file `node` names (relative to the scenario file's folder), which must be readable.
@@ -388,6 +396,8 @@ public enum ScenarioParser {
                 prompt: try map.required("prompt").string(what: "a prompt id"), choice: try map.required("choice").string(what: "an answer"),
                 after: try map.optional("after")?.duration(what: "a reaction time") ?? .seconds(2), onlyIfShowing: when == "showing")
             ownKeys = ["prompt", "choice", "after", "when"]
+        case "storage-fault", "kill-app", "restart-app":
+            (action, ownKeys) = try parseStorageStep(name, map, device: device)
         default:
             let app = ScenarioAppRegistry.app(named: device.app!.name)!
             ownKeys = appActions[name] ?? []
@@ -398,6 +408,38 @@ public enum ScenarioParser {
         }
         let keys = ownKeys.compactMap { key in map.optional(key)?.scalarText.map { TimelineStep.Pair(key: key, value: $0) } }
         return TimelineStep(at: at, device: deviceID, action: action, location: node.location, keys: keys)
+    }
+
+    /// `storage-fault` (kind, and for: or count:), `kill-app` (optionally during: next-write) and `restart-app`.
+    private static func parseStorageStep(_ name: String, _ map: YAMLMapping, device: DeviceSpec) throws(ScenarioError) -> (StepAction, [String]) {
+        if name != "storage-fault" {
+            guard let app = device.app.flatMap({ ScenarioAppRegistry.app(named: $0.name) }), app.keepsDataOnDevice else {
+                let running = device.app.map { "the \($0.name) app keeps its data in memory" } ?? "the device runs no app"
+                throw try map.required("do").error("'\(name)' needs an app that keeps its data in the device's database (dog-walk); \(running)")
+            }
+        }
+        switch name {
+        case "kill-app":
+            let during = try map.optional("during")?.choice(["now", "next-write"], what: "when the app is killed") ?? "now"
+            return (.killApp(duringNextWrite: during == "next-write"), ["during"])
+        case "restart-app":
+            return (.restartApp, [])
+        default:
+            let kindNode = try map.required("kind")
+            let kind = StorageFaults.Kind(rawValue: try kindNode.choice(StorageFaults.Kind.allCases.map(\.rawValue), what: "storage fault kind"))!
+            let duration = try map.optional("for")?.duration(what: "how long the fault lasts")
+            let count = try map.optional("count").map { (n) throws(ScenarioError) in try nonNegative(n) }
+            if kind == .corruptAtStart {
+                if duration != nil || count != nil { throw kindNode.error("corrupt-at-start damages the file once; it takes neither for: nor count:") }
+            } else {
+                guard (duration == nil) != (count == nil) else {
+                    throw kindNode.error("say how long the \(kind.rawValue) fault lasts: 'for: 30s' (a window) or 'count: 1' (the next operations), not both")
+                }
+                if let duration, duration <= .zero { throw try map.required("for").error("for: must be longer than zero") }
+                if let count, count < 1 { throw try map.required("count").error("count: must be 1 or more") }
+            }
+            return (.storageFault(kind, for: duration, count: count), ["kind", "for", "count"])
+        }
     }
 
     private static func parseWindow(_ node: YAMLNode) throws(ScenarioError) -> ClosedRange<Duration> {
