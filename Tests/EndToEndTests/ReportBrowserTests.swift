@@ -106,8 +106,18 @@ struct ReportBrowserTests {
         #expect(traceFiles.count == bundled.count + 1 && records.count == bundled.count + 1, "a trace and a record per scenario")
         #expect(failures == 2)
 
-        // What a person sees.
-        let page = try Chromium.dumpDOM(report.absoluteString)
+        // The report of the run itself: at most 100 scenarios in full, the failed one first, a row for every one.
+        let runPage = try Chromium.dumpDOM(report.absoluteString)
+        #expect(runPage.console.isEmpty, "console messages: \(runPage.console)")
+        #expect(Self.count(#"<section class="scenario "#, in: runPage.dom) == min(100, traceFiles.count))
+        #expect(Self.count(#"<tr class="row "#, in: runPage.dom) == records.count)
+        #expect(Self.count(#"<li class="failure""#, in: runPage.dom) == failures)
+
+        // What a person sees: every scenario in full, from the saved traces and results.
+        let full = folder.appendingPathComponent("full.html")
+        let made = try CLI.run(["report", traces.path, "--results", results.path, "--detailed", "1000", "--out", full.path])
+        #expect(made.status == 0, "\(made.standardError)")
+        let page = try Chromium.dumpDOM(full.absoluteString)
         #expect(page.console.isEmpty, "console messages: \(page.console)")
         let dom = page.dom
         #expect(dom.contains(#"data-ready="true""#), "the report's script ran to its end")
@@ -126,7 +136,7 @@ struct ReportBrowserTests {
         #expect(dom.contains("devicesim run "))
 
         // The slider and the filters, through a link to a moment: carol's pings at 5m30s.
-        let moment = try Chromium.dumpDOM(report.absoluteString + "#s0@t=330&device=carol&event=ping.received")
+        let moment = try Chromium.dumpDOM(full.absoluteString + "#s0@t=330&device=carol&event=ping.received")
         #expect(moment.console.isEmpty, "console messages: \(moment.console)")
         #expect(moment.dom.contains("t = 5m30s of 15m"))
         let demoTrace = try String(contentsOf: traces.appendingPathComponent("report-demo/meet-in-the-mensa.jsonl"), encoding: .utf8).split(separator: "\n")
@@ -140,8 +150,8 @@ struct ReportBrowserTests {
         // The failing scenario's report made later from its trace and its scenario file (as from CI
         // artifacts): the failures are checked again against the trace.
         let alone = folder.appendingPathComponent("meet-in-the-mensa.html")
-        let made = try CLI.run(["report", traces.appendingPathComponent("report-demo/meet-in-the-mensa.jsonl").path, "--scenarios", folder.appendingPathComponent("extra").path, "--out", alone.path])
-        #expect(made.status == 0, "\(made.standardError)")
+        let madeAlone = try CLI.run(["report", traces.appendingPathComponent("report-demo/meet-in-the-mensa.jsonl").path, "--scenarios", folder.appendingPathComponent("extra").path, "--out", alone.path])
+        #expect(madeAlone.status == 0, "\(madeAlone.standardError)")
         let alonePage = try Chromium.dumpDOM(alone.absoluteString)
         #expect(alonePage.console.isEmpty, "console messages: \(alonePage.console)")
         #expect(Self.count(#"<section class="scenario failed""#, in: alonePage.dom) == 1)
@@ -150,7 +160,7 @@ struct ReportBrowserTests {
 
         // Screenshots for people to look at.
         try FileManager.default.createDirectory(at: Self.screenshots, withIntermediateDirectories: true)
-        for (name, url, height) in [("report-summary.png", report.absoluteString, 1000), ("report-failed-scenario.png", alone.absoluteString + "#s0@t=330", 2000)] {
+        for (name, url, height) in [("report-summary.png", full.absoluteString, 1000), ("report-failed-scenario.png", alone.absoluteString + "#s0@t=330", 2000)] {
             let png = Self.screenshots.appendingPathComponent(name)
             try? FileManager.default.removeItem(at: png)
             try Chromium.screenshot(url, to: png, height: height)
