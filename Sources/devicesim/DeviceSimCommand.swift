@@ -17,6 +17,7 @@ struct DeviceSimCommand: ParsableCommand {
             NMEACommand.self,
             MergeCommand.self,
             ReportCommand.self,
+            ServeCommand.self,
         ] + liveGPSSubcommands
     )
 
