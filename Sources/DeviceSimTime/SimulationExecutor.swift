@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 
 #if canImport(Glibc)
@@ -17,6 +18,11 @@ import Darwin
 ///
 /// The executor also carries the simulation's mailbox: closures submitted from other threads (a gpsd
 /// reader, a task cancellation handler) that run on the simulation's thread at the next drain.
+///
+/// The simulation's thread is whichever thread drains the executor. When the simulation is driven from
+/// the main actor (``EventScheduler/runOnMainActor(until:)``), the main thread counts as the
+/// simulation's thread whenever no other thread drains it, so `@MainActor` code (a view model, its
+/// `Task {}`s) sleeps on the virtual clock deterministically: the main actor runs one job at a time.
 public final class SimulationExecutor: SerialExecutor, TaskExecutor, @unchecked Sendable {
     private struct Queue: ~Copyable {
         var jobs: [UnownedJob] = []
@@ -27,12 +33,16 @@ public final class SimulationExecutor: SerialExecutor, TaskExecutor, @unchecked 
 
     private let queue = Mutex(Queue())
     private let drainingThread = Atomic<UInt>(0)
-    private let escapedCount = Atomic<Int>(0)
+    private let mainThreadHosted = Atomic<Bool>(false)
+    private let escapedSleepsFail = Atomic<Bool>(false)
+    private let arrivals = Atomic<UInt64>(0)
+    private let caughtEscapes = Mutex<[SimulationEscape]>([])
 
     init() {}
 
     public func enqueue(_ job: consuming ExecutorJob) {
         let unowned = UnownedJob(job)
+        arrivals.add(1, ordering: .relaxed)
         let wake = queue.withLock { queue -> (@Sendable () -> Void)? in
             queue.jobs.append(unowned)
             return queue.wake
@@ -54,6 +64,7 @@ public final class SimulationExecutor: SerialExecutor, TaskExecutor, @unchecked 
 
     /// Submits a closure, from any thread, to run on the simulation's thread at the next drain.
     public func submit(_ action: @escaping @Sendable () -> Void) {
+        arrivals.add(1, ordering: .relaxed)
         let wake = queue.withLock { queue -> (@Sendable () -> Void)? in
             queue.actions.append(action)
             return queue.wake
@@ -61,18 +72,44 @@ public final class SimulationExecutor: SerialExecutor, TaskExecutor, @unchecked 
         wake?()
     }
 
-    /// Whether the calling thread is the one draining this executor right now.
+    /// Whether the calling thread is the simulation's thread: the one draining this executor right now,
+    /// or the main thread of a simulation driven from the main actor while no other thread drains it.
     public var isOnSimulationThread: Bool {
-        drainingThread.load(ordering: .acquiring) == Self.currentThreadID
+        let draining = drainingThread.load(ordering: .acquiring)
+        if draining == Self.currentThreadID { return true }
+        return draining == 0 && mainThreadHosted.load(ordering: .acquiring) && Thread.isMainThread
+    }
+
+    /// Whether the main thread counts as the simulation's thread when no other thread drains the
+    /// executor. Set by driving the simulation from the main actor; drive it from one place only.
+    public var hostsMainThread: Bool {
+        get { mainThreadHosted.load(ordering: .acquiring) }
+        set { mainThreadHosted.store(newValue, ordering: .releasing) }
+    }
+
+    /// When true, a sleep on the virtual clock from outside the simulation's thread throws
+    /// ``VirtualClockError/sleptOutsideTheSimulation(_:)`` at once (tests want this); when false (the
+    /// default) it still completes, through the mailbox, at a time that depends on thread timing.
+    /// Either way it is counted in ``escapes``.
+    public var failsEscapedSleeps: Bool {
+        get { escapedSleepsFail.load(ordering: .acquiring) }
+        set { escapedSleepsFail.store(newValue, ordering: .releasing) }
     }
 
     /// How many times simulated code was caught running off the simulation's executor (see ``VirtualClock``).
-    public var escapedCallCount: Int { escapedCount.load(ordering: .relaxed) }
+    public var escapedCallCount: Int { caughtEscapes.withLock { $0.count } }
 
-    func noteEscape() { escapedCount.add(1, ordering: .relaxed) }
+    /// Every sleep on the virtual clock that came from outside the simulation's thread, in the order
+    /// they were caught.
+    public var escapes: [SimulationEscape] { caughtEscapes.withLock { $0 } }
+
+    func noteEscape(_ escape: SimulationEscape) { caughtEscapes.withLock { $0.append(escape) } }
+
+    /// How many jobs and closures have arrived so far (see ``EventScheduler/activity``).
+    var arrivalCount: UInt64 { arrivals.load(ordering: .relaxed) }
 
     /// Whether a job or a submitted closure is waiting to run.
-    var hasWork: Bool {
+    public var hasRunnableWork: Bool {
         queue.withLock { $0.jobsHead < $0.jobs.count || !$0.actions.isEmpty }
     }
 
