@@ -53,10 +53,12 @@ public final class TestSimulation {
         self.root = SeededRandomGenerator(seed: seed)
         self.world = world.map(WorldIndex.init)
         scheduler.executor.failsEscapedSleeps = true
-        // A simulation made on the main thread (a @MainActor test, or XCTest's main thread) takes
+        // A `Task {}` started by simulated code stays in the simulation (see `capturesGlobalWork`).
+        scheduler.executor.capturesGlobalWork = true
+        // A simulation made on the main actor (a @MainActor test, or XCTest's main thread) takes
         // main-actor work as its own: a view model's `Task {}` may sleep on its clock before the first
         // `advanceOnMainActor`.
-        scheduler.executor.hostsMainThread = Thread.isMainThread
+        scheduler.executor.hostsMainActor = MainQueue.isCurrent
     }
 
     /// The simulated backend the devices share, with the world's hotspots. Unless ``makeBackend(accounts:configuration:)``

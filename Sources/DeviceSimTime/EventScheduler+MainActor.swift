@@ -1,15 +1,22 @@
+import Dispatch
+
 extension EventScheduler {
     /// Runs events up to and including `deadline` from the main actor, letting `@MainActor` work settle
     /// after every event, then sets the clock to `deadline`.
     ///
     /// Swift 6.3.1 has no public way to run the main actor on an executor of our own, so this drives the
-    /// simulation *from* the main actor instead: the main thread becomes the simulation's thread (see
-    /// ``SimulationExecutor/hostsMainThread``), and after each event the scheduler drains its executor
+    /// simulation *from* the main actor instead: the main actor becomes the simulation's thread (see
+    /// ``SimulationExecutor/hostsMainActor``), and after each event the scheduler drains its executor
     /// and then yields to the back of the main actor's queue, which is first in, first out: every
     /// main-actor job queued before the yield (a view model's `Task {}`, a resumed `await`) has run when
-    /// it returns. It yields again while that work scheduled a sleep, queued a job or cancelled a timer,
-    /// and moves on only once a round changed nothing. Main-actor code that sleeps on the virtual clock
-    /// therefore wakes at its virtual instant, in the same order every run.
+    /// it returns. It yields again while that work scheduled a sleep, queued a job, cancelled a timer or
+    /// sent a job on to the main queue, and moves on only once a round changed nothing. Work that main-actor code sends to the global
+    /// executor on the way (`VirtualClock.sleep` called through `any Clock<Duration>` is a nonisolated
+    /// async function, so it does) goes to the back of the main queue instead, while any simulation
+    /// advances this way (through the runtime's global-enqueue hook, see `GlobalWorkCapture`), so it
+    /// too runs in first-in, first-out order. Main-actor code that sleeps on the virtual clock therefore
+    /// wakes at its virtual instant, in the same order every run. Several simulations may advance this
+    /// way at once (parallel `@MainActor` tests): each waits only for its own work.
     ///
     /// ```swift
     /// @MainActor @Test func debouncesTheSearch() async throws {
@@ -34,8 +41,10 @@ extension EventScheduler {
 
     @MainActor
     private func runOnMainActor(upTo deadline: VirtualInstant?) async throws(SchedulerError) {
-        executor.hostsMainThread = true
-        let previous = executor.beginDraining()
+        executor.hostsMainActor = true
+        let advancing = GlobalWorkCapture.isInstalled ? GlobalWorkCapture.beginAdvancing() : nil
+        defer { if GlobalWorkCapture.isInstalled { GlobalWorkCapture.endAdvancing(advancing) } }
+        let previous = executor.beginDrainingOnTheMainActor()
         defer { executor.endDraining(restoring: previous) }
         let startCount = eventCount
         while true {
@@ -52,9 +61,18 @@ extension EventScheduler {
     private func settleMainActor() async {
         while true {
             _ = executor.drain()
-            let before = activity
-            await Task.yield()
-            if activity == before && !executor.hasRunnableWork { return }
+            let before = (activity, GlobalWorkCapture.mainActorRedirects.load(ordering: .acquiring))
+            await Self.yieldToTheBackOfTheMainQueue()
+            let after = (activity, GlobalWorkCapture.mainActorRedirects.load(ordering: .acquiring))
+            if after == before && !executor.hasRunnableWork { return }
+        }
+    }
+
+    /// Suspends until every main-actor job queued before this call has run.
+    @MainActor
+    private static func yieldToTheBackOfTheMainQueue() async {
+        await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
+            DispatchQueue.main.async { continuation.resume() }
         }
     }
 }

@@ -1,4 +1,3 @@
-import Foundation
 import Synchronization
 
 #if canImport(Glibc)
@@ -33,15 +32,20 @@ public final class SimulationExecutor: SerialExecutor, TaskExecutor, @unchecked 
 
     private let queue = Mutex(Queue())
     private let drainingThread = Atomic<UInt>(0)
-    private let mainThreadHosted = Atomic<Bool>(false)
+    private let mainActorHosted = Atomic<Bool>(false)
     private let escapedSleepsFail = Atomic<Bool>(false)
+    private let globalWorkCaptured = Atomic<Bool>(false)
     private let arrivals = Atomic<UInt64>(0)
     private let caughtEscapes = Mutex<[SimulationEscape]>([])
 
     init() {}
 
     public func enqueue(_ job: consuming ExecutorJob) {
-        let unowned = UnownedJob(job)
+        enqueueCaptured(UnownedJob(job))
+    }
+
+    /// Queues a job: one of ours, or one captured on its way to the global executor.
+    func enqueueCaptured(_ unowned: UnownedJob) {
         arrivals.add(1, ordering: .relaxed)
         let wake = queue.withLock { queue -> (@Sendable () -> Void)? in
             queue.jobs.append(unowned)
@@ -73,18 +77,33 @@ public final class SimulationExecutor: SerialExecutor, TaskExecutor, @unchecked 
     }
 
     /// Whether the calling thread is the simulation's thread: the one draining this executor right now,
-    /// or the main thread of a simulation driven from the main actor while no other thread drains it.
+    /// or, for a simulation driven from the main actor, main-actor code while no other thread drains it.
     public var isOnSimulationThread: Bool {
         let draining = drainingThread.load(ordering: .acquiring)
         if draining == Self.currentThreadID { return true }
-        return draining == 0 && mainThreadHosted.load(ordering: .acquiring) && Thread.isMainThread
+        return (draining == 0 || draining == Self.mainActorMark) && mainActorHosted.load(ordering: .acquiring) && MainQueue.isCurrent
     }
 
-    /// Whether the main thread counts as the simulation's thread when no other thread drains the
-    /// executor. Set by driving the simulation from the main actor; drive it from one place only.
-    public var hostsMainThread: Bool {
-        get { mainThreadHosted.load(ordering: .acquiring) }
-        set { mainThreadHosted.store(newValue, ordering: .releasing) }
+    /// When true, work that code running on the simulation's thread sends to the global concurrent
+    /// executor (a `Task {}` or `Task.detached {}`, a nonisolated async function called from the main
+    /// actor) joins this executor instead, so it stays in the simulation; see `GlobalWorkCapture`. Off by
+    /// default; `TestSimulation` turns it on. Setting it installs the runtime hook once; it stays off
+    /// if the runtime does not offer the hook.
+    public var capturesGlobalWork: Bool {
+        get { globalWorkCaptured.load(ordering: .acquiring) }
+        set { globalWorkCaptured.store(newValue && GlobalWorkCapture.isInstalled, ordering: .releasing) }
+    }
+
+    /// Whether the calling thread is draining this executor right now (not merely hosted).
+    var isDrainingOnThisThread: Bool {
+        SimulationThread.current == Unmanaged.passUnretained(self).toOpaque()
+    }
+
+    /// Whether main-actor code counts as running on the simulation's thread when no other thread drains
+    /// the executor. Set by driving the simulation from the main actor; drive it from one place only.
+    public var hostsMainActor: Bool {
+        get { mainActorHosted.load(ordering: .acquiring) }
+        set { mainActorHosted.store(newValue, ordering: .releasing) }
     }
 
     /// When true, a sleep on the virtual clock from outside the simulation's thread throws
@@ -119,13 +138,38 @@ public final class SimulationExecutor: SerialExecutor, TaskExecutor, @unchecked 
         queue.withLock { $0.wake = wake }
     }
 
-    /// Marks the calling thread as the simulation's thread until ``endDraining()``.
-    func beginDraining() -> UInt {
-        drainingThread.exchange(Self.currentThreadID, ordering: .acquiringAndReleasing)
+    /// What ``beginDraining()`` replaced, for ``endDraining(restoring:)``.
+    struct DrainingMark {
+        let thread: UInt
+        let executorOfThread: UnsafeMutableRawPointer?
     }
 
-    func endDraining(restoring previous: UInt) {
-        drainingThread.store(previous, ordering: .releasing)
+    /// Marks the main actor as the simulation's thread until ``endDraining(restoring:)``, across
+    /// suspensions (main-actor jobs may run on different threads).
+    func beginDrainingOnTheMainActor() -> DrainingMark {
+        DrainingMark(
+            thread: drainingThread.exchange(Self.mainActorMark, ordering: .acquiringAndReleasing),
+            executorOfThread: SimulationThread.current
+        )
+    }
+
+    /// The draining "thread" while the simulation is driven from the main actor.
+    static let mainActorMark = UInt.max
+
+    /// Marks the calling thread as the simulation's thread until ``endDraining(restoring:)``; work it
+    /// sends to the global executor joins this executor if ``capturesGlobalWork`` (see `GlobalWorkCapture`).
+    func beginDraining() -> DrainingMark {
+        let mark = DrainingMark(
+            thread: drainingThread.exchange(Self.currentThreadID, ordering: .acquiringAndReleasing),
+            executorOfThread: SimulationThread.current
+        )
+        SimulationThread.current = Unmanaged.passUnretained(self).toOpaque()
+        return mark
+    }
+
+    func endDraining(restoring mark: DrainingMark) {
+        SimulationThread.current = mark.executorOfThread
+        drainingThread.store(mark.thread, ordering: .releasing)
     }
 
     /// Runs queued jobs and submitted closures until none is left; returns how many ran.

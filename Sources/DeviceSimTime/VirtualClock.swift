@@ -1,4 +1,3 @@
-import Foundation
 import Synchronization
 
 /// A `Clock` whose time is a simulation's virtual time.
@@ -48,7 +47,7 @@ public struct VirtualClock: Clock, Sendable {
                     handle.scheduleWake(sleeper, at: deadline, origin: origin)
                     return
                 }
-                let escape = SimulationEscape(deadline: deadline, origin: origin, place: Thread.isMainThread ? .mainActor : .otherThread)
+                let escape = SimulationEscape(deadline: deadline, origin: origin, place: MainQueue.isCurrent ? .mainActor : .otherThread)
                 executor.noteEscape(escape)
                 if executor.failsEscapedSleeps {
                     sleeper.resume(throwing: VirtualClockError.sleptOutsideTheSimulation(escape))
@@ -57,8 +56,7 @@ public struct VirtualClock: Clock, Sendable {
                 }
             }
         } onCancel: {
-            sleeper.resume(throwing: CancellationError())
-            handle.cancelWake(of: sleeper)
+            handle.cancel(sleeper)
         }
     }
 }
@@ -80,14 +78,17 @@ private final class SchedulerHandle: @unchecked Sendable {
         sleeper.wake = scheduler.scheduleSleep(until: deadline, origin: origin) { sleeper.resume(throwing: nil) }
     }
 
-    /// Removes a cancelled sleeper's wake-up from the scheduler, so that it neither moves the clock nor
-    /// stays pending: at once on the simulation's thread, else at its next drain.
-    func cancelWake(of sleeper: Sleeper) {
+    /// Ends a cancelled sleep with `CancellationError` and removes its wake-up from the scheduler, so
+    /// that it neither moves the clock nor stays pending. Done at once when the simulation runs on this
+    /// thread; otherwise (a test cancelling between two advances) at the next drain, so that the
+    /// resumed task, too, runs in the simulation.
+    func cancel(_ sleeper: Sleeper) {
         let cancel: @Sendable () -> Void = {
+            sleeper.resume(throwing: CancellationError())
             sleeper.wake?.cancel()
             sleeper.wake = nil
         }
-        if executor.isOnSimulationThread { cancel() } else { executor.submit(cancel) }
+        if executor.isDrainingOnThisThread { cancel() } else { executor.submit(cancel) }
     }
 }
 
