@@ -6,7 +6,8 @@ import Foundation
 /// the test advances time, and nothing ever waits for real.
 ///
 /// It has no process-wide state, so any number of them run side by side in parallel tests (XCTest or
-/// Swift Testing).
+/// Swift Testing). `@MainActor` code under test (a view model and the `Task {}`s it starts) is driven
+/// from a `@MainActor` test with ``advanceOnMainActor(by:)``.
 ///
 /// ```swift
 /// @Test func theMarkerFollowsTheWalk() throws {
@@ -55,9 +56,8 @@ public final class TestSimulation {
         scheduler.executor.failsEscapedSleeps = true
         // A `Task {}` started by simulated code stays in the simulation (see `capturesGlobalWork`).
         scheduler.executor.capturesGlobalWork = true
-        // A simulation made on the main actor (a @MainActor test, or XCTest's main thread) takes
-        // main-actor work as its own: a view model's `Task {}` may sleep on its clock before the first
-        // `advanceOnMainActor`.
+        // A simulation made on the main actor (a @MainActor test) is the main actor's: main-actor code
+        // may use its objects between two advances, as the test itself does.
         scheduler.executor.hostsMainActor = MainQueue.isCurrent
     }
 
@@ -139,7 +139,7 @@ public final class TestSimulation {
     /// Runs everything due in the next `duration` of virtual time.
     ///
     /// From a `@MainActor` test whose code under test is `@MainActor` (a view model and its `Task {}`s),
-    /// use ``advanceOnMainActor(by:)`` instead: a synchronous call holds the main thread, so main-actor
+    /// use ``advanceOnMainActor(by:)`` instead: a synchronous call holds the main actor, so main-actor
     /// work cannot run during it.
     public func advance(by duration: Duration) throws {
         try scheduler.run(for: duration)

@@ -5,7 +5,7 @@
 public struct SimulationEscape: Hashable, Sendable, CustomStringConvertible {
     /// Where the sleeping code ran.
     public enum Place: Hashable, Sendable {
-        /// On the main thread (`@MainActor` code) while the simulation was not driven from the main actor.
+        /// On the main actor, for a simulation that is not driven from the main actor.
         case mainActor
         /// On another thread: the global concurrent executor or a thread of its own.
         case otherThread
@@ -29,17 +29,18 @@ public struct SimulationEscape: Hashable, Sendable, CustomStringConvertible {
         let what = "a sleep until \(deadline) on the virtual clock"
         switch (place, origin) {
         case (.mainActor, _):
-            return "\(what) came from @MainActor code while the simulation was not driven from the main actor; "
-                + "make the test @MainActor and advance with `try await simulation.advanceOnMainActor(by:)`"
+            return "\(what) came from @MainActor code of a simulation that is not driven from the main actor; "
+                + "make the test @MainActor, create the simulation there and advance with "
+                + "`try await simulation.advanceOnMainActor(by:)`"
         case (.otherThread, let origin?):
-            return "\(what) came from a task started inside the simulation task spawned at \(origin) that runs off "
-                + "the simulation's executor: a `Task {}` or `Task.detached {}` in nonisolated code, or a "
-                + "nonisolated async function called from @MainActor code; start the task with `spawn` "
-                + "(`device.spawn`, `simulation.spawn`) and mark such functions `nonisolated(nonsending)`"
+            return "\(what) came from a task started inside the simulation task spawned at \(origin), running "
+                + "while the simulation was not advancing (or with capturesGlobalWork off); start it with "
+                + "`device.spawn` / `simulation.spawn` so that it runs only in the simulation"
         case (.otherThread, nil):
-            return "\(what) came from a task outside the simulation (a `Task {}` or `Task.detached {}` not "
-                + "started with `spawn`, or a nonisolated async function called from @MainActor code); start it "
-                + "with `simulation.spawn` / `device.spawn`, or mark such functions `nonisolated(nonsending)`"
+            return "\(what) came from code outside the simulation: a `Task {}` or `Task.detached {}` started by "
+                + "the test, or @MainActor code (a view model) that ran while no `advanceOnMainActor` was in "
+                + "progress; start tasks with `simulation.spawn`, and drive main-actor code from a @MainActor "
+                + "test with `try await simulation.advanceOnMainActor(by:)` only"
         }
     }
 }

@@ -19,7 +19,7 @@ import Darwin
 /// reader, a task cancellation handler) that run on the simulation's thread at the next drain.
 ///
 /// The simulation's thread is whichever thread drains the executor. When the simulation is driven from
-/// the main actor (``EventScheduler/runOnMainActor(until:)``), the main thread counts as the
+/// the main actor (``EventScheduler/runOnMainActor(until:)``), main-actor code counts as running on the
 /// simulation's thread whenever no other thread drains it, so `@MainActor` code (a view model, its
 /// `Task {}`s) sleeps on the virtual clock deterministically: the main actor runs one job at a time.
 public final class SimulationExecutor: SerialExecutor, TaskExecutor, @unchecked Sendable {

@@ -2,11 +2,11 @@ import DeviceSim
 import DeviceSimTesting
 import Testing
 
-/// The search service of the view model below: a protocol the app injects. Its requirement is
-/// `nonisolated(nonsending)`, so a call from the main actor stays on the main actor (a plain
-/// nonisolated async function would hop to the global executor, outside the simulation).
+/// The search service of the view model below: a protocol the app injects. Its requirement is a plain
+/// nonisolated async function, so a call from the main actor leaves for the global executor (as does
+/// the clock's `sleep`); `advanceOnMainActor` keeps that work in step.
 protocol PlaceSearching: Sendable {
-    nonisolated(nonsending) func places(matching query: String) async throws -> [String]
+    func places(matching query: String) async throws -> [String]
 }
 
 /// A view model as app code writes it: `@MainActor`, starts `Task {}`s, sleeps on an injected clock.
@@ -58,7 +58,7 @@ protocol PlaceSearching: Sendable {
 }
 
 /// A fake search on the simulation's clock: 200 ms per request, failing the first `failures` ones.
-final class FakePlaceSearch: PlaceSearching, @unchecked Sendable {
+final class ScriptedPlaceSearch: PlaceSearching, @unchecked Sendable {
     let clock: VirtualClock
     var failures: Int
     var requests: [(query: String, at: VirtualInstant)] = []
@@ -68,7 +68,7 @@ final class FakePlaceSearch: PlaceSearching, @unchecked Sendable {
         self.failures = failures
     }
 
-    nonisolated(nonsending) func places(matching query: String) async throws -> [String] {
+    func places(matching query: String) async throws -> [String] {
         requests.append((query, clock.now))
         try await clock.sleep(for: .milliseconds(200))
         if failures > 0 {
@@ -82,7 +82,7 @@ final class FakePlaceSearch: PlaceSearching, @unchecked Sendable {
 @MainActor @Suite struct MainActorViewModelTests {
     @Test func theSearchIsDebouncedBy300Milliseconds() async throws {
         let simulation = TestSimulation()
-        let search = FakePlaceSearch(clock: simulation.clock)
+        let search = ScriptedPlaceSearch(clock: simulation.clock)
         let model = PlaceSearchViewModel(clock: simulation.clock, search: search)
         model.queryChanged("c")
         try await simulation.advanceOnMainActor(by: .milliseconds(100))
@@ -103,7 +103,7 @@ final class FakePlaceSearch: PlaceSearching, @unchecked Sendable {
 
     @Test func aFailedSearchIsRetriedWithExponentialBackoff() async throws {
         let simulation = TestSimulation()
-        let search = FakePlaceSearch(clock: simulation.clock, failures: 3)
+        let search = ScriptedPlaceSearch(clock: simulation.clock, failures: 3)
         let model = PlaceSearchViewModel(clock: simulation.clock, search: search)
         model.queryChanged("museum")
         try await simulation.runOnMainActorUntilIdle()
@@ -118,7 +118,7 @@ final class FakePlaceSearch: PlaceSearching, @unchecked Sendable {
     /// Testing runs other tests (and these) in parallel.
     @Test(arguments: 0..<200) func theSameStepsGiveTheSameResultEveryTime(run: Int) async throws {
         let simulation = TestSimulation(seed: 5)
-        let search = FakePlaceSearch(clock: simulation.clock, failures: 2)
+        let search = ScriptedPlaceSearch(clock: simulation.clock, failures: 2)
         let model = PlaceSearchViewModel(clock: simulation.clock, search: search)
         model.queryChanged("z")
         try await simulation.advanceOnMainActor(by: .milliseconds(150))

@@ -7,7 +7,7 @@ import XCTest
 final class MainActorXCTests: XCTestCase {
     func testTheSearchIsDebouncedAndRetriedUnderXCTest() async throws {
         let simulation = TestSimulation()
-        let search = FakePlaceSearch(clock: simulation.clock, failures: 1)
+        let search = ScriptedPlaceSearch(clock: simulation.clock, failures: 1)
         let model = PlaceSearchViewModel(clock: simulation.clock, search: search)
         model.queryChanged("c")
         try await simulation.advanceOnMainActor(by: .milliseconds(200))
