@@ -6,7 +6,7 @@ import Dispatch
 /// `async` main entry points do), the main thread exits and worker threads drain the main queue, so
 /// main-actor code does not run on the main thread, nor always on the same thread.
 public enum MainQueue {
-    nonisolated(unsafe) private static let key = DispatchSpecificKey<Bool>()
+    private static let key = DispatchSpecificKey<Bool>()
     private static let marked: Bool = {
         DispatchQueue.main.setSpecific(key: key, value: true)
         return true

@@ -141,16 +141,14 @@ public final class SimulationExecutor: SerialExecutor, TaskExecutor, @unchecked 
     /// What ``beginDraining()`` replaced, for ``endDraining(restoring:)``.
     struct DrainingMark {
         let thread: UInt
-        let executorOfThread: UnsafeMutableRawPointer?
+        /// What the calling thread drained before (nil: nothing to restore, for the main actor).
+        let executorOfThread: UnsafeMutableRawPointer??
     }
 
     /// Marks the main actor as the simulation's thread until ``endDraining(restoring:)``, across
     /// suspensions (main-actor jobs may run on different threads).
     func beginDrainingOnTheMainActor() -> DrainingMark {
-        DrainingMark(
-            thread: drainingThread.exchange(Self.mainActorMark, ordering: .acquiringAndReleasing),
-            executorOfThread: SimulationThread.current
-        )
+        DrainingMark(thread: drainingThread.exchange(Self.mainActorMark, ordering: .acquiringAndReleasing), executorOfThread: nil)
     }
 
     /// The draining "thread" while the simulation is driven from the main actor.
@@ -161,14 +159,14 @@ public final class SimulationExecutor: SerialExecutor, TaskExecutor, @unchecked 
     func beginDraining() -> DrainingMark {
         let mark = DrainingMark(
             thread: drainingThread.exchange(Self.currentThreadID, ordering: .acquiringAndReleasing),
-            executorOfThread: SimulationThread.current
+            executorOfThread: .some(SimulationThread.current)
         )
         SimulationThread.current = Unmanaged.passUnretained(self).toOpaque()
         return mark
     }
 
     func endDraining(restoring mark: DrainingMark) {
-        SimulationThread.current = mark.executorOfThread
+        if case .some(let previous) = mark.executorOfThread { SimulationThread.current = previous }
         drainingThread.store(mark.thread, ordering: .releasing)
     }
 
