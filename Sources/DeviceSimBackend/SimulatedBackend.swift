@@ -3,7 +3,12 @@ import DeviceSimTime
 
 /// The friend-locator server in virtual time: accounts, friends and groups, hotspots, pings, each
 /// user's last location and sharing state, and the "quit" signal; with a latency on every request and
-/// failures injected by operation and time.
+/// failures injected by operation and time. It also plays the federation provider (Keycloak) that
+/// signs users up: it knows every account's university e-mail address.
+///
+/// Who sees whom: a user's location goes only to the people on her own friends list (her pings go to
+/// her own groups; "friends in my area" shows a friend only if that friend lists the asker), and to
+/// nobody while she does not share it (pings and location updates are refused).
 ///
 /// Requests run on the simulation's executor (from tasks started with `scheduler.spawn`), take
 /// ``Configuration/latency`` of virtual time, and go to the trace as `backend.*` events. Pings reach
@@ -47,7 +52,8 @@ public final class SimulatedBackend: LocatorBackend {
 
     /// The backend's requests, as failures name them.
     public enum Operation: String, Sendable, Hashable, CaseIterable {
-        case hotspots, groups
+        case signUp = "sign-up"
+        case hotspots, sharing, groups
         case addFriend = "add-friend"
         case ping
         case updateLocation = "update-location"
@@ -125,9 +131,24 @@ public final class SimulatedBackend: LocatorBackend {
 
     // MARK: Requests
 
+    public func signUp(email: String) async throws(BackendError) -> String {
+        try await request(.signUp, account: nil)
+        guard let user = accounts.values.sorted(by: { $0.id < $1.id }).first(where: { $0.email.lowercased() == email.lowercased() }) else {
+            record("backend.sign-up-refused", account: nil, [("email", .string(email))])
+            throw .notFound(email: email)
+        }
+        record("backend.signed-up", account: user.id, [("email", .string(email))])
+        return user.id
+    }
+
     public func hotspots() async throws(BackendError) -> [HotspotInfo] {
         try await request(.hotspots, account: nil)
         return hotspotList
+    }
+
+    public func isSharing(_ account: String) async throws(BackendError) -> Bool {
+        try await request(.sharing, account: account)
+        return try self.account(account).sharing
     }
 
     public func groups(of account: String) async throws(BackendError) -> [String] {
@@ -153,6 +174,10 @@ public final class SimulatedBackend: LocatorBackend {
     public func ping(from account: String, group: String, location: SharedLocation) async throws(BackendError) -> [String] {
         try await request(.ping, account: account)
         let user = try self.account(account)
+        guard user.sharing else {
+            record("backend.ping-refused", account: account, [("reason", .string("location sharing is off"))])
+            throw .locationOff(account)
+        }
         let members: [String]
         if group == "friends" {
             members = user.friends
@@ -188,7 +213,7 @@ public final class SimulatedBackend: LocatorBackend {
         try await request(.friendsInArea, account: account)
         let user = try self.account(account)
         return user.friends.compactMap { friend -> SharedLocation? in
-            guard let other = accounts[friend], other.sharing,
+            guard let other = accounts[friend], other.sharing, other.friends.contains(account),
                   let location = lastLocations[friend], location.hotspot != nil else { return nil }
             return location
         }

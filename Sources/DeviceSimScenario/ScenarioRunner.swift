@@ -49,6 +49,9 @@ public struct ScenarioRunner: Sendable {
     public var seedOverride: UInt64?
     /// Bounds on each run.
     public var limits: RunLimits
+    /// The run's data folder: each scenario's devices keep their databases in a folder inside it
+    /// (named like its trace file); nil: each scenario gets a temporary folder, removed after it.
+    public var dataDirectory: String?
 
     /// Creates a runner.
     public init(seedOverride: UInt64? = nil, limits: RunLimits = RunLimits()) {
@@ -64,7 +67,8 @@ public struct ScenarioRunner: Sendable {
     /// Runs `scenario`, streaming its trace to `traceFile` (JSON Lines) as events happen when one is
     /// given, and evaluates its expectations. With `keepingEvents` false the result's ``ScenarioResult/events``
     /// holds only the events the expectations look at, so memory does not grow with the trace.
-    public func run(_ scenario: Scenario, traceFile: String?, keepingEvents: Bool) -> ScenarioResult {
+    /// The devices' databases go into `dataFolder` (kept) when one is given.
+    public func run(_ scenario: Scenario, traceFile: String?, keepingEvents: Bool, dataFolder: String? = nil) -> ScenarioResult {
         var limits = self.limits
         let end = VirtualInstant(offset: scenario.duration)
         if let maximum = limits.maximumVirtualTime, maximum < end { limits.maximumVirtualTime = end }
@@ -77,7 +81,7 @@ public struct ScenarioRunner: Sendable {
             do { writer = try TraceFileWriter(path: traceFile) } catch { traceFileError = error.message }
         }
         if let writer { recorder.forward(to: writer) }
-        let simulation = ScenarioSimulation(scenario, seed: seedOverride, limits: limits, trace: recorder)
+        let simulation = ScenarioSimulation(scenario, seed: seedOverride, limits: limits, trace: recorder, dataFolder: dataFolder)
         var runError: String?
         if !simulation.setupErrors.isEmpty {
             runError = simulation.setupErrors.joined(separator: "; ")
@@ -101,55 +105,9 @@ public struct ScenarioRunner: Sendable {
 public enum ExpectationEvaluator {
     /// Whether `expectation` holds in `events`, and what was observed.
     public static func evaluate(_ expectation: Expectation, events: [TraceEvent]) -> ExpectationOutcome {
-        switch expectation {
-        case .event(let expected): evaluate(expected, events: events)
-        case .position(let expected): evaluate(expected, events: events)
-        }
-    }
-
-    static func evaluate(_ expected: EventExpectation, events: [TraceEvent]) -> ExpectationOutcome {
-        let window = expected.window.map { VirtualInstant(offset: $0.lowerBound)...VirtualInstant(offset: $0.upperBound) }
-        let matches = events.filter { event in
-            event.name == expected.name
-                && (expected.device == nil || event.device == expected.device)
-                && (window?.contains(event.time) ?? true)
-                && expected.fields.allSatisfy { event[$0.key]?.description == $0.value }
-        }
-        let count = matches.count
-        let passed = count >= expected.minimum && expected.maximum.map { count <= $0 } ?? true
-
-        var quantity: String
-        switch (expected.minimum, expected.maximum) {
-        case (0, 0?): quantity = "no"
-        case (let low, let high?) where low == high: quantity = "exactly \(low)"
-        case (let low, nil): quantity = "at least \(low)"
-        case (0, let high?): quantity = "at most \(high)"
-        case (let low, let high?): quantity = "\(low) to \(high)"
-        }
-        var text = "\(quantity) '\(expected.name)'"
-        if !expected.fields.isEmpty { text += " with " + expected.fields.map { "\($0.key)=\($0.value)" }.joined(separator: ", ") }
-        if let device = expected.device { text += " on \(device)" }
-        if let range = expected.window { text += " within [\(DurationText.format(range.lowerBound)), \(DurationText.format(range.upperBound))]" }
-        var observed = "\(count) found"
-        if let first = matches.first { observed += ", first at \(first.time)" }
-        return ExpectationOutcome(passed: passed, expected: text, observed: observed, location: expected.location)
-    }
-
-    static func evaluate(_ expected: PositionExpectation, events: [TraceEvent]) -> ExpectationOutcome {
-        let at = VirtualInstant(offset: expected.at)
-        let latest = events.last { event in
-            event.time <= at && expected.events.contains(event.name)
-                && (expected.device == nil || event.device == expected.device) && event.coordinate != nil
-        }
-        let text = "\(expected.probe) of \(expected.device ?? "the device") at \(DurationText.format(expected.at)) within \(TraceValue.double(expected.radius)) m of \(expected.near)"
-        guard let latest, let coordinate = latest.coordinate else {
-            return ExpectationOutcome(passed: false, expected: text, observed: "no \(expected.events.joined(separator: "/")) event by then", location: expected.location)
-        }
-        let distance = coordinate.distance(to: expected.near)
-        return ExpectationOutcome(
-            passed: distance <= expected.radius, expected: text,
-            observed: "\(TraceValue.format(distance.rounded(toPlaces: 1))) m away at (\(TraceValue.format(coordinate.latitude.rounded(toPlaces: 6))), \(TraceValue.format(coordinate.longitude.rounded(toPlaces: 6)))) (from '\(latest.name)' at \(latest.time))",
-            location: expected.location)
+        let tally = ExpectationTally([expectation])
+        for event in events { tally.record(event) }
+        return tally.outcomes[0]
     }
 }
 

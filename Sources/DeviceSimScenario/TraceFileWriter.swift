@@ -2,27 +2,47 @@ import DeviceSimHAL
 import Foundation
 
 /// Streams a trace to a JSON Lines file as events happen (one line per event, the bytes of
-/// ``TraceEvent/jsonLines(_:)``), through a buffer of about 1 MiB, so a run's memory does not grow with
-/// its trace.
+/// ``TraceEvent/jsonLines(_:)``), so a run's memory does not grow with its trace, and a run cut short
+/// leaves every line written so far, each one whole. Virtual-time runs write through a buffer of about
+/// 1 MiB (``Flushing/buffered(bytes:)``); live runs write each event as it happens
+/// (``Flushing/everyEvent``).
 ///
 /// ```swift
-/// let writer = try TraceFileWriter(path: "out/walk.jsonl")
+/// let writer = try TraceFileWriter(path: "out/walk.jsonl")   // or flushing: .everyEvent
 /// recorder.forward(to: writer)
 /// ... run ...
 /// try writer.close()
 /// ```
 public final class TraceFileWriter: EventSink {
+    /// When lines reach the file.
+    public enum Flushing: Sendable, Hashable {
+        /// Each event is written as it is recorded.
+        case everyEvent
+        /// Events are written when this many bytes have gathered, and at ``TraceFileWriter/close()``.
+        case buffered(bytes: Int)
+    }
+
     /// The file's path.
     public let path: String
+    /// When lines reach the file.
+    public let flushing: Flushing
+    /// Events recorded so far.
+    public private(set) var eventCount = 0
     /// The first write error, if one happened (later events are dropped; ``close()`` reports it).
     public private(set) var failure: String?
     private let handle: FileHandle
     private var buffer: [UInt8] = []
-    private static let flushSize = 1 << 20
+    private var isClosed = false
+    private let flushSize: Int
 
     /// Creates (or empties) the file, and its folder if needed.
-    public init(path: String) throws(ScenarioError) {
+    public init(path: String, flushing: Flushing = .buffered(bytes: 1 << 20)) throws(ScenarioError) {
         self.path = path
+        self.flushing = flushing
+        switch flushing {
+        case .everyEvent: flushSize = 1
+        case .buffered(let bytes): flushSize = max(1, bytes)
+        }
         let url = URL(fileURLWithPath: path)
         do {
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -35,19 +55,24 @@ public final class TraceFileWriter: EventSink {
         } catch {
             throw ScenarioError("cannot create the trace file \(path): \((error as NSError).localizedDescription)", at: nil)
         }
-        buffer.reserveCapacity(Self.flushSize + 4096)
+        buffer.reserveCapacity(min(flushSize, 1 << 20) + 4096)
     }
 
     public func record(_ event: TraceEvent) {
-        guard failure == nil else { return }
+        guard failure == nil, !isClosed else { return }
+        eventCount += 1
         event.appendJSONLine(to: &buffer)
-        if buffer.count >= Self.flushSize { flush() }
+        if buffer.count >= flushSize { flush() }
     }
 
-    /// Writes what is buffered and closes the file; throws the first write error.
+    /// Writes what is buffered and closes the file (once); throws the first write error.
     public func close() throws(ScenarioError) {
-        flush()
-        try? handle.close()
+        if !isClosed {
+            flush()
+            try? handle.synchronize()
+            try? handle.close()
+            isClosed = true
+        }
         if let failure { throw ScenarioError(failure, at: nil) }
     }
 

@@ -18,6 +18,11 @@ struct RunCommand: ParsableCommand {
               devicesim run Scenarios --seed 7
               devicesim run Scenarios/friend-locator --seeds 1-200 --jobs 8
               devicesim run Scenarios --shard 2/4 --results shard-2.jsonl   (then: devicesim merge shard-*.jsonl)
+              devicesim run Scenarios/dog-walk --keep-data out/data      (then: sqlite3 out/data/dog-walk/<file>/<device>.sqlite)
+
+            Each device keeps its app's data in an SQLite database. A run puts them in one temporary
+            folder, removed at the end; --keep-data keeps them in DIR, one folder per scenario file
+            (with .seed-N in a sweep) and one <device>.sqlite per device.
             """
     )
 
@@ -26,6 +31,9 @@ struct RunCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp("Write each scenario's trace as JSON Lines into this folder.", valueName: "dir"))
     var trace: String?
+
+    @Option(help: ArgumentHelp("Keep the devices' databases in this folder (default: a temporary folder, removed at the end).", valueName: "dir"))
+    var keepData: String?
 
     @Option(help: ArgumentHelp("Write a JUnit XML report to this file.", valueName: "file"))
     var junit: String?
@@ -81,7 +89,17 @@ struct RunCommand: ParsableCommand {
             out.write(style.dim("shard \(selectedShard): \(plan.count) of \(found.count * (sweep?.count ?? 1)) runs") + "\n")
         }
 
-        let runner = ScenarioRunner(seedOverride: seed, limits: RunLimits(maximumVirtualTime: VirtualInstant(offset: ScenarioParser.maximumDuration), maximumEvents: maxEvents))
+        var runner = ScenarioRunner(seedOverride: seed, limits: RunLimits(maximumVirtualTime: VirtualInstant(offset: ScenarioParser.maximumDuration), maximumEvents: maxEvents))
+        let dataFolder: DataFolder
+        do {
+            dataFolder = try keepData.map(DataFolder.init(keeping:)) ?? DataFolder.temporary(prefix: "devicesim-run-")
+        } catch {
+            Terminal.standardError.write(style.red("error: ") + "\(error)\n")
+            throw ExitCode(2)
+        }
+        runner.dataDirectory = dataFolder.path
+        // The temporary folder goes when `dataFolder` is released, after the last scenario.
+        defer { withExtendedLifetime(dataFolder) {} }
         var records: [RunRecord] = []
         let resultsFile = try results.map { try OutputFile(path: $0) }
         try resultsFile?.append(RunRecordCoding.header(ResultsHeader(shard: selectedShard?.description, planSize: found.count * (sweep?.count ?? 1))))
