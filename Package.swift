@@ -3,8 +3,14 @@ import PackageDescription
 
 let package = Package(
     name: "DeviceSim",
-    platforms: [.macOS(.v15)],
+    // The floors are what the code really needs: `Synchronization.Mutex` and task executor preference
+    // (SE-0417, `TaskExecutor`) arrived in macOS 15, iOS 18, tvOS 18, watchOS 11 and visionOS 2.
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
+        // For app targets: the HAL's protocols and values and the clock types, nothing outside the
+        // Swift toolchain (no Yams, no scenario runner, no simulated drivers).
+        .library(name: "DeviceSimCore", targets: ["DeviceSimCore"]),
+        // For test targets and tools: everything (simulated drivers, scenarios, backend, apps).
         .library(name: "DeviceSim", targets: ["DeviceSim"]),
         .library(name: "DeviceSimTesting", targets: ["DeviceSimTesting"]),
         .library(name: "DeviceSimGPSD", targets: ["DeviceSimGPSD"]),
@@ -15,16 +21,16 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
-        .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
+        // Tests only: property-based tests (scoreboards against a brute force).
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.0"),
     ],
     targets: [
         // Virtual time: the discrete-event scheduler, the virtual clock, the simulation executor, seeded randomness.
-        .target(
-            name: "DeviceSimTime",
-            dependencies: [.product(name: "HeapModule", package: "swift-collections")]
-        ),
+        .target(name: "DeviceSimTime"),
         // The hardware abstraction layer: protocols and value types of the device.
         .target(name: "DeviceSimHAL", dependencies: ["DeviceSimTime"]),
+        // `import DeviceSimCore`: the HAL and the clock types for app targets (no third-party dependency).
+        .target(name: "DeviceSimCore", dependencies: ["DeviceSimHAL", "DeviceSimTime"]),
         // NMEA 0183 framing, parsing and fix assembly (no dependencies: bytes in, values out).
         .target(name: "DeviceSimNMEA"),
         // zlib (Debian's zlib1g-dev), for OSM PBF blocks.
@@ -44,6 +50,10 @@ let package = Package(
             name: "DeviceSimGPSD",
             dependencies: ["CGPS", "DeviceSimHAL", "DeviceSimTime", .product(name: "Logging", package: "swift-log")]
         ),
+        // SQLite's C API (Debian's libsqlite3-dev) for the devices' local databases.
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        // The devices' local databases on disk (SQLite), with injectable storage faults.
+        .target(name: "DeviceSimStorage", dependencies: ["CSQLite", "DeviceSimHAL", "DeviceSimTime"]),
         // App flows written against the HAL only.
         .target(name: "DeviceSimFlows", dependencies: ["DeviceSimHAL", "DeviceSimTime"]),
         // The simulated backend server.
@@ -52,7 +62,7 @@ let package = Package(
         .target(
             name: "DeviceSimScenario",
             dependencies: [
-                "DeviceSimTime", "DeviceSimHAL", "DeviceSimSimulated", "DeviceSimFlows", "DeviceSimBackend",
+                "DeviceSimTime", "DeviceSimHAL", "DeviceSimSimulated", "DeviceSimFlows", "DeviceSimBackend", "DeviceSimStorage",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -60,14 +70,17 @@ let package = Package(
         // The umbrella module: `import DeviceSim`.
         .target(
             name: "DeviceSim",
-            dependencies: ["DeviceSimTime", "DeviceSimHAL", "DeviceSimNMEA", "DeviceSimRoads", "DeviceSimSimulated", "DeviceSimFlows", "DeviceSimBackend", "DeviceSimScenario"]
+            dependencies: ["DeviceSimCore", "DeviceSimTime", "DeviceSimHAL", "DeviceSimNMEA", "DeviceSimRoads", "DeviceSimSimulated", "DeviceSimFlows", "DeviceSimBackend", "DeviceSimScenario",
+                           "DeviceSimStorage"]
         ),
         // Helpers for users' own tests.
         .target(name: "DeviceSimTesting", dependencies: ["DeviceSim"]),
         .executableTarget(
             name: "devicesim",
             dependencies: [
-                "DeviceSim", "DeviceSimGPSD",
+                "DeviceSim",
+                // libgps is a Linux package here: the live gpsd driver is built into the CLI on Linux only.
+                .target(name: "DeviceSimGPSD", condition: .when(platforms: [.linux])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -78,9 +91,16 @@ let package = Package(
         .testTarget(name: "DeviceSimRoadsTests", dependencies: ["DeviceSimRoads"], exclude: ["Fixtures"]),
         .testTarget(name: "DeviceSimSimulatedTests", dependencies: ["DeviceSimSimulated"]),
         .testTarget(name: "DeviceSimGPSDTests", dependencies: ["DeviceSimGPSD", "DeviceSimSimulated", "DeviceSimScenario", "DeviceSimNMEA"]),
-        .testTarget(name: "DeviceSimFlowsTests", dependencies: ["DeviceSimFlows", "DeviceSimSimulated", "DeviceSimTesting"]),
-        .testTarget(name: "DeviceSimBackendTests", dependencies: ["DeviceSimBackend", "DeviceSimTesting"]),
+        .testTarget(
+            name: "DeviceSimFlowsTests",
+            dependencies: ["DeviceSimFlows", "DeviceSimSimulated", "DeviceSimTesting", .product(name: "PropertyBased", package: "swift-property-based")]
+        ),
+        .testTarget(
+            name: "DeviceSimBackendTests",
+            dependencies: ["DeviceSimBackend", "DeviceSimTesting", .product(name: "PropertyBased", package: "swift-property-based")]
+        ),
         .testTarget(name: "DeviceSimScenarioTests", dependencies: ["DeviceSimScenario", "DeviceSimRoads"]),
+        .testTarget(name: "DeviceSimStorageTests", dependencies: ["DeviceSimStorage"]),
         .testTarget(name: "DeviceSimTestingTests", dependencies: ["DeviceSimTesting"]),
         .testTarget(name: "EndToEndTests", dependencies: ["devicesim"]),
     ],

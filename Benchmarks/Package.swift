@@ -33,6 +33,11 @@ let package = Package(
             path: "Sources/bench-radio"
         ),
         .executableTarget(
+            name: "bench-shadowing",
+            dependencies: [.product(name: "DeviceSim", package: "DeviceSim")],
+            path: "Sources/bench-shadowing"
+        ),
+        .executableTarget(
             name: "bench-clock",
             dependencies: [
                 .product(name: "DeviceSim", package: "DeviceSim"),

@@ -1,8 +1,10 @@
 @_exported import DeviceSimBackend
+@_exported import DeviceSimCore
 @_exported import DeviceSimFlows
 @_exported import DeviceSimHAL
 @_exported import DeviceSimNMEA
 @_exported import DeviceSimRoads
 @_exported import DeviceSimScenario
 @_exported import DeviceSimSimulated
+@_exported import DeviceSimStorage
 @_exported import DeviceSimTime

@@ -19,12 +19,14 @@ public struct GPSDFix: Sendable, Hashable {
     public var horizontalError: Double?
     public var verticalError: Double?
     public var satellitesUsed: Int?
+    /// Horizontal dilution of precision, from the latest SKY report gpsd sent before this fix.
+    public var hdop: Double?
 
     /// Whether the report has a position.
     public var hasPosition: Bool { mode >= 2 && latitude != nil && longitude != nil }
 
     /// Creates a fix.
-    public init(mode: Int, time: Date? = nil, latitude: Double? = nil, longitude: Double? = nil, altitudeMSL: Double? = nil, speed: Double? = nil, track: Double? = nil, horizontalError: Double? = nil, verticalError: Double? = nil, satellitesUsed: Int? = nil) {
+    public init(mode: Int, time: Date? = nil, latitude: Double? = nil, longitude: Double? = nil, altitudeMSL: Double? = nil, speed: Double? = nil, track: Double? = nil, horizontalError: Double? = nil, verticalError: Double? = nil, satellitesUsed: Int? = nil, hdop: Double? = nil) {
         self.mode = mode
         self.time = time
         self.latitude = latitude
@@ -35,9 +37,10 @@ public struct GPSDFix: Sendable, Hashable {
         self.horizontalError = horizontalError
         self.verticalError = verticalError
         self.satellitesUsed = satellitesUsed
+        self.hdop = hdop
     }
 
-    init(_ fix: gps_fix_t, satellitesUsed: Int32) {
+    init(_ fix: gps_fix_t, satellitesUsed: Int32, hdop: Double) {
         func finite(_ value: Double) -> Double? { value.isFinite ? value : nil }
         let seconds = Double(fix.time.tv_sec) + Double(fix.time.tv_nsec) / 1e9
         self.init(
@@ -50,7 +53,8 @@ public struct GPSDFix: Sendable, Hashable {
             track: finite(fix.track),
             horizontalError: finite(fix.eph),
             verticalError: finite(fix.epv),
-            satellitesUsed: satellitesUsed > 0 ? Int(satellitesUsed) : nil)
+            satellitesUsed: satellitesUsed > 0 ? Int(satellitesUsed) : nil,
+            hdop: hdop.isFinite && hdop > 0 ? hdop : nil)
     }
 }
 

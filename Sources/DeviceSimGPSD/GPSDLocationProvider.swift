@@ -27,6 +27,9 @@ public final class GPSDLocationProvider: LocationProvider {
     public private(set) var isConnected = false
     /// Fixes received so far.
     public private(set) var fixesReceived = 0
+    /// gpsd's and the receiver's state, and the problems that start and end, for a display on another
+    /// thread (fed by the reader thread as reports arrive).
+    public let status: GPSDStatusMonitor
 
     private let scheduler: EventScheduler
     private let observers = ObserverList<LocationUpdate>()
@@ -42,6 +45,7 @@ public final class GPSDLocationProvider: LocationProvider {
         self.endpoint = endpoint
         self.device = device
         self.staleAfter = staleAfter
+        status = GPSDStatusMonitor(GPSDStatus(endpoint: endpoint, device: device, staleAfter: staleAfter, quietAfter: max(staleAfter, .seconds(3))))
     }
 
     deinit { reader?.stop() }
@@ -60,7 +64,9 @@ public final class GPSDLocationProvider: LocationProvider {
         guard reader == nil else { return }
         let target = SimulationTarget(self)
         let executor = scheduler.executor
+        let status = status
         let reader = GPSDReader(endpoint: endpoint, device: device) { event in
+            status.observe(event)
             if case .line = event { return }
             executor.submit { target.value?.handle(event) }
         }

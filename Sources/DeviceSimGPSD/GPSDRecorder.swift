@@ -26,13 +26,14 @@ public final class GPSDRecorder: Sendable {
         public var bytes = 0
         public var fixes = 0
         public var connected = false
-        public var lastProblem: String?
     }
 
     /// Where the recording goes.
     public let output: URL
     /// What is recorded.
     public let format: Format
+    /// gpsd's and the receiver's state, and the problems that start and end while recording.
+    public let status: GPSDStatusMonitor
     private let handle: Mutex<FileHandle?>
     private let counts = Mutex(Progress())
     private let failure = Mutex<GPSDError?>(nil)
@@ -50,6 +51,7 @@ public final class GPSDRecorder: Sendable {
         self.endpoint = endpoint
         self.device = device
         self.handle = Mutex(handle)
+        status = GPSDStatusMonitor(GPSDStatus(endpoint: endpoint, device: device))
     }
 
     /// What has been recorded so far.
@@ -80,6 +82,7 @@ public final class GPSDRecorder: Sendable {
     }
 
     private func handle(_ event: GPSDReader.Event) {
+        status.observe(event)
         switch event {
         case .line(let line):
             let keep = format == .nmea ? (line.hasPrefix("$") || line.hasPrefix("!")) : line.hasPrefix("{")
@@ -99,9 +102,9 @@ public final class GPSDRecorder: Sendable {
         case .fix(let fix, _, _):
             if fix.hasPosition { counts.withLock { $0.fixes += 1 } }
         case .connected:
-            counts.withLock { $0.connected = true; $0.lastProblem = nil }
-        case .connectFailed(let error, _), .disconnected(let error):
-            counts.withLock { $0.connected = false; $0.lastProblem = error.description }
+            counts.withLock { $0.connected = true }
+        case .connectFailed, .disconnected:
+            counts.withLock { $0.connected = false }
         case .satellites:
             break
         }

@@ -93,7 +93,7 @@ final class GPSDSession {
         }
         var read = Read(line: line, fix: nil, satellites: nil, device: device)
         if line.hasPrefix("{\"class\":\"TPV\""), mask & UInt64(MODE_SET) != 0 {
-            read.fix = GPSDFix(data.pointee.fix, satellitesUsed: data.pointee.satellites_used)
+            read.fix = GPSDFix(data.pointee.fix, satellitesUsed: data.pointee.satellites_used, hdop: data.pointee.dop.hdop)
         }
         if line.hasPrefix("{\"class\":\"SKY\""), mask & UInt64(SATELLITE_SET) != 0 {
             let count = Int(max(0, min(data.pointee.satellites_visible, Int32(MAXCHANNELS))))

@@ -20,10 +20,10 @@ extension Device {
     /// The Wi-Fi radio's delivered scans as an async sequence (empty, finished at once, without Wi-Fi).
     ///
     /// ```swift
-    /// for await scan in device.wifiScans() { presence.update(with: scan) }
+    /// for await scan in device.wifiScans() where scan.resultsUpdated { presence.update(with: scan.results) }
     /// ```
-    public func wifiScans() -> AsyncStream<[WiFiScanResult]> {
-        stream(of: [WiFiScanResult].self, bufferingPolicy: .unbounded) { wifi?.observeScans($0) }
+    public func wifiScans() -> AsyncStream<WiFiScan> {
+        stream(of: WiFiScan.self, bufferingPolicy: .unbounded) { wifi?.observeScans($0) }
     }
 
     /// Bluetooth ranging reports, one a second while Bluetooth is on (finished at once without it).

@@ -5,6 +5,9 @@ public struct HotspotInfo: Sendable, Hashable {
     public var name: String
     /// Where it is (its centre).
     public var center: GeoCoordinate
+    /// The ground it covers, when known: with a location fix, the app checks it (see
+    /// ``HotspotPresenceDetector`` in DeviceSimFlows).
+    public var area: HotspotArea?
     /// BSSIDs of the access points that mark it.
     public var accessPoints: Set<String>
     /// The name of its beacon fence, if it has one.
@@ -13,9 +16,13 @@ public struct HotspotInfo: Sendable, Hashable {
     public var beacons: [BeaconIdentifier: GeoCoordinate]
 
     /// Creates a hotspot description.
-    public init(name: String, center: GeoCoordinate, accessPoints: Set<String>, fence: String? = nil, beacons: [BeaconIdentifier: GeoCoordinate] = [:]) {
+    public init(
+        name: String, center: GeoCoordinate, area: HotspotArea? = nil, accessPoints: Set<String>, fence: String? = nil,
+        beacons: [BeaconIdentifier: GeoCoordinate] = [:]
+    ) {
         self.name = name
         self.center = center
+        self.area = area
         self.accessPoints = accessPoints
         self.fence = fence
         self.beacons = beacons
@@ -83,6 +90,12 @@ public enum BackendError: Error, Sendable, Hashable, CustomStringConvertible {
     case serverError(operation: String)
     /// The device is offline.
     case unreachable
+    /// The campus game: the user has not joined today's game.
+    case notInGame(String)
+    /// The campus game: no objective of today's game has this id.
+    case unknownObjective(String)
+    /// The campus game: the server's own check puts the reported position outside the objective.
+    case notAtObjective(String)
 
     public var description: String {
         switch self {
@@ -92,6 +105,9 @@ public enum BackendError: Error, Sendable, Hashable, CustomStringConvertible {
         case .locationOff(let account): "\(account) has turned location tracking off"
         case .serverError(let operation): "the server failed the request '\(operation)'"
         case .unreachable: "the server cannot be reached: the device is offline"
+        case .notInGame(let account): "\(account) has not joined today's game"
+        case .unknownObjective(let objective): "today's game has no objective '\(objective)'"
+        case .notAtObjective(let objective): "the server could not confirm the position at '\(objective)'"
         }
     }
 }
@@ -106,17 +122,25 @@ public enum BackendError: Error, Sendable, Hashable, CustomStringConvertible {
 /// let recipients = try await backend.ping(from: "alice", group: "friends", location: here)
 /// ```
 public protocol LocatorBackend: AnyObject {
+    /// Signs a new user up through the federation provider (Keycloak) with their university e-mail
+    /// address; returns their account.
+    func signUp(email: String) async throws(BackendError) -> String
     /// The hotspots apps detect.
     func hotspots() async throws(BackendError) -> [HotspotInfo]
+    /// Whether `account` shares their location (false when the user turned it off): when it does not,
+    /// the app sends nothing of the location.
+    func isSharing(_ account: String) async throws(BackendError) -> Bool
     /// The names of `account`'s friend groups (the default group `friends` first).
     func groups(of account: String) async throws(BackendError) -> [String]
     /// Adds the user with `email` to `account`'s default friends group; returns the friend's account.
     func addFriend(email: String, to account: String) async throws(BackendError) -> String
     /// Pings every member of `account`'s `group` that `account` is at `location`; returns the recipients.
+    /// Refused with ``BackendError/locationOff(_:)`` when `account` does not share their location.
     func ping(from account: String, group: String, location: SharedLocation) async throws(BackendError) -> [String]
     /// Stores `account`'s last location.
     func updateLocation(_ location: SharedLocation) async throws(BackendError)
-    /// `account`'s friends who are in a hotspot and share their location.
+    /// `account`'s friends who are in a hotspot, share their location, and list `account` among their own
+    /// friends (the located user's friends list decides who sees her).
     func friendsInArea(of account: String) async throws(BackendError) -> [SharedLocation]
     /// The "quit" signal: deletes `account`'s last location and denies further location requests.
     func quit(_ account: String) async throws(BackendError)

@@ -27,16 +27,43 @@ public struct WiFiScanResult: Sendable, Hashable {
     }
 }
 
+/// One delivered Wi-Fi scan: its results, when the radio measured them, and whether they are new.
+///
+/// Like Android's `SCAN_RESULTS_AVAILABLE_ACTION` with `EXTRA_RESULTS_UPDATED`: a throttled scan request
+/// delivers the previous results again with ``resultsUpdated`` false and the old ``measuredAt``; such a
+/// repeat is not a new observation.
+///
+/// ```swift
+/// for await scan in device.wifiScans() where scan.resultsUpdated { presence.update(with: scan) }
+/// ```
+public struct WiFiScan: Sendable, Hashable {
+    /// The access points seen, strongest first.
+    public var results: [WiFiScanResult]
+    /// When the radio measured them (nil: never, e.g. the radio was switched off).
+    public var measuredAt: VirtualInstant?
+    /// False when the platform repeated earlier results (a throttled request, or the radio going off).
+    public var resultsUpdated: Bool
+
+    /// Creates a delivered scan.
+    public init(results: [WiFiScanResult], measuredAt: VirtualInstant?, resultsUpdated: Bool = true) {
+        self.results = results
+        self.measuredAt = measuredAt
+        self.resultsUpdated = resultsUpdated
+    }
+}
+
 /// The device's Wi-Fi radio: on/off and scans.
 public protocol WiFiRadio: AnyObject {
     /// Whether the radio is on.
     var isEnabled: Bool { get set }
     /// The latest scan results (empty while off).
     var lastScan: [WiFiScanResult] { get }
-    /// Observes every completed scan (periodic scans, and the results of ``requestScan()``).
-    func observeScans(_ observer: @escaping ([WiFiScanResult]) -> Void) -> Subscription
+    /// Observes every delivered scan (periodic scans, and the results of ``requestScan()``; a throttled
+    /// request delivers the previous results with ``WiFiScan/resultsUpdated`` false).
+    func observeScans(_ observer: @escaping (WiFiScan) -> Void) -> Subscription
     /// Asks for a scan now. Like Android, the platform may throttle it: a throttled request delivers the
-    /// previous results again. Returns false when the request was throttled or the radio is off.
+    /// previous results again, marked as not updated. Returns false when the request was throttled or
+    /// the radio is off.
     @discardableResult
     func requestScan() -> Bool
 }
@@ -134,10 +161,26 @@ public struct UserPrompt: Sendable, Hashable {
     }
 }
 
+/// Takes back a prompt that is still showing (its question no longer applies); does nothing once the
+/// prompt was answered, timed out or withdrawn.
+public struct PromptWithdrawal {
+    private let action: () -> Void
+
+    /// Creates a withdrawal that runs `action`.
+    public init(_ action: @escaping () -> Void) {
+        self.action = action
+    }
+
+    /// Withdraws the prompt: it disappears, and `answer` is not called.
+    public func withdraw() { action() }
+}
+
 /// Notifications and prompts: the app asks, the user (a scenario, or a person in live mode) answers.
 public protocol UserNotifications: AnyObject {
-    /// Shows `prompt`; `answer` is called once with the chosen answer, or nil if it times out unanswered.
-    func ask(_ prompt: UserPrompt, timeout: Duration?, answer: @escaping (String?) -> Void)
+    /// Shows `prompt`; `answer` is called once with the chosen answer, or nil if it times out
+    /// unanswered. The result takes the prompt back while it is still showing.
+    @discardableResult
+    func ask(_ prompt: UserPrompt, timeout: Duration?, answer: @escaping (String?) -> Void) -> PromptWithdrawal
     /// Posts a notification that needs no answer.
     func notify(id: String, message: String)
 }

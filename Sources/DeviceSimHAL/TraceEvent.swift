@@ -70,27 +70,17 @@ public struct TraceEvent: Sendable, Hashable {
 
     /// The event as one line of JSON: `{"t":…,"device":…,"event":…,<fields>}`, no trailing newline.
     public var jsonLine: String {
-        var line = "{\"t\":" + VirtualInstantFormatting.seconds(time)
-        if let device { line += ",\"device\":" + JSONString.quote(device) }
-        line += ",\"event\":" + JSONString.quote(name)
-        for (key, value) in fields {
-            line += "," + JSONString.quote(key) + ":"
-            switch value {
-            case .string(let text): line += JSONString.quote(text)
-            case .int, .double, .bool, .null: line += value.description
-            }
-        }
-        return line + "}"
+        var bytes: [UInt8] = []
+        appendJSONLine(to: &bytes)
+        bytes.removeLast()   // the newline
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// `events` as JSON Lines, each line ending in a newline.
     public static func jsonLines(_ events: some Sequence<TraceEvent>) -> String {
-        var out = ""
-        for event in events {
-            out += event.jsonLine
-            out += "\n"
-        }
-        return out
+        var bytes: [UInt8] = []
+        for event in events { event.appendJSONLine(to: &bytes) }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     public static func == (lhs: TraceEvent, rhs: TraceEvent) -> Bool {
@@ -122,22 +112,9 @@ public enum VirtualInstantFormatting {
 public enum JSONString {
     /// `text` as a JSON string literal, quotes included.
     public static func quote(_ text: String) -> String {
-        var out = "\""
-        out.reserveCapacity(text.utf8.count + 2)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
+        var bytes: [UInt8] = []
+        TraceJSONWriting.appendQuoted(text, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
     }
 }
 

@@ -7,7 +7,7 @@ import DeviceSimHAL
 /// ```yaml
 /// app:
 ///   name: friend-locator
-///   settings: { auto-ping: true, auto-locate: false, group: family }
+///   settings: { auto-ping: true, auto-locate: false, group: family, area: 2km }
 /// timeline:
 ///   - { at: 2m, device: alice, do: answer, prompt: locate-precisely, choice: "yes" }
 ///   - { at: 5m, device: alice, do: add-friend, email: carol@tu-berlin.de }
@@ -16,6 +16,7 @@ import DeviceSimHAL
 /// ```
 final class FriendLocatorScenarioApp: ScenarioApp {
     enum Action: Sendable {
+        case signUp(email: String)
         case addFriend(email: String)
         case findFriends
         case turnOffLocation
@@ -24,8 +25,9 @@ final class FriendLocatorScenarioApp: ScenarioApp {
     static let name = "friend-locator"
     static let settingKeys = [
         "auto-ping", "auto-locate", "group", "manual-pinning", "prompt-timeout", "locate-timeout", "enter-after", "leave-after", "minimum-rssi",
+        "area", "signed-in",
     ]
-    static let actions: [String: [String]] = ["add-friend": ["email"], "find-friends": [], "turn-off-location": []]
+    static let actions: [String: [String]] = ["sign-up": ["email"], "add-friend": ["email"], "find-friends": [], "turn-off-location": []]
 
     let app: FriendLocatorApp
 
@@ -56,11 +58,34 @@ final class FriendLocatorScenarioApp: ScenarioApp {
             parsed.minimumRSSI = try n.double(what: "a signal strength in dBm")
             guard (-120 ... -20).contains(parsed.minimumRSSI) else { throw n.error("minimum-rssi must be within -120...-20 dBm") }
         }
+        if let n = settings.optional("area") { parsed.area = try parseArea(n) }
+        if let n = settings.optional("signed-in") { parsed.signedIn = try n.bool() }
         return parsed
+    }
+
+    /// `any`, or a radius: `500m`, `2km`, or a number of metres.
+    private static func parseArea(_ node: YAMLNode) throws(ScenarioError) -> FriendLocatorApp.FriendsArea {
+        let text = node.scalarText ?? ""
+        if text == "any" { return .any }
+        var number = text, scale = 1.0
+        if text.hasSuffix("km") {
+            number = String(text.dropLast(2)); scale = 1000
+        } else if text.hasSuffix("m") {
+            number = String(text.dropLast())
+        }
+        guard let value = Double(number), value > 0, value * scale <= 20_000_000 else {
+            throw node.error("expected 'any' or a radius such as 500m or 2km, found '\(text)'")
+        }
+        return .within(metres: value * scale)
     }
 
     static func parseAction(_ name: String, step: YAMLMapping) throws(ScenarioError) -> Action {
         switch name {
+        case "sign-up":
+            let node = try step.required("email")
+            let email = try node.string(what: "an e-mail address")
+            guard email.contains("@") else { throw node.error("expected an e-mail address, found '\(email)'") }
+            return .signUp(email: email)
         case "add-friend":
             let node = try step.required("email")
             let email = try node.string(what: "an e-mail address")
@@ -80,6 +105,7 @@ final class FriendLocatorScenarioApp: ScenarioApp {
 
     func perform(_ action: Action) {
         switch action {
+        case .signUp(let email): app.signUp(email: email)
         case .addFriend(let email): app.addFriend(email: email)
         case .findFriends: app.findFriendsInArea()
         case .turnOffLocation: app.turnOffLocation()

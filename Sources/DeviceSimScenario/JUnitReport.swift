@@ -15,32 +15,44 @@ public struct JUnitReport: Sendable {
     /// The XML document for `results`; each invalid file is a test case with an error.
     /// `seconds` gives each result's wall time, when known.
     public func xml(for results: [ScenarioResult], invalid: [ScenarioError] = [], seconds: [Double]? = nil) -> String {
-        let failures = results.filter { !$0.passed }.count
-        let total = results.count + invalid.count
-        let time = seconds.map { $0.reduce(0, +) } ?? 0
+        var records = results.enumerated().map { index, result in
+            RunRecord(result, position: index, path: result.scenario.file, name: result.scenario.file, swept: false, wallSeconds: seconds?[index] ?? 0)
+        }
+        records += invalid.enumerated().map { index, error in
+            RunRecord(invalid: error, position: results.count + index, path: error.location?.file ?? "input", name: error.location?.file ?? "input", swept: false)
+        }
+        return xml(for: records)
+    }
+
+    /// The XML document for the records of a run (or of merged shards), in their order: one test case
+    /// per (scenario, seed) pair, each failed expectation a `<failure>`, each invalid file an `<error>`.
+    public func xml(for records: [RunRecord]) -> String {
+        let failures = records.filter { !$0.passed && $0.invalid == nil }.count
+        let errors = records.filter { $0.invalid != nil }.count
+        let time = records.reduce(0) { $0 + $1.wallSeconds }
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        xml += "<testsuites name=\(attr(suiteName)) tests=\"\(total)\" failures=\"\(failures)\" errors=\"\(invalid.count)\" time=\"\(format(time))\">\n"
-        xml += "  <testsuite name=\(attr(suiteName)) tests=\"\(total)\" failures=\"\(failures)\" errors=\"\(invalid.count)\" time=\"\(format(time))\">\n"
-        for (index, result) in results.enumerated() {
-            let caseTime = seconds.map { $0[index] } ?? 0
-            xml += "    <testcase name=\(attr(result.scenario.name)) classname=\(attr(result.scenario.file)) time=\"\(format(caseTime))\""
-            if result.passed {
+        xml += "<testsuites name=\(attr(suiteName)) tests=\"\(records.count)\" failures=\"\(failures)\" errors=\"\(errors)\" time=\"\(format(time))\">\n"
+        xml += "  <testsuite name=\(attr(suiteName)) tests=\"\(records.count)\" failures=\"\(failures)\" errors=\"\(errors)\" time=\"\(format(time))\">\n"
+        for record in records.sorted(by: { $0.invalid == nil && $1.invalid != nil || ($0.invalid == nil) == ($1.invalid == nil) && $0.position < $1.position }) {
+            if let invalid = record.invalid {
+                xml += "    <testcase name=\(attr(record.invalidFile ?? record.path)) classname=\"invalid\" time=\"0\">\n"
+                xml += "      <error message=\(attr(invalid)) type=\"invalid-input\"/>\n"
+                xml += "    </testcase>\n"
+                continue
+            }
+            xml += "    <testcase name=\(attr(record.displayTitle)) classname=\(attr(record.path)) time=\"\(format(record.wallSeconds))\""
+            if record.passed {
                 xml += "/>\n"
                 continue
             }
             xml += ">\n"
-            if let runError = result.runError {
+            if let runError = record.runError {
                 xml += "      <failure message=\(attr(runError)) type=\"runaway\"/>\n"
             }
-            for outcome in result.outcomes where !outcome.passed {
-                let message = "\(outcome.location): expected \(outcome.expected); observed \(outcome.observed)"
+            for failure in record.failures {
+                let message = "\(failure.location): expected \(failure.expected); observed \(failure.observed)"
                 xml += "      <failure message=\(attr(message)) type=\"expectation\"/>\n"
             }
-            xml += "    </testcase>\n"
-        }
-        for error in invalid {
-            xml += "    <testcase name=\(attr(error.location?.file ?? "input")) classname=\"invalid\" time=\"0\">\n"
-            xml += "      <error message=\(attr(error.description)) type=\"invalid-input\"/>\n"
             xml += "    </testcase>\n"
         }
         xml += "  </testsuite>\n</testsuites>\n"

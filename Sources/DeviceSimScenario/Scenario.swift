@@ -1,6 +1,7 @@
 import DeviceSimBackend
 import DeviceSimHAL
 import DeviceSimSimulated
+import DeviceSimStorage
 import Foundation
 
 /// A scenario file, parsed and validated: who is where, what they run, what happens when, and what
@@ -16,6 +17,8 @@ public struct Scenario: Sendable {
     public var seed: UInt64
     /// UTC time of virtual instant zero.
     public var startDate: Date
+    /// The devices' IANA time zone (`time-zone:`, UTC unless set): their civil clock.
+    public var timeZone: TimeZone = TimeZone(identifier: "UTC")!
     /// How much virtual time the scenario runs.
     public var duration: Duration
     /// The world the devices share (hotspots, access points, beacons), if the scenario names one.
@@ -116,6 +119,14 @@ public struct TimelineStep: Sendable {
     public var action: StepAction
     /// Where the step was written.
     public var location: SourceLocation
+    /// The step's own keys with a single value (`email`, `speed`, ...), as written, for its trace event.
+    public var keys: [Pair] = []
+
+    /// A key of a step and its value as written.
+    public struct Pair: Sendable, Hashable {
+        public var key: String
+        public var value: String
+    }
 }
 
 /// What a timeline step does.
@@ -140,10 +151,18 @@ public enum StepAction: Sendable {
     case bluetooth(Bool)
     /// Go online or offline.
     case connectivity(Bool)
-    /// The user answers a prompt (the one showing, or the next of that kind) after a reaction time.
-    case answer(prompt: String, choice: String, after: Duration)
+    /// The user answers a prompt (the one showing, or the next of that kind unless `onlyIfShowing`)
+    /// after a reaction time.
+    case answer(prompt: String, choice: String, after: Duration, onlyIfShowing: Bool)
     /// An action of the device's app, parsed by the app's definition.
     case app(name: String, parsed: any Sendable)
+    /// A fault in the device's local storage: for a window (`for:`), for the next `count` operations,
+    /// or (corrupt-at-start) a damaged database file that the app finds the next time it opens it.
+    case storageFault(StorageFaults.Kind, for: Duration?, count: Int?)
+    /// The app is killed: now, or during its next write to the database.
+    case killApp(duringNextWrite: Bool)
+    /// The app is stopped and booted again (it loads its data from the database again).
+    case restartApp
 
     /// The action's name as written in scenario files.
     public var name: String {
@@ -160,6 +179,9 @@ public enum StepAction: Sendable {
         case .connectivity(let on): on ? "go-online" : "go-offline"
         case .answer: "answer"
         case .app(let name, _): name
+        case .storageFault: "storage-fault"
+        case .killApp: "kill-app"
+        case .restartApp: "restart-app"
         }
     }
 }

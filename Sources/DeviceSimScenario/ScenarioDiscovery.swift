@@ -6,11 +6,15 @@ public enum ScenarioDiscovery {
     public struct Found: Sendable, Hashable {
         /// The path to read.
         public var path: String
-        /// The path relative to the folder it was found in (or the file name), used to name outputs.
+        /// The path relative to the folder it was found in (or the file name), used to name outputs;
+        /// unique among the files found (see ``find(_:)``).
         public var relativeName: String
     }
 
-    /// The scenario files named by `arguments`, folders expanded and sorted; errors for paths that do not exist.
+    /// The scenario files named by `arguments`, folders expanded and sorted; errors for paths that do not
+    /// exist. Files found twice are listed once; when two files would get the same output name (`a/x.yaml`
+    /// and `b/x.yaml` given as files), each gets its whole path as its name (`a/x.yaml`, `b/x.yaml`), so
+    /// that no trace overwrites another.
     public static func find(_ arguments: [String]) throws(ScenarioError) -> [Found] {
         var found: [Found] = []
         let files = FileManager.default
@@ -33,6 +37,28 @@ public enum ScenarioDiscovery {
                 found.append(Found(path: base + "/" + item, relativeName: item))
             }
         }
-        return found
+        return uniquelyNamed(found)
+    }
+
+    static func uniquelyNamed(_ items: [Found]) -> [Found] {
+        var seenPaths = Set<String>()
+        let items = items.filter { seenPaths.insert(URL(fileURLWithPath: $0.path).standardizedFileURL.path).inserted }
+        var counts: [String: Int] = [:]
+        for item in items { counts[item.relativeName, default: 0] += 1 }
+        var used = Set<String>()
+        return items.map { item in
+            var renamed = item
+            if counts[item.relativeName]! > 1 {
+                let parts = item.path.split(separator: "/").filter { $0 != "." && $0 != ".." }
+                renamed.relativeName = parts.joined(separator: "/")
+            }
+            var candidate = renamed.relativeName, number = 2
+            while !used.insert(candidate).inserted {
+                candidate = "\(renamed.relativeName)-\(number)"
+                number += 1
+            }
+            renamed.relativeName = candidate
+            return renamed
+        }
     }
 }

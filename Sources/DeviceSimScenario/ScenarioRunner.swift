@@ -19,7 +19,8 @@ public struct ScenarioResult: Sendable {
     public var scenario: Scenario
     /// The seed used.
     public var seed: UInt64
-    /// Every event, in order.
+    /// Every event, in order (only those the expectations look at, when the run streamed its trace to a
+    /// file without keeping events).
     public var events: [TraceEvent]
     /// One outcome per expectation, in file order.
     public var outcomes: [ExpectationOutcome]
@@ -27,6 +28,8 @@ public struct ScenarioResult: Sendable {
     public var runError: String?
     /// How many scheduler events ran.
     public var eventCount: Int
+    /// Why the trace file could not be written, when the run streamed one and that failed.
+    public var traceFileError: String? = nil
 
     /// Whether the scenario passed: it ran to its end and every expectation held.
     public var passed: Bool { runError == nil && outcomes.allSatisfy(\.passed) }
@@ -46,6 +49,9 @@ public struct ScenarioRunner: Sendable {
     public var seedOverride: UInt64?
     /// Bounds on each run.
     public var limits: RunLimits
+    /// The run's data folder: each scenario's devices keep their databases in a folder inside it
+    /// (named like its trace file); nil: each scenario gets a temporary folder, removed after it.
+    public var dataDirectory: String?
 
     /// Creates a runner.
     public init(seedOverride: UInt64? = nil, limits: RunLimits = RunLimits()) {
@@ -53,12 +59,29 @@ public struct ScenarioRunner: Sendable {
         self.limits = limits
     }
 
-    /// Runs `scenario` and evaluates its expectations.
+    /// Runs `scenario` and evaluates its expectations; the result holds every event.
     public func run(_ scenario: Scenario) -> ScenarioResult {
+        run(scenario, traceFile: nil, keepingEvents: true)
+    }
+
+    /// Runs `scenario`, streaming its trace to `traceFile` (JSON Lines) as events happen when one is
+    /// given, and evaluates its expectations. With `keepingEvents` false the result's ``ScenarioResult/events``
+    /// holds only the events the expectations look at, so memory does not grow with the trace.
+    /// The devices' databases go into `dataFolder` (kept) when one is given.
+    public func run(_ scenario: Scenario, traceFile: String?, keepingEvents: Bool, dataFolder: String? = nil) -> ScenarioResult {
         var limits = self.limits
         let end = VirtualInstant(offset: scenario.duration)
         if let maximum = limits.maximumVirtualTime, maximum < end { limits.maximumVirtualTime = end }
-        let simulation = ScenarioSimulation(scenario, seed: seedOverride, limits: limits)
+        let recorder = TraceRecorder(keepsEvents: keepingEvents)
+        let expected = keepingEvents ? nil : ExpectedEventsRecorder(expectations: scenario.expectations)
+        if let expected { recorder.forward(to: expected) }
+        var traceFileError: String?
+        var writer: TraceFileWriter?
+        if let traceFile {
+            do { writer = try TraceFileWriter(path: traceFile) } catch { traceFileError = error.message }
+        }
+        if let writer { recorder.forward(to: writer) }
+        let simulation = ScenarioSimulation(scenario, seed: seedOverride, limits: limits, trace: recorder, dataFolder: dataFolder)
         var runError: String?
         if !simulation.setupErrors.isEmpty {
             runError = simulation.setupErrors.joined(separator: "; ")
@@ -69,11 +92,12 @@ public struct ScenarioRunner: Sendable {
                 runError = error.description
             }
         }
-        let events = simulation.trace.events
+        do { try writer?.close() } catch { traceFileError = error.message }
+        let events = expected?.events ?? recorder.events
         let outcomes = scenario.expectations.map { ExpectationEvaluator.evaluate($0, events: events) }
         return ScenarioResult(
             scenario: scenario, seed: simulation.seed, events: events, outcomes: outcomes, runError: runError,
-            eventCount: simulation.scheduler.eventCount)
+            eventCount: simulation.scheduler.eventCount, traceFileError: traceFileError)
     }
 }
 
@@ -81,55 +105,9 @@ public struct ScenarioRunner: Sendable {
 public enum ExpectationEvaluator {
     /// Whether `expectation` holds in `events`, and what was observed.
     public static func evaluate(_ expectation: Expectation, events: [TraceEvent]) -> ExpectationOutcome {
-        switch expectation {
-        case .event(let expected): evaluate(expected, events: events)
-        case .position(let expected): evaluate(expected, events: events)
-        }
-    }
-
-    static func evaluate(_ expected: EventExpectation, events: [TraceEvent]) -> ExpectationOutcome {
-        let window = expected.window.map { VirtualInstant(offset: $0.lowerBound)...VirtualInstant(offset: $0.upperBound) }
-        let matches = events.filter { event in
-            event.name == expected.name
-                && (expected.device == nil || event.device == expected.device)
-                && (window?.contains(event.time) ?? true)
-                && expected.fields.allSatisfy { event[$0.key]?.description == $0.value }
-        }
-        let count = matches.count
-        let passed = count >= expected.minimum && expected.maximum.map { count <= $0 } ?? true
-
-        var quantity: String
-        switch (expected.minimum, expected.maximum) {
-        case (0, 0?): quantity = "no"
-        case (let low, let high?) where low == high: quantity = "exactly \(low)"
-        case (let low, nil): quantity = "at least \(low)"
-        case (0, let high?): quantity = "at most \(high)"
-        case (let low, let high?): quantity = "\(low) to \(high)"
-        }
-        var text = "\(quantity) '\(expected.name)'"
-        if !expected.fields.isEmpty { text += " with " + expected.fields.map { "\($0.key)=\($0.value)" }.joined(separator: ", ") }
-        if let device = expected.device { text += " on \(device)" }
-        if let range = expected.window { text += " within [\(DurationText.format(range.lowerBound)), \(DurationText.format(range.upperBound))]" }
-        var observed = "\(count) found"
-        if let first = matches.first { observed += ", first at \(first.time)" }
-        return ExpectationOutcome(passed: passed, expected: text, observed: observed, location: expected.location)
-    }
-
-    static func evaluate(_ expected: PositionExpectation, events: [TraceEvent]) -> ExpectationOutcome {
-        let at = VirtualInstant(offset: expected.at)
-        let latest = events.last { event in
-            event.time <= at && expected.events.contains(event.name)
-                && (expected.device == nil || event.device == expected.device) && event.coordinate != nil
-        }
-        let text = "\(expected.probe) of \(expected.device ?? "the device") at \(DurationText.format(expected.at)) within \(TraceValue.double(expected.radius)) m of \(expected.near)"
-        guard let latest, let coordinate = latest.coordinate else {
-            return ExpectationOutcome(passed: false, expected: text, observed: "no \(expected.events.joined(separator: "/")) event by then", location: expected.location)
-        }
-        let distance = coordinate.distance(to: expected.near)
-        return ExpectationOutcome(
-            passed: distance <= expected.radius, expected: text,
-            observed: "\(TraceValue.format(distance.rounded(toPlaces: 1))) m away at (\(TraceValue.format(coordinate.latitude.rounded(toPlaces: 6))), \(TraceValue.format(coordinate.longitude.rounded(toPlaces: 6)))) (from '\(latest.name)' at \(latest.time))",
-            location: expected.location)
+        let tally = ExpectationTally([expectation])
+        for event in events { tally.record(event) }
+        return tally.outcomes[0]
     }
 }
 

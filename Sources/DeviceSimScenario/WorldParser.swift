@@ -26,7 +26,10 @@ import Foundation
 /// ```
 public enum WorldParser {
     static let topLevelKeys = ["name", "description", "radio", "places", "hotspots", "beacons", "roads"]
-    static let radioKeys = ["wifi-reference-loss", "wifi-exponent", "beacon-exponent", "shadowing", "wifi-sensitivity", "beacon-sensitivity"]
+    static let radioKeys = [
+        "wifi-reference-loss", "wifi-exponent", "beacon-exponent", "shadowing", "shadowing-distance", "shadowing-time", "wifi-sensitivity",
+        "beacon-sensitivity",
+    ]
     static let hotspotKeys = ["name", "area", "fence", "access-points"]
     static let areaKeys = ["center", "radius", "polygon"]
     static let accessPointKeys = ["ssid", "bssid", "at", "power", "channel"]
@@ -41,7 +44,13 @@ public enum WorldParser {
 
     /// Parses world text; `file` names it in errors.
     public static func parse(_ text: String, file: String) throws(ScenarioError) -> World {
+        try parseWithLocations(text, file: file).world
+    }
+
+    /// Parses world text; also returns where each hotspot is written (in the order of `world.hotspots`).
+    static func parseWithLocations(_ text: String, file: String) throws(ScenarioError) -> (world: World, hotspotLocations: [SourceLocation]) {
         let root = try YAMLNode.parse(text, file: file)
+        var hotspotLocations: [SourceLocation] = []
         let map = try root.mapping(allowing: topLevelKeys, what: "world")
         var world = World()
         world.name = try map.optional("name")?.string(what: "a world name") ?? URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
@@ -57,6 +66,12 @@ public enum WorldParser {
             try value("wifi-exponent", \.wifiExponent, 1.5...6, "a path-loss exponent")
             try value("beacon-exponent", \.beaconExponent, 1.5...6, "a path-loss exponent")
             try value("shadowing", \.shadowing, 0...20, "a shadowing standard deviation in dB")
+            try value("shadowing-distance", \.shadowingDistance, 0...1000, "a decorrelation distance in metres")
+            if let node = radio.optional("shadowing-time") {
+                let time = try node.duration(what: "a decorrelation time")
+                guard time >= .zero, time <= .seconds(86_400) else { throw node.error("shadowing-time must be within 0s...1d") }
+                world.radio.shadowingTime = time.inSeconds
+            }
             try value("wifi-sensitivity", \.wifiSensitivity, -120 ... -40, "a sensitivity in dBm")
             try value("beacon-sensitivity", \.beaconSensitivity, -120 ... -40, "a sensitivity in dBm")
         }
@@ -73,6 +88,7 @@ public enum WorldParser {
                 let hotspot = try parseHotspot(node, places: world.places, bssids: &bssids)
                 if world.hotspots.contains(where: { $0.name == hotspot.name }) { throw node.error("a second hotspot named '\(hotspot.name)'") }
                 world.hotspots.append(hotspot)
+                hotspotLocations.append(node.location)
             }
         }
         var beaconIDs = Set<BeaconIdentifier>()
@@ -90,7 +106,7 @@ public enum WorldParser {
                 throw node.error("hotspot '\(hotspot.name)' names the fence '\(fence)', but no beacon belongs to it")
             }
         }
-        return world
+        return (world, hotspotLocations)
     }
 
     private static func parseRoads(_ node: YAMLNode, file: String) throws(ScenarioError) -> RoadNetwork {

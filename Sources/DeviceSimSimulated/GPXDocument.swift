@@ -37,10 +37,43 @@ public struct GPXDocument: Sendable {
             throw GPXError(file: file, line: parser.lineNumber, column: parser.columnNumber, message: "the file ends inside <\(open)>: it is cut off or not well-formed")
         }
         guard ok else {
-            throw GPXError(file: file, line: parser.lineNumber, column: parser.columnNumber, message: "not well-formed XML: \(parser.parserError?.localizedDescription ?? "parse error")")
+            let code = (parser.parserError as NSError?)?.code
+            throw GPXError(file: file, line: parser.lineNumber, column: parser.columnNumber, message: "not well-formed XML: \(Self.explain(code))")
         }
         guard delegate.sawRoot else { throw GPXError(file: file, line: 1, column: 1, message: "no <gpx> element: this is not a GPX file") }
         self = delegate.document
+    }
+
+    /// What an XML parser error code (libxml2's numbering, which Foundation passes on) means, in words
+    /// a user can act on.
+    static func explain(_ code: Int?) -> String {
+        guard let code else { return "the XML parser stopped here" }
+        let words: String
+        switch code {
+        case 3, 4: words = "no XML element here: a GPX file starts with <?xml ...?> or <gpx>"
+        case 5: words = "there is more content after the end of the document"
+        case 9: words = "a character that is not allowed in XML"
+        case 23: words = "an entity reference misses its ';' (write &amp; for '&')"
+        case 26, 27: words = "an unknown entity: write &amp; for '&', &lt; for '<'"
+        case 38: words = "an attribute value contains '<' (write &lt;)"
+        case 39, 43: words = "an attribute value is not in quotes (write lat=\"52.5\")"
+        case 40, 44: words = "an attribute value is not closed: a quote is missing"
+        case 41: words = "an attribute has no value (write lat=\"52.5\")"
+        case 42: words = "an element has the same attribute twice"
+        case 45: words = "a comment <!-- is not closed with -->"
+        case 65: words = "a space is missing (between attributes?)"
+        case 68: words = "a name is expected after '<'"
+        case 72: words = "a '<' is missing"
+        case 73: words = "a tag is not finished: a '>' is missing"
+        case 74: words = "a closing tag '</' is missing"
+        case 75: words = "'=' is missing after an attribute name"
+        case 76: words = "a closing tag does not match the element it closes (e.g. <trkpt> closed by </trkseg>)"
+        case 77: words = "the file ends inside an element: it is cut off, or an element is never closed"
+        case 85: words = "the elements are not properly nested: an element is closed that was never opened"
+        case 86: words = "there is more content after the end of the <gpx> element"
+        default: words = "the XML parser cannot read on from here"
+        }
+        return "\(words) (XML parser error \(code))"
     }
 
     /// Reads and parses a GPX file.
@@ -107,7 +140,10 @@ public struct GPXError: Error, Sendable, Hashable, CustomStringConvertible {
     public var column: Int
     public var message: String
 
-    public var description: String { "\(file):\(line):\(column): \(message)" }
+    public var description: String {
+        if line > 0 { return "\(file):\(line):\(column): \(message)" }
+        return file.isEmpty ? message : "\(file): \(message)"
+    }
 }
 
 private final class GPXParserDelegate: NSObject, XMLParserDelegate {

@@ -91,6 +91,33 @@ public final class NMEAPlaybackLocationProvider: LocationProvider {
         scheduleNext()
     }
 
+    /// Whether the receiver is on. Switched off, playback keeps its own timeline: the log's epochs pass
+    /// undelivered, and fixes resume with the epoch that is due when it is switched on again.
+    public private(set) var isReceiverOn = true
+    /// Whether the sky is hidden (a tunnel): like the receiver off, the log's epochs pass undelivered.
+    public private(set) var isSkyHidden = false
+
+    /// Switches the receiver off (location becomes unavailable) or on (fixes resume at the next epoch).
+    public func switchReceiver(on: Bool) {
+        guard on != isReceiverOn else { return }
+        isReceiverOn = on
+        if !on { suspend(reason: "receiver off") }
+    }
+
+    /// Hides the sky (location becomes unavailable) or gives it back (fixes resume at the next epoch).
+    public func hideSky(_ hidden: Bool) {
+        guard hidden != isSkyHidden else { return }
+        isSkyHidden = hidden
+        if hidden { suspend(reason: "no satellites in view") }
+    }
+
+    private func suspend(reason: String) {
+        guard currentFix != nil || !reportedUnavailable else { return }
+        currentFix = nil
+        reportedUnavailable = true
+        observers.send(.unavailable(reason: reason))
+    }
+
     /// Stops playback; location becomes unavailable.
     public func stop() {
         guard running else { return }
@@ -197,6 +224,7 @@ public final class NMEAPlaybackLocationProvider: LocationProvider {
             passStarted = true
             passes += 1
         }
+        guard isReceiverOn, !isSkyHidden else { return }
         guard fix.hasPosition, let lat = fix.latitude, let lon = fix.longitude else {
             currentFix = nil
             if !reportedUnavailable {

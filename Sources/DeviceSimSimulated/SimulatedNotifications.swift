@@ -6,7 +6,8 @@ import DeviceSimTime
 /// of a kind, after a reaction time. An unanswered prompt times out, as the app asked.
 ///
 /// Both sides go to the trace: `prompt.shown`, `prompt.answered`, `prompt.timed-out`,
-/// `notification.posted`.
+/// `prompt.withdrawn`, `prompt.answer-rejected` (a choice not offered, or a tap on a prompt that is no
+/// longer showing, with the reason), `notification.posted`.
 ///
 /// ```swift
 /// let notifications = SimulatedNotifications(device: device)
@@ -31,6 +32,8 @@ public final class SimulatedNotifications: UserNotifications {
     private var pending: [Int: Pending] = [:]
     private var nextID = 0
     private var scripted: [String: [Scripted]] = [:]
+    /// How each prompt that is no longer showing closed, by id (for late answers).
+    private var closed: [Int: (prompt: String, how: String)] = [:]
     /// Every notification posted so far (id and message), oldest first.
     public private(set) var posted: [(id: String, message: String)] = []
 
@@ -49,7 +52,8 @@ public final class SimulatedNotifications: UserNotifications {
     /// The prompts showing now, oldest first.
     public var showing: [UserPrompt] { pending.keys.sorted().map { pending[$0]!.prompt } }
 
-    public func ask(_ prompt: UserPrompt, timeout: Duration?, answer: @escaping (String?) -> Void) {
+    @discardableResult
+    public func ask(_ prompt: UserPrompt, timeout: Duration?, answer: @escaping (String?) -> Void) -> PromptWithdrawal {
         let id = nextID
         nextID += 1
         record("prompt.shown", [
@@ -59,6 +63,7 @@ public final class SimulatedNotifications: UserNotifications {
         if let timeout {
             entry.timeout = scheduler.schedule(after: timeout) { [weak self] in
                 guard let self, let expired = pending.removeValue(forKey: id) else { return }
+                closed[id] = (expired.prompt.id, "timed out at \(scheduler.now)")
                 record("prompt.timed-out", [("prompt", .string(expired.prompt.id))])
                 expired.answer(nil)
             }
@@ -69,6 +74,15 @@ public final class SimulatedNotifications: UserNotifications {
             scripted[prompt.id] = queue
             scheduler.schedule(after: reply.delay) { [weak self] in self?.deliver(reply.choice, to: id) }
         }
+        return PromptWithdrawal { [weak self] in self?.withdraw(id) }
+    }
+
+    /// Takes prompt `id` back while it shows (its visit ended): `prompt.withdrawn`, no answer.
+    private func withdraw(_ id: Int) {
+        guard let entry = pending.removeValue(forKey: id) else { return }
+        entry.timeout?.cancel()
+        closed[id] = (entry.prompt.id, "was withdrawn at \(scheduler.now)")
+        record("prompt.withdrawn", [("prompt", .string(entry.prompt.id))])
     }
 
     public func notify(id: String, message: String) {
@@ -77,13 +91,24 @@ public final class SimulatedNotifications: UserNotifications {
     }
 
     /// The user answers prompt `promptID` with `choice`: the oldest such prompt showing now gets the
-    /// answer after `delay`; if none is showing, the next one that shows does.
-    public func answer(prompt promptID: String, with choice: String, after delay: Duration = .zero) {
+    /// answer after `delay`; if none is showing, the next one that shows does, unless `onlyIfShowing`:
+    /// then the tap lands on nothing and is recorded as `prompt.answer-rejected` after `delay`. A tap
+    /// that arrives after its prompt timed out or was withdrawn is rejected too, with the reason.
+    public func answer(prompt promptID: String, with choice: String, after delay: Duration = .zero, onlyIfShowing: Bool = false) {
         if let id = pending.filter({ $0.value.prompt.id == promptID }).keys.min() {
             if delay == .zero {
                 deliver(choice, to: id)
             } else {
                 scheduler.schedule(after: delay) { [weak self] in self?.deliver(choice, to: id) }
+            }
+        } else if onlyIfShowing {
+            scheduler.schedule(after: delay) { [weak self] in
+                guard let self else { return }
+                var reason = "no '\(promptID)' prompt is showing"
+                if let last = closed.filter({ $0.value.prompt == promptID }).max(by: { $0.key < $1.key }) {
+                    reason += "; the last one \(last.value.how)"
+                }
+                record("prompt.answer-rejected", [("prompt", .string(promptID)), ("choice", .string(choice)), ("reason", .string(reason))])
             }
         } else {
             scripted[promptID, default: []].append(Scripted(choice: choice, delay: delay))
@@ -91,7 +116,14 @@ public final class SimulatedNotifications: UserNotifications {
     }
 
     private func deliver(_ choice: String, to id: Int) {
-        guard let entry = pending[id] else { return }
+        guard let entry = pending[id] else {
+            if let gone = closed[id] {
+                record("prompt.answer-rejected", [
+                    ("prompt", .string(gone.prompt)), ("choice", .string(choice)), ("reason", .string("the prompt \(gone.how), before this tap")),
+                ])
+            }
+            return
+        }
         guard entry.prompt.choices.contains(choice) else {
             record("prompt.answer-rejected", [
                 ("prompt", .string(entry.prompt.id)), ("choice", .string(choice)),
@@ -101,6 +133,7 @@ public final class SimulatedNotifications: UserNotifications {
         }
         pending[id] = nil
         entry.timeout?.cancel()
+        closed[id] = (entry.prompt.id, "was answered at \(scheduler.now)")
         record("prompt.answered", [("prompt", .string(entry.prompt.id)), ("choice", .string(choice))])
         entry.answer(choice)
     }

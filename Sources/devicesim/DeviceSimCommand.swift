@@ -15,9 +15,10 @@ struct DeviceSimCommand: ParsableCommand {
             RunCommand.self,
             ValidateCommand.self,
             NMEACommand.self,
-            LiveCommand.self,
-            RecordCommand.self,
-        ]
+            MergeCommand.self,
+            ReportCommand.self,
+            ServeCommand.self,
+        ] + liveGPSSubcommands
     )
 
     /// Parses and runs the command, mapping outcomes onto the documented exit codes

@@ -1,7 +1,9 @@
+#if canImport(DeviceSimGPSD)
 import ArgumentParser
 import DeviceSim
 import DeviceSimGPSD
 import Foundation
+import Logging
 
 /// `devicesim live`: a scenario's flows on the wall clock, with real fixes from gpsd.
 struct LiveCommand: ParsableCommand {
@@ -10,9 +12,13 @@ struct LiveCommand: ParsableCommand {
         abstract: "Run a scenario's app flows on the wall clock with real fixes from a GPS receiver through gpsd.",
         discussion: """
             The chosen device takes its location from gpsd; everything else (timeline, other devices,
-            simulated radios) comes from the scenario. Events print as they happen; Ctrl-C stops
-            cleanly, with the trace written. Without a receiver, serve a log with
-            Simulator/fake-gpsd/serve.sh. Example:
+            simulated radios) comes from the scenario. Events print as they happen, problems with
+            gpsd or the receiver when they start and end, and on a terminal a status line shows the
+            fix, satellites, HDOP, position and age of the last fix. On a terminal the device's
+            prompts are answered with a keypress (1, 2, ...) and the scenario's scripted answers
+            for it are skipped; in a pipe the script answers. The trace streams to --trace as
+            events happen; Ctrl-C or SIGTERM stops cleanly, with the trace and the recording
+            complete. Without a receiver, serve a log with Simulator/fake-gpsd/serve.sh. Example:
               devicesim live --gpsd localhost:2947 Scenarios/dog-walk/walk-2km.yaml --trace live.jsonl
             """
     )
@@ -41,7 +47,7 @@ struct LiveCommand: ParsableCommand {
     @Option(help: "Location becomes unavailable after this long without a fix.")
     var staleAfter: String = "5s"
 
-    @Flag(name: .shortAndLong, help: "Print no events, only the summary.")
+    @Flag(name: .shortAndLong, help: "Print no events and no status line, only problems with gpsd and the summary.")
     var quiet = false
 
     func validate() throws {
@@ -64,16 +70,25 @@ struct LiveCommand: ParsableCommand {
             throw ExitCode(2)
         }
         let stale = DurationText.parse(staleAfter)!
-        let recorder = TraceRecorder()
-        var traceFile: FileHandle?
+        let console = LiveConsole(showsStatusLine: !quiet && isatty(1) == 1)
+        LoggingSystem.bootstrap { label in ConsoleLogHandler(label: label, console: console) }
+        // The trace streams: events go to the file, the printer and the expectation tally as they
+        // happen, and none is kept in memory, so a day-long run stays flat.
+        let recorder = TraceRecorder(keepsEvents: false)
+        var traceWriter: TraceFileWriter?
         if let trace {
-            guard FileManager.default.createFile(atPath: trace, contents: nil), let handle = FileHandle(forWritingAtPath: trace) else {
-                Terminal.standardError.write("error: cannot write the trace \(trace)\n")
+            do {
+                traceWriter = try TraceFileWriter(path: trace, flushing: .everyEvent)
+            } catch {
+                Terminal.standardError.write("error: \(error)\n")
                 throw ExitCode(2)
             }
-            traceFile = handle
+            recorder.forward(to: traceWriter!)
         }
-        recorder.forward(to: LiveEventPrinter(quiet: quiet, file: traceFile))
+        let tally = ExpectationTally(parsed.expectations)
+        recorder.forward(to: tally)
+        let counter = EventCounter()
+        recorder.forward(to: LiveEventPrinter(quiet: quiet, console: console, counter: counter))
         var gps: GPSDLocationProvider?
         let simulation = ScenarioSimulation(parsed, trace: recorder, locationSources: [chosen.id: { scheduler in
             let provider = GPSDLocationProvider(scheduler: scheduler, endpoint: endpoint, device: gpsdDevice, staleAfter: stale)
@@ -81,25 +96,50 @@ struct LiveCommand: ParsableCommand {
             gps = provider
             return provider
         }])
+        let gpsStatus = gps!.status
+        // On a terminal a person answers the device's prompts; otherwise the scenario's script does.
+        var prompts: KeyboardPrompts?
+        if KeyboardInput.isInteractive, let simulated = simulation.device(chosen.id) {
+            let keyboardPrompts = KeyboardPrompts(notifications: simulated.notifications, scheduler: simulation.scheduler, console: console)
+            simulated.device.notifications = keyboardPrompts
+            simulation.devicesAnsweredByUser.insert(chosen.id)
+            prompts = keyboardPrompts
+        }
         let nmeaRecorder = try record.map { path in try GPSDRecorder.open(endpoint: endpoint, device: gpsdDevice, path: path, format: .nmea) }
         nmeaRecorder?.start()
         let stop = StopSignal()
         let handlers = InterruptHandling.install(raising: stop)
         defer { handlers.forEach { $0.cancel() } }
-        if !quiet { Terminal.standardError.write("live: \(parsed.name) — device \(chosen.id) on gpsd at \(endpoint); Ctrl-C to stop\n") }
+        if !quiet { console.line("live: \(parsed.name) — device \(chosen.id) on gpsd at \(endpoint); Ctrl-C to stop", to: .standardError) }
+        let keyboard = prompts.map { KeyboardInput(onKey: $0.keyHandler) }
+        keyboard?.start()
+        let board = prompts?.board
+        let display = RepeatingThread(name: "devicesim.status", every: .milliseconds(250)) {
+            let (status, changes) = gpsStatus.take()
+            for change in changes { console.line("\(change)", to: .standardError) }
+            console.status(LiveStatusLine.render(status, events: counter.value, prompt: board?.oldest))
+        }
+        display.start()
+        var runError: (any Error)?
         do {
             try simulation.runLive(stop: stop, for: duration.flatMap(DurationText.parse))
         } catch {
-            Terminal.standardError.write("error: \(error)\n")
+            runError = error
         }
+        display.stop()
+        keyboard?.stop()
+        console.finish()
+        if let runError { Terminal.standardError.write("error: \(runError)\n") }
         gps?.stop()
         nmeaRecorder?.stop()
-        try? traceFile?.close()
-        let events = simulation.trace.events
-        let outcomes = parsed.expectations.map { ExpectationEvaluator.evaluate($0, events: events) }
+        do {
+            try traceWriter?.close()
+        } catch {
+            Terminal.standardError.write("error: \(error)\n")
+        }
         let received = gps?.fixesReceived ?? 0
-        Terminal.standardOutput.write("live run: \(VirtualInstantFormatting.seconds(simulation.scheduler.now)) s, \(received) fixes from gpsd, \(events.count) events\n")
-        for outcome in outcomes {
+        Terminal.standardOutput.write("live run: \(VirtualInstantFormatting.seconds(simulation.scheduler.now)) s, \(received) fixes from gpsd, \(counter.value) events\n")
+        for outcome in tally.outcomes {
             Terminal.standardOutput.write("  \(outcome.passed ? "✓" : "✗") expected \(outcome.expected); observed \(outcome.observed)\n")
         }
         if let progress = nmeaRecorder?.progress {
@@ -108,21 +148,24 @@ struct LiveCommand: ParsableCommand {
     }
 }
 
-/// Prints events as they happen and appends them to a JSON Lines file.
+/// Prints events as they happen (above the status line) and counts them.
 final class LiveEventPrinter: EventSink {
     let quiet: Bool
-    let file: FileHandle?
+    let console: LiveConsole
+    let counter: EventCounter
 
-    init(quiet: Bool, file: FileHandle?) {
+    init(quiet: Bool, console: LiveConsole, counter: EventCounter) {
         self.quiet = quiet
-        self.file = file
+        self.console = console
+        self.counter = counter
     }
 
     func record(_ event: TraceEvent) {
-        if let file { try? file.write(contentsOf: Data((event.jsonLine + "\n").utf8)) }
+        counter.increment()
         guard !quiet else { return }
         var line = VirtualInstantFormatting.seconds(event.time) + "s  " + (event.device.map { "\($0)  " } ?? "") + event.name
         for (key, value) in event.fields { line += "  \(key)=\(value)" }
-        Terminal.standardOutput.write(line + "\n")
+        console.line(line)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if canImport(DeviceSimGPSD)
 import ArgumentParser
 import DeviceSim
 import DeviceSimGPSD
@@ -32,7 +33,7 @@ struct RecordCommand: ParsableCommand {
     @Option(help: "Only this gpsd device, e.g. /dev/ttyACM0 (default: every device).")
     var device: String?
 
-    @Flag(name: .shortAndLong, help: "Print no progress.")
+    @Flag(name: .shortAndLong, help: "Print no progress (problems with gpsd or the receiver still show).")
     var quiet = false
 
     func validate() throws {
@@ -51,15 +52,11 @@ struct RecordCommand: ParsableCommand {
         let clock = ContinuousClock()
         let end = duration.flatMap(DurationText.parse).map { clock.now + $0 }
         var lastReport = clock.now
-        var lastProblem: String?
         while !stop.isRaised {
             if let end, clock.now >= end { break }
             Thread.sleep(forTimeInterval: 0.1)
             let progress = recorder.progress
-            if !quiet, let problem = progress.lastProblem, problem != lastProblem {
-                Terminal.standardError.write("waiting for gpsd: \(problem)\n")
-            }
-            lastProblem = progress.lastProblem
+            for change in recorder.status.take().changes { Terminal.standardError.write("\(change)\n") }
             if !quiet, lastReport.duration(to: clock.now) >= .seconds(5) {
                 lastReport = clock.now
                 Terminal.standardError.write("recorded \(progress.lines) lines, \(progress.fixes) fixes, \(progress.bytes) bytes\n")
@@ -88,3 +85,4 @@ extension GPSDRecorder {
         }
     }
 }
+#endif

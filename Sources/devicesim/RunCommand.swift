@@ -16,6 +16,14 @@ struct RunCommand: ParsableCommand {
               devicesim run Scenarios
               devicesim run Scenarios/dog-walk/walk-2km.yaml --trace out/traces --junit out/junit.xml
               devicesim run Scenarios --seed 7
+              devicesim run Scenarios --report out/report.html
+              devicesim run Scenarios/friend-locator --seeds 1-200 --jobs 8
+              devicesim run Scenarios --shard 2/4 --results shard-2.jsonl   (then: devicesim merge shard-*.jsonl)
+              devicesim run Scenarios/dog-walk --keep-data out/data      (then: sqlite3 out/data/dog-walk/<file>/<device>.sqlite)
+
+            Each device keeps its app's data in an SQLite database. A run puts them in one temporary
+            folder, removed at the end; --keep-data keeps them in DIR, one folder per scenario file
+            (with .seed-N in a sweep) and one <device>.sqlite per device.
             """
     )
 
@@ -25,11 +33,32 @@ struct RunCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Write each scenario's trace as JSON Lines into this folder.", valueName: "dir"))
     var trace: String?
 
+    @Option(help: ArgumentHelp("Keep the devices' databases in this folder (default: a temporary folder, removed at the end).", valueName: "dir"))
+    var keepData: String?
+
     @Option(help: ArgumentHelp("Write a JUnit XML report to this file.", valueName: "file"))
     var junit: String?
 
+    @Option(help: ArgumentHelp("Write every result as JSON Lines to this file (for 'devicesim merge').", valueName: "file"))
+    var results: String?
+
+    @Option(help: ArgumentHelp("Write an HTML report (maps, timelines, events, failures; one offline file) to this file.", valueName: "file"))
+    var report: String?
+
     @Option(help: "Use this seed instead of each scenario's own.")
     var seed: UInt64?
+
+    @Option(help: ArgumentHelp("Run each scenario under each of these seeds: a range (1-1000), a count (200: seeds 1 to 200) or a list (3,17,42).", valueName: "seeds"))
+    var seeds: String?
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("Run this many scenarios at once (default: the number of cores).", valueName: "n"))
+    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+
+    @Option(help: ArgumentHelp("Run only shard INDEX of COUNT (1-based, e.g. 2/4); without it, Bazel's, Kubernetes', GitLab's and Buildkite's shard variables are read.", valueName: "index/count"))
+    var shard: String?
+
+    @Option(help: ArgumentHelp("The number of shards of a Kubernetes Indexed Job (its completions), read with JOB_COMPLETION_INDEX.", valueName: "n"))
+    var shardCount: Int?
 
     @Option(help: "Stop a scenario that runs more than this many events (a runaway bound).")
     var maxEvents: Int = 50_000_000
@@ -46,75 +75,87 @@ struct RunCommand: ParsableCommand {
     func validate() throws {
         guard !paths.isEmpty else { throw ValidationError("Give at least one scenario file or folder, e.g. 'devicesim run Scenarios'.") }
         guard maxEvents > 0 else { throw ValidationError("--max-events must be greater than zero.") }
+        guard jobs > 0 else { throw ValidationError("--jobs must be 1 or more.") }
+        if seed != nil, seeds != nil { throw ValidationError("Give either --seed (one seed) or --seeds (a sweep), not both.") }
+        if let seeds { do { _ = try SeedSelection(parsing: seeds) } catch { throw ValidationError(error.message) } }
+        if let shard { do { _ = try Shard(parsing: shard) } catch { throw ValidationError(error.message) } }
+        if let shardCount, shardCount < 1 { throw ValidationError("--shard-count must be 1 or more.") }
     }
 
     func run() throws {
         let out = Terminal.standardOutput
         let style = Style(enabled: color.enabled(for: out))
         let found = try ScenarioDiscovery.findOrExit(paths)
+        let sweep = try seeds.map { try SeedSelection(parsing: $0).values }
+        let selectedShard = try chosenShard()
+        let plan = ScenarioBatch.plan(found, seeds: sweep, shard: selectedShard)
+        if let selectedShard, !quiet {
+            out.write(style.dim("shard \(selectedShard): \(plan.count) of \(found.count * (sweep?.count ?? 1)) runs") + "\n")
+        }
 
-        let runner = ScenarioRunner(seedOverride: seed, limits: RunLimits(maximumVirtualTime: VirtualInstant(offset: ScenarioParser.maximumDuration), maximumEvents: maxEvents))
-        var results: [ScenarioResult] = []
-        var seconds: [Double] = []
-        var invalid: [ScenarioError] = []
+        var runner = ScenarioRunner(seedOverride: seed, limits: RunLimits(maximumVirtualTime: VirtualInstant(offset: ScenarioParser.maximumDuration), maximumEvents: maxEvents))
+        let dataFolder: DataFolder
+        do {
+            dataFolder = try keepData.map(DataFolder.init(keeping:)) ?? DataFolder.temporary(prefix: "devicesim-run-")
+        } catch {
+            Terminal.standardError.write(style.red("error: ") + "\(error)\n")
+            throw ExitCode(2)
+        }
+        runner.dataDirectory = dataFolder.path
+        // The temporary folder goes when `dataFolder` is released, after the last scenario.
+        defer { withExtendedLifetime(dataFolder) {} }
+        var records: [RunRecord] = []
+        let resultsFile = try results.map { try OutputFile(path: $0) }
+        try resultsFile?.append(RunRecordCoding.header(ResultsHeader(shard: selectedShard?.description, planSize: found.count * (sweep?.count ?? 1))))
+        // A report is made from the traces: without --trace they go to a temporary folder.
+        let reportTraces = report != nil && trace == nil ? FileManager.default.temporaryDirectory.appendingPathComponent("devicesim-report-\(UUID().uuidString)").path : nil
+        defer { if let reportTraces { try? FileManager.default.removeItem(atPath: reportTraces) } }
+        let traceFolder = trace ?? reportTraces
         let clock = ContinuousClock()
         let started = clock.now
-        for item in found {
-            let scenario: Scenario
-            do {
-                scenario = try ScenarioParser.parse(contentsOf: item.path)
-            } catch {
-                invalid.append(error)
+        // Traces stream to their files as the scenarios run; results keep only the events their
+        // expectations look at, so memory does not grow with the length of a trace.
+        try ScenarioBatch.run(plan, runner: runner, jobs: jobs, swept: sweep != nil, traceFolder: traceFolder, keepingEvents: false) { outcome in
+            switch outcome {
+            case .invalid(let record, let error):
+                records.append(record)
                 Terminal.standardError.write(style.red("error: ") + "\(error)\n")
-                continue
+            case .ran(let record, let result):
+                records.append(record)
+                if !quiet || !record.passed {
+                    RunSummary.report(record, style: style, outcomes: verbose ? result.outcomes : nil)
+                }
+                if let traceFileError = result.traceFileError {
+                    Terminal.standardError.write(style.red("error: ") + traceFileError + "\n")
+                    throw ExitCode(2)
+                }
             }
-            let begin = clock.now
-            let result = runner.run(scenario)
-            let elapsed = begin.duration(to: clock.now).inSeconds
-            results.append(result)
-            seconds.append(elapsed)
-            report(result, name: item.relativeName, seconds: elapsed, style: style)
-            if let trace {
-                try write(result.traceJSONLines, to: traceFile(in: trace, for: item.relativeName))
-            }
+            try resultsFile?.append(RunRecordCoding.line(outcome.record))
         }
+        try resultsFile?.close()
         let total = started.duration(to: clock.now).inSeconds
         if let junit {
-            try write(JUnitReport().xml(for: results, invalid: invalid, seconds: seconds), to: junit)
+            try write(JUnitReport().xml(for: records), to: junit)
         }
-
-        let failed = results.filter { !$0.passed }.count
-        let virtual = results.reduce(Duration.zero) { $0 + $1.scenario.duration }
-        var summary = "\(results.count) scenario\(results.count == 1 ? "" : "s"): \(results.count - failed) passed, \(failed) failed"
-        if !invalid.isEmpty { summary += ", \(invalid.count) invalid" }
-        summary += style.dim(" (\(DurationText.format(virtual)) of virtual time in \(String(format: "%.2f", total)) s)")
-        out.write((failed == 0 && invalid.isEmpty ? style.green(summary) : style.red(summary)) + "\n")
-        if !invalid.isEmpty { throw ExitCode(2) }
-        if failed > 0 { throw ExitCode(1) }
+        if let report, let traceFolder {
+            try ReportCommand.write(records: records, traceFolder: traceFolder, to: report, wallSeconds: total, style: Style(enabled: Terminal.standardError.supportsColor))
+        }
+        let status = RunSummary(records: records, wallSeconds: total).print(style: style)
+        if selectedShard != nil, let statusFile = ProcessInfo.processInfo.environment["TEST_SHARD_STATUS_FILE"], !statusFile.isEmpty {
+            _ = FileManager.default.createFile(atPath: statusFile, contents: nil)   // Bazel: this runner shards
+        }
+        if status != 0 { throw ExitCode(status) }
     }
 
-    private func report(_ result: ScenarioResult, name: String, seconds: Double, style: Style) {
-        let out = Terminal.standardOutput
-        let timing = style.dim("(\(result.outcomes.count) expectations, \(DurationText.format(result.scenario.duration)) virtual, \(String(format: "%.3f", seconds)) s)")
-        if result.passed {
-            if !quiet { out.write("\(style.green("PASS"))  \(name) — \(result.scenario.name) \(timing)\n") }
-        } else {
-            out.write("\(style.red("FAIL"))  \(name) — \(result.scenario.name) \(timing)\n")
+    /// `--shard`, or the job engine's shard variables.
+    private func chosenShard() throws -> Shard? {
+        if let shard { return try Shard(parsing: shard) }
+        do {
+            return try Shard.fromEnvironment(ProcessInfo.processInfo.environment, count: shardCount)?.shard
+        } catch {
+            Terminal.standardError.write("error: \(error)\n")
+            throw ExitCode(2)
         }
-        if let runError = result.runError {
-            out.write("      \(style.red("✗")) \(runError)\n")
-        }
-        for outcome in result.outcomes where verbose || !outcome.passed {
-            let mark = outcome.passed ? style.green("✓") : style.red("✗")
-            out.write("      \(mark) expected \(outcome.expected); observed \(outcome.observed)\n")
-            if !outcome.passed { out.write("        \(style.dim("at \(outcome.location)"))\n") }
-        }
-    }
-
-    private func traceFile(in folder: String, for relativeName: String) -> String {
-        var name = relativeName
-        for suffix in [".yaml", ".yml"] where name.hasSuffix(suffix) { name.removeLast(suffix.count) }
-        return folder + "/" + name + ".jsonl"
     }
 
     private func write(_ text: String, to path: String) throws {

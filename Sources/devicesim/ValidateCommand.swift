@@ -1,33 +1,59 @@
 import ArgumentParser
 import DeviceSim
+import Foundation
 
-/// `devicesim validate`: check scenario files without running them.
+/// `devicesim validate`: check scenario files and world files without running them.
 struct ValidateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "validate",
-        abstract: "Check scenario files without running them.",
+        abstract: "Check scenario files and world files without running them.",
         discussion: """
-            Prints 'file:line:column: message' for each invalid file. Exit codes: 0 all valid,
-            2 at least one invalid file or a usage error.
+            Prints 'file:line:column: message' for each invalid file. A world file (one with hotspots,
+            beacons, places or radio settings and no devices) is checked on its own; for it, and for the
+            world a scenario names, validate also warns ('file:line:column: warning: ...') about
+            hotspots whose access points cannot cover their area at the app's default -70 dBm.
+            Warnings do not change the exit code. Exit codes: 0 all valid, 2 at least one invalid file
+            or a usage error.
+
+            Examples:
+              devicesim validate Scenarios
+              devicesim validate Simulator/worlds/campus.yaml
             """
     )
 
-    @Argument(help: "Scenario files or folders.", completion: .file(extensions: ["yaml", "yml"]))
+    @Argument(help: "Scenario files, world files or folders.", completion: .file(extensions: ["yaml", "yml"]))
     var paths: [String]
 
-    @Flag(name: .shortAndLong, help: "Print only errors.")
+    @Flag(name: .shortAndLong, help: "Print only errors and warnings.")
     var quiet = false
 
     func validate() throws {
-        guard !paths.isEmpty else { throw ValidationError("Give at least one scenario file or folder.") }
+        guard !paths.isEmpty else { throw ValidationError("Give at least one scenario file, world file or folder.") }
     }
 
     func run() throws {
         let found = try ScenarioDiscovery.findOrExit(paths)
         var invalid = 0
+        var worldsWarned = Set<String>()
+        func warn(aboutWorld path: String, _ check: WorldCheck) {
+            guard worldsWarned.insert(URL(fileURLWithPath: path).standardizedFileURL.path).inserted else { return }
+            for warning in check.warnings { Terminal.standardError.write("\(warning)\n") }
+        }
         for item in found {
             do {
+                if WorldCheck.isWorldFile(item.path) == true {
+                    let check = try WorldCheck(contentsOf: item.path)
+                    warn(aboutWorld: item.path, check)
+                    if !quiet {
+                        let world = check.world
+                        Terminal.standardOutput.write("ok     \(item.path) — world \(world.name) (\(world.hotspots.count) hotspots, \(world.accessPoints.count) access points, \(world.beacons.count) beacons)\n")
+                    }
+                    continue
+                }
                 let scenario = try ScenarioParser.parse(contentsOf: item.path)
+                if let worldPath = WorldCheck.worldPath(ofScenario: item.path), let check = try? WorldCheck(contentsOf: worldPath) {
+                    warn(aboutWorld: worldPath, check)
+                }
                 if !quiet {
                     Terminal.standardOutput.write("ok     \(item.path) — \(scenario.name) (\(scenario.devices.count) device\(scenario.devices.count == 1 ? "" : "s"), \(scenario.timeline.count) steps, \(scenario.expectations.count) expectations)\n")
                 }

@@ -100,7 +100,7 @@ import Testing
         let phone = simulation.addDevice("phone", at: FriendLocatorAppTests.library)
         let bound = SimulationBound(phone.device, executor: simulation.scheduler.executor)
         let counts = SendableCounts()
-        simulation.spawn { for await scan in bound.value.wifiScans() where !scan.isEmpty { counts.add("scan") } }
+        simulation.spawn { for await scan in bound.value.wifiScans() where !scan.results.isEmpty { counts.add("scan") } }
         simulation.spawn { for await report in bound.value.rangingReports() where !report.isEmpty { counts.add("report") } }
         simulation.spawn { for await event in bound.value.fenceEvents() { counts.add(event.entered ? "entered" : "left") } }
         try simulation.advance(by: .seconds(65))

@@ -32,3 +32,14 @@ import Testing
         #expect(WiFiScanResult(ssid: "a", bssid: "b", rssi: -70).signalLevel == 2)
     }
 }
+
+@Suite struct TraceJSONWritingTests {
+    @Test func textOutsideASCIIPassesThroughAndEveryControlByteIsEscaped() {
+        let event = TraceEvent(time: VirtualInstant(offset: .milliseconds(-1_500)), device: "Zoë", name: "note", fields: [
+            ("text", .string("Café ☕ \u{1F}\t\\")), ("big", .int(-9_223_372_036_854_775_808)), ("n", .int(1_234_567_890)),
+        ])
+        #expect(event.jsonLine == #"{"t":-1.500,"device":"Zoë","event":"note","text":"Café ☕ \u001f\t\\","big":-9223372036854775808,"n":1234567890}"#)
+        #expect(TraceEvent.jsonLines([event, event]) == event.jsonLine + "\n" + event.jsonLine + "\n")
+        #expect(JSONString.quote("a\"b") == #""a\"b""#)
+    }
+}

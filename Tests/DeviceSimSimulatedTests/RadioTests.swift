@@ -96,7 +96,7 @@ enum TestWorld {
     @Test func scansSeeNearbyAccessPointsStrongestFirstAndNothingWhenOff() throws {
         let (scheduler, wifi, motion) = make()
         var scans: [[WiFiScanResult]] = []
-        let subscription = wifi.observeScans { scans.append($0) }
+        let subscription = wifi.observeScans { scans.append($0.results) }
         wifi.isEnabled = true
         try scheduler.run(for: .seconds(61))
         #expect(scans.count == 3)  // at 0, 30 and 60 s
@@ -119,14 +119,19 @@ enum TestWorld {
         var configuration = SimulatedWiFi.Configuration()
         configuration.scanInterval = .seconds(10)
         let (scheduler, wifi, _) = make(configuration: configuration)
-        var scans: [[WiFiScanResult]] = []
+        var scans: [WiFiScan] = []
         let subscription = wifi.observeScans { scans.append($0) }
         wifi.isEnabled = true
         try scheduler.run(for: .seconds(125))  // requests at 0, 10, ..., 120
         #expect(scans.count == 13)
         #expect(wifi.scanCount == 5)  // 0, 10, 20, 30 fresh; 40...110 throttled; 120 fresh again
         #expect(wifi.throttledCount == 8)
-        #expect(scans[4] == scans[3])
+        #expect(scans.map(\.resultsUpdated) == [true, true, true, true] + Array(repeating: false, count: 8) + [true])
+        // A throttled scan repeats the previous results and says when they were measured: not a new observation.
+        #expect(scans[4].results == scans[3].results)
+        #expect(scans[4].measuredAt == scans[3].measuredAt)
+        #expect(scans[3].measuredAt == VirtualInstant(offset: .seconds(30)))
+        #expect(scans[12].measuredAt == VirtualInstant(offset: .seconds(120)))
         #expect(!wifi.requestScan())
         _ = subscription
     }

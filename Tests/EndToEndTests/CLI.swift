@@ -22,14 +22,56 @@ struct CLI {
     }()
 
     /// Runs `devicesim arguments…` in the repository root, with at most `timeout` seconds; `input`, if
-    /// given, is written to its standard input in pieces of `inputPieceSize` bytes.
-    static func run(_ arguments: [String], input: Data? = nil, inputPieceSize: Int = 4_096, timeout: TimeInterval = 120) throws -> Output {
+    /// given, is written to its standard input in pieces of `inputPieceSize` bytes. `environment` adds
+    /// to (or replaces) the test's own variables.
+    static func run(_ arguments: [String], input: Data? = nil, inputPieceSize: Int = 4_096, environment: [String: String] = [:], timeout: TimeInterval = 120) throws -> Output {
+        try start(arguments, input: input, inputPieceSize: inputPieceSize, environment: environment).finish(timeout: timeout)
+    }
+
+    /// The job engines' shard variables, which `devicesim run` obeys: never passed on from the
+    /// environment the tests run in (a CI job of its own may set them).
+    static let shardVariables = [
+        "TEST_SHARD_INDEX", "TEST_TOTAL_SHARDS", "TEST_SHARD_STATUS_FILE", "JOB_COMPLETION_INDEX", "DEVICESIM_SHARD_COUNT",
+        "CI_NODE_INDEX", "CI_NODE_TOTAL", "BUILDKITE_PARALLEL_JOB", "BUILDKITE_PARALLEL_JOB_COUNT",
+    ]
+
+    /// A `devicesim` process that is running; ``finish(timeout:)`` waits for it and collects its output.
+    final class Running: @unchecked Sendable {
+        let arguments: [String]
+        let process: Process
+        private let group = DispatchGroup()
+        private var outData = Data()   // written by one reader thread, read after group.wait
+        private var errData = Data()
+
+        init(arguments: [String], process: Process, out: Pipe, err: Pipe) {
+            self.arguments = arguments
+            self.process = process
+            group.enter()
+            DispatchQueue.global().async { self.outData = out.fileHandleForReading.readDataToEndOfFile(); self.group.leave() }
+            group.enter()
+            DispatchQueue.global().async { self.errData = err.fileHandleForReading.readDataToEndOfFile(); self.group.leave() }
+        }
+
+        func finish(timeout: TimeInterval = 120) throws -> Output {
+            if group.wait(timeout: .now() + timeout) == .timedOut {
+                process.terminate()
+                throw CLIError.timedOut(arguments)
+            }
+            process.waitUntilExit()
+            return Output(status: process.terminationStatus, standardOutput: String(decoding: outData, as: UTF8.self), standardError: String(decoding: errData, as: UTF8.self))
+        }
+    }
+
+    /// Starts `devicesim arguments…` without waiting for it.
+    static func start(_ arguments: [String], input: Data? = nil, inputPieceSize: Int = 4_096, environment extra: [String: String] = [:]) throws -> Running {
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
         process.currentDirectoryURL = repositoryRoot
         var environment = ProcessInfo.processInfo.environment
+        for name in shardVariables { environment[name] = nil }
         environment["NO_COLOR"] = "1"
+        environment.merge(extra) { _, new in new }
         process.environment = environment
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
@@ -37,9 +79,7 @@ struct CLI {
         let inputPipe = Pipe()
         process.standardInput = input == nil ? FileHandle.nullDevice : inputPipe
         try process.run()
-        let group = DispatchGroup()
         if let input {
-            group.enter()
             DispatchQueue.global().async {
                 var offset = 0
                 while offset < input.count {
@@ -48,20 +88,9 @@ struct CLI {
                     offset = end
                 }
                 try? inputPipe.fileHandleForWriting.close()
-                group.leave()
             }
         }
-        nonisolated(unsafe) var outData = Data(), errData = Data()
-        group.enter()
-        DispatchQueue.global().async { outData = out.fileHandleForReading.readDataToEndOfFile(); group.leave() }
-        group.enter()
-        DispatchQueue.global().async { errData = err.fileHandleForReading.readDataToEndOfFile(); group.leave() }
-        if group.wait(timeout: .now() + timeout) == .timedOut {
-            process.terminate()
-            throw CLIError.timedOut(arguments)
-        }
-        process.waitUntilExit()
-        return Output(status: process.terminationStatus, standardOutput: String(decoding: outData, as: UTF8.self), standardError: String(decoding: errData, as: UTF8.self))
+        return Running(arguments: arguments, process: process, out: out, err: err)
     }
 
     enum CLIError: Error {

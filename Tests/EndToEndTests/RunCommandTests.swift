@@ -58,7 +58,7 @@ import Testing
         let output = try CLI.run(["run", file.path])
         #expect(output.status == 1)
         #expect(output.standardOutput.contains("FAIL  fails.yaml — expects the impossible"))
-        #expect(output.standardOutput.contains("expected at least 1 'location.unavailable' on walker; observed 0 found"))
+        #expect(output.standardOutput.contains("expected at least 1 'location.unavailable'; observed 0 found"))
         #expect(output.standardOutput.contains("fails.yaml:7:5"))
     }
 

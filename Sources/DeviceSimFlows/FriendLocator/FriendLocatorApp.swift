@@ -1,26 +1,38 @@
 import DeviceSimHAL
 import DeviceSimTime
 
-/// The device-facing flows of the friend-locator app (shared/seeds/friend-locator.md), written against
-/// the HAL and the ``LocatorBackend`` protocol only, in async/await on the device's clock:
+/// The device-facing flows of the friend-locator app (its document: "Friend locator" use cases),
+/// written against the HAL and the ``LocatorBackend`` protocol only, in async/await on the device's
+/// clock:
 ///
+/// - **Register as user**: with ``Settings/signedIn`` false the app opens on its sign-up screen;
+///   ``signUp(email:)`` logs in through the federation provider, shows the answer, and on success goes
+///   on to the main part (below).
 /// - **Show location to friends**, in the three privacy modes. Hotspots are detected through Wi-Fi
-///   scans (``HotspotPresenceDetector``). On entering one: with *auto-ping* the app pings the chosen
-///   group at once; without it, it asks by notification which group to inform, or none. Then it
-///   locates the user precisely: with *auto-locate* through Bluetooth beacons; without it, it asks
+///   scans and, with a location fix, their areas (``HotspotPresenceDetector``); the user can be in
+///   several overlapping hotspots at once, and her location is the one she entered last of those she
+///   is in. Each entry is a *visit* handled at once, in a task of its own: with *auto-ping* the app
+///   pings the chosen group; without it, it asks by notification which group to inform, or none. Then
+///   it locates the user precisely: with *auto-locate* through Bluetooth beacons; without it, it asks
 ///   "locate precisely?" and, on yes, "Bluetooth or manual pinning?". When Bluetooth fails (off, or no
 ///   beacon of the hotspot's fence within ``Settings/locateTimeout``) it offers manual pinning, if
 ///   ``Settings/manualPinning`` allows. Finally it syncs the location with the backend and pings the
-///   group (again, with the better precision, when auto-ping already pinged).
+///   group (again, with the better precision, when auto-ping already pinged). Leaving a hotspot ends
+///   its visit (its open prompts are withdrawn) and syncs where she still is.
+/// - **Sharing off**: when the account does not share its location, nothing of it leaves the device
+///   (`location.withheld`): no prompts, no pings, no syncs.
+/// - **Offline**: a sync or ping that cannot reach the server is queued and sent when the device is
+///   back online (the newest location wins; a ping about a hotspot she has left is dropped).
 /// - **Add a friend** by e-mail (found, or not found).
-/// - **Find friends in my area** (none, or some shown on the map).
+/// - **Find friends in my area** (none, or some shown on the map), within ``Settings/area``.
 /// - **Turn off location tracking**: Bluetooth off, "quit" to the backend; success or the error.
 /// - Pings from friends arrive as notifications.
 ///
-/// Events (device's trace): `app.started`, `hotspot.entered`, `hotspot.left`, `ping.sent`,
-/// `ping.declined`, `ping.failed`, `ping.received`, `locate.started`, `located`, `locate.failed`,
-/// `locate.declined`, `location.synced`, `sync.failed`, `friend.added`, `friend.not-found`,
-/// `friends.none`, `friends.shown`, `location.off`, `location.off-failed`, `app.error`.
+/// Events (device's trace): `app.started`, `signup.shown`, `signed-up`, `sign-up.failed`,
+/// `hotspot.entered`, `hotspot.left`, `location.withheld`, `ping.sent`, `ping.declined`, `ping.failed`,
+/// `ping.dropped`, `ping.received`, `locate.started`, `located`, `locate.failed`, `locate.declined`,
+/// `location.synced`, `sync.failed`, `friend.added`, `friend.not-found`, `friends.none`,
+/// `friends.shown`, `location.off`, `location.off-failed`, `app.error`.
 ///
 /// ```swift
 /// let app = FriendLocatorApp(device: alice, account: "alice", backend: backend, settings: .init(autoPing: true))
@@ -28,6 +40,22 @@ import DeviceSimTime
 /// try scheduler.run(for: .seconds(600))
 /// ```
 public final class FriendLocatorApp {
+    /// Which friends "Show friends in my area" shows.
+    public enum FriendsArea: Sendable, Hashable, CustomStringConvertible {
+        /// Friends in any hotspot (the document's literal reading).
+        case any
+        /// Friends in a hotspot whose centre (or their pinned position) is within this many metres of
+        /// the user (her fix, or the hotspot she is in).
+        case within(metres: Double)
+
+        public var description: String {
+            switch self {
+            case .any: "any"
+            case .within(let metres): "\(TraceValue.format(metres))m"
+            }
+        }
+    }
+
     /// The app's settings (its settings screen).
     public struct Settings: Sendable, Hashable {
         /// Ping the group at once when entering a hotspot (otherwise ask).
@@ -48,6 +76,10 @@ public final class FriendLocatorApp {
         public var leaveAfter = 3
         /// The weakest access point signal that counts as a sighting, dBm.
         public var minimumRSSI: Double = -70
+        /// Which friends "Show friends in my area" shows (default: within 1 km).
+        public var area: FriendsArea = .within(metres: 1000)
+        /// Whether the user is already signed in when the app starts (false: the sign-up screen).
+        public var signedIn = true
 
         /// Settings; the defaults are the most private mode (ask for everything).
         public init(autoPing: Bool = false, autoLocate: Bool = false, group: String = "friends") {
@@ -59,26 +91,38 @@ public final class FriendLocatorApp {
 
     /// The device.
     public let device: Device
-    /// The user's account.
-    public let account: String
+    /// The user's account (after sign-up: the one the federation provider returned).
+    public private(set) var account: String
     /// The server.
     public let backend: any LocatorBackend
     /// The settings.
     public let settings: Settings
-    /// The hotspot the user is in, as the app last decided.
-    public private(set) var currentHotspot: String?
+    /// The hotspots the user is in, as the app last decided, in the order she entered them.
+    public private(set) var insideHotspots: [HotspotInfo] = []
+    /// The hotspot that is her location: the one she entered last of those she is in.
+    public var currentHotspot: String? { insideHotspots.last?.name }
     /// Whether location tracking is on (off after a successful "turn off location").
     public private(set) var isTrackingEnabled = true
+    /// Whether the account shares its location, as loaded at start (nothing leaves the device when not).
+    public private(set) var isSharing = true
+    /// Whether the user is signed in.
+    public private(set) var isSignedIn: Bool
     /// Friends shown on the map by the last "find friends in my area".
     public private(set) var friendsOnMap: [SharedLocation] = []
     /// The user's groups, as loaded at start.
     public private(set) var groups: [String] = []
+    /// The hotspots, as loaded at start.
+    public private(set) var hotspots: [HotspotInfo] = []
 
     /// How long the app waits before loading hotspots again after a failure.
     static let loadRetry: Duration = .seconds(30)
 
     private var service: Task<Void, Never>?
     private var pingSubscription: Subscription?
+    private var connectivitySubscription: Subscription?
+    /// The visit of each hotspot she is in (prompts, locating), by hotspot name.
+    private var visits: [String: Task<Void, Never>] = [:]
+    private var outbox = Outbox()
 
     /// Creates the app; ``start()`` launches it.
     public init(device: Device, account: String, backend: any LocatorBackend, settings: Settings = Settings()) {
@@ -86,24 +130,46 @@ public final class FriendLocatorApp {
         self.account = account
         self.backend = backend
         self.settings = settings
+        self.isSignedIn = settings.signedIn
     }
 
     // MARK: User actions
 
-    /// Launches the app: loads hotspots and groups, then watches Wi-Fi for hotspots; pings from
-    /// friends arrive as notifications.
+    /// Launches the app: signed in, it loads hotspots, groups and the sharing state, then watches
+    /// Wi-Fi for hotspots, and pings from friends arrive as notifications; signed out, it shows the
+    /// sign-up screen.
     public func start() {
-        guard service == nil else { return }
+        guard service == nil, !isShowingSignUp else { return }
+        guard isSignedIn else {
+            isShowingSignUp = true
+            device.record("app.started", [("signed-in", .bool(false))])
+            device.record("signup.shown", [("message", .string("Sign up with your university account"))])
+            return
+        }
         pingSubscription = backend.observePings(to: account) { [unowned self] notice in received(notice) }
+        connectivitySubscription = device.connectivity?.observe { [unowned self] state in
+            if state == .online { flushOutbox() }
+        }
         let app = bound
         service = device.scheduler.spawn { await app.value.watchHotspots() }
     }
+
+    private var isShowingSignUp = false
 
     /// Stops watching (the app is closed).
     public func stop() {
         service?.cancel()
         service = nil
+        for visit in visits.values { visit.cancel() }
+        visits = [:]
         pingSubscription = nil
+        connectivitySubscription = nil
+    }
+
+    /// "Sign up" on the sign-up screen, with the user's university e-mail address.
+    public func signUp(email: String) {
+        let app = bound
+        device.scheduler.spawn { await app.value.performSignUp(email: email) }
     }
 
     /// "Manage friends", "+", an e-mail address.
@@ -126,6 +192,24 @@ public final class FriendLocatorApp {
 
     private var bound: SimulationBound<FriendLocatorApp> { SimulationBound(self, executor: device.scheduler.executor) }
 
+    // MARK: Signing up
+
+    private func performSignUp(email: String) async {
+        guard !isSignedIn else {
+            device.record("sign-up.failed", [("email", .string(email)), ("message", .string("already signed in as \(account)"))])
+            return
+        }
+        do throws(BackendError) {
+            account = try await online().signUp(email: email)
+            isSignedIn = true
+            isShowingSignUp = false
+            device.record("signed-up", [("account", .string(account)), ("email", .string(email)), ("message", .string("Welcome, \(account): you are signed in"))])
+            start()
+        } catch {
+            device.record("sign-up.failed", [("email", .string(email)), ("message", .string(error.description))])
+        }
+    }
+
     // MARK: Hotspots
 
     private func watchHotspots() async {
@@ -133,11 +217,11 @@ public final class FriendLocatorApp {
             ("account", .string(account)), ("auto-ping", .bool(settings.autoPing)), ("auto-locate", .bool(settings.autoLocate)),
             ("group", .string(settings.group)),
         ])
-        var hotspots: [HotspotInfo] = []
         while true {
             do throws(BackendError) {
                 hotspots = try await online().hotspots()
                 groups = try await online().groups(of: account)
+                isSharing = try await online().isSharing(account)
                 break
             } catch {
                 device.record("app.error", [("operation", .string("load")), ("reason", .string(error.description)), ("retry-in", .double(Self.loadRetry.inSeconds))])
@@ -151,26 +235,54 @@ public final class FriendLocatorApp {
         var presence = HotspotPresenceDetector(
             hotspots: hotspots, enterAfter: settings.enterAfter, leaveAfter: settings.leaveAfter, minimumRSSI: settings.minimumRSSI)
         for await scan in device.wifiScans() {
-            for change in presence.update(with: scan) {
+            for change in presence.update(with: scan, fix: device.location.currentFix) {
                 guard isTrackingEnabled, !Task.isCancelled else { continue }
-                if change.entered { await entered(change.hotspot) } else { await left(change.hotspot) }
+                if change.entered { entered(change.hotspot) } else { left(change.hotspot) }
             }
         }
     }
 
-    private func entered(_ hotspot: HotspotInfo) async {
-        currentHotspot = hotspot.name
+    /// An entry: recorded at once; its visit (prompts, locating, sync, ping) runs in a task of its own.
+    private func entered(_ hotspot: HotspotInfo) {
+        insideHotspots.append(hotspot)
         device.record("hotspot.entered", [("hotspot", .string(hotspot.name))])
+        guard isSharing else {
+            device.record("location.withheld", [("hotspot", .string(hotspot.name)), ("reason", .string("location sharing is off for \(account)"))])
+            return
+        }
+        let app = bound
+        visits[hotspot.name] = device.scheduler.spawn { await app.value.visit(hotspot) }
+    }
+
+    /// An exit: ends the hotspot's visit (its open prompts are withdrawn), drops pings about it still
+    /// waiting to be sent, and syncs where she still is.
+    private func left(_ hotspot: HotspotInfo) {
+        insideHotspots.removeAll { $0.name == hotspot.name }
+        device.record("hotspot.left", [("hotspot", .string(hotspot.name))])
+        visits.removeValue(forKey: hotspot.name)?.cancel()
+        for ping in outbox.dropPings(about: hotspot.name) {
+            device.record("ping.dropped", [
+                ("group", .string(ping.group)), ("hotspot", .string(hotspot.name)), ("reason", .string("left \(hotspot.name) before it could be sent")),
+            ])
+        }
+        guard isSharing else { return }
+        let location = SharedLocation(account: account, hotspot: currentHotspot, coordinate: nil, precision: .hotspot)
+        let app = bound
+        device.scheduler.spawn { await app.value.sync(location) }
+    }
+
+    private func visit(_ hotspot: HotspotInfo) async {
         var location = SharedLocation(account: account, hotspot: hotspot.name, coordinate: nil, precision: .hotspot)
 
         var group: String?
         if settings.autoPing {
             group = settings.group
-            await sendPing(to: settings.group, location)
+            send(ping: settings.group, location)
         } else {
             let answer = await ask(UserPrompt(
                 id: "inform-group", message: "You entered \(hotspot.name). Inform a group about your presence?",
                 choices: groups + ["no"]))
+            if Task.isCancelled { return }
             if let answer, answer != "no" {
                 group = answer
             } else {
@@ -182,10 +294,12 @@ public final class FriendLocatorApp {
             location = await locateThroughBluetooth(in: hotspot) ?? location
         } else {
             let answer = await ask(UserPrompt(id: "locate-precisely", message: "Locate you precisely in \(hotspot.name)?", choices: ["yes", "no"]))
+            if Task.isCancelled { return }
             if answer == "yes" {
                 let method = await ask(UserPrompt(
                     id: "locate-method", message: "Locate you through Bluetooth or by pinning your position on the map?",
                     choices: ["bluetooth", "manual"]))
+                if Task.isCancelled { return }
                 switch method {
                 case "bluetooth": location = await locateThroughBluetooth(in: hotspot) ?? location
                 case "manual": location = await pinManually(in: hotspot) ?? location
@@ -196,17 +310,13 @@ public final class FriendLocatorApp {
             }
         }
 
-        guard isTrackingEnabled else { return }
-        await sync(location)
+        guard isTrackingEnabled, !Task.isCancelled else { return }
+        visits[hotspot.name] = nil
+        // A hotspot-level location of a visit that a later entry has overtaken would hide where she is now.
+        if location.precision != .hotspot || currentHotspot == hotspot.name { await sync(location) }
         if let group, !settings.autoPing || location.precision != .hotspot {
-            await sendPing(to: group, location)
+            send(ping: group, location)
         }
-    }
-
-    private func left(_ hotspot: HotspotInfo) async {
-        if currentHotspot == hotspot.name { currentHotspot = nil }
-        device.record("hotspot.left", [("hotspot", .string(hotspot.name))])
-        await sync(SharedLocation(account: account, hotspot: nil, coordinate: nil, precision: .hotspot))
     }
 
     // MARK: Locating
@@ -214,6 +324,7 @@ public final class FriendLocatorApp {
     private func locateThroughBluetooth(in hotspot: HotspotInfo) async -> SharedLocation? {
         device.record("locate.started", [("hotspot", .string(hotspot.name)), ("method", .string("bluetooth"))])
         let outcome = await rangeBeacon(of: hotspot)
+        if Task.isCancelled { return nil }
         switch outcome {
         case .success(let sighting):
             device.record("located", [
@@ -253,6 +364,7 @@ public final class FriendLocatorApp {
 
     private func pinManually(in hotspot: HotspotInfo) async -> SharedLocation? {
         let answer = await ask(UserPrompt(id: "pin-position", message: "Pin your position on the map of \(hotspot.name)?", choices: ["pin", "cancel"]))
+        if Task.isCancelled { return nil }
         guard answer == "pin" else {
             device.record("locate.declined", [("hotspot", .string(hotspot.name)), ("method", .string("manual")), ("answer", .string(answer ?? "none"))])
             return nil
@@ -267,26 +379,55 @@ public final class FriendLocatorApp {
 
     // MARK: Backend
 
-    private func sendPing(to group: String, _ location: SharedLocation) async {
+    /// Pings `group` in a task of its own (a visit that ends does not cut a request short).
+    private func send(ping group: String, _ location: SharedLocation) {
+        let app = bound
+        device.scheduler.spawn { await app.value.sendPing(to: group, location, attempt: 1) }
+    }
+
+    private func sendPing(to group: String, _ location: SharedLocation, attempt: Int) async {
         do throws(BackendError) {
             let recipients = try await online().ping(from: location.account, group: group, location: location)
             device.record("ping.sent", [
                 ("group", .string(group)), ("recipients", .string(recipients.joined(separator: ","))),
                 ("hotspot", location.hotspot.map(TraceValue.string) ?? .null), ("precision", .string(location.precision.rawValue)),
+                ("attempt", .int(attempt)),
             ])
         } catch {
-            device.record("ping.failed", [("group", .string(group)), ("reason", .string(error.description))])
+            let queued = error == .unreachable && isTrackingEnabled && isSharing
+                && (location.hotspot.map { hotspot in insideHotspots.contains { $0.name == hotspot } } ?? true)
+            device.record("ping.failed", [("group", .string(group)), ("reason", .string(error.description)), ("attempt", .int(attempt)), ("queued", .bool(queued))])
+            if queued { outbox.queue(ping: Outbox.Ping(group: group, location: location, attempts: attempt)) }
+            if case .locationOff = error { isSharing = false }
         }
     }
 
-    private func sync(_ location: SharedLocation) async {
+    private func sync(_ location: SharedLocation, version: Int? = nil, attempt: Int = 1) async {
+        let version = version ?? outbox.nextVersion()
         do throws(BackendError) {
             try await online().updateLocation(location)
+            outbox.synced(version: version)
             device.record("location.synced", [
                 ("hotspot", location.hotspot.map(TraceValue.string) ?? .null), ("precision", .string(location.precision.rawValue)),
+                ("attempt", .int(attempt)),
             ])
         } catch {
-            device.record("sync.failed", [("reason", .string(error.description))])
+            let queued = error == .unreachable && isTrackingEnabled && isSharing && outbox.isNewest(version)
+            device.record("sync.failed", [("reason", .string(error.description)), ("attempt", .int(attempt)), ("queued", .bool(queued))])
+            if queued { outbox.queue(sync: Outbox.Sync(location: location, version: version, attempts: attempt)) }
+            if case .locationOff = error { isSharing = false }
+        }
+    }
+
+    /// Back online: sends the newest location that could not be synced, then the pings still waiting.
+    private func flushOutbox() {
+        guard !outbox.isEmpty else { return }
+        let (sync, pings) = outbox.takeAll()
+        let app = bound
+        device.scheduler.spawn {
+            let app = app.value
+            if let sync { await app.sync(sync.location, version: sync.version, attempt: sync.attempts + 1) }
+            for ping in pings { await app.sendPing(to: ping.group, ping.location, attempt: ping.attempts + 1) }
         }
     }
 
@@ -311,15 +452,33 @@ public final class FriendLocatorApp {
     }
 
     private func performFindFriends() async {
+        let here = device.location.currentFix?.coordinate ?? insideHotspots.last?.center
+        if case .within = settings.area, here == nil {
+            device.record("friends.none", [
+                ("area", .string(settings.area.description)),
+                ("message", .string("where you are is not known (no location fix and no hotspot): turn on location or enter a hotspot")),
+            ])
+            return
+        }
         do throws(BackendError) {
-            let friends = try await online().friendsInArea(of: account)
+            var friends = try await online().friendsInArea(of: account)
+            if case .within(let radius) = settings.area, let here {
+                let centres = Dictionary(hotspots.map { ($0.name, $0.center) }, uniquingKeysWith: { first, _ in first })
+                friends = friends.filter { friend in
+                    guard let position = friend.coordinate ?? friend.hotspot.flatMap({ centres[$0] }) else { return false }
+                    return position.distance(to: here) <= radius
+                }
+            }
             friendsOnMap = friends
             if friends.isEmpty {
-                device.record("friends.none", [("message", .string("none of your friends who share their location is around"))])
+                device.record("friends.none", [
+                    ("area", .string(settings.area.description)), ("message", .string("none of your friends who share their location is around")),
+                ])
             } else {
                 device.record("friends.shown", [
                     ("count", .int(friends.count)),
                     ("friends", .string(friends.map { "\($0.account)@\($0.hotspot ?? "?")" }.joined(separator: ","))),
+                    ("area", .string(settings.area.description)),
                 ])
             }
         } catch {
@@ -335,7 +494,10 @@ public final class FriendLocatorApp {
         do throws(BackendError) {
             try await online().quit(account)
             isTrackingEnabled = false
-            currentHotspot = nil
+            insideHotspots = []
+            for visit in visits.values { visit.cancel() }
+            visits = [:]
+            _ = outbox.takeAll()
             device.record("location.off", [("message", .string("Location tracking is off; your last location was deleted"))])
         } catch {
             device.record("location.off-failed", [("reason", .string(error.description))])
@@ -354,8 +516,69 @@ public final class FriendLocatorApp {
         guard let notifications = device.notifications else { return nil }
         let timeout = settings.promptTimeout
         return await waitForCallback(on: device.scheduler.executor, cancelled: nil) { finish in
-            notifications.ask(prompt, timeout: timeout) { finish($0) }
-            return nil
+            let shown = notifications.ask(prompt, timeout: timeout) { finish($0) }
+            return { shown.withdraw() }
         }
+    }
+}
+
+/// What could not be sent while offline: the newest location (locations carry versions that grow with
+/// every location the app decides on), and pings.
+private struct Outbox {
+    struct Sync {
+        var location: SharedLocation
+        var version: Int
+        var attempts: Int
+    }
+
+    struct Ping {
+        var group: String
+        var location: SharedLocation
+        var attempts: Int
+    }
+
+    private var latestVersion = 0
+    private var syncedVersion = 0
+    private var sync: Sync?
+    private var pings: [Ping] = []
+
+    var isEmpty: Bool { sync == nil && pings.isEmpty }
+
+    mutating func nextVersion() -> Int {
+        latestVersion += 1
+        return latestVersion
+    }
+
+    /// Whether no location newer than `version` was decided on since.
+    func isNewest(_ version: Int) -> Bool { version == latestVersion }
+
+    mutating func synced(version: Int) {
+        syncedVersion = max(syncedVersion, version)
+        if let queued = sync, queued.version <= version { sync = nil }
+    }
+
+    /// Keeps `item` unless a newer location was synced or queued meanwhile (the newest wins).
+    mutating func queue(sync item: Sync) {
+        guard item.version > syncedVersion, item.version > (sync?.version ?? 0) else { return }
+        sync = item
+    }
+
+    mutating func queue(ping: Ping) {
+        pings.append(ping)
+    }
+
+    /// Removes the pings about `hotspot` and returns them.
+    mutating func dropPings(about hotspot: String) -> [Ping] {
+        let dropped = pings.filter { $0.location.hotspot == hotspot }
+        pings.removeAll { $0.location.hotspot == hotspot }
+        return dropped
+    }
+
+    mutating func takeAll() -> (sync: Sync?, pings: [Ping]) {
+        defer {
+            sync = nil
+            pings = []
+        }
+        return (sync, pings)
     }
 }

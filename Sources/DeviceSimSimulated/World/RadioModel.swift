@@ -40,6 +40,57 @@ public enum RadioModel {
     }
 }
 
+/// Shadowing that is correlated in space and time, per emitter (Gudmundson's model): a first-order
+/// autoregressive process whose correlation between two samples is `exp(-d/D) · exp(-t/T)`, where `d`
+/// is how far the device moved between them, `t` the time between them, `D` the decorrelation distance
+/// (``RadioEnvironment/shadowingDistance``) and `T` the decorrelation time
+/// (``RadioEnvironment/shadowingTime``). Each sample keeps the standard deviation `sigma`, so the signal
+/// at one spot is the same on average, but a device standing still no longer draws a fresh value at
+/// every scan: a phantom sighting lasts as long as the fade that causes it, and comes back as rarely.
+/// With `D = 0` every sample is independent (and the same draw as ``ShadowingStreams`` makes).
+///
+/// Streams are split from the device's generator by the emitter's identity, as ``ShadowingStreams``.
+struct CorrelatedShadowing {
+    private struct Last {
+        var value: Double
+        var position: GeoCoordinate
+        var time: VirtualInstant
+    }
+
+    private let root: SeededRandomGenerator
+    private var streams: [Int: SeededRandomGenerator] = [:]
+    private var last: [Int: Last] = [:]
+
+    init(_ root: SeededRandomGenerator) {
+        self.root = root
+    }
+
+    /// The correlation between two samples `moved` metres and `elapsed` seconds apart.
+    static func correlation(moved: Double, elapsed: Double, environment: RadioEnvironment) -> Double {
+        guard environment.shadowingDistance > 0 else { return 0 }
+        let space = exp(-moved / environment.shadowingDistance)
+        let time = environment.shadowingTime > 0 ? exp(-elapsed / environment.shadowingTime) : 1
+        return space * time
+    }
+
+    /// The shadowing of the emitter at `index` (named `identity`) seen from `position` at `time`, in dB.
+    mutating func next(for index: Int, identity: @autoclosure () -> String, at position: GeoCoordinate, time: VirtualInstant, environment: RadioEnvironment) -> Double {
+        let sigma = environment.shadowing
+        guard sigma > 0 else { return 0 }
+        var stream = streams[index] ?? root.split(identity())
+        let innovation = stream.nextGaussian(mean: 0, standardDeviation: sigma)
+        streams[index] = stream
+        var value = innovation
+        if let previous = last[index] {
+            let rho = Self.correlation(
+                moved: previous.position.distance(to: position), elapsed: previous.time.duration(to: time).inSeconds, environment: environment)
+            if rho > 0 { value = rho * previous.value + (1 - rho * rho).squareRoot() * innovation }
+        }
+        last[index] = Last(value: value, position: position, time: time)
+        return value
+    }
+}
+
 /// One shadowing stream per emitter, split from a device's generator by the emitter's identity (its
 /// BSSID, its beacon id), so what one device sees of one emitter does not depend on which other
 /// emitters exist or were seen. Streams are kept by the emitter's index in the world.

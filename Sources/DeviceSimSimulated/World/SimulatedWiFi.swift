@@ -1,13 +1,14 @@
 import DeviceSimHAL
 import DeviceSimTime
 
-/// A phone's Wi-Fi radio in a simulated world: periodic scans through the radio model, and Android's
-/// scan throttling (a throttled scan delivers the previous results again).
+/// A phone's Wi-Fi radio in a simulated world: periodic scans through the radio model with shadowing
+/// correlated over distance and time (``CorrelatedShadowing``), and Android's scan throttling (a
+/// throttled scan delivers the previous results again, marked as not updated).
 ///
 /// ```swift
 /// let wifi = SimulatedWiFi(scheduler: scheduler, motion: motion, world: index, random: random.split("wifi"))
 /// wifi.isEnabled = true
-/// let scans = wifi.observeScans { results in ... }
+/// let scans = wifi.observeScans { scan in ... }
 /// ```
 public final class SimulatedWiFi: WiFiRadio {
     /// Scan timing and throttling.
@@ -28,12 +29,14 @@ public final class SimulatedWiFi: WiFiRadio {
     private let world: WorldIndex
     /// The driver's settings.
     public let configuration: Configuration
-    private var shadowing: ShadowingStreams
-    private let observers = ObserverList<[WiFiScanResult]>()
+    private var shadowing: CorrelatedShadowing
+    private let observers = ObserverList<WiFiScan>()
     private var timer: RepeatingEvent?
     private var recentScans: [VirtualInstant] = []
     /// The latest scan results (empty while off).
     public private(set) var lastScan: [WiFiScanResult] = []
+    /// When the latest results were measured (nil while off).
+    public private(set) var lastScanTime: VirtualInstant?
     /// Scans performed through the radio model.
     public private(set) var scanCount = 0
     /// Scans that were throttled and delivered old results.
@@ -45,7 +48,7 @@ public final class SimulatedWiFi: WiFiRadio {
         self.motion = motion
         self.world = world
         self.configuration = configuration
-        self.shadowing = ShadowingStreams(random)
+        self.shadowing = CorrelatedShadowing(random)
     }
 
     /// Whether the radio is on. Switching it on scans at once and then every ``Configuration/scanInterval``.
@@ -60,14 +63,15 @@ public final class SimulatedWiFi: WiFiRadio {
                 }
             } else {
                 lastScan = []
+                lastScanTime = nil
                 recentScans = []
-                observers.send([])
+                observers.send(WiFiScan(results: [], measuredAt: nil, resultsUpdated: false))
             }
         }
     }
 
     /// Observes every delivered scan.
-    public func observeScans(_ observer: @escaping ([WiFiScanResult]) -> Void) -> Subscription {
+    public func observeScans(_ observer: @escaping (WiFiScan) -> Void) -> Subscription {
         observers.add(observer)
     }
 
@@ -79,24 +83,25 @@ public final class SimulatedWiFi: WiFiRadio {
             recentScans.removeAll { $0.duration(to: now) >= window }
             if recentScans.count >= configuration.throttleCount {
                 throttledCount += 1
-                observers.send(lastScan)
+                observers.send(WiFiScan(results: lastScan, measuredAt: lastScanTime, resultsUpdated: false))
                 return false
             }
             recentScans.append(now)
         }
-        lastScan = scan(at: motion.state(at: now).coordinate)
+        lastScan = scan(at: motion.state(at: now).coordinate, time: now)
+        lastScanTime = now
         scanCount += 1
-        observers.send(lastScan)
+        observers.send(WiFiScan(results: lastScan, measuredAt: now))
         return true
     }
 
     /// One scan at `position`: every access point in reach, its RSSI with shadowing, strongest first.
-    private func scan(at position: GeoCoordinate) -> [WiFiScanResult] {
+    private func scan(at position: GeoCoordinate, time: VirtualInstant) -> [WiFiScanResult] {
         var results: [WiFiScanResult] = []
         let environment = world.world.radio
         world.accessPoints(near: position) { index, accessPoint, distance in
             let rssi = RadioModel.wifiRSSI(transmitPower: accessPoint.transmitPower, distance: distance, environment: environment)
-                + shadowing.next(for: index, identity: accessPoint.bssid, sigma: environment.shadowing)
+                + shadowing.next(for: index, identity: accessPoint.bssid, at: position, time: time, environment: environment)
             if rssi >= environment.wifiSensitivity {
                 results.append(WiFiScanResult(ssid: accessPoint.ssid, bssid: accessPoint.bssid, rssi: (rssi * 10).rounded() / 10, channel: accessPoint.channel))
             }

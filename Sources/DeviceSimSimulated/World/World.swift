@@ -46,7 +46,7 @@ public struct World: Sendable {
                 for beacon in self.beacons where beacon.fence == fence { beacons[beacon.id] = beacon.position }
             }
             return HotspotInfo(
-                name: hotspot.name, center: hotspot.area.center, accessPoints: Set(hotspot.accessPoints.map(\.bssid)),
+                name: hotspot.name, center: hotspot.area.center, area: hotspot.area, accessPoints: Set(hotspot.accessPoints.map(\.bssid)),
                 fence: hotspot.fence, beacons: beacons)
         }
     }
@@ -69,44 +69,6 @@ public struct Hotspot: Sendable, Hashable {
         self.area = area
         self.accessPoints = accessPoints
         self.fence = fence
-    }
-}
-
-/// The ground a hotspot covers.
-public enum HotspotArea: Sendable, Hashable {
-    /// A circle of `radius` metres.
-    case circle(center: GeoCoordinate, radius: Double)
-    /// A polygon (at least three corners, in order).
-    case polygon([GeoCoordinate])
-
-    /// The centre (of a polygon: the mean of its corners).
-    public var center: GeoCoordinate {
-        switch self {
-        case .circle(let center, _): return center
-        case .polygon(let corners):
-            let count = Double(corners.count)
-            return GeoCoordinate(latitude: corners.map(\.latitude).reduce(0, +) / count, longitude: corners.map(\.longitude).reduce(0, +) / count)
-        }
-    }
-
-    /// Whether `point` lies inside (ray casting on latitude/longitude, fine at the scale of a hotspot).
-    public func contains(_ point: GeoCoordinate) -> Bool {
-        switch self {
-        case .circle(let center, let radius):
-            return center.distance(to: point) <= radius
-        case .polygon(let corners):
-            var inside = false
-            var j = corners.count - 1
-            for i in corners.indices {
-                let a = corners[i], b = corners[j]
-                if (a.latitude > point.latitude) != (b.latitude > point.latitude) {
-                    let crossing = (b.longitude - a.longitude) * (point.latitude - a.latitude) / (b.latitude - a.latitude) + a.longitude
-                    if point.longitude < crossing { inside.toggle() }
-                }
-                j = i
-            }
-            return inside
-        }
     }
 }
 
@@ -153,7 +115,9 @@ public struct Beacon: Sendable, Hashable {
     }
 }
 
-/// How radio signals travel in a world: log-distance path loss with Gaussian shadowing (DESIGN.md §5).
+/// How radio signals travel in a world: log-distance path loss with Gaussian shadowing (docs/DESIGN.md §5);
+/// Wi-Fi shadowing is correlated over the distance moved and the time passed (``shadowingDistance``,
+/// ``shadowingTime``); beacon advertisements fluctuate independently and are smoothed by ranging.
 public struct RadioEnvironment: Sendable, Hashable {
     /// Wi-Fi path loss at 1 m, dB (40 dB at 2.4 GHz).
     public var wifiReferenceLoss: Double = 40
@@ -163,12 +127,18 @@ public struct RadioEnvironment: Sendable, Hashable {
     public var beaconExponent: Double = 2.0
     /// Shadowing standard deviation, dB.
     public var shadowing: Double = 5
+    /// Wi-Fi shadowing decorrelation distance, metres (Gudmundson): two scans this far apart are
+    /// correlated by 1/e. 0: every scan draws independent shadowing.
+    public var shadowingDistance: Double = 10
+    /// Wi-Fi shadowing decorrelation time, seconds: a device standing still sees its fades change on
+    /// this scale (people and doors moving). 0: no decorrelation over time (only by moving).
+    public var shadowingTime: Double = 1800
     /// The weakest Wi-Fi signal a scan reports, dBm.
     public var wifiSensitivity: Double = -90
     /// The weakest beacon advertisement a phone receives, dBm.
     public var beaconSensitivity: Double = -95
 
-    /// The defaults of DESIGN.md §5.
+    /// The defaults of docs/DESIGN.md §5.
     public init() {}
 
     /// Beyond this distance an access point is not computed at all: even shadowing of four standard

@@ -1,0 +1,45 @@
+#!/usr/bin/env python3
+"""Writes a fleet scenario: N devices on the campus world, each running the friend locator with
+auto-ping and auto-locate and walking through three campus places, for a given virtual time.
+
+    python3 Benchmarks/fleet/make-fleet.py --devices 1000 --friends 5 --hours 1 > /tmp/fleet.yaml
+    python3 Benchmarks/fleet/make-fleet.py --devices 1000 --friends all ...
+    python3 Benchmarks/fleet/make-fleet.py --devices 20000 --idle --minutes 1   # no app, standing still
+
+The scenario names the world by an absolute path, so it can be written anywhere."""
+import argparse, os, random
+
+here = os.path.dirname(os.path.abspath(__file__))
+world = os.path.normpath(os.path.join(here, "..", "..", "Simulator", "worlds", "campus.yaml"))
+places = ["south-gate", "library", "mensa", "main-building"]
+
+parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+parser.add_argument("--devices", type=int, required=True)
+parser.add_argument("--friends", default="5", help="friends per account (a number) or 'all'")
+parser.add_argument("--hours", type=float, default=1)
+parser.add_argument("--minutes", type=float)
+parser.add_argument("--idle", action="store_true", help="devices with no app, standing still")
+parser.add_argument("--seed", type=int, default=1)
+args = parser.parse_args()
+minutes = args.minutes if args.minutes is not None else args.hours * 60
+rng = random.Random(args.seed)
+ids = [f"d{i:05d}" for i in range(args.devices)]
+
+out = [f"name: fleet of {args.devices} ({'idle' if args.idle else 'friends ' + args.friends})",
+       f"world: {world}", f"seed: {args.seed}", f"duration: {minutes:g}m"]
+if not args.idle and args.friends != "all":
+    k = int(args.friends)
+    out.append("backend:\n  accounts:")
+    for i, device in enumerate(ids):
+        friends = [ids[(i + j) % len(ids)] for j in range(1, k + 1) if (i + j) % len(ids) != i]
+        out.append(f"    - {{ id: {device}, friends: [{', '.join(friends)}] }}")
+out.append("devices:")
+for device in ids:
+    start = rng.choice(places)
+    if args.idle:
+        out.append(f"  - {{ id: {device}, at: {start}, gps: {{ enabled: false }}, wifi: {{ enabled: false }}, bluetooth: {{ enabled: false }} }}")
+        continue
+    route = rng.sample([p for p in places if p != start], 3)
+    out.append(f"  - id: {device}\n    at: {start}\n    route: {{ start: {rng.randrange(0, 600)}s, waypoints: [{', '.join(route)}] }}\n"
+               f"    app: {{ name: friend-locator, settings: {{ auto-ping: true, auto-locate: true, manual-pinning: false }} }}")
+print("\n".join(out))

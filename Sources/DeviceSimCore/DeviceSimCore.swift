@@ -1,0 +1,8 @@
+// `import DeviceSimCore`: what app code needs from DeviceSim and nothing more. The HAL's protocols
+// and values (`Device`, `LocationProvider`, `LocationUpdate`, `LocationFix`, `GeoCoordinate`, the
+// radios, notifications, storage, the backend protocol, trace events) and the clock types
+// (`VirtualClock`, `VirtualInstant`, `EventScheduler`), with no dependency outside the Swift toolchain:
+// no Yams, no scenario runner, no simulated drivers. Link it from an app target; tests link
+// `DeviceSim` and `DeviceSimTesting`.
+@_exported import DeviceSimHAL
+@_exported import DeviceSimTime

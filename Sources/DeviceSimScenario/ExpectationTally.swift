@@ -1,0 +1,101 @@
+import DeviceSimHAL
+import DeviceSimTime
+
+/// Checks a scenario's expectations as events go by, keeping only what each expectation needs (a
+/// count and the first match, or the latest position by its instant), so a run of any length can be
+/// judged without holding its trace. ``ExpectationEvaluator`` judges a whole trace the same way.
+///
+/// ```swift
+/// let tally = ExpectationTally(scenario.expectations)
+/// recorder.forward(to: tally)                    // with TraceRecorder(keepsEvents: false)
+/// ...
+/// for outcome in tally.outcomes { print(outcome.passed, outcome.observed) }
+/// ```
+public final class ExpectationTally: EventSink {
+    private enum Progress {
+        case event(EventExpectation, window: ClosedRange<VirtualInstant>?, count: Int, first: TraceEvent?)
+        case position(PositionExpectation, at: VirtualInstant, latest: TraceEvent?)
+    }
+
+    private var progress: [Progress]
+
+    /// Starts tallying `expectations` (in file order).
+    public init(_ expectations: [Expectation]) {
+        progress = expectations.map { expectation in
+            switch expectation {
+            case .event(let expected):
+                .event(
+                    expected, window: expected.window.map { VirtualInstant(offset: $0.lowerBound)...VirtualInstant(offset: $0.upperBound) },
+                    count: 0, first: nil)
+            case .position(let expected):
+                .position(expected, at: VirtualInstant(offset: expected.at), latest: nil)
+            }
+        }
+    }
+
+    public func record(_ event: TraceEvent) {
+        for index in progress.indices {
+            switch progress[index] {
+            case .event(let expected, let window, let count, let first):
+                guard event.name == expected.name, expected.device == nil || event.device == expected.device,
+                    window?.contains(event.time) ?? true, expected.fields.allSatisfy({ event[$0.key]?.description == $0.value })
+                else { continue }
+                progress[index] = .event(expected, window: window, count: count + 1, first: first ?? event)
+            case .position(let expected, let at, _):
+                guard event.time <= at, expected.events.contains(event.name),
+                    expected.device == nil || event.device == expected.device, event.coordinate != nil
+                else { continue }
+                progress[index] = .position(expected, at: at, latest: event)
+            }
+        }
+    }
+
+    /// One outcome per expectation, for the events seen so far.
+    public var outcomes: [ExpectationOutcome] {
+        progress.map { entry in
+            switch entry {
+            case .event(let expected, _, let count, let first): Self.outcome(expected, count: count, first: first)
+            case .position(let expected, _, let latest): Self.outcome(expected, latest: latest)
+            }
+        }
+    }
+
+    /// The first event each event expectation counted (nil for a position, or when none matched).
+    var firstMatches: [TraceEvent?] {
+        progress.map { entry in
+            if case .event(_, _, _, let first) = entry { return first }
+            return nil
+        }
+    }
+
+    static func outcome(_ expected: EventExpectation, count: Int, first: TraceEvent?) -> ExpectationOutcome {
+        let passed = count >= expected.minimum && expected.maximum.map { count <= $0 } ?? true
+        var quantity: String
+        switch (expected.minimum, expected.maximum) {
+        case (0, 0?): quantity = "no"
+        case (let low, let high?) where low == high: quantity = "exactly \(low)"
+        case (let low, nil): quantity = "at least \(low)"
+        case (0, let high?): quantity = "at most \(high)"
+        case (let low, let high?): quantity = "\(low) to \(high)"
+        }
+        var text = "\(quantity) '\(expected.name)'"
+        if !expected.fields.isEmpty { text += " with " + expected.fields.map { "\($0.key)=\($0.value)" }.joined(separator: ", ") }
+        if let device = expected.device { text += " on \(device)" }
+        if let range = expected.window { text += " within [\(DurationText.format(range.lowerBound)), \(DurationText.format(range.upperBound))]" }
+        var observed = "\(count) found"
+        if let first { observed += ", first at \(first.time)" }
+        return ExpectationOutcome(passed: passed, expected: text, observed: observed, location: expected.location)
+    }
+
+    static func outcome(_ expected: PositionExpectation, latest: TraceEvent?) -> ExpectationOutcome {
+        let text = "\(expected.probe) of \(expected.device ?? "the device") at \(DurationText.format(expected.at)) within \(TraceValue.double(expected.radius)) m of \(expected.near)"
+        guard let latest, let coordinate = latest.coordinate else {
+            return ExpectationOutcome(passed: false, expected: text, observed: "no \(expected.events.joined(separator: "/")) event by then", location: expected.location)
+        }
+        let distance = coordinate.distance(to: expected.near)
+        return ExpectationOutcome(
+            passed: distance <= expected.radius, expected: text,
+            observed: "\(TraceValue.format(distance.rounded(toPlaces: 1))) m away at (\(TraceValue.format(coordinate.latitude.rounded(toPlaces: 6))), \(TraceValue.format(coordinate.longitude.rounded(toPlaces: 6)))) (from '\(latest.name)' at \(latest.time))",
+            location: expected.location)
+    }
+}

@@ -1,0 +1,221 @@
+import Foundation
+
+/// A run of many (scenario file, seed) pairs: planned in a fixed order, optionally cut to one shard,
+/// run on several threads, and handed back in the plan's order, so the output of `--jobs 8` is the
+/// output of `--jobs 1`.
+///
+/// ```swift
+/// let plan = ScenarioBatch.plan(found, seeds: [1, 2, 3], shard: try Shard(parsing: "1/2"))
+/// ScenarioBatch.run(plan, runner: ScenarioRunner(), jobs: 4) { outcome in print(outcome.record.displayTitle) }
+/// ```
+public enum ScenarioBatch {
+    /// One (file, seed) pair of the plan.
+    public struct Item: Sendable, Hashable {
+        /// Its place in the whole run (the same in every shard).
+        public var position: Int
+        /// The scenario file.
+        public var found: ScenarioDiscovery.Found
+        /// The seed to run it under (nil: the scenario's own, or the runner's override).
+        public var seed: UInt64?
+        /// Whether this is the file's first pair (an invalid file is reported there, once).
+        public var isFirstOfFile: Bool
+    }
+
+    /// What one pair came to.
+    public enum Outcome: Sendable {
+        /// The scenario ran.
+        case ran(RunRecord, ScenarioResult)
+        /// The file is not a valid scenario (reported once, at its first pair).
+        case invalid(RunRecord, ScenarioError)
+
+        /// The pair's record.
+        public var record: RunRecord {
+            switch self {
+            case .ran(let record, _), .invalid(let record, _): record
+            }
+        }
+    }
+
+    /// Every file under every seed (files in order, then seeds in order), numbered; then only the
+    /// pairs of `shard`, when given.
+    public static func plan(_ found: [ScenarioDiscovery.Found], seeds: [UInt64]?, shard: Shard? = nil) -> [Item] {
+        let seedList: [UInt64?] = seeds.map { $0.map(Optional.some) } ?? [nil]
+        var items: [Item] = []
+        items.reserveCapacity(found.count * seedList.count)
+        for file in found {
+            for (index, seed) in seedList.enumerated() {
+                items.append(Item(position: items.count, found: file, seed: seed, isFirstOfFile: index == 0))
+            }
+        }
+        guard let shard else { return items }
+        return items.filter { shard.contains($0.position) }
+    }
+
+    /// Parses each file of `items` once and runs every pair on up to `jobs` threads; `deliver` gets
+    /// the outcomes on the calling thread, in the plan's order, as soon as each one and all before it
+    /// are done. At most a bounded number of finished results wait to be delivered, so memory does not
+    /// grow with the number of pairs.
+    public static func run(
+        _ items: [Item],
+        runner: ScenarioRunner,
+        jobs: Int,
+        swept: Bool,
+        traceFolder: String? = nil,
+        keepingEvents: Bool = true,
+        parse: @escaping @Sendable (String) throws(ScenarioError) -> Scenario = { path throws(ScenarioError) in try ScenarioParser.parse(contentsOf: path) },
+        deliver: (Outcome) throws -> Void
+    ) throws {
+        guard !items.isEmpty else { return }
+        let jobs = max(1, min(jobs, items.count))
+        let state = BatchState(count: items.count, window: max(16, jobs * 4))
+        let parsed = ParsedFiles(parse: parse)
+        let options = RunOptions(swept: swept, traceFolder: traceFolder, keepingEvents: keepingEvents)
+        let work: @Sendable () -> Void = {
+            DispatchQueue.concurrentPerform(iterations: jobs) { _ in
+                while let index = state.claimNext() {
+                    let item = items[index]
+                    state.finish(index, outcome(of: item, parsed: parsed, runner: runner, options: options))
+                }
+            }
+        }
+        if jobs == 1 {
+            // One job: run on this thread, delivering as we go.
+            for index in items.indices {
+                if let outcome = outcome(of: items[index], parsed: parsed, runner: runner, options: options) { try deliver(outcome) }
+            }
+            return
+        }
+        Thread.detachNewThread(work)
+        var failure: (any Error)?
+        for index in items.indices {
+            let outcome = state.take(index)
+            guard failure == nil, let outcome else { continue }
+            do { try deliver(outcome) } catch { failure = error; state.cancel() }
+        }
+        if let failure { throw failure }
+    }
+
+    /// Where a pair's trace goes in `folder`: `<relative name without .yaml>.jsonl`, with `.seed-N`
+    /// before `.jsonl` in a sweep.
+    public static func traceFile(in folder: String, name: String, seed: UInt64?, swept: Bool) -> String {
+        var name = name
+        for suffix in [".yaml", ".yml"] where name.hasSuffix(suffix) { name.removeLast(suffix.count) }
+        if swept, let seed { name += ".seed-\(seed)" }
+        return (folder.hasSuffix("/") ? String(folder.dropLast()) : folder) + "/" + name + ".jsonl"
+    }
+
+    /// Where a pair's device databases go in the run's data folder: `<relative name without .yaml>`,
+    /// with `.seed-N` in a sweep (`<folder>/dog-walk/2.1-sign-in/walker.sqlite`).
+    public static func dataFolder(in folder: String, name: String, seed: UInt64?, swept: Bool) -> String {
+        String(traceFile(in: folder, name: name, seed: seed, swept: swept).dropLast(".jsonl".count))
+    }
+
+    private struct RunOptions: Sendable {
+        var swept: Bool
+        var traceFolder: String?
+        var keepingEvents: Bool
+    }
+
+    private static func outcome(of item: Item, parsed: ParsedFiles, runner: ScenarioRunner, options: RunOptions) -> Outcome? {
+        let swept = options.swept
+        switch parsed.scenario(at: item.found.path) {
+        case .failure(let error):
+            guard item.isFirstOfFile else { return nil }
+            return .invalid(RunRecord(invalid: error, position: item.position, path: item.found.path, name: item.found.relativeName, swept: swept), error)
+        case .success(let scenario):
+            var runner = runner
+            if let seed = item.seed { runner.seedOverride = seed }
+            let clock = ContinuousClock()
+            let start = clock.now
+            let seed = item.seed ?? runner.seedOverride ?? scenario.seed
+            let tracePath = options.traceFolder.map { Self.traceFile(in: $0, name: item.found.relativeName, seed: seed, swept: swept) }
+            let dataFolder = runner.dataDirectory.map { Self.dataFolder(in: $0, name: item.found.relativeName, seed: seed, swept: swept) }
+            let result = runner.run(scenario, traceFile: tracePath, keepingEvents: options.keepingEvents, dataFolder: dataFolder)
+            let elapsed = start.duration(to: clock.now)
+            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            let record = RunRecord(result, position: item.position, path: item.found.path, name: item.found.relativeName, swept: swept, wallSeconds: seconds)
+            return .ran(record, result)
+        }
+    }
+}
+
+/// Scenario files parsed once each, shared by the batch's threads.
+private final class ParsedFiles: @unchecked Sendable {
+    private let lock = NSLock()
+    private var files: [String: Result<Scenario, ScenarioError>] = [:]
+    private let parse: @Sendable (String) throws(ScenarioError) -> Scenario
+
+    init(parse: @escaping @Sendable (String) throws(ScenarioError) -> Scenario) {
+        self.parse = parse
+    }
+
+    func scenario(at path: String) -> Result<Scenario, ScenarioError> {
+        lock.lock()
+        if let known = files[path] {
+            lock.unlock()
+            return known
+        }
+        lock.unlock()
+        let result: Result<Scenario, ScenarioError>
+        do { result = .success(try parse(path)) } catch { result = .failure(error) }
+        lock.lock()
+        defer { lock.unlock() }
+        if let known = files[path] { return known }   // another thread parsed it meanwhile: keep one
+        files[path] = result
+        return result
+    }
+}
+
+/// The batch's shared state: the next pair to claim, finished outcomes waiting for delivery, and a
+/// window that keeps workers from running too far ahead of delivery.
+private final class BatchState: @unchecked Sendable {
+    private let condition = NSCondition()
+    private let count: Int
+    private let window: Int
+    private var next = 0
+    private var delivered = 0
+    private var cancelled = false
+    private var finished: [Int: Outcome?] = [:]
+
+    typealias Outcome = ScenarioBatch.Outcome
+
+    init(count: Int, window: Int) {
+        self.count = count
+        self.window = window
+    }
+
+    /// The next pair to run, waiting while too many finished ones are undelivered; nil when done.
+    func claimNext() -> Int? {
+        condition.lock()
+        defer { condition.unlock() }
+        while !cancelled && next < count && next >= delivered + window { condition.wait() }
+        guard !cancelled, next < count else { return nil }
+        defer { next += 1 }
+        return next
+    }
+
+    func finish(_ index: Int, _ outcome: Outcome?) {
+        condition.lock()
+        finished[index] = .some(outcome)
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Waits for pair `index` and removes it (nil: nothing to deliver for it, or cancelled).
+    func take(_ index: Int) -> Outcome? {
+        condition.lock()
+        defer { condition.unlock() }
+        while !cancelled && finished[index] == nil { condition.wait() }
+        let outcome = finished.removeValue(forKey: index) ?? nil
+        delivered = index + 1
+        condition.broadcast()
+        return outcome
+    }
+
+    func cancel() {
+        condition.lock()
+        cancelled = true
+        condition.broadcast()
+        condition.unlock()
+    }
+}

@@ -1,0 +1,118 @@
+import DeviceSimHAL
+import Foundation
+
+/// Streams a trace to a JSON Lines file as events happen (one line per event, the bytes of
+/// ``TraceEvent/jsonLines(_:)``), so a run's memory does not grow with its trace, and a run cut short
+/// leaves every line written so far, each one whole. Virtual-time runs write through a buffer of about
+/// 1 MiB (``Flushing/buffered(bytes:)``); live runs write each event as it happens
+/// (``Flushing/everyEvent``).
+///
+/// ```swift
+/// let writer = try TraceFileWriter(path: "out/walk.jsonl")   // or flushing: .everyEvent
+/// recorder.forward(to: writer)
+/// ... run ...
+/// try writer.close()
+/// ```
+public final class TraceFileWriter: EventSink {
+    /// When lines reach the file.
+    public enum Flushing: Sendable, Hashable {
+        /// Each event is written as it is recorded.
+        case everyEvent
+        /// Events are written when this many bytes have gathered, and at ``TraceFileWriter/close()``.
+        case buffered(bytes: Int)
+    }
+
+    /// The file's path.
+    public let path: String
+    /// When lines reach the file.
+    public let flushing: Flushing
+    /// Events recorded so far.
+    public private(set) var eventCount = 0
+    /// The first write error, if one happened (later events are dropped; ``close()`` reports it).
+    public private(set) var failure: String?
+    private let handle: FileHandle
+    private var buffer: [UInt8] = []
+    private var isClosed = false
+    private let flushSize: Int
+
+    /// Creates (or empties) the file, and its folder if needed.
+    public init(path: String, flushing: Flushing = .buffered(bytes: 1 << 20)) throws(ScenarioError) {
+        self.path = path
+        self.flushing = flushing
+        switch flushing {
+        case .everyEvent: flushSize = 1
+        case .buffered(let bytes): flushSize = max(1, bytes)
+        }
+        let url = URL(fileURLWithPath: path)
+        do {
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            guard FileManager.default.createFile(atPath: path, contents: nil) else {
+                throw ScenarioError("cannot create the trace file \(path): check that its folder is writable", at: nil)
+            }
+            handle = try FileHandle(forWritingTo: url)
+        } catch let error as ScenarioError {
+            throw error
+        } catch {
+            throw ScenarioError("cannot create the trace file \(path): \((error as NSError).localizedDescription)", at: nil)
+        }
+        buffer.reserveCapacity(min(flushSize, 1 << 20) + 4096)
+    }
+
+    public func record(_ event: TraceEvent) {
+        guard failure == nil, !isClosed else { return }
+        eventCount += 1
+        event.appendJSONLine(to: &buffer)
+        if buffer.count >= flushSize { flush() }
+    }
+
+    /// Writes what is buffered and closes the file (once); throws the first write error.
+    public func close() throws(ScenarioError) {
+        if !isClosed {
+            flush()
+            try? handle.synchronize()
+            try? handle.close()
+            isClosed = true
+        }
+        if let failure { throw ScenarioError(failure, at: nil) }
+    }
+
+    private func flush() {
+        guard failure == nil, !buffer.isEmpty else { return }
+        do {
+            try handle.write(contentsOf: buffer)
+        } catch {
+            failure = "cannot write the trace file \(path): \((error as NSError).localizedDescription)"
+        }
+        buffer.removeAll(keepingCapacity: true)
+    }
+}
+
+/// Keeps only the events that a scenario's expectations look at (all of them when one expectation
+/// could look at any event).
+final class ExpectedEventsRecorder: EventSink {
+    private let names: Set<String>?
+    private(set) var events: [TraceEvent] = []
+
+    init(expectations: [Expectation]) {
+        var names = Set<String>()
+        var everything = false
+        for expectation in expectations {
+            if let relevant = expectation.relevantEventNames { names.formUnion(relevant) } else { everything = true }
+        }
+        self.names = everything ? nil : names
+    }
+
+    func record(_ event: TraceEvent) {
+        if names?.contains(event.name) ?? true { events.append(event) }
+    }
+}
+
+extension Expectation {
+    /// The names of the events this expectation looks at (nil: it may look at any event).
+    var relevantEventNames: Set<String>? {
+        switch self {
+        case .event(let expected): [expected.name]
+        case .position(let expected): Set(expected.events)
+        }
+    }
+}

@@ -1,0 +1,149 @@
+import ArgumentParser
+import DeviceSim
+import Foundation
+
+/// What `run` and `merge` print: a line per scenario, its failed expectations, the final count and,
+/// for a seed sweep, the command that reproduces each failing seed.
+struct RunSummary {
+    let records: [RunRecord]
+    let wallSeconds: Double
+
+    /// One scenario's line and its failures (every expectation when `outcomes` is given).
+    static func report(_ record: RunRecord, style: Style, outcomes: [ExpectationOutcome]? = nil) {
+        let out = Terminal.standardOutput
+        let timing = style.dim("(\(record.expectations) expectations, \(DurationText.format(.seconds(record.virtualSeconds))) virtual, \(String(format: "%.3f", record.wallSeconds)) s)")
+        let mark = record.passed ? style.green("PASS") : style.red("FAIL")
+        out.write("\(mark)  \(record.name) — \(record.displayTitle) \(timing)\n")
+        if let runError = record.runError {
+            out.write("      \(style.red("✗")) \(runError)\n")
+        }
+        if let outcomes {
+            for outcome in outcomes {
+                let mark = outcome.passed ? style.green("✓") : style.red("✗")
+                out.write("      \(mark) expected \(outcome.expected); observed \(outcome.observed)\n")
+                if !outcome.passed { out.write("        \(style.dim("at \(outcome.location)"))\n") }
+            }
+            return
+        }
+        for failure in record.failures {
+            out.write("      \(style.red("✗")) expected \(failure.expected); observed \(failure.observed)\n")
+            out.write("        \(style.dim("at \(failure.location)"))\n")
+        }
+    }
+
+    /// Prints the final count (and the failing seeds of a sweep); returns the exit status:
+    /// 0 all passed, 1 a scenario failed, 2 an invalid file.
+    func print(style: Style) -> Int32 {
+        let out = Terminal.standardOutput
+        let ran = records.filter { $0.invalid == nil }
+        let invalid = records.count - ran.count
+        let failed = ran.filter { !$0.passed }
+        let virtual = ran.reduce(0) { $0 + $1.virtualSeconds }
+        let swept = ran.contains { $0.swept }
+        let noun = swept ? "run" : "scenario"
+        var summary = "\(ran.count) \(noun)\(ran.count == 1 ? "" : "s"): \(ran.count - failed.count) passed, \(failed.count) failed"
+        if invalid > 0 { summary += ", \(invalid) invalid" }
+        summary += style.dim(" (\(DurationText.format(.seconds(virtual))) of virtual time in \(String(format: "%.2f", wallSeconds)) s)")
+        out.write((failed.isEmpty && invalid == 0 ? style.green(summary) : style.red(summary)) + "\n")
+        if swept, !failed.isEmpty {
+            let seeds = Set(failed.compactMap(\.seed)).sorted()
+            out.write("failing seeds: \(seeds.map(String.init).joined(separator: ", "))\n")
+            for record in failed {
+                out.write("  \(record.reproduceCommand)\n")
+            }
+        }
+        if invalid > 0 { return 2 }
+        return failed.isEmpty ? 0 : 1
+    }
+}
+
+/// The first line of a results file: which shard of how large a run it holds.
+struct ResultsHeader: Codable, Hashable {
+    /// The format, `devicesim-results/1`.
+    static let currentFormat = "devicesim-results/1"
+    var format = currentFormat
+    /// `INDEX/COUNT`, or nil for a whole run.
+    var shard: String?
+    /// How many (scenario, seed) pairs the whole run has.
+    var planSize: Int
+}
+
+/// Results files: a ``ResultsHeader`` line, then one ``RunRecord`` a line, as JSON with sorted keys.
+enum RunRecordCoding {
+    static func line(_ record: RunRecord) throws -> String {
+        String(decoding: try encoder.encode(record), as: UTF8.self) + "\n"
+    }
+
+    static func header(_ header: ResultsHeader) throws -> String {
+        String(decoding: try encoder.encode(header), as: UTF8.self) + "\n"
+    }
+
+    private static var encoder: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }
+
+    /// The header and every record of a results file; errors name the file and line.
+    static func read(_ path: String) throws -> (header: ResultsHeader, records: [RunRecord]) {
+        let text: String
+        do {
+            text = try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            throw ValidationErrorText("cannot read \(path): \((error as NSError).localizedDescription)")
+        }
+        let decoder = JSONDecoder()
+        var records: [RunRecord] = []
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: true)
+        guard let first = lines.first, let header = try? decoder.decode(ResultsHeader.self, from: Data(first.utf8)),
+              header.format == ResultsHeader.currentFormat else {
+            throw ValidationErrorText("\(path):1: not a devicesim results file (write one with 'devicesim run --results FILE')")
+        }
+        for (number, line) in lines.enumerated().dropFirst() {
+            do {
+                records.append(try decoder.decode(RunRecord.self, from: Data(line.utf8)))
+            } catch {
+                throw ValidationErrorText("\(path):\(number + 1): not a devicesim results line (write results with 'devicesim run --results FILE')")
+            }
+        }
+        return (header, records)
+    }
+}
+
+/// An error whose text is the whole message.
+struct ValidationErrorText: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// A file written line by line as results arrive (created, or emptied, when opened).
+final class OutputFile {
+    private let handle: FileHandle
+    let path: String
+
+    init(path: String) throws {
+        self.path = path
+        let url = URL(fileURLWithPath: path)
+        do {
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            guard FileManager.default.createFile(atPath: path, contents: nil) else { throw CocoaError(.fileWriteUnknown) }
+            handle = try FileHandle(forWritingTo: url)
+        } catch {
+            Terminal.standardError.write("error: cannot write \(path): check that its folder exists and is writable\n")
+            throw ExitCode(2)
+        }
+    }
+
+    func append(_ text: String) throws {
+        do {
+            try handle.write(contentsOf: Data(text.utf8))
+        } catch {
+            Terminal.standardError.write("error: cannot write \(path): \((error as NSError).localizedDescription)\n")
+            throw ExitCode(2)
+        }
+    }
+
+    func close() throws {
+        try? handle.close()
+    }
+}

@@ -1,0 +1,72 @@
+import DeviceSimHAL
+import DeviceSimScenario
+import Foundation
+import Testing
+
+/// A trace streamed to its file and expectations tallied as events go by, without keeping the trace:
+/// what live mode does for a day outdoors (and what `run` can reuse).
+@Suite struct StreamingTraceTests {
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    func temporaryFile(_ name: String) throws -> String {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("devicesim-stream-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder.appendingPathComponent(name).path
+    }
+
+    @Test(arguments: ["dog-walk/walk-2km.yaml", "friend-locator/most-private-ping-and-manual-pin.yaml", "dog-walk/tunnel.yaml"])
+    func streamingGivesTheSameTraceAndOutcomesAsHoldingTheTrace(_ file: String) throws {
+        let scenario = try ScenarioParser.parse(contentsOf: Self.repository.appendingPathComponent("Scenarios/\(file)").path)
+        let held = ScenarioRunner().run(scenario)
+
+        let path = try temporaryFile("trace.jsonl")
+        let recorder = TraceRecorder(keepsEvents: false)
+        let writer = try TraceFileWriter(path: path, flushing: .buffered(bytes: 4_096))
+        let tally = ExpectationTally(scenario.expectations)
+        recorder.forward(to: writer)
+        recorder.forward(to: tally)
+        let simulation = ScenarioSimulation(scenario, trace: recorder)
+        try simulation.run()
+        try writer.close()
+
+        #expect(recorder.events.isEmpty, "nothing is held in memory")
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == held.traceJSONLines)
+        #expect(writer.eventCount == held.events.count)
+        let streamed = tally.outcomes.map { "\($0.passed) \($0.expected) / \($0.observed)" }
+        #expect(streamed == held.outcomes.map { "\($0.passed) \($0.expected) / \($0.observed)" })
+        #expect(!streamed.isEmpty)
+    }
+
+    @Test func everyEventIsOnDiskAsSoonAsItIsRecorded() throws {
+        let path = try temporaryFile("live.jsonl")
+        let writer = try TraceFileWriter(path: path, flushing: .everyEvent)
+        for second in 0..<3 {
+            writer.record(TraceEvent(time: .zero.advanced(by: .seconds(second)), device: "walker", name: "marker.moved", fields: [("lat", .double(52.5))]))
+            let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
+            #expect(lines.count == second + 1, "written before the run ends")
+            #expect(lines.last == "{\"t\":\(second).000,\"device\":\"walker\",\"event\":\"marker.moved\",\"lat\":52.5}")
+        }
+        try writer.close()
+    }
+
+    @Test func aTraceThatCannotBeCreatedSaysWhere() {
+        #expect {
+            try TraceFileWriter(path: "/dev/null/t.jsonl", flushing: .everyEvent)
+        } throws: { error in
+            (error as? ScenarioError)?.message.contains("/dev/null/t.jsonl") == true
+        }
+    }
+
+    @Test func scriptedAnswersAreSkippedForADeviceAnsweredByAPerson() throws {
+        let scenario = try ScenarioParser.parse(contentsOf: Self.repository.appendingPathComponent("Scenarios/friend-locator/in-the-library.yaml").path)
+        let simulation = ScenarioSimulation(scenario)
+        simulation.devicesAnsweredByUser = ["alice"]
+        try simulation.run()
+        let alice = simulation.trace.events.filter { $0.device == "alice" }
+        let skipped = alice.filter { $0.name == "step.skipped" }
+        #expect(skipped.map { $0["prompt"]?.description } == ["inform-group", "locate-precisely"])
+        #expect(skipped.allSatisfy { $0["reason"]?.description == "prompts are answered from the keyboard" })
+        #expect(alice.contains { $0.name == "prompt.timed-out" && $0["prompt"]?.description == "inform-group" }, "nobody answered, so the app's timeout applies")
+        #expect(!alice.contains { $0.name == "prompt.answered" })
+    }
+}
