@@ -7,7 +7,7 @@
 import DeviceSim
 import Foundation
 
-let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 let extractPath = CommandLine.arguments.dropFirst().first ?? repository.appendingPathComponent("Simulator/worlds/helsinki.osm.pbf").path
 let clock = ContinuousClock()
 
