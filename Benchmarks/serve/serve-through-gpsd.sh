@@ -4,7 +4,7 @@
 #      of the scenario with a TPV report, against the epochs served (no report lost: equal);
 #   2. LAG seconds (default 120) at --speed 1 with --start-time now: how long after its epoch's time
 #      gpspipe prints each TPV report (p50, p99, max), i.e. how far gpsd's clients lag the simulation.
-# Usage: Benchmarks/serve/serve-through-gpsd.sh [DEVICESIM] [HOURS] [LAG]
+# Usage: Benchmarks/serve/serve-through-gpsd.sh [DEVICESIM] [HOURS] [LAG]   (HOURS 0: the lag only)
 #   DEVICESIM  the binary (default .build/release/devicesim: swift build -c release --product devicesim)
 set -euo pipefail
 here=$(cd "$(dirname "$0")/../.." && pwd)
@@ -17,9 +17,9 @@ trap 'for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$wo
 port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 
 # A walk back and forth along 2 km of the Tiergarten for the whole time.
-python3 - "$hours" > "$work/walk.yaml" <<'PY'
+python3 - "$hours" "$lag" > "$work/walk.yaml" <<'PY'
 import sys
-hours = float(sys.argv[1])
+hours = max(float(sys.argv[1]), float(sys.argv[2]) / 3600)
 legs = int(hours * 3600 / (2000 / 1.4)) + 2
 print(f"name: a {sys.argv[1]}-hour walk, served\nseed: 7\nstart-time: 2026-05-01T00:00:00Z\nduration: {int(hours * 3600)}s")
 print("devices:\n  - id: walker\n    at: [52.51450, 13.35010]\n    gps: { accuracy: 4 }\n    route:\n      speed: walk\n      waypoints:")
@@ -45,6 +45,7 @@ serve_and_read() { # speed, extra serve options..., then gpspipe's options after
   wait "$pipe_pid" "$gpsd_pid" 2>/dev/null || true
 }
 
+if [ "$hours" != 0 ]; then   # HOURS 0: only the lag
 echo "1. ${hours} h at --speed 100 through gpsd ($(date -u +%H:%M:%S))"
 start=$(date +%s.%N)
 serve_and_read 100
@@ -64,6 +65,7 @@ for line in open(sys.argv[1], errors="replace"):
 print(f"gpspipe: {reports} TPV reports, {len(seconds_any)} distinct epoch times, {len(seconds_with_fix)} with a fix")
 PY
 echo "wall time: $(python3 -c "print(round($end - $start, 1))") s"
+fi
 
 echo "2. ${lag} s at --speed 1 with --start-time now: TPV lag behind the simulation"
 sed -i "s/^duration: .*/duration: ${lag}s/" "$work/walk.yaml"
@@ -73,7 +75,7 @@ import json, sys, datetime
 lags = []
 for line in open(sys.argv[1], errors="replace"):
     stamp, _, body = line.partition(": ")
-    try: report = json.loads(body); received = float(stamp)
+    try: report = json.loads(body); received = float(stamp.split()[-1])
     except ValueError: continue
     if report.get("class") != "TPV" or "time" not in report: continue
     due = datetime.datetime.fromisoformat(report["time"].replace("Z", "+00:00")).timestamp()

@@ -100,15 +100,16 @@ public enum ScenarioParser {
         let deviceNodes = try map.required("devices").sequence(what: "list of devices")
         guard !deviceNodes.isEmpty else { throw try map.required("devices").error("a scenario needs at least one device") }
         var devices: [DeviceSpec] = []
+        var seenDeviceIDs = Set<String>()
         for node in deviceNodes {
             let device = try parseDevice(node, startDate: startDate, places: places)
-            if devices.contains(where: { $0.id == device.id }) { throw node.error("a second device named '\(device.id)'; device ids must be unique") }
+            guard seenDeviceIDs.insert(device.id).inserted else { throw node.error("a second device named '\(device.id)'; device ids must be unique") }
             devices.append(device)
         }
         let deviceIDs = devices.map(\.id)
         var backend = try map.optional("backend").map { (n) throws(ScenarioError) in try parseBackend(n) } ?? BackendSpec()
         if backend.accounts.isEmpty { backend.accounts = SimulatedBackend.Account.allFriends(devices.map(\.account)) }
-        let accountIDs = backend.accounts.map(\.id)
+        let accountIDs = Set(backend.accounts.map(\.id))
         for device in devices where !accountIDs.contains(device.account) {
             throw ScenarioError("device '\(device.id)' uses the account '\(device.account)', which the backend does not list", at: device.location)
         }
@@ -173,10 +174,11 @@ public enum ScenarioParser {
         var spec = BackendSpec()
         if let n = map.optional("latency") { spec.configuration.latency = try n.duration(what: "a request latency") }
         if let accountsNode = map.optional("accounts") {
+            var seenAccountIDs = Set<String>()
             for item in try accountsNode.sequence(what: "list of accounts") {
                 let account = try item.mapping(allowing: accountKeys, what: "account")
                 let id = try account.required("id").string(what: "an account id")
-                if spec.accounts.contains(where: { $0.id == id }) { throw item.error("a second account named '\(id)'") }
+                guard seenAccountIDs.insert(id).inserted else { throw item.error("a second account named '\(id)'") }
                 var parsed = SimulatedBackend.Account(id: id, email: try account.optional("email")?.string(what: "an e-mail address"))
                 if let n = account.optional("friends") { parsed.friends = try n.sequence(what: "list of friends").map { (f) throws(ScenarioError) in try f.string(what: "an account id") } }
                 if let groupsNode = account.optional("groups") {

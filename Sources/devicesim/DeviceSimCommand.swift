@@ -16,6 +16,7 @@ struct DeviceSimCommand: ParsableCommand {
             ValidateCommand.self,
             NMEACommand.self,
             MergeCommand.self,
+            ReportCommand.self,
             ServeCommand.self,
         ] + liveGPSSubcommands
     )
