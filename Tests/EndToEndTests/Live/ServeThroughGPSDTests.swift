@@ -140,7 +140,7 @@ struct ServeThroughGPSDTests {
               - { id: phone, at: [52.51450, 13.35010], gps: { accuracy: 3 } }
             """.write(to: scenario, atomically: true, encoding: .utf8)
         let port = try LiveGPSD.freePort()
-        let serve = try CLI.start(["serve", scenario.path, "--nmea-tcp", String(port), "--speed", "2000", "--wait-for-client", "-q"])
+        let serve = try CLI.start(["serve", scenario.path, "--nmea-tcp", String(port), "--speed", "1000", "--wait-for-client", "-q"])
         try Self.waitUntilListening(port)
         let reader = try TCPReader(port: port)
         let stalled = try TCPReader(port: port, reads: false)
