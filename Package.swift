@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "DeviceSim", targets: ["DeviceSim"]),
         .library(name: "DeviceSimTesting", targets: ["DeviceSimTesting"]),
         .library(name: "DeviceSimGPSD", targets: ["DeviceSimGPSD"]),
+        .library(name: "DeviceSimRoads", targets: ["DeviceSimRoads"]),
         .executable(name: "devicesim", targets: ["devicesim"]),
     ],
     dependencies: [
@@ -32,8 +33,12 @@ let package = Package(
         .target(name: "DeviceSimCore", dependencies: ["DeviceSimHAL", "DeviceSimTime"]),
         // NMEA 0183 framing, parsing and fix assembly (no dependencies: bytes in, values out).
         .target(name: "DeviceSimNMEA"),
+        // zlib (Debian's zlib1g-dev), for OSM PBF blocks.
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // Roads from OpenStreetMap PBF extracts: road graphs per travel mode, places, fastest routes.
+        .target(name: "DeviceSimRoads", dependencies: ["CZlib", "DeviceSimHAL"]),
         // Simulated drivers: motion along routes, simulated GPS, NMEA/GPX playback, radios, world.
-        .target(name: "DeviceSimSimulated", dependencies: ["DeviceSimHAL", "DeviceSimNMEA", "DeviceSimTime"]),
+        .target(name: "DeviceSimSimulated", dependencies: ["DeviceSimHAL", "DeviceSimNMEA", "DeviceSimTime", "DeviceSimRoads"]),
         // libgps through a small C shim.
         .systemLibrary(
             name: "CGPS",
@@ -65,7 +70,7 @@ let package = Package(
         // The umbrella module: `import DeviceSim`.
         .target(
             name: "DeviceSim",
-            dependencies: ["DeviceSimCore", "DeviceSimTime", "DeviceSimHAL", "DeviceSimNMEA", "DeviceSimSimulated", "DeviceSimFlows", "DeviceSimBackend", "DeviceSimScenario",
+            dependencies: ["DeviceSimCore", "DeviceSimTime", "DeviceSimHAL", "DeviceSimNMEA", "DeviceSimRoads", "DeviceSimSimulated", "DeviceSimFlows", "DeviceSimBackend", "DeviceSimScenario",
                            "DeviceSimStorage"]
         ),
         // Helpers for users' own tests.
@@ -83,6 +88,7 @@ let package = Package(
         .testTarget(name: "DeviceSimTimeTests", dependencies: ["DeviceSimTime"]),
         .testTarget(name: "DeviceSimHALTests", dependencies: ["DeviceSimHAL"]),
         .testTarget(name: "DeviceSimNMEATests", dependencies: ["DeviceSimNMEA"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "DeviceSimRoadsTests", dependencies: ["DeviceSimRoads"], exclude: ["Fixtures"]),
         .testTarget(name: "DeviceSimSimulatedTests", dependencies: ["DeviceSimSimulated"]),
         .testTarget(name: "DeviceSimGPSDTests", dependencies: ["DeviceSimGPSD", "DeviceSimSimulated", "DeviceSimScenario", "DeviceSimNMEA"]),
         .testTarget(
@@ -93,7 +99,7 @@ let package = Package(
             name: "DeviceSimBackendTests",
             dependencies: ["DeviceSimBackend", "DeviceSimTesting", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
-        .testTarget(name: "DeviceSimScenarioTests", dependencies: ["DeviceSimScenario"]),
+        .testTarget(name: "DeviceSimScenarioTests", dependencies: ["DeviceSimScenario", "DeviceSimRoads"]),
         .testTarget(name: "DeviceSimStorageTests", dependencies: ["DeviceSimStorage"]),
         .testTarget(name: "DeviceSimTestingTests", dependencies: ["DeviceSimTesting"]),
         .testTarget(name: "EndToEndTests", dependencies: ["devicesim"]),

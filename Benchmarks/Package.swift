@@ -46,6 +46,12 @@ let package = Package(
             ],
             path: "Sources/bench-clock"
         ),
+        .executableTarget(
+            name: "bench-roads",
+            dependencies: [.product(name: "DeviceSim", package: "DeviceSim")],
+            path: "Sources/bench-roads",
+            exclude: ["networkx_benchmark.py"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

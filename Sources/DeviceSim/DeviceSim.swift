@@ -3,6 +3,7 @@
 @_exported import DeviceSimFlows
 @_exported import DeviceSimHAL
 @_exported import DeviceSimNMEA
+@_exported import DeviceSimRoads
 @_exported import DeviceSimScenario
 @_exported import DeviceSimSimulated
 @_exported import DeviceSimStorage

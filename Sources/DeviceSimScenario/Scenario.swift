@@ -143,6 +143,8 @@ public enum StepAction: Sendable {
     case move(Route.Partial)
     /// Jump to a place and stand there.
     case teleport(GeoCoordinate)
+    /// Travel the fastest route on the world's roads through places (see ``FollowRouteSpec``).
+    case followRoute(FollowRouteSpec)
     /// Switch Wi-Fi on or off.
     case wifi(Bool)
     /// Switch Bluetooth on or off.
@@ -171,6 +173,7 @@ public enum StepAction: Sendable {
         case .signalRestore: "signal-restore"
         case .move: "move"
         case .teleport: "teleport"
+        case .followRoute: "follow-route"
         case .wifi(let on): on ? "wifi-on" : "wifi-off"
         case .bluetooth(let on): on ? "bluetooth-on" : "bluetooth-off"
         case .connectivity(let on): on ? "go-online" : "go-offline"

@@ -95,6 +95,7 @@ public enum ScenarioAppRegistry {
         AnyScenarioApp(FriendLocatorScenarioApp.self),
         AnyScenarioApp(TaskListScenarioApp.self),
         AnyScenarioApp(CampusGameScenarioApp.self),
+        AnyScenarioApp(RoutesScenarioApp.self),
     ]
 
     /// The names of every registered app.

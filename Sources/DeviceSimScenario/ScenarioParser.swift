@@ -28,10 +28,10 @@ public enum ScenarioParser {
     static let gpsKeys = ["interval", "accuracy", "vertical-accuracy", "noise", "reacquisition", "satellites", "enabled"]
     static let routeKeys = ["start", "speed", "waypoints"]
     static let waypointKeys = ["at", "speed", "pause", "altitude"]
-    static let stepKeys = ["at", "device", "do", "for", "to", "speed", "waypoints", "prompt", "choice", "after", "when", "kind", "count", "during"]
+    static let stepKeys = ["at", "device", "do", "for", "to", "speed", "waypoints", "prompt", "choice", "after", "when", "kind", "count", "during"] + FollowRouteSpec.ownKeys
     static let deviceActions = [
         "gps-on", "gps-off", "signal-loss", "signal-restore", "move", "teleport", "wifi-on", "wifi-off", "bluetooth-on", "bluetooth-off",
-        "go-online", "go-offline", "answer", "storage-fault", "kill-app", "restart-app",
+        "go-online", "go-offline", "answer", "follow-route", "storage-fault", "kill-app", "restart-app",
     ]
     static let eventExpectationKeys = ["event", "device", "within", "where", "count", "at-least", "at-most", "never"]
     static let positionExpectationKeys = ["position", "device", "at", "near", "radius"]
@@ -117,7 +117,7 @@ public enum ScenarioParser {
         var timeline: [TimelineStep] = []
         if let node = map.optional("timeline") {
             for stepNode in try node.sequence(what: "list of timeline steps") {
-                timeline.append(try parseStep(stepNode, devices: devices, places: places))
+                timeline.append(try parseStep(stepNode, devices: devices, places: places, world: world))
             }
         }
         timeline = timeline.enumerated().sorted { ($0.element.at, $0.offset) < ($1.element.at, $1.offset) }.map(\.element)
@@ -361,7 +361,7 @@ public enum ScenarioParser {
         return Route.Partial(waypoints: waypoints, speed: speed)
     }
 
-    private static func parseStep(_ node: YAMLNode, devices: [DeviceSpec], places: [String: GeoCoordinate]) throws(ScenarioError) -> TimelineStep {
+    private static func parseStep(_ node: YAMLNode, devices: [DeviceSpec], places: [String: GeoCoordinate], world: World?) throws(ScenarioError) -> TimelineStep {
         var allowed = stepKeys
         for app in ScenarioAppRegistry.apps { for keys in app.actions.values { allowed += keys.filter { !allowed.contains($0) } } }
         let map = try node.mapping(allowing: allowed, what: "timeline step")
@@ -389,6 +389,7 @@ public enum ScenarioParser {
         case "signal-restore": action = .signalRestore; ownKeys = []
         case "move": action = .move(try parseWaypoints(map, places: places)); ownKeys = ["speed", "waypoints"]
         case "teleport": action = .teleport(try map.required("to").coordinate(places: places)); ownKeys = ["to"]
+        case "follow-route": action = .followRoute(try FollowRouteSpec.parse(map, step: node, world: world)); ownKeys = FollowRouteSpec.ownKeys + ["to"]
         case "wifi-on", "wifi-off": action = .wifi(name == "wifi-on"); ownKeys = []
         case "bluetooth-on", "bluetooth-off": action = .bluetooth(name == "bluetooth-on"); ownKeys = []
         case "go-online", "go-offline": action = .connectivity(name == "go-online"); ownKeys = []

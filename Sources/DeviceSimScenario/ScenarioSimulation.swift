@@ -316,6 +316,11 @@ public final class ScenarioSimulation {
             let route = partial.from(here)
             simulated.motion.follow(route, from: scheduler.now)
             fields.append(("length", .double(route.length)))
+        case .followRoute(let spec):
+            guard let roads = scenario.world?.roads else { return skip(simulated, fields, "the scenario's world has no roads") }
+            let (route, routeFields) = spec.plan(on: roads, from: simulated.motion.state(at: scheduler.now).coordinate)
+            if let route { simulated.motion.follow(route, from: scheduler.now) }
+            fields += routeFields
         case .teleport(let coordinate):
             simulated.motion.place(at: coordinate)
             fields += [("lat", .double(coordinate.latitude)), ("lon", .double(coordinate.longitude))]
@@ -390,7 +395,7 @@ extension StepAction {
     var isGPSAction: Bool {
         switch self {
         case .gpsOn, .gpsOff, .signalLoss, .signalRestore: true
-        case .move, .teleport, .wifi, .bluetooth, .connectivity, .answer, .app, .storageFault, .killApp, .restartApp: false
+        case .move, .teleport, .followRoute, .wifi, .bluetooth, .connectivity, .answer, .app, .storageFault, .killApp, .restartApp: false
         }
     }
 }

@@ -1,4 +1,5 @@
 import DeviceSimHAL
+import DeviceSimRoads
 import DeviceSimSimulated
 import Foundation
 
@@ -7,6 +8,7 @@ import Foundation
 ///
 /// ```yaml
 /// name: campus
+/// roads: { osm: campus.osm.pbf }   # an OpenStreetMap extract, relative to the world file
 /// radio: { wifi-exponent: 2.7, shadowing: 5 }
 /// places:
 ///   library: [52.5125, 13.3269]
@@ -23,7 +25,7 @@ import Foundation
 ///     fence: library-beacons
 /// ```
 public enum WorldParser {
-    static let topLevelKeys = ["name", "description", "radio", "places", "hotspots", "beacons"]
+    static let topLevelKeys = ["name", "description", "radio", "places", "hotspots", "beacons", "roads"]
     static let radioKeys = [
         "wifi-reference-loss", "wifi-exponent", "beacon-exponent", "shadowing", "shadowing-distance", "shadowing-time", "wifi-sensitivity",
         "beacon-sensitivity",
@@ -73,6 +75,7 @@ public enum WorldParser {
             try value("wifi-sensitivity", \.wifiSensitivity, -120 ... -40, "a sensitivity in dBm")
             try value("beacon-sensitivity", \.beaconSensitivity, -120 ... -40, "a sensitivity in dBm")
         }
+        if let roadsNode = map.optional("roads") { world.roads = try parseRoads(roadsNode, file: file) }
         if let placesNode = map.optional("places") {
             guard placesNode.isMapping else { throw placesNode.error("expected a mapping of place name: [latitude, longitude]") }
             let names = (try? placesNode.fieldNames()) ?? []
@@ -104,6 +107,15 @@ public enum WorldParser {
             }
         }
         return (world, hotspotLocations)
+    }
+
+    private static func parseRoads(_ node: YAMLNode, file: String) throws(ScenarioError) -> RoadNetwork {
+        let roads = try node.mapping(allowing: ["osm"], what: "roads")
+        let osmNode = try roads.required("osm")
+        let name = try osmNode.string(what: "an OpenStreetMap extract (.osm.pbf) path")
+        let url = URL(fileURLWithPath: name, relativeTo: URL(fileURLWithPath: file).deletingLastPathComponent()).standardizedFileURL
+        guard FileManager.default.fileExists(atPath: url.path) else { throw osmNode.error("no OpenStreetMap extract at \(url.path)") }
+        do { return try RoadNetwork(contentsOf: url.path) } catch { throw osmNode.error("\(error)") }
     }
 
     private static func parseHotspot(_ node: YAMLNode, places: [String: GeoCoordinate], bssids: inout [String: SourceLocation]) throws(ScenarioError) -> Hotspot {

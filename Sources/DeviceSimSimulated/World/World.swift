@@ -1,4 +1,5 @@
 import DeviceSimHAL
+import DeviceSimRoads
 
 /// What the simulated world is made of: named places, hotspots marked by Wi-Fi access points, and
 /// Bluetooth beacons grouped in fences; plus the radio settings that say how far signals carry.
@@ -22,6 +23,8 @@ public struct World: Sendable {
     public var beacons: [Beacon]
     /// How radio signals travel here.
     public var radio: RadioEnvironment
+    /// The roads, from an OpenStreetMap extract (world files' `roads: { osm: file.osm.pbf }`).
+    public var roads: RoadNetwork?
 
     /// Creates a world.
     public init(name: String = "world", places: [String: GeoCoordinate] = [:], hotspots: [Hotspot] = [], beacons: [Beacon] = [], radio: RadioEnvironment = RadioEnvironment()) {

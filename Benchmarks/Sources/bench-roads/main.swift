@@ -1,0 +1,175 @@
+// Road benchmarks, run in release mode (never as timed tests):
+//   swift run -c release --package-path Benchmarks bench-roads [helsinki.osm.pbf]
+// 1. Reading the OSM PBF extract into a road network, next to `osmium cat` on the same file.
+// 2. 10,000 random route queries on the Helsinki foot graph, next to networkx on the same graph
+//    and queries (answers compared to 1e-9 relative).
+// 3. A generated 1,000,000-node road graph: query times and graph memory.
+import DeviceSim
+import Foundation
+
+let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+let extractPath = CommandLine.arguments.dropFirst().first ?? repository.appendingPathComponent("Simulator/worlds/helsinki.osm.pbf").path
+let clock = ContinuousClock()
+
+struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+func milliseconds(_ duration: Duration) -> Double { Double(duration.components.seconds) * 1e3 + Double(duration.components.attoseconds) * 1e-15 }
+func percentile(_ values: [Double], _ fraction: Double) -> Double {
+    let sorted = values.sorted()
+    return sorted[min(sorted.count - 1, Int(fraction * Double(sorted.count)))]
+}
+func format(_ value: Double, _ digits: Int = 3) -> String { String(format: "%.\(digits)f", value) }
+func kilobytes(_ field: String) -> Int {
+    let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+    for line in status.split(separator: "\n") where line.hasPrefix(field + ":") {
+        return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "0") ?? 0
+    }
+    return 0
+}
+@discardableResult
+func run(_ arguments: [String], output: URL? = nil) -> Int32 {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = arguments
+    process.standardOutput = output.flatMap { try? FileHandle(forWritingTo: $0) } ?? FileHandle.nullDevice
+    process.standardError = FileHandle.standardError
+    do { try process.run() } catch { return -1 }
+    process.waitUntilExit()
+    return process.terminationStatus
+}
+
+// MARK: 1. Reading the extract
+
+print("== 1. Reading \(extractPath) (\(try FileManager.default.attributesOfItem(atPath: extractPath)[.size] ?? 0) bytes), 21 rounds, medians")
+let osmiumAvailable = run(["osmium", "--version"]) == 0
+var decodeTimes: [Double] = [], networkTimes: [Double] = [], osmiumTimes: [Double] = []
+var network: RoadNetwork!
+for round in 0..<21 {
+    var begin = clock.now
+    let extract = try OSMPBFReader.read(contentsOf: extractPath)
+    let decoded = clock.now
+    network = RoadNetwork(extract)
+    let built = clock.now
+    if round > 0 { decodeTimes.append(milliseconds(begin.duration(to: decoded))); networkTimes.append(milliseconds(begin.duration(to: built))) }
+    if osmiumAvailable {
+        begin = clock.now
+        run(["osmium", "cat", extractPath, "-f", "opl", "-o", "/dev/null", "-O", "--no-progress"])
+        if round > 0 { osmiumTimes.append(milliseconds(begin.duration(to: clock.now))) }
+    }
+}
+print("  OSMPBFReader.read (decode only)          \(format(percentile(decodeTimes, 0.5))) ms")
+print("  RoadNetwork(contentsOf:) (decode+graphs) \(format(percentile(networkTimes, 0.5))) ms  (\(network.coordinates.count) nodes; edges foot \(network.foot.edgeCount), bike \(network.bike.edgeCount), car \(network.car.edgeCount))")
+if osmiumAvailable {
+    print("  osmium cat -f opl -o /dev/null (process) \(format(percentile(osmiumTimes, 0.5))) ms")
+    print("  ratio osmium / RoadNetwork               \(format(percentile(osmiumTimes, 0.5) / percentile(networkTimes, 0.5), 2))x")
+} else {
+    print("  osmium not installed (Debian osmium-tool): no comparison")
+}
+
+// MARK: 2. Helsinki queries against networkx
+
+let queryCount = 10_000
+let graph = network.foot
+print("\n== 2. \(queryCount) random queries on the Helsinki foot graph (\(graph.nodeCount) nodes, \(graph.edgeCount) edges)")
+var random = SplitMix64(state: 2026)
+let snappable = (0..<Int32(graph.nodeCount)).filter { network.nearestNode(to: graph.coordinates[Int($0)], for: .foot)?.node == $0 }
+let pairs = (0..<queryCount).map { _ in (snappable[Int(random.next() % UInt64(snappable.count))], snappable[Int(random.next() % UInt64(snappable.count))]) }
+var search = RouteSearch(graph)
+var swiftTimes: [Double] = [], answers: [Double?] = [], settled: [Double] = []
+for (source, target) in pairs {
+    let begin = clock.now
+    let answer = search.fastestTime(from: source, to: target)
+    swiftTimes.append(milliseconds(begin.duration(to: clock.now)) * 1000)
+    answers.append(answer)
+    settled.append(Double(search.settledCount))
+}
+print("  Swift A*            median \(format(percentile(swiftTimes, 0.5), 1)) µs  p99 \(format(percentile(swiftTimes, 0.99), 1)) µs  (median \(Int(percentile(settled, 0.5))) nodes settled)")
+
+let folder = FileManager.default.temporaryDirectory.appendingPathComponent("roads-benchmark-\(getpid())")
+try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+defer { try? FileManager.default.removeItem(at: folder) }
+var edgesText = ""
+for node in 0..<Int32(graph.nodeCount) {
+    for edge in graph.edges(of: node) { edgesText += "\(node) \(graph.edgeTargets[edge]) \(graph.edgeSeconds[edge])\n" }
+}
+let edgesFile = folder.appendingPathComponent("edges.txt"), queriesFile = folder.appendingPathComponent("queries.txt")
+let answersFile = folder.appendingPathComponent("answers.txt"), reportFile = folder.appendingPathComponent("report.txt")
+try edgesText.write(to: edgesFile, atomically: true, encoding: .utf8)
+try pairs.map { "\($0.0) \($0.1)\n" }.joined().write(to: queriesFile, atomically: true, encoding: .utf8)
+FileManager.default.createFile(atPath: reportFile.path, contents: nil)
+let script = repository.appendingPathComponent("Benchmarks/Sources/bench-roads/networkx_benchmark.py").path
+if run(["python3", script, edgesFile.path, queriesFile.path, answersFile.path], output: reportFile) == 0 {
+    let theirs = try String(contentsOf: answersFile, encoding: .utf8).split(separator: "\n").map { Double($0) }
+    let mismatches = zip(answers, theirs).filter { ours, theirs in
+        switch (ours, theirs) {
+        case (nil, nil): false
+        case (let a?, let b?): abs(a - b) > 1e-9 * b
+        default: true
+        }
+    }.count
+    for line in try String(contentsOf: reportFile, encoding: .utf8).split(separator: "\n") {
+        let parts = line.split(separator: " ")
+        guard parts.count == 3, let median = Double(parts[1]), let p99 = Double(parts[2]) else { continue }
+        print("  networkx \(parts[0].padding(toLength: 22, withPad: " ", startingAt: 0)) median \(format(median, 1)) µs  p99 \(format(p99, 1)) µs  -> Swift faster: median \(format(median / percentile(swiftTimes, 0.5), 1))x, p99 \(format(p99 / percentile(swiftTimes, 0.99), 1))x")
+    }
+    print("  answers differing from networkx's Dijkstra by more than 1e-9 relative: \(mismatches) of \(pairs.count)")
+} else {
+    print("  python3 with networkx not available (pip install networkx): no comparison")
+}
+
+// MARK: 3. A generated 1,000,000-node graph
+
+let side = 1_000
+print("\n== 3. A generated \(side)x\(side) street grid (\(side * side) nodes)")
+let rssBefore = kilobytes("VmRSS")
+var big: RoadGraph! = {
+    let origin = GeoCoordinate(latitude: 60.0, longitude: 24.0)
+    let spacing = 60.0  // metres between crossings
+    var coordinates: [GeoCoordinate] = []
+    coordinates.reserveCapacity(side * side)
+    for row in 0..<side {
+        for column in 0..<side { coordinates.append(origin.offsetBy(east: Double(column) * spacing, north: Double(row) * spacing)) }
+    }
+    var edges: [RoadGraph.Edge] = []
+    edges.reserveCapacity(side * side * 4)
+    var random = SplitMix64(state: 1)
+    for row in 0..<side {
+        for column in 0..<side {
+            let node = row * side + column
+            for (next, arterial) in [(column + 1 < side ? node + 1 : -1, row % 10 == 0), (row + 1 < side ? node + side : -1, column % 10 == 0)] where next >= 0 {
+                // Arterials every 10th street at 50-60 km/h, other streets 20-40 km/h; 8% of minor
+                // street segments missing, 5% of the rest one-way.
+                let roll = random.next() % 100
+                if !arterial, roll < 8 { continue }
+                let kmh = arterial ? 50 + Double(random.next() % 11) : 20 + Double(random.next() % 21)
+                let seconds = coordinates[node].distance(to: coordinates[next]) / (kmh / 3.6)
+                edges.append(.init(from: Int32(node), to: Int32(next), seconds: seconds))
+                if arterial || roll >= 13 { edges.append(.init(from: Int32(next), to: Int32(node), seconds: seconds)) }
+            }
+        }
+    }
+    return RoadGraph(mode: .car, coordinates: coordinates, edges: edges)
+}()
+let rssAfter = kilobytes("VmRSS")
+print("  \(big.nodeCount) nodes, \(big.edgeCount) edges; graph arrays \(format(Double(big.memoryFootprint) / 1_048_576, 1)) MiB; process RSS +\(format(Double(rssAfter - rssBefore) / 1024, 1)) MiB after building, peak RSS \(format(Double(kilobytes("VmHWM")) / 1024, 1)) MiB")
+var bigSearch = RouteSearch(big)
+var bigTimes: [Double] = [], bigSettled: [Double] = [], unreachable = 0
+var bigRandom = SplitMix64(state: 3)
+for _ in 0..<100 {
+    let source = Int32(bigRandom.next() % UInt64(big.nodeCount)), target = Int32(bigRandom.next() % UInt64(big.nodeCount))
+    let begin = clock.now
+    if bigSearch.fastestTime(from: source, to: target) == nil { unreachable += 1 }
+    bigTimes.append(milliseconds(begin.duration(to: clock.now)))
+    bigSettled.append(Double(bigSearch.settledCount))
+}
+print("  100 random queries: median \(format(percentile(bigTimes, 0.5), 1)) ms, p99 \(format(percentile(bigTimes, 0.99), 1)) ms, max \(format(bigTimes.max()!, 1)) ms (median \(Int(percentile(bigSettled, 0.5))) nodes settled; \(unreachable) unreachable)")
+print("  search scratch memory: \(format(Double(big.nodeCount * 12) / 1_048_576, 1)) MiB")

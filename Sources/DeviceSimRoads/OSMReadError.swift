@@ -1,0 +1,17 @@
+/// Why an OSM PBF file could not be read.
+public enum OSMReadError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The file could not be opened or read.
+    case unreadable(path: String, reason: String)
+    /// The bytes are not valid OSM PBF.
+    case malformed(String)
+    /// The file needs a feature this reader does not have (such as LZMA-compressed blocks).
+    case unsupported(String)
+
+    public var description: String {
+        switch self {
+        case .unreadable(let path, let reason): "cannot read OSM file \(path): \(reason)"
+        case .malformed(let detail): "not a valid OSM PBF file: \(detail)"
+        case .unsupported(let detail): "unsupported OSM PBF file: \(detail)"
+        }
+    }
+}

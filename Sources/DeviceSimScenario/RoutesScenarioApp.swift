@@ -1,0 +1,151 @@
+import DeviceSimFlows
+import DeviceSimHAL
+import DeviceSimRoads
+import DeviceSimSimulated
+import DeviceSimStorage
+
+/// The routes app in scenario files: its map service searches the world's places and OpenStreetMap
+/// names and routes on the world's roads; saved routes live in the device's `routes` database.
+///
+/// ```yaml
+/// world: ../../Simulator/worlds/helsinki.yaml
+/// devices:
+///   - id: phone
+///     at: railway-station
+///     app:
+///       name: routes
+///       settings:
+///         mode: foot                                   # foot (default), bike or car
+///         saved-routes:                                # in the database before the scenario starts
+///           - { name: Museums, through: [ateneum, kiasma] }
+/// timeline:
+///   - { at: 5s, do: search, text: senate }
+///   - { at: 10s, do: select-suggestion, place: senate-square }
+///   - { at: 20s, do: save-route, name: To the Senate Square }
+/// ```
+final class RoutesScenarioApp: ScenarioApp {
+    struct SavedRouteSetting: Sendable {
+        var name: String
+        var through: [String]
+    }
+
+    struct Settings: Sendable {
+        var mode: TravelMode = .foot
+        var savedRoutes: [SavedRouteSetting] = []
+    }
+
+    enum Action: Sendable {
+        case openMap, openRoutes, editRoute, saveChanges, discardChanges, deleteRoute
+        case search(text: String)
+        case selectSuggestion(place: String)
+        case saveRoute(name: String)
+        case selectRoute(name: String)
+        case renameRoute(name: String)
+        case swipeDelete(name: String)
+    }
+
+    static let name = "routes"
+    static let settingKeys = ["mode", "saved-routes"]
+    static let actions: [String: [String]] = [
+        "open-map": [], "open-routes": [], "edit-route": [], "save-changes": [], "discard-changes": [], "delete-route": [],
+        "search": ["text"], "select-suggestion": ["place"], "save-route": ["name"], "select-route": ["route"], "rename-route": ["name"],
+        "swipe-delete": ["route"],
+    ]
+    static var keepsDataOnDevice: Bool { true }
+
+    let app: RoutesApp
+
+    static func parseSettings(_ settings: YAMLMapping?) throws(ScenarioError) -> Settings {
+        var parsed = Settings()
+        guard let settings else { return parsed }
+        if let node = settings.optional("mode") {
+            parsed.mode = TravelMode(rawValue: try node.choice(TravelMode.allCases.map(\.rawValue), what: "travel mode"))!
+        }
+        if let node = settings.optional("saved-routes") {
+            for item in try node.sequence(what: "list of saved routes") {
+                let route = try item.mapping(allowing: ["name", "through"], what: "saved route")
+                let places = try route.required("through").sequence(what: "list of places").map { (place) throws(ScenarioError) in
+                    try place.string(what: "a place name")
+                }
+                guard !places.isEmpty else { throw try route.required("through").error("a saved route goes through at least one place") }
+                parsed.savedRoutes.append(SavedRouteSetting(name: try route.required("name").string(what: "the route's name"), through: places))
+            }
+        }
+        return parsed
+    }
+
+    static func parseAction(_ name: String, step: YAMLMapping) throws(ScenarioError) -> Action {
+        func text(_ key: String, _ what: String) throws(ScenarioError) -> String {
+            let node = try step.required(key)
+            let value = try node.string(what: what)
+            guard !value.isEmpty else { throw node.error("\(key) must not be empty") }
+            return value
+        }
+        switch name {
+        case "open-map": return .openMap
+        case "open-routes": return .openRoutes
+        case "edit-route": return .editRoute
+        case "save-changes": return .saveChanges
+        case "discard-changes": return .discardChanges
+        case "delete-route": return .deleteRoute
+        case "search": return .search(text: try step.required("text").string(what: "the text searched for"))
+        case "select-suggestion": return .selectSuggestion(place: try text("place", "a suggested place"))
+        case "save-route": return .saveRoute(name: try text("name", "the route's name"))
+        case "select-route": return .selectRoute(name: try text("route", "a saved route's name"))
+        case "rename-route": return .renameRoute(name: try text("name", "the route's new name"))
+        case "swipe-delete": return .swipeDelete(name: try text("route", "a saved route's name"))
+        default: throw step.node.error("unknown routes action '\(name)'")
+        }
+    }
+
+    init(context: ScenarioAppContext, settings: Settings) {
+        let device = context.device
+        let service = RoadMapService(world: context.simulation.scenario.world ?? World(name: "none"), mode: settings.mode)
+        let store: any RoutesStore
+        if let database = context.simulation.database(on: device, named: "routes", migrations: SQLiteRoutesStore.migrations) {
+            store = SQLiteRoutesStore(database: database)
+        } else {
+            store = InMemoryRoutesStore()
+        }
+        // `saved-routes`: planned from where the device starts, saved before the app opens (once: a
+        // restarted app finds them in its database).
+        if !settings.savedRoutes.isEmpty, (try? store.load())?.isEmpty ?? false {
+            let start = context.simulation.device(device.id)?.motion.state(at: device.scheduler.now).coordinate ?? GeoCoordinate(latitude: 0, longitude: 0)
+            for saved in settings.savedRoutes {
+                let places = saved.through.compactMap { service.place(named: $0) }
+                guard places.count == saved.through.count else {
+                    device.record("settings.ignored", [("route", .string(saved.name)), ("reason", .string("a place of \(saved.through) is unknown"))])
+                    continue
+                }
+                do {
+                    _ = try store.insert(name: saved.name, route: try service.fastestRoute(from: start, through: places))
+                } catch {
+                    device.record("settings.ignored", [("route", .string(saved.name)), ("reason", .string("\(error)"))])
+                }
+            }
+        }
+        app = RoutesApp(device: device, maps: service, store: store)
+        app.start()
+    }
+
+    func stop() {
+        app.stop()
+    }
+
+    func perform(_ action: Action) {
+        switch action {
+        case .openMap: app.openMap()
+        case .openRoutes: app.openRoutes()
+        case .editRoute: app.editRoute()
+        case .saveChanges: app.saveChanges()
+        case .discardChanges: app.discardChanges()
+        case .deleteRoute: app.deleteShownRoute()
+        case .search(let text): app.search(text)
+        case .selectSuggestion(let place): app.selectSuggestion(place)
+        case .saveRoute(let name): app.saveRoute(named: name)
+        case .selectRoute(let name): app.selectRoute(name)
+        case .renameRoute(let name): app.renameRoute(name)
+        case .swipeDelete(let name): app.swipeToDelete(name)
+        }
+    }
+}
