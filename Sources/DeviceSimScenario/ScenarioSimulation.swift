@@ -128,6 +128,7 @@ public final class ScenarioSimulation {
                     motion: motion, world: world, random: root.split("device:\(spec.id)"), wifi: spec.wifi, bluetooth: spec.bluetooth)
             }
             simulated.connectivity.state = spec.online ? .online : .offline
+            device.geofences = SimulatedGeofenceMonitor(device: device, configuration: spec.geofences.configuration)
             devices.append(simulated)
         }
     }
@@ -192,6 +193,7 @@ public final class ScenarioSimulation {
                     simulated.device.record("route.started", [("length", .double(route.length)), ("waypoints", .int(route.waypoints.count))])
                 }
             }
+            for region in spec.geofences.regions { try? simulated.device.geofences?.startMonitoring(region) }   // checked by the parser
             if let app = spec.app, let definition = ScenarioAppRegistry.app(named: app.name) {
                 simulated.app = definition.launch(ScenarioAppContext(device: simulated.device, simulation: self), app.settings)
             }

@@ -25,7 +25,7 @@ import DeviceSimTime
 /// `geofence.dwelled`.
 ///
 /// ```swift
-/// device.geofences = SimulatedGeofenceMonitor(device: device, configuration: .init(timing: .realistic()))
+/// device.geofences = SimulatedGeofenceMonitor(device: device, configuration: .init(timing: .realistic))
 /// ```
 public final class SimulatedGeofenceMonitor: GeofenceMonitoring {
     /// When transitions are reported.
@@ -33,7 +33,7 @@ public final class SimulatedGeofenceMonitor: GeofenceMonitoring {
         /// At once, at the first fix across the boundary.
         case ideal
         /// After the device is clearly across and has stayed there (see ``RealisticTiming``).
-        case realistic(RealisticTiming = RealisticTiming())
+        case realistic
     }
 
     /// The platform-like delays and radius limits of ``Timing/realistic``.
@@ -57,12 +57,15 @@ public final class SimulatedGeofenceMonitor: GeofenceMonitoring {
     public struct Configuration: Sendable, Hashable {
         /// When transitions are reported.
         public var timing: Timing = .ideal
+        /// The delays and radius limits of realistic timing.
+        public var realistic = RealisticTiming()
         /// The most regions at once (Android: 100 per app; iOS: 20).
         public var maximumRegions: Int = 100
 
         /// Creates a configuration.
-        public init(timing: Timing = .ideal, maximumRegions: Int = 100) {
+        public init(timing: Timing = .ideal, realistic: RealisticTiming = RealisticTiming(), maximumRegions: Int = 100) {
             self.timing = timing
+            self.realistic = realistic
             self.maximumRegions = maximumRegions
         }
     }
@@ -133,7 +136,7 @@ public final class SimulatedGeofenceMonitor: GeofenceMonitoring {
     }
 
     private func radius(of region: GeofenceRegion) -> Double {
-        if case .realistic(let timing) = configuration.timing { return max(region.radius, timing.minimumRadius) }
+        if configuration.timing == .realistic { return max(region.radius, configuration.realistic.minimumRadius) }
         return region.radius
     }
 
@@ -141,7 +144,8 @@ public final class SimulatedGeofenceMonitor: GeofenceMonitoring {
     private func side(of coordinate: GeoCoordinate, for region: GeofenceRegion) -> Bool? {
         let distance = coordinate.distance(to: region.center)
         let radius = radius(of: region)
-        guard case .realistic(let timing) = configuration.timing else { return distance <= radius }
+        guard configuration.timing == .realistic else { return distance <= radius }
+        let timing = configuration.realistic
         if distance <= radius - timing.boundaryMargin { return true }
         if distance >= radius + timing.boundaryMargin { return false }
         return nil
@@ -159,7 +163,8 @@ public final class SimulatedGeofenceMonitor: GeofenceMonitoring {
             switch configuration.timing {
             case .ideal:
                 cross(region.id, inside: side, at: coordinate)
-            case .realistic(let timing):
+            case .realistic:
+                let timing = configuration.realistic
                 if regions[index].pending?.inside == side { continue }
                 regions[index].pending?.check.cancel()
                 let id = region.id

@@ -71,23 +71,25 @@ final class HandheldLocation: LocationProvider {
     }
 
     @Test func realisticTimingWaitsToBeClearlyAcrossFor20SecondsWithNMEAPlayback() throws {
-        let (seen, _) = try playThroughOffice(.realistic())
+        let (seen, _) = try playThroughOffice(.realistic)
         // 50 m past the boundary: within 150 m at 87 s (0.0087°), beyond 250 m at 123 s (0.0123°); then 20 s.
         #expect(seen == ["107 office enter", "137 office dwell", "143 office exit"])
     }
 
-    func handheld(_ timing: SimulatedGeofenceMonitor.Timing, maximumRegions: Int = 100) -> (HandheldLocation, SimulatedGeofenceMonitor, TraceRecorder) {
+    func handheld(
+        _ timing: SimulatedGeofenceMonitor.Timing, realistic: SimulatedGeofenceMonitor.RealisticTiming = .init(), maximumRegions: Int = 100
+    ) -> (HandheldLocation, SimulatedGeofenceMonitor, TraceRecorder) {
         let scheduler = EventScheduler()
         let location = HandheldLocation(scheduler: scheduler)
         let trace = TraceRecorder()
         let device = Device(id: "phone", scheduler: scheduler, location: location, events: trace)
-        let monitor = SimulatedGeofenceMonitor(device: device, configuration: .init(timing: timing, maximumRegions: maximumRegions))
+        let monitor = SimulatedGeofenceMonitor(device: device, configuration: .init(timing: timing, realistic: realistic, maximumRegions: maximumRegions))
         device.geofences = monitor
         return (location, monitor, trace)
     }
 
     @Test func realisticTimingIgnoresACrossingUndoneWithinTheConfirmationTime() throws {
-        let (location, monitor, _) = handheld(.realistic())
+        let (location, monitor, _) = handheld(.realistic)
         try monitor.startMonitoring(office)
         var seen: [GeofenceTransition] = []
         let subscription = monitor.observe { seen.append($0.transition) }
@@ -115,7 +117,7 @@ final class HandheldLocation: LocationProvider {
     }
 
     @Test func smallRegionsAreWarnedAndRealisticTimingMonitorsThemAt100Metres() throws {
-        let (location, monitor, trace) = handheld(.realistic(.init(boundaryMargin: 0, confirmation: .zero)))
+        let (location, monitor, trace) = handheld(.realistic, realistic: .init(boundaryMargin: 0, confirmation: .zero))
         try monitor.startMonitoring(GeofenceRegion(id: "kiosk", center: GeoCoordinate(latitude: 0, longitude: 0), radius: 40))
         var seen: [GeofenceTransition] = []
         let subscription = monitor.observe { seen.append($0.transition) }
