@@ -48,6 +48,10 @@ let package = Package(
             name: "DeviceSimGPSD",
             dependencies: ["CGPS", "DeviceSimHAL", "DeviceSimTime", .product(name: "Logging", package: "swift-log")]
         ),
+        // SQLite's C API (Debian's libsqlite3-dev) for the devices' local databases.
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        // The devices' local databases on disk (SQLite), with injectable storage faults.
+        .target(name: "DeviceSimStorage", dependencies: ["CSQLite", "DeviceSimHAL", "DeviceSimTime"]),
         // App flows written against the HAL only.
         .target(name: "DeviceSimFlows", dependencies: ["DeviceSimHAL", "DeviceSimTime"]),
         // The simulated backend server.
@@ -56,7 +60,7 @@ let package = Package(
         .target(
             name: "DeviceSimScenario",
             dependencies: [
-                "DeviceSimTime", "DeviceSimHAL", "DeviceSimSimulated", "DeviceSimFlows", "DeviceSimBackend",
+                "DeviceSimTime", "DeviceSimHAL", "DeviceSimSimulated", "DeviceSimFlows", "DeviceSimBackend", "DeviceSimStorage",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -64,7 +68,8 @@ let package = Package(
         // The umbrella module: `import DeviceSim`.
         .target(
             name: "DeviceSim",
-            dependencies: ["DeviceSimCore", "DeviceSimTime", "DeviceSimHAL", "DeviceSimNMEA", "DeviceSimSimulated", "DeviceSimFlows", "DeviceSimBackend", "DeviceSimScenario"]
+            dependencies: ["DeviceSimCore", "DeviceSimTime", "DeviceSimHAL", "DeviceSimNMEA", "DeviceSimSimulated", "DeviceSimFlows", "DeviceSimBackend", "DeviceSimScenario",
+                           "DeviceSimStorage"]
         ),
         // Helpers for users' own tests.
         .target(name: "DeviceSimTesting", dependencies: ["DeviceSim"]),
@@ -96,6 +101,7 @@ let package = Package(
             dependencies: ["DeviceSimBackend", "DeviceSimTesting", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
         .testTarget(name: "DeviceSimScenarioTests", dependencies: ["DeviceSimScenario"]),
+        .testTarget(name: "DeviceSimStorageTests", dependencies: ["DeviceSimStorage"]),
         .testTarget(name: "DeviceSimTestingTests", dependencies: ["DeviceSimTesting"]),
         .testTarget(name: "EndToEndTests", dependencies: ["devicesim"]),
     ],

@@ -5,4 +5,5 @@
 @_exported import DeviceSimNMEA
 @_exported import DeviceSimScenario
 @_exported import DeviceSimSimulated
+@_exported import DeviceSimStorage
 @_exported import DeviceSimTime

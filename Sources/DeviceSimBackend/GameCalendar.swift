@@ -1,3 +1,4 @@
+import DeviceSimHAL
 import DeviceSimTime
 import Foundation
 
@@ -47,9 +48,17 @@ public struct GameCalendar: Sendable, Hashable {
         self.calendar = calendar
     }
 
+    /// The device-side civil clock with the same start and zone (the HAL's, which flows read).
+    public var civilClock: CivilClock { CivilClock(startDate: startDate, timeZone: timeZone) }
+
+    /// A calendar on a device's civil clock.
+    public init(civilClock: CivilClock, firstWeekday: Weekday = .monday) {
+        self.init(startDate: civilClock.startDate, timeZone: civilClock.timeZone, firstWeekday: firstWeekday)
+    }
+
     /// The local date of `instant` (`yyyy-MM-dd`).
     public func day(of instant: VirtualInstant) -> String {
-        Self.format(calendar.dateComponents([.year, .month, .day], from: date(of: instant)))
+        civilClock.time(at: instant).dayText
     }
 
     /// The local date of the first day of `instant`'s week (`yyyy-MM-dd`).
@@ -64,7 +73,7 @@ public struct GameCalendar: Sendable, Hashable {
 
     /// The Foundation date of `instant`.
     public func date(of instant: VirtualInstant) -> Date {
-        startDate.addingTimeInterval(Double(instant.nanoseconds) / 1e9)
+        civilClock.date(of: instant)
     }
 
     private static func format(_ components: DateComponents) -> String {

@@ -34,19 +34,25 @@ public final class SimulatedBackend: LocatorBackend {
         public var groups: [String: [String]]
         /// Whether the user shares their location.
         public var sharing: Bool
+        /// Whether every other account of the backend is her friend as well (after ``friends``, in
+        /// the order the accounts were given): a rule, not a list, so a crowd of N accounts costs N,
+        /// not N².
+        public var friendOfEveryone: Bool
 
         /// Creates an account; without an e-mail address it gets `<id>@example.org`.
-        public init(id: String, email: String? = nil, friends: [String] = [], groups: [String: [String]] = [:], sharing: Bool = true) {
+        public init(id: String, email: String? = nil, friends: [String] = [], groups: [String: [String]] = [:], sharing: Bool = true, friendOfEveryone: Bool = false) {
             self.id = id
             self.email = email ?? "\(id)@example.org"
             self.friends = friends
             self.groups = groups
             self.sharing = sharing
+            self.friendOfEveryone = friendOfEveryone
         }
 
-        /// An account for each of `users` (`<id>@example.org`), each the friend of all the others.
+        /// An account for each of `users` (`<id>@example.org`), each the friend of all the others
+        /// (``friendOfEveryone``).
         public static func allFriends(_ users: [String]) -> [Account] {
-            users.map { user in Account(id: user, friends: users.filter { $0 != user }) }
+            users.map { user in Account(id: user, friendOfEveryone: true) }
         }
     }
 
@@ -109,6 +115,8 @@ public final class SimulatedBackend: LocatorBackend {
     public private(set) var pings: [PingRecord] = []
     private var failures: [Failure] = []
     private var pingObservers: [String: ObserverList<PingNotice>] = [:]
+    /// The accounts' ids in the order they were given: the friends of a friend of everyone.
+    private let accountOrder: [String]
 
     /// Creates the backend with its hotspots and accounts.
     public init(scheduler: EventScheduler, events: any EventSink, configuration: Configuration = Configuration(), hotspots: [HotspotInfo], accounts: [Account]) {
@@ -117,6 +125,20 @@ public final class SimulatedBackend: LocatorBackend {
         self.configuration = configuration
         self.hotspotList = hotspots
         self.accounts = Dictionary(accounts.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        var seen = Set<String>()
+        self.accountOrder = accounts.map(\.id).filter { seen.insert($0).inserted }
+    }
+
+    /// `user`'s friends in order: her list, then, for a friend of everyone, every other account.
+    public func friends(of user: Account) -> [String] {
+        guard user.friendOfEveryone else { return user.friends }
+        let listed = Set(user.friends)
+        return user.friends + accountOrder.filter { $0 != user.id && !listed.contains($0) }
+    }
+
+    /// Whether `friend` is on `user`'s friends list.
+    public func isFriend(_ friend: String, of user: Account) -> Bool {
+        user.friendOfEveryone ? friend != user.id && accounts[friend] != nil : user.friends.contains(friend)
     }
 
     /// Makes requests fail as `failure` says.
@@ -164,7 +186,7 @@ public final class SimulatedBackend: LocatorBackend {
             record("backend.friend-not-found", account: account, [("email", .string(email))])
             throw .notFound(email: email)
         }
-        if !accounts[account]!.friends.contains(friend.id), friend.id != account {
+        if !isFriend(friend.id, of: accounts[account]!), friend.id != account {
             accounts[account]!.friends.append(friend.id)
         }
         record("backend.friend-added", account: account, [("friend", .string(friend.id)), ("group", .string("friends"))])
@@ -180,7 +202,7 @@ public final class SimulatedBackend: LocatorBackend {
         }
         let members: [String]
         if group == "friends" {
-            members = user.friends
+            members = friends(of: user)
         } else if let groupMembers = user.groups[group] {
             members = groupMembers
         } else {
@@ -212,8 +234,8 @@ public final class SimulatedBackend: LocatorBackend {
     public func friendsInArea(of account: String) async throws(BackendError) -> [SharedLocation] {
         try await request(.friendsInArea, account: account)
         let user = try self.account(account)
-        return user.friends.compactMap { friend -> SharedLocation? in
-            guard let other = accounts[friend], other.sharing, other.friends.contains(account),
+        return friends(of: user).compactMap { friend -> SharedLocation? in
+            guard let other = accounts[friend], other.sharing, isFriend(account, of: other),
                   let location = lastLocations[friend], location.hotspot != nil else { return nil }
             return location
         }

@@ -32,6 +32,10 @@ public final class Device {
     public var geofences: (any GeofenceMonitoring)?
     /// Where the device's observable events go.
     public let events: any EventSink
+    /// The device's civil calendar (start date and time zone); UTC from 2026-01-01 unless set.
+    public var civilClock: CivilClock = .default
+    /// The app's user data in the device's local database, when the device has one.
+    public var userData: (any UserDataStore)?
 
     /// Creates a device.
     public init(id: String, scheduler: EventScheduler, location: any LocationProvider, events: any EventSink) {
@@ -43,6 +47,9 @@ public final class Device {
 
     /// The device's current time.
     public var now: VirtualInstant { scheduler.now }
+
+    /// The local civil date and time now, in the device's time zone.
+    public var civilTime: CivilTime { civilClock.time(at: scheduler.now) }
 
     /// A `Clock` on the device's time, for code written against `any Clock<Duration>`.
     public var clock: VirtualClock { VirtualClock(scheduler) }

@@ -8,6 +8,12 @@ public enum StorageError: Error, Hashable, Sendable, CustomStringConvertible {
     case writeFailed(key: String, reason: String)
     /// The read failed.
     case readFailed(key: String, reason: String)
+    /// The file system has no space left for `key` (the database reports it full).
+    case noSpace(key: String)
+    /// The storage is read-only.
+    case readOnly(key: String)
+    /// The database file is damaged and cannot be read.
+    case corrupt(file: String, reason: String)
 
     public var description: String {
         switch self {
@@ -15,6 +21,9 @@ public enum StorageError: Error, Hashable, Sendable, CustomStringConvertible {
             "cannot save '\(key)': the disk is full (\(needed) bytes needed, \(available) available)"
         case .writeFailed(let key, let reason): "cannot save '\(key)': \(reason)"
         case .readFailed(let key, let reason): "cannot read '\(key)': \(reason)"
+        case .noSpace(let key): "cannot save '\(key)': the disk is full; free some space and try again"
+        case .readOnly(let key): "cannot save '\(key)': the storage is read-only"
+        case .corrupt(let file, let reason): "the database '\(file)' is damaged (\(reason)); it was set aside and a new one started"
         }
     }
 }

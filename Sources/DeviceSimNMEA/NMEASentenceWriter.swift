@@ -35,6 +35,64 @@ public enum NMEASentenceWriter {
         return sentence(body)
     }
 
+    /// A satellite in view, for GSV.
+    public struct SatelliteInView: Sendable, Hashable {
+        public var prn: Int
+        public var elevation: Int
+        public var azimuth: Int
+        /// Signal to noise ratio in dB-Hz (nil: not tracked).
+        public var snr: Int?
+
+        /// Creates a satellite description.
+        public init(prn: Int, elevation: Int, azimuth: Int, snr: Int?) {
+            self.prn = prn
+            self.elevation = elevation
+            self.azimuth = azimuth
+            self.snr = snr
+        }
+    }
+
+    /// What a receiver sends each epoch: GGA, RMC, GSA (the satellites used), GSV (every satellite in
+    /// view, four a sentence) and VTG, with `talker` (`GP`, `GN`). Without a position the same
+    /// sentences go out with fix quality 0, status V and no satellites used, as receivers send them.
+    public static func receiverEpoch(_ fix: NMEAFix, used: [Int], inView: [SatelliteInView], talker: String = "GP") -> String {
+        var text = retalk(gga(fix), talker) + retalk(rmc(fix), talker) + retalk(gsa(fix, satellites: used), talker)
+        text += gsv(inView, talker: talker)
+        text += vtg(fix, talker: talker)
+        return text
+    }
+
+    /// GSV sentences for `satellites` (four a sentence; one empty sentence when none is in view).
+    public static func gsv(_ satellites: [SatelliteInView], talker: String = "GP") -> String {
+        let count = max(1, (satellites.count + 3) / 4)
+        var text = ""
+        for index in 0..<count {
+            var body = "\(talker)GSV,\(count),\(index + 1),\(two(satellites.count))"
+            for satellite in satellites.dropFirst(index * 4).prefix(4) {
+                body += ",\(two(satellite.prn)),\(two(satellite.elevation)),\(three(satellite.azimuth)),\(satellite.snr.map(two) ?? "")"
+            }
+            text += sentence(body)
+        }
+        return text
+    }
+
+    /// A VTG sentence (course over ground and speed in knots and km/h).
+    public static func vtg(_ fix: NMEAFix, talker: String = "GP") -> String {
+        let knots = fix.speed.map { $0 / NMEASentenceParser.metresPerSecondPerKnot }
+        let kmh = fix.speed.map { $0 * 3.6 }
+        let mode = fix.hasPosition ? "A" : "N"
+        return sentence("\(talker)VTG,\(decimal(fix.track, 1)),T,,M,\(decimal(knots, 2)),N,\(decimal(kmh, 2)),K,\(mode)")
+    }
+
+    /// The sentence with its talker (the two letters after `$`) replaced and its checksum redone.
+    private static func retalk(_ line: String, _ talker: String) -> String {
+        guard talker != "GP", line.hasPrefix("$GP") else { return line }
+        let body = line.dropFirst(3).prefix { $0 != "*" }
+        return sentence(talker + body)
+    }
+
+    private static func three(_ value: Int) -> String { value < 10 ? "00\(value)" : value < 100 ? "0\(value)" : "\(value)" }
+
     /// `$` + body + `*hh` + CR LF.
     public static func sentence(_ body: String) -> String {
         var sum: UInt8 = 0

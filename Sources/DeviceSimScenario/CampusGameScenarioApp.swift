@@ -1,6 +1,7 @@
 import DeviceSimBackend
 import DeviceSimFlows
 import DeviceSimHAL
+import DeviceSimStorage
 import DeviceSimTime
 import Foundation
 
@@ -93,7 +94,10 @@ final class CampusGameScenarioApp: ScenarioApp {
             return server
         }
         let account = simulation.scenario.devices.first { $0.id == context.device.id }?.account ?? context.device.id
-        app = CampusGameApp(device: context.device, account: account, server: server, store: InMemoryCampusGameStore())
+        // The app's state lives in the device's campus-game database (an SQLite file in the run's data folder).
+        let store: any CampusGameStore = simulation.database(on: context.device, named: "campus-game", migrations: SQLiteCampusGameStore.migrations)
+            .map(SQLiteCampusGameStore.init(database:)) ?? InMemoryCampusGameStore()
+        app = CampusGameApp(device: context.device, account: account, server: server, store: store)
     }
 
     func perform(_ action: Action) {

@@ -60,6 +60,14 @@ public final class ExpectationTally: EventSink {
         }
     }
 
+    /// The first event each event expectation counted (nil for a position, or when none matched).
+    var firstMatches: [TraceEvent?] {
+        progress.map { entry in
+            if case .event(_, _, _, let first) = entry { return first }
+            return nil
+        }
+    }
+
     static func outcome(_ expected: EventExpectation, count: Int, first: TraceEvent?) -> ExpectationOutcome {
         let passed = count >= expected.minimum && expected.maximum.map { count <= $0 } ?? true
         var quantity: String

@@ -1,6 +1,7 @@
 import DeviceSimBackend
 import DeviceSimHAL
 import DeviceSimSimulated
+import DeviceSimStorage
 import Foundation
 
 /// A scenario file, parsed and validated: who is where, what they run, what happens when, and what
@@ -16,6 +17,8 @@ public struct Scenario: Sendable {
     public var seed: UInt64
     /// UTC time of virtual instant zero.
     public var startDate: Date
+    /// The devices' IANA time zone (`time-zone:`, UTC unless set): their civil clock.
+    public var timeZone: TimeZone = TimeZone(identifier: "UTC")!
     /// How much virtual time the scenario runs.
     public var duration: Duration
     /// The world the devices share (hotspots, access points, beacons), if the scenario names one.
@@ -153,6 +156,13 @@ public enum StepAction: Sendable {
     case answer(prompt: String, choice: String, after: Duration, onlyIfShowing: Bool)
     /// An action of the device's app, parsed by the app's definition.
     case app(name: String, parsed: any Sendable)
+    /// A fault in the device's local storage: for a window (`for:`), for the next `count` operations,
+    /// or (corrupt-at-start) a damaged database file that the app finds the next time it opens it.
+    case storageFault(StorageFaults.Kind, for: Duration?, count: Int?)
+    /// The app is killed: now, or during its next write to the database.
+    case killApp(duringNextWrite: Bool)
+    /// The app is stopped and booted again (it loads its data from the database again).
+    case restartApp
 
     /// The action's name as written in scenario files.
     public var name: String {
@@ -168,6 +178,9 @@ public enum StepAction: Sendable {
         case .connectivity(let on): on ? "go-online" : "go-offline"
         case .answer: "answer"
         case .app(let name, _): name
+        case .storageFault: "storage-fault"
+        case .killApp: "kill-app"
+        case .restartApp: "restart-app"
         }
     }
 }

@@ -38,6 +38,16 @@ public protocol ScenarioApp: AnyObject, SendableMetatype {
     init(context: ScenarioAppContext, settings: Settings)
     /// Performs a user action.
     func perform(_ action: Action)
+
+    /// Whether the app keeps its data in the device's database, so `kill-app` and `restart-app` apply.
+    static var keepsDataOnDevice: Bool { get }
+    /// Stops the app (it is killed or restarted): its tasks end and it touches nothing afterwards.
+    func stop()
+}
+
+extension ScenarioApp {
+    public static var keepsDataOnDevice: Bool { false }
+    public func stop() {}
 }
 
 /// What a launched app gets: its device and the simulation it lives in.
@@ -57,17 +67,19 @@ struct AnyScenarioApp: Sendable {
     let parseSettings: @Sendable (YAMLMapping?) throws(ScenarioError) -> any Sendable
     let parseAction: @Sendable (String, YAMLMapping) throws(ScenarioError) -> any Sendable
     let launch: @Sendable (ScenarioAppContext, any Sendable) -> LaunchedApp
+    let keepsDataOnDevice: Bool
 
     init<App: ScenarioApp>(_ app: App.Type) {
         type = ObjectIdentifier(App.self)
         name = App.name
         settingKeys = App.settingKeys
         actions = App.actions
+        keepsDataOnDevice = App.keepsDataOnDevice
         parseSettings = { (map: YAMLMapping?) throws(ScenarioError) -> any Sendable in try App.parseSettings(map) }
         parseAction = { (name: String, step: YAMLMapping) throws(ScenarioError) -> any Sendable in try App.parseAction(name, step: step) }
         launch = { context, settings in
             let instance = App(context: context, settings: settings as! App.Settings)
-            return LaunchedApp(instance: instance) { action in instance.perform(action as! App.Action) }
+            return LaunchedApp(instance: instance, stop: { instance.stop() }) { action in instance.perform(action as! App.Action) }
         }
     }
 }
@@ -75,6 +87,7 @@ struct AnyScenarioApp: Sendable {
 /// A running app and the way to hand it actions.
 struct LaunchedApp {
     let instance: AnyObject
+    let stop: () -> Void
     let perform: (any Sendable) -> Void
 }
 

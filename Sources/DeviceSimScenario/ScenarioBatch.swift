@@ -104,6 +104,12 @@ public enum ScenarioBatch {
         return (folder.hasSuffix("/") ? String(folder.dropLast()) : folder) + "/" + name + ".jsonl"
     }
 
+    /// Where a pair's device databases go in the run's data folder: `<relative name without .yaml>`,
+    /// with `.seed-N` in a sweep (`<folder>/dog-walk/2.1-sign-in/walker.sqlite`).
+    public static func dataFolder(in folder: String, name: String, seed: UInt64?, swept: Bool) -> String {
+        String(traceFile(in: folder, name: name, seed: seed, swept: swept).dropLast(".jsonl".count))
+    }
+
     private struct RunOptions: Sendable {
         var swept: Bool
         var traceFolder: String?
@@ -123,7 +129,8 @@ public enum ScenarioBatch {
             let start = clock.now
             let seed = item.seed ?? runner.seedOverride ?? scenario.seed
             let tracePath = options.traceFolder.map { Self.traceFile(in: $0, name: item.found.relativeName, seed: seed, swept: swept) }
-            let result = runner.run(scenario, traceFile: tracePath, keepingEvents: options.keepingEvents)
+            let dataFolder = runner.dataDirectory.map { Self.dataFolder(in: $0, name: item.found.relativeName, seed: seed, swept: swept) }
+            let result = runner.run(scenario, traceFile: tracePath, keepingEvents: options.keepingEvents, dataFolder: dataFolder)
             let elapsed = start.duration(to: clock.now)
             let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
             let record = RunRecord(result, position: item.position, path: item.found.path, name: item.found.relativeName, swept: swept, wallSeconds: seconds)

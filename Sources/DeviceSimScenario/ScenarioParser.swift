@@ -2,6 +2,7 @@ import DeviceSimBackend
 import DeviceSimHAL
 import DeviceSimTime
 import DeviceSimSimulated
+import DeviceSimStorage
 import Foundation
 
 /// Reads scenario files: YAML in, a validated ``Scenario`` out, or a ``ScenarioError`` at the first
@@ -16,7 +17,7 @@ public enum ScenarioParser {
     /// The largest scenario file accepted.
     public static let maximumFileSize = 4 << 20
 
-    static let topLevelKeys = ["name", "description", "seed", "start-time", "duration", "world", "backend", "devices", "timeline", "expect"]
+    static let topLevelKeys = ["name", "description", "seed", "start-time", "time-zone", "duration", "world", "backend", "devices", "timeline", "expect"]
     static let deviceKeys = ["id", "at", "altitude", "gps", "route", "track", "app", "account", "wifi", "bluetooth", "online", "geofences"]
     static let wifiKeys = ["enabled", "scan-interval", "throttle"]
     static let bluetoothKeys = ["enabled", "samples-per-cycle", "fence-exit"]
@@ -27,10 +28,10 @@ public enum ScenarioParser {
     static let gpsKeys = ["interval", "accuracy", "vertical-accuracy", "noise", "reacquisition", "satellites", "enabled"]
     static let routeKeys = ["start", "speed", "waypoints"]
     static let waypointKeys = ["at", "speed", "pause", "altitude"]
-    static let stepKeys = ["at", "device", "do", "for", "to", "speed", "waypoints", "prompt", "choice", "after", "when"]
+    static let stepKeys = ["at", "device", "do", "for", "to", "speed", "waypoints", "prompt", "choice", "after", "when", "kind", "count", "during"]
     static let deviceActions = [
         "gps-on", "gps-off", "signal-loss", "signal-restore", "move", "teleport", "wifi-on", "wifi-off", "bluetooth-on", "bluetooth-off",
-        "go-online", "go-offline", "answer",
+        "go-online", "go-offline", "answer", "storage-fault", "kill-app", "restart-app",
     ]
     static let eventExpectationKeys = ["event", "device", "within", "where", "count", "at-least", "at-most", "never"]
     static let positionExpectationKeys = ["position", "device", "at", "near", "radius"]
@@ -83,6 +84,11 @@ public enum ScenarioParser {
             }
             startDate = date
         }
+        var timeZone = TimeZone(identifier: "UTC")!
+        if let node = map.optional("time-zone") {
+            let name = try node.string(what: "an IANA time zone name")
+            do { timeZone = try CivilClock(startDate: startDate, timeZone: name).timeZone } catch { throw node.error(error.description) }
+        }
 
         var world: World?
         if let worldNode = map.optional("world") {
@@ -94,15 +100,16 @@ public enum ScenarioParser {
         let deviceNodes = try map.required("devices").sequence(what: "list of devices")
         guard !deviceNodes.isEmpty else { throw try map.required("devices").error("a scenario needs at least one device") }
         var devices: [DeviceSpec] = []
+        var seenDeviceIDs = Set<String>()
         for node in deviceNodes {
             let device = try parseDevice(node, startDate: startDate, places: places)
-            if devices.contains(where: { $0.id == device.id }) { throw node.error("a second device named '\(device.id)'; device ids must be unique") }
+            guard seenDeviceIDs.insert(device.id).inserted else { throw node.error("a second device named '\(device.id)'; device ids must be unique") }
             devices.append(device)
         }
         let deviceIDs = devices.map(\.id)
         var backend = try map.optional("backend").map { (n) throws(ScenarioError) in try parseBackend(n) } ?? BackendSpec()
         if backend.accounts.isEmpty { backend.accounts = SimulatedBackend.Account.allFriends(devices.map(\.account)) }
-        let accountIDs = backend.accounts.map(\.id)
+        let accountIDs = Set(backend.accounts.map(\.id))
         for device in devices where !accountIDs.contains(device.account) {
             throw ScenarioError("device '\(device.id)' uses the account '\(device.account)', which the backend does not list", at: device.location)
         }
@@ -139,9 +146,11 @@ public enum ScenarioParser {
                 throw node.error("duration \(DurationText.format(duration)) ends before the last step or expectation at \(DurationText.format(latest))")
             }
         }
-        return Scenario(
+        var scenario = Scenario(
             name: name, description: description, file: file, seed: seed, startDate: startDate, duration: duration,
             world: world, backend: backend, devices: devices, timeline: timeline, expectations: expectations)
+        scenario.timeZone = timeZone
+        return scenario
     }
 
     /// The file `node` names (relative to the scenario file's folder), which must be readable.
@@ -165,10 +174,11 @@ public enum ScenarioParser {
         var spec = BackendSpec()
         if let n = map.optional("latency") { spec.configuration.latency = try n.duration(what: "a request latency") }
         if let accountsNode = map.optional("accounts") {
+            var seenAccountIDs = Set<String>()
             for item in try accountsNode.sequence(what: "list of accounts") {
                 let account = try item.mapping(allowing: accountKeys, what: "account")
                 let id = try account.required("id").string(what: "an account id")
-                if spec.accounts.contains(where: { $0.id == id }) { throw item.error("a second account named '\(id)'") }
+                guard seenAccountIDs.insert(id).inserted else { throw item.error("a second account named '\(id)'") }
                 var parsed = SimulatedBackend.Account(id: id, email: try account.optional("email")?.string(what: "an e-mail address"))
                 if let n = account.optional("friends") { parsed.friends = try n.sequence(what: "list of friends").map { (f) throws(ScenarioError) in try f.string(what: "an account id") } }
                 if let groupsNode = account.optional("groups") {
@@ -390,6 +400,8 @@ public enum ScenarioParser {
                 prompt: try map.required("prompt").string(what: "a prompt id"), choice: try map.required("choice").string(what: "an answer"),
                 after: try map.optional("after")?.duration(what: "a reaction time") ?? .seconds(2), onlyIfShowing: when == "showing")
             ownKeys = ["prompt", "choice", "after", "when"]
+        case "storage-fault", "kill-app", "restart-app":
+            (action, ownKeys) = try parseStorageStep(name, map, device: device)
         default:
             let app = ScenarioAppRegistry.app(named: device.app!.name)!
             ownKeys = appActions[name] ?? []
@@ -400,6 +412,38 @@ public enum ScenarioParser {
         }
         let keys = ownKeys.compactMap { key in map.optional(key)?.scalarText.map { TimelineStep.Pair(key: key, value: $0) } }
         return TimelineStep(at: at, device: deviceID, action: action, location: node.location, keys: keys)
+    }
+
+    /// `storage-fault` (kind, and for: or count:), `kill-app` (optionally during: next-write) and `restart-app`.
+    private static func parseStorageStep(_ name: String, _ map: YAMLMapping, device: DeviceSpec) throws(ScenarioError) -> (StepAction, [String]) {
+        if name != "storage-fault" {
+            guard let app = device.app.flatMap({ ScenarioAppRegistry.app(named: $0.name) }), app.keepsDataOnDevice else {
+                let running = device.app.map { "the \($0.name) app keeps its data in memory" } ?? "the device runs no app"
+                throw try map.required("do").error("'\(name)' needs an app that keeps its data in the device's database (dog-walk); \(running)")
+            }
+        }
+        switch name {
+        case "kill-app":
+            let during = try map.optional("during")?.choice(["now", "next-write"], what: "when the app is killed") ?? "now"
+            return (.killApp(duringNextWrite: during == "next-write"), ["during"])
+        case "restart-app":
+            return (.restartApp, [])
+        default:
+            let kindNode = try map.required("kind")
+            let kind = StorageFaults.Kind(rawValue: try kindNode.choice(StorageFaults.Kind.allCases.map(\.rawValue), what: "storage fault kind"))!
+            let duration = try map.optional("for")?.duration(what: "how long the fault lasts")
+            let count = try map.optional("count").map { (n) throws(ScenarioError) in try nonNegative(n) }
+            if kind == .corruptAtStart {
+                if duration != nil || count != nil { throw kindNode.error("corrupt-at-start damages the file once; it takes neither for: nor count:") }
+            } else {
+                guard (duration == nil) != (count == nil) else {
+                    throw kindNode.error("say how long the \(kind.rawValue) fault lasts: 'for: 30s' (a window) or 'count: 1' (the next operations), not both")
+                }
+                if let duration, duration <= .zero { throw try map.required("for").error("for: must be longer than zero") }
+                if let count, count < 1 { throw try map.required("count").error("count: must be 1 or more") }
+            }
+            return (.storageFault(kind, for: duration, count: count), ["kind", "for", "count"])
+        }
     }
 
     private static func parseWindow(_ node: YAMLNode) throws(ScenarioError) -> ClosedRange<Duration> {

@@ -49,6 +49,9 @@ public struct ScenarioRunner: Sendable {
     public var seedOverride: UInt64?
     /// Bounds on each run.
     public var limits: RunLimits
+    /// The run's data folder: each scenario's devices keep their databases in a folder inside it
+    /// (named like its trace file); nil: each scenario gets a temporary folder, removed after it.
+    public var dataDirectory: String?
 
     /// Creates a runner.
     public init(seedOverride: UInt64? = nil, limits: RunLimits = RunLimits()) {
@@ -64,7 +67,8 @@ public struct ScenarioRunner: Sendable {
     /// Runs `scenario`, streaming its trace to `traceFile` (JSON Lines) as events happen when one is
     /// given, and evaluates its expectations. With `keepingEvents` false the result's ``ScenarioResult/events``
     /// holds only the events the expectations look at, so memory does not grow with the trace.
-    public func run(_ scenario: Scenario, traceFile: String?, keepingEvents: Bool) -> ScenarioResult {
+    /// The devices' databases go into `dataFolder` (kept) when one is given.
+    public func run(_ scenario: Scenario, traceFile: String?, keepingEvents: Bool, dataFolder: String? = nil) -> ScenarioResult {
         var limits = self.limits
         let end = VirtualInstant(offset: scenario.duration)
         if let maximum = limits.maximumVirtualTime, maximum < end { limits.maximumVirtualTime = end }
@@ -77,7 +81,7 @@ public struct ScenarioRunner: Sendable {
             do { writer = try TraceFileWriter(path: traceFile) } catch { traceFileError = error.message }
         }
         if let writer { recorder.forward(to: writer) }
-        let simulation = ScenarioSimulation(scenario, seed: seedOverride, limits: limits, trace: recorder)
+        let simulation = ScenarioSimulation(scenario, seed: seedOverride, limits: limits, trace: recorder, dataFolder: dataFolder)
         var runError: String?
         if !simulation.setupErrors.isEmpty {
             runError = simulation.setupErrors.joined(separator: "; ")

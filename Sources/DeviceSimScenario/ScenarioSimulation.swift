@@ -2,6 +2,7 @@ import DeviceSimBackend
 import DeviceSimFlows
 import DeviceSimHAL
 import DeviceSimSimulated
+import DeviceSimStorage
 import DeviceSimTime
 
 /// One scenario, set up and ready to run: its scheduler, its devices with their simulated hardware and
@@ -32,6 +33,13 @@ public final class ScenarioSimulation {
         public let notifications: SimulatedNotifications
         /// Its connectivity.
         public let connectivity: SimulatedConnectivity
+        /// The dog-walk app's user data in its local database (`<id>.sqlite` in the run's data
+        /// folder, made when first used).
+        public internal(set) var database: SQLiteUserDataStore?
+        /// Every database file of the device (one per app store that asked for one).
+        public internal(set) var databases: [SQLiteDatabase] = []
+        /// The storage faults injected into the device (`storage-fault`); its databases share them.
+        public let storageFaults = StorageFaults()
         /// Its app, if it runs one.
         var app: LaunchedApp?
 
@@ -65,19 +73,24 @@ public final class ScenarioSimulation {
     public let world: WorldIndex?
     /// The simulated backend every device's apps talk to.
     public let backend: SimulatedBackend
+    /// The folder of the devices' databases (`<device id>.sqlite`); a temporary one is made only when
+    /// a database is first opened.
+    public let dataFolder: DataFolder
     /// Devices whose prompts a person answers (live, from the keyboard): the timeline's scripted
     /// answers for them are skipped, so the person's answer is the one that counts.
     public var devicesAnsweredByUser: Set<String> = []
 
     /// Sets up `scenario` (with `seed` overriding the scenario's seed, if given). A device named in
     /// `locationSources` takes that source (gpsd, a recording) instead of its simulated GPS; the closure
-    /// gets the scenario's scheduler.
+    /// gets the scenario's scheduler. The devices' databases go into `dataFolder` (kept), or into a
+    /// temporary folder removed with the simulation.
     public init(
         _ scenario: Scenario,
         seed: UInt64? = nil,
         limits: RunLimits = RunLimits(),
         trace: TraceRecorder = TraceRecorder(),
-        locationSources: [String: (EventScheduler) -> any LocationProvider] = [:]
+        locationSources: [String: (EventScheduler) -> any LocationProvider] = [:],
+        dataFolder: String? = nil
     ) {
         self.scenario = scenario
         self.seed = seed ?? scenario.seed
@@ -90,6 +103,9 @@ public final class ScenarioSimulation {
             scheduler: scheduler, events: trace, configuration: scenario.backend.configuration,
             hotspots: scenario.world?.hotspotInfos ?? [], accounts: scenario.backend.accounts)
         for failure in scenario.backend.failures { backend.injectFailure(failure) }
+        let folder = dataFolder.map(DataFolder.init(keeping:)) ?? DataFolder.temporaryWhenFirstUsed(prefix: "devicesim-data-")
+        self.dataFolder = folder
+        let civilClock = CivilClock(startDate: scenario.startDate, timeZone: scenario.timeZone)
         for spec in scenario.devices {
             let motion = DeviceMotion(at: spec.start, altitude: spec.altitude)
             let device: Device
@@ -117,6 +133,14 @@ public final class ScenarioSimulation {
                 gps = simulated
             }
             let simulated = SimulatedDevice(device: device, motion: motion, gps: gps)
+            device.civilClock = civilClock
+            let database = SQLiteUserDataStore(database: SQLiteDatabase(
+                folder: folder, file: "\(spec.id).sqlite", migrations: SQLiteUserDataStore.migrations, faults: simulated.storageFaults,
+                now: { [scheduler] in scheduler.now }))
+            if !folder.isTemporary { database.removeFiles() }
+            simulated.database = database
+            simulated.databases.append(database.database)
+            device.userData = database
             if gps == nil {
                 // The radios see the device where its location source says it is: its last fix.
                 radiosFollowingFixes.append(device.location.observe { update in
@@ -144,6 +168,23 @@ public final class ScenarioSimulation {
     }
 
     private var sharedServices: [ObjectIdentifier: AnyObject] = [:]
+
+    /// The database file `<device id>.<name>.sqlite` of `device` in the run's data folder, with
+    /// `migrations` (made once, sharing the device's storage faults); nil when the device is not the
+    /// simulation's.
+    ///
+    /// ```swift
+    /// let store = simulation.database(on: device, named: "task-list", migrations: SQLiteTaskListStore.migrations).map(SQLiteTaskListStore.init(database:))
+    /// ```
+    public func database(on device: Device, named name: String, migrations: [[String]]) -> SQLiteDatabase? {
+        guard let simulated = self.device(device.id) else { return nil }
+        let file = "\(device.id).\(name).sqlite"
+        if let existing = simulated.databases.first(where: { $0.fileName == file }) { return existing }
+        let database = SQLiteDatabase(folder: dataFolder, file: file, migrations: migrations, faults: simulated.storageFaults, now: { [scheduler] in scheduler.now })
+        if !dataFolder.isTemporary { database.removeFiles() }
+        simulated.databases.append(database)
+        return database
+    }
 
     /// The device named `id`.
     public func device(_ id: String) -> SimulatedDevice? {
@@ -194,9 +235,7 @@ public final class ScenarioSimulation {
                 }
             }
             for region in spec.geofences.regions { try? simulated.device.geofences?.startMonitoring(region) }   // checked by the parser
-            if let app = spec.app, let definition = ScenarioAppRegistry.app(named: app.name) {
-                simulated.app = definition.launch(ScenarioAppContext(device: simulated.device, simulation: self), app.settings)
-            }
+            launchApp(on: simulated, spec: spec)
         }
         for playback in playbacks { playback.start() }
         for step in scenario.timeline {
@@ -206,6 +245,21 @@ public final class ScenarioSimulation {
 
     private func finish() {
         trace.record(TraceEvent(time: scheduler.now, device: nil, name: "scenario.finished", fields: [("events", .int(scheduler.eventCount))]))
+        for simulated in devices { for database in simulated.databases { database.close() } }
+    }
+
+    private func launchApp(on simulated: SimulatedDevice, spec: DeviceSpec) {
+        guard let app = spec.app, let definition = ScenarioAppRegistry.app(named: app.name) else { return }
+        simulated.app = definition.launch(ScenarioAppContext(device: simulated.device, simulation: self), app.settings)
+    }
+
+    /// Stops the device's app (killed or restarting) and closes its database as the process ending would.
+    private func stopApp(on simulated: SimulatedDevice, _ event: String, _ fields: [(key: String, value: TraceValue)] = []) {
+        guard let app = simulated.app else { return }
+        simulated.app = nil
+        app.stop()
+        for database in simulated.databases { database.close() }
+        simulated.device.record(event, fields)
     }
 
     /// Follows a GPX route at `track`'s rate and offset; loops by starting again where it ends.
@@ -285,8 +339,38 @@ public final class ScenarioSimulation {
             simulated.notifications.answer(prompt: prompt, with: choice, after: after, onlyIfShowing: onlyIfShowing)
             return
         case .app(_, let parsed):
+            guard let app = simulated.app else { return skip(simulated, fields, "the app is not running (it was killed); restart it with restart-app") }
             record(step, on: simulated, fields)
-            simulated.app?.perform(parsed)
+            app.perform(parsed)
+            return
+        case .storageFault(let kind, let duration, let count):
+            fields.append(("kind", .string(kind.rawValue)))
+            if let duration { fields.append(("for", .double(duration.inSeconds))) }
+            if let count { fields.append(("count", .int(count))) }
+            guard !simulated.databases.isEmpty else { return skip(simulated, fields, "the device has no database") }
+            if kind == .corruptAtStart {
+                for database in simulated.databases { database.damageFile() }
+            } else {
+                simulated.storageFaults.inject(kind, until: duration.map { scheduler.now.advanced(by: $0) }, count: count)
+            }
+        case .killApp(let duringNextWrite):
+            fields.append(("during", .string(duringNextWrite ? "next-write" : "now")))
+            guard simulated.app != nil else { return skip(simulated, fields, "the app is not running") }
+            record(step, on: simulated, fields)
+            if duringNextWrite, let database = simulated.database {
+                database.onKilled = { [unowned self, unowned simulated] in
+                    database.onKilled = nil
+                    stopApp(on: simulated, "app.killed", [("during", .string("write"))])
+                }
+                database.killDuringNextWrite()
+            } else {
+                stopApp(on: simulated, "app.killed", [("during", .string("idle"))])
+            }
+            return
+        case .restartApp:
+            record(step, on: simulated, fields)
+            stopApp(on: simulated, "app.stopped")
+            if let spec = scenario.devices.first(where: { $0.id == simulated.device.id }) { launchApp(on: simulated, spec: spec) }
             return
         }
         record(step, on: simulated, fields)
@@ -308,7 +392,7 @@ extension StepAction {
     var isGPSAction: Bool {
         switch self {
         case .gpsOn, .gpsOff, .signalLoss, .signalRestore: true
-        case .move, .teleport, .wifi, .bluetooth, .connectivity, .answer, .app: false
+        case .move, .teleport, .wifi, .bluetooth, .connectivity, .answer, .app, .storageFault, .killApp, .restartApp: false
         }
     }
 }

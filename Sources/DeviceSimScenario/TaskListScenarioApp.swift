@@ -2,6 +2,7 @@ import DeviceSimBackend
 import DeviceSimFlows
 import DeviceSimHAL
 import DeviceSimSimulated
+import DeviceSimStorage
 
 /// The task-list app in scenario files. The scenario's devices share one simulated task server; each
 /// device gets an account manager holding its `device-accounts`.
@@ -114,7 +115,22 @@ final class TaskListScenarioApp: ScenarioApp {
         } else {
             accounts = device.accounts as? SimulatedDeviceAccounts
         }
-        let store = InMemoryTaskListStore(TaskListLocalState(account: settings.signedIn))
+        // The app's state lives in the device's task-list database (an SQLite file in the run's data
+        // folder); `signed-in` is what it holds before the scenario starts.
+        let store: any TaskListStore
+        if let database = context.simulation.database(on: device, named: "task-list", migrations: SQLiteTaskListStore.migrations) {
+            let sqlite = SQLiteTaskListStore(database: database)
+            if let account = settings.signedIn {
+                do {
+                    try sqlite.save(TaskListLocalState(account: account))
+                } catch {
+                    device.record("storage.failed", [("operation", .string("save")), ("reason", .string(error.description))])
+                }
+            }
+            store = sqlite
+        } else {
+            store = InMemoryTaskListStore(TaskListLocalState(account: settings.signedIn))
+        }
         app = TaskListApp(device: device, backend: server, store: store, settings: settings.app)
         app.start()
     }

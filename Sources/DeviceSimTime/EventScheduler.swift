@@ -41,6 +41,11 @@ public final class EventScheduler {
     private var queue = BinaryMinHeap<Entry>()
     private var nextSequence: UInt64 = 0
     private var cancelled = Set<UInt64>()
+    private var cancellationCount: UInt64 = 0
+    /// Sleeps on a ``VirtualClock`` of this scheduler that have neither woken nor been cancelled.
+    private var sleeps: [UInt64: PendingSleep] = [:]
+    /// Tasks started with ``spawn(_:fileID:line:)`` that have not returned yet.
+    let liveTasks = LiveTaskRegistry()
 
     /// Creates a scheduler at ``VirtualInstant/zero``.
     public init(limits: RunLimits = RunLimits()) {
@@ -92,7 +97,32 @@ public final class EventScheduler {
     func cancel(sequence: UInt64) {
         guard sequence < nextSequence else { return }
         cancelled.insert(sequence)
+        cancellationCount &+= 1
+        if !sleeps.isEmpty { sleeps[sequence] = nil }
     }
+
+    // MARK: Sleeps and tasks
+
+    /// Schedules the wake-up of a sleep on the virtual clock; it is listed in ``pendingSleeps`` until
+    /// it runs or is cancelled.
+    func scheduleSleep(until deadline: VirtualInstant, origin: SimulationTaskOrigin?, _ wake: @escaping () -> Void) -> ScheduledEvent {
+        let event = schedule(at: deadline, wake)
+        sleeps[event.sequence] = PendingSleep(deadline: max(deadline, now), origin: origin, sequence: event.sequence)
+        return event
+    }
+
+    /// Sleeps on this scheduler's ``VirtualClock`` that are still waiting, earliest first.
+    public var pendingSleeps: [PendingSleep] {
+        sleeps.values.sorted { ($0.deadline, $0.sequence) < ($1.deadline, $1.sequence) }
+    }
+
+    /// Tasks started with ``spawn(_:fileID:line:)`` (and `Device.spawn`) that have not returned yet, in
+    /// the order they were started.
+    public var unfinishedTasks: [SimulationTaskOrigin] { liveTasks.origins }
+
+    /// A number that changes whenever an event is scheduled or cancelled, or a job or closure arrives at
+    /// the ``executor``: compare two readings to tell whether anything happened in between.
+    public var activity: UInt64 { nextSequence &+ cancellationCount &+ executor.arrivalCount }
 
     // MARK: Running
 
@@ -106,10 +136,7 @@ public final class EventScheduler {
             pruneCancelledHead()
             guard let head = queue.min, head.instant <= deadline.nanoseconds else { break }
             try checkLimits(at: head.instant, startCount: startCount)
-            let entry = queue.removeMin()
-            now = VirtualInstant(nanoseconds: entry.instant)
-            eventCount += 1
-            entry.action()
+            runHead()
         }
         if deadline > now { now = deadline }
     }
@@ -129,10 +156,7 @@ public final class EventScheduler {
             pruneCancelledHead()
             guard let head = queue.min else { break }
             try checkLimits(at: head.instant, startCount: startCount)
-            let entry = queue.removeMin()
-            now = VirtualInstant(nanoseconds: entry.instant)
-            eventCount += 1
-            entry.action()
+            runHead()
         }
     }
 
@@ -146,10 +170,7 @@ public final class EventScheduler {
         pruneCancelledHead()
         guard let head = queue.min, head.instant <= deadline.nanoseconds else { return false }
         try checkLimits(at: head.instant, startCount: 0)
-        let entry = queue.removeMin()
-        now = VirtualInstant(nanoseconds: entry.instant)
-        eventCount += 1
-        entry.action()
+        runHead()
         return true
     }
 
@@ -158,7 +179,22 @@ public final class EventScheduler {
         if instant > now { now = instant }
     }
 
-    private func checkLimits(at instant: Int64, startCount: Int) throws(SchedulerError) {
+    /// Removes the earliest event from the queue, moves the clock to it and runs it.
+    func runHead() {
+        let entry = queue.removeMin()
+        now = VirtualInstant(nanoseconds: entry.instant)
+        eventCount += 1
+        if !sleeps.isEmpty { sleeps[entry.sequence] = nil }
+        entry.action()
+    }
+
+    /// The instant of the earliest event still queued (cancelled events at the head are dropped first).
+    func headInstant() -> Int64? {
+        pruneCancelledHead()
+        return queue.min?.instant
+    }
+
+    func checkLimits(at instant: Int64, startCount: Int) throws(SchedulerError) {
         if let maximum = limits.maximumVirtualTime, instant > maximum.nanoseconds {
             throw .virtualTimeLimitExceeded(limit: maximum, eventsRun: eventCount)
         }
@@ -167,7 +203,7 @@ public final class EventScheduler {
         }
     }
 
-    private func pruneCancelledHead() {
+    func pruneCancelledHead() {
         while !cancelled.isEmpty, let head = queue.min, cancelled.contains(head.sequence) {
             cancelled.remove(head.sequence)
             _ = queue.removeMin()

@@ -17,6 +17,11 @@ import Darwin
 ///
 /// The executor also carries the simulation's mailbox: closures submitted from other threads (a gpsd
 /// reader, a task cancellation handler) that run on the simulation's thread at the next drain.
+///
+/// The simulation's thread is whichever thread drains the executor. When the simulation is driven from
+/// the main actor (``EventScheduler/runOnMainActor(until:)``), main-actor code counts as running on the
+/// simulation's thread whenever no other thread drains it, so `@MainActor` code (a view model, its
+/// `Task {}`s) sleeps on the virtual clock deterministically: the main actor runs one job at a time.
 public final class SimulationExecutor: SerialExecutor, TaskExecutor, @unchecked Sendable {
     private struct Queue: ~Copyable {
         var jobs: [UnownedJob] = []
@@ -27,12 +32,21 @@ public final class SimulationExecutor: SerialExecutor, TaskExecutor, @unchecked 
 
     private let queue = Mutex(Queue())
     private let drainingThread = Atomic<UInt>(0)
-    private let escapedCount = Atomic<Int>(0)
+    private let mainActorHosted = Atomic<Bool>(false)
+    private let escapedSleepsFail = Atomic<Bool>(false)
+    private let globalWorkCaptured = Atomic<Bool>(false)
+    private let arrivals = Atomic<UInt64>(0)
+    private let caughtEscapes = Mutex<[SimulationEscape]>([])
 
     init() {}
 
     public func enqueue(_ job: consuming ExecutorJob) {
-        let unowned = UnownedJob(job)
+        enqueueCaptured(UnownedJob(job))
+    }
+
+    /// Queues a job: one of ours, or one captured on its way to the global executor.
+    func enqueueCaptured(_ unowned: UnownedJob) {
+        arrivals.add(1, ordering: .relaxed)
         let wake = queue.withLock { queue -> (@Sendable () -> Void)? in
             queue.jobs.append(unowned)
             return queue.wake
@@ -54,6 +68,7 @@ public final class SimulationExecutor: SerialExecutor, TaskExecutor, @unchecked 
 
     /// Submits a closure, from any thread, to run on the simulation's thread at the next drain.
     public func submit(_ action: @escaping @Sendable () -> Void) {
+        arrivals.add(1, ordering: .relaxed)
         let wake = queue.withLock { queue -> (@Sendable () -> Void)? in
             queue.actions.append(action)
             return queue.wake
@@ -61,18 +76,59 @@ public final class SimulationExecutor: SerialExecutor, TaskExecutor, @unchecked 
         wake?()
     }
 
-    /// Whether the calling thread is the one draining this executor right now.
+    /// Whether the calling thread is the simulation's thread: the one draining this executor right now,
+    /// or, for a simulation driven from the main actor, main-actor code while no other thread drains it.
     public var isOnSimulationThread: Bool {
-        drainingThread.load(ordering: .acquiring) == Self.currentThreadID
+        let draining = drainingThread.load(ordering: .acquiring)
+        if draining == Self.currentThreadID { return true }
+        return (draining == 0 || draining == Self.mainActorMark) && mainActorHosted.load(ordering: .acquiring) && MainQueue.isCurrent
+    }
+
+    /// When true, work that code running on the simulation's thread sends to the global concurrent
+    /// executor (a `Task {}` or `Task.detached {}`, a nonisolated async function called from the main
+    /// actor) joins this executor instead, so it stays in the simulation; see `GlobalWorkCapture`. Off by
+    /// default; `TestSimulation` turns it on. Setting it installs the runtime hook once; it stays off
+    /// if the runtime does not offer the hook.
+    public var capturesGlobalWork: Bool {
+        get { globalWorkCaptured.load(ordering: .acquiring) }
+        set { globalWorkCaptured.store(newValue && GlobalWorkCapture.isInstalled, ordering: .releasing) }
+    }
+
+    /// Whether the calling thread is draining this executor right now (not merely hosted).
+    var isDrainingOnThisThread: Bool {
+        SimulationThread.current == Unmanaged.passUnretained(self).toOpaque()
+    }
+
+    /// Whether main-actor code counts as running on the simulation's thread when no other thread drains
+    /// the executor. Set by driving the simulation from the main actor; drive it from one place only.
+    public var hostsMainActor: Bool {
+        get { mainActorHosted.load(ordering: .acquiring) }
+        set { mainActorHosted.store(newValue, ordering: .releasing) }
+    }
+
+    /// When true, a sleep on the virtual clock from outside the simulation's thread throws
+    /// ``VirtualClockError/sleptOutsideTheSimulation(_:)`` at once (tests want this); when false (the
+    /// default) it still completes, through the mailbox, at a time that depends on thread timing.
+    /// Either way it is counted in ``escapes``.
+    public var failsEscapedSleeps: Bool {
+        get { escapedSleepsFail.load(ordering: .acquiring) }
+        set { escapedSleepsFail.store(newValue, ordering: .releasing) }
     }
 
     /// How many times simulated code was caught running off the simulation's executor (see ``VirtualClock``).
-    public var escapedCallCount: Int { escapedCount.load(ordering: .relaxed) }
+    public var escapedCallCount: Int { caughtEscapes.withLock { $0.count } }
 
-    func noteEscape() { escapedCount.add(1, ordering: .relaxed) }
+    /// Every sleep on the virtual clock that came from outside the simulation's thread, in the order
+    /// they were caught.
+    public var escapes: [SimulationEscape] { caughtEscapes.withLock { $0 } }
+
+    func noteEscape(_ escape: SimulationEscape) { caughtEscapes.withLock { $0.append(escape) } }
+
+    /// How many jobs and closures have arrived so far (see ``EventScheduler/activity``).
+    var arrivalCount: UInt64 { arrivals.load(ordering: .relaxed) }
 
     /// Whether a job or a submitted closure is waiting to run.
-    var hasWork: Bool {
+    public var hasRunnableWork: Bool {
         queue.withLock { $0.jobsHead < $0.jobs.count || !$0.actions.isEmpty }
     }
 
@@ -82,13 +138,36 @@ public final class SimulationExecutor: SerialExecutor, TaskExecutor, @unchecked 
         queue.withLock { $0.wake = wake }
     }
 
-    /// Marks the calling thread as the simulation's thread until ``endDraining()``.
-    func beginDraining() -> UInt {
-        drainingThread.exchange(Self.currentThreadID, ordering: .acquiringAndReleasing)
+    /// What ``beginDraining()`` replaced, for ``endDraining(restoring:)``.
+    struct DrainingMark {
+        let thread: UInt
+        /// What the calling thread drained before (nil: nothing to restore, for the main actor).
+        let executorOfThread: UnsafeMutableRawPointer??
     }
 
-    func endDraining(restoring previous: UInt) {
-        drainingThread.store(previous, ordering: .releasing)
+    /// Marks the main actor as the simulation's thread until ``endDraining(restoring:)``, across
+    /// suspensions (main-actor jobs may run on different threads).
+    func beginDrainingOnTheMainActor() -> DrainingMark {
+        DrainingMark(thread: drainingThread.exchange(Self.mainActorMark, ordering: .acquiringAndReleasing), executorOfThread: nil)
+    }
+
+    /// The draining "thread" while the simulation is driven from the main actor.
+    static let mainActorMark = UInt.max
+
+    /// Marks the calling thread as the simulation's thread until ``endDraining(restoring:)``; work it
+    /// sends to the global executor joins this executor if ``capturesGlobalWork`` (see `GlobalWorkCapture`).
+    func beginDraining() -> DrainingMark {
+        let mark = DrainingMark(
+            thread: drainingThread.exchange(Self.currentThreadID, ordering: .acquiringAndReleasing),
+            executorOfThread: .some(SimulationThread.current)
+        )
+        SimulationThread.current = Unmanaged.passUnretained(self).toOpaque()
+        return mark
+    }
+
+    func endDraining(restoring mark: DrainingMark) {
+        if case .some(let previous) = mark.executorOfThread { SimulationThread.current = previous }
+        drainingThread.store(mark.thread, ordering: .releasing)
     }
 
     /// Runs queued jobs and submitted closures until none is left; returns how many ran.

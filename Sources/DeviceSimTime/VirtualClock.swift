@@ -3,9 +3,13 @@ import Synchronization
 /// A `Clock` whose time is a simulation's virtual time.
 ///
 /// Code written against `any Clock<Duration>` runs unchanged on it: `sleep` suspends the calling task
-/// until the scheduler reaches the deadline, without any real waiting. Tasks must run on the
-/// simulation's executor (start them with ``EventScheduler/spawn(_:)``); a sleep called from elsewhere
-/// still works but is counted in ``SimulationExecutor/escapedCallCount`` and may be non-deterministic.
+/// until the scheduler reaches the deadline, without any real waiting; a cancelled sleep throws
+/// `CancellationError` at once and leaves nothing scheduled. Tasks must run on the simulation's
+/// executor (start them with ``EventScheduler/spawn(_:fileID:line:)``) or, for a simulation driven from
+/// the main actor, on the main actor. A sleep called from elsewhere is recorded in
+/// ``SimulationExecutor/escapes`` and either fails at once with ``VirtualClockError`` (when the
+/// executor's ``SimulationExecutor/failsEscapedSleeps`` is on, as in tests) or still completes, at a
+/// time that depends on thread timing.
 ///
 /// ```swift
 /// let scheduler = EventScheduler()
@@ -34,19 +38,25 @@ public struct VirtualClock: Clock, Sendable {
         try Task.checkCancellation()
         let handle = self.handle
         let sleeper = Sleeper()
+        let origin = SimulationTaskOrigin.current
         try await withTaskCancellationHandler {
             try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Void, any Error>) in
                 sleeper.install(continuation)
                 let executor = handle.executor
                 if executor.isOnSimulationThread {
-                    handle.scheduleWake(sleeper, at: deadline)
+                    handle.scheduleWake(sleeper, at: deadline, origin: origin)
+                    return
+                }
+                let escape = SimulationEscape(deadline: deadline, origin: origin, place: MainQueue.isCurrent ? .mainActor : .otherThread)
+                executor.noteEscape(escape)
+                if executor.failsEscapedSleeps {
+                    sleeper.resume(throwing: VirtualClockError.sleptOutsideTheSimulation(escape))
                 } else {
-                    executor.noteEscape()
-                    executor.submit { handle.scheduleWake(sleeper, at: deadline) }
+                    executor.submit { handle.scheduleWake(sleeper, at: deadline, origin: origin) }
                 }
             }
         } onCancel: {
-            sleeper.resume(throwing: CancellationError())
+            handle.cancel(sleeper)
         }
     }
 }
@@ -62,15 +72,31 @@ private final class SchedulerHandle: @unchecked Sendable {
         self.executor = scheduler.executor
     }
 
-    func scheduleWake(_ sleeper: Sleeper, at deadline: VirtualInstant) {
+    /// Schedules the sleeper's wake-up (on the simulation's thread).
+    func scheduleWake(_ sleeper: Sleeper, at deadline: VirtualInstant, origin: SimulationTaskOrigin?) {
         guard !sleeper.isFinished else { return }
-        scheduler.schedule(at: deadline) { sleeper.resume(throwing: nil) }
+        sleeper.wake = scheduler.scheduleSleep(until: deadline, origin: origin) { sleeper.resume(throwing: nil) }
+    }
+
+    /// Ends a cancelled sleep with `CancellationError` and removes its wake-up from the scheduler, so
+    /// that it neither moves the clock nor stays pending. Done at once when the simulation runs on this
+    /// thread; otherwise (a test cancelling between two advances) at the next drain, so that the
+    /// resumed task, too, runs in the simulation.
+    func cancel(_ sleeper: Sleeper) {
+        let cancel: @Sendable () -> Void = {
+            sleeper.resume(throwing: CancellationError())
+            sleeper.wake?.cancel()
+            sleeper.wake = nil
+        }
+        if executor.isDrainingOnThisThread { cancel() } else { executor.submit(cancel) }
     }
 }
 
 /// One pending sleep: resumed exactly once, by its deadline or by cancellation.
-private final class Sleeper: Sendable {
+private final class Sleeper: @unchecked Sendable {
     private let state = Mutex<(continuation: UnsafeContinuation<Void, any Error>?, finished: Bool, error: (any Error)?)>((nil, false, nil))
+    /// The scheduled wake-up; read and written on the simulation's thread only.
+    var wake: ScheduledEvent?
 
     var isFinished: Bool { state.withLock { $0.finished } }
 
@@ -95,24 +121,5 @@ private final class Sleeper: Sendable {
         }
         guard let continuation else { return }
         if let error { continuation.resume(throwing: error) } else { continuation.resume() }
-    }
-}
-
-extension EventScheduler {
-    /// Starts `operation` as a task on this simulation's executor. It and its child tasks run only while
-    /// the scheduler runs, and virtual time waits for them to become idle.
-    @discardableResult
-    public func spawn<Success: Sendable>(
-        _ operation: sending @escaping @isolated(any) () async throws -> Success
-    ) -> Task<Success, any Error> {
-        Task(executorPreference: executor, operation: operation)
-    }
-
-    /// Starts a non-throwing `operation` as a task on this simulation's executor.
-    @discardableResult
-    public func spawn<Success: Sendable>(
-        _ operation: sending @escaping @isolated(any) () async -> Success
-    ) -> Task<Success, Never> {
-        Task(executorPreference: executor, operation: operation)
     }
 }

@@ -1,6 +1,7 @@
 /// A point in a simulation's virtual time: the time elapsed since the simulation started.
 ///
 /// Virtual instants are exact (whole nanoseconds), totally ordered and independent of the wall clock.
+/// Durations are rounded to the nearest nanosecond (see ``Swift/Duration/wholeNanoseconds``).
 ///
 /// ```swift
 /// let start = VirtualInstant.zero
@@ -57,10 +58,20 @@ public struct VirtualInstant: InstantProtocol, Hashable, Sendable, CustomStringC
 }
 
 extension Duration {
-    /// The duration in whole nanoseconds (sub-nanosecond attoseconds are dropped).
+    /// The duration in whole nanoseconds, rounded to the nearest one (halves away from zero).
+    ///
+    /// Rounding, not truncating, keeps durations written in decimal seconds where a person reads them:
+    /// `.seconds(4.999)` is 4.998999999999999666 s as a `Double`, and lands on 4_999_000_000 ns.
+    ///
+    /// ```swift
+    /// Duration.seconds(4.999).wholeNanoseconds      // 4_999_000_000
+    /// Duration.milliseconds(4_999).wholeNanoseconds // 4_999_000_000
+    /// ```
     public var wholeNanoseconds: Int64 {
         let (seconds, attoseconds) = components
-        return seconds &* 1_000_000_000 &+ attoseconds / 1_000_000_000
+        let (nanoseconds, remainder) = attoseconds.quotientAndRemainder(dividingBy: 1_000_000_000)
+        let rounding: Int64 = remainder >= 500_000_000 ? 1 : remainder <= -500_000_000 ? -1 : 0
+        return seconds &* 1_000_000_000 &+ nanoseconds &+ rounding
     }
 
     /// The duration in seconds, as a floating-point value.

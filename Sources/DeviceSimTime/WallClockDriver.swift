@@ -23,10 +23,14 @@ public struct WallClockDriver: Sendable {
 
     /// The policy for late events.
     public var policy: Policy
+    /// Virtual seconds per wall-clock second (1: real time; 100: a day in under 15 minutes).
+    public var speed: Double
 
     /// Creates a driver.
-    public init(policy: Policy = .bestEffort) {
+    public init(policy: Policy = .bestEffort, speed: Double = 1) {
+        precondition(speed > 0 && speed.isFinite, "the speed of a wall-clock driver must be positive")
         self.policy = policy
+        self.speed = speed
     }
 
     /// Runs `scheduler` on the wall clock for `duration` (nil: until `stop` is raised).
@@ -42,26 +46,33 @@ public struct WallClockDriver: Sendable {
         defer { scheduler.executor.endDraining(restoring: previous) }
 
         let clock = ContinuousClock()
-        let origin = clock.now - scheduler.now.offset
+        let origin = clock.now
+        let base = scheduler.now
+        let speed = self.speed
         let end = duration.map { scheduler.now.advanced(by: $0) }
-        func elapsed() -> VirtualInstant { VirtualInstant(offset: origin.duration(to: clock.now)) }
+        func elapsed() -> VirtualInstant { base.advanced(by: origin.duration(to: clock.now) * speed) }
 
         while !stop.isRaised {
-            let current = elapsed()
-            if let end, current >= end { break }
+            var current = elapsed()
+            // At the end, events due before it that a run behind the wall clock has not reached yet
+            // still run (late), so falling behind loses nothing.
+            let finishing = end.map { current >= $0 } ?? false
+            if finishing, let end { current = end }
             scheduler.advanceClock(to: current)
             _ = scheduler.executor.drain()
             if let next = scheduler.nextEventInstant, next <= current {
-                if case .hardLimit(let tolerance) = policy, next.duration(to: current) > tolerance {
-                    throw WallClockDriverError.fellBehind(by: next.duration(to: current), tolerance: tolerance)
+                let late = next.duration(to: elapsed())
+                if case .hardLimit(let tolerance) = policy, late > tolerance {
+                    throw WallClockDriverError.fellBehind(by: late, tolerance: tolerance)
                 }
                 _ = try scheduler.runNextEvent(notAfter: current)
-                scheduler.advanceClock(to: elapsed())
+                if !finishing { scheduler.advanceClock(to: elapsed()) }
                 continue
             }
+            if finishing { break }
             var wakeAt = scheduler.nextEventInstant ?? current.advanced(by: .seconds(1))
             if let end, end < wakeAt { wakeAt = end }
-            let wait = current.duration(to: wakeAt)
+            let wait = current.duration(to: wakeAt) / speed
             if wait > .zero {
                 _ = wakeUp.wait(timeout: .now() + .nanoseconds(Int(min(wait.wholeNanoseconds, 1_000_000_000))))
             }

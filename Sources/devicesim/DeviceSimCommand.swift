@@ -15,6 +15,8 @@ struct DeviceSimCommand: ParsableCommand {
             ValidateCommand.self,
             NMEACommand.self,
             MergeCommand.self,
+            ReportCommand.self,
+            ServeCommand.self,
         ] + liveGPSSubcommands
     )
 

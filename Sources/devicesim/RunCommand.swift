@@ -16,8 +16,14 @@ struct RunCommand: ParsableCommand {
               devicesim run Scenarios
               devicesim run Scenarios/dog-walk/walk-2km.yaml --trace out/traces --junit out/junit.xml
               devicesim run Scenarios --seed 7
+              devicesim run Scenarios --report out/report.html
               devicesim run Scenarios/friend-locator --seeds 1-200 --jobs 8
               devicesim run Scenarios --shard 2/4 --results shard-2.jsonl   (then: devicesim merge shard-*.jsonl)
+              devicesim run Scenarios/dog-walk --keep-data out/data      (then: sqlite3 out/data/dog-walk/<file>/<device>.sqlite)
+
+            Each device keeps its app's data in an SQLite database. A run puts them in one temporary
+            folder, removed at the end; --keep-data keeps them in DIR, one folder per scenario file
+            (with .seed-N in a sweep) and one <device>.sqlite per device.
             """
     )
 
@@ -27,11 +33,17 @@ struct RunCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Write each scenario's trace as JSON Lines into this folder.", valueName: "dir"))
     var trace: String?
 
+    @Option(help: ArgumentHelp("Keep the devices' databases in this folder (default: a temporary folder, removed at the end).", valueName: "dir"))
+    var keepData: String?
+
     @Option(help: ArgumentHelp("Write a JUnit XML report to this file.", valueName: "file"))
     var junit: String?
 
     @Option(help: ArgumentHelp("Write every result as JSON Lines to this file (for 'devicesim merge').", valueName: "file"))
     var results: String?
+
+    @Option(help: ArgumentHelp("Write an HTML report (maps, timelines, events, failures; one offline file) to this file.", valueName: "file"))
+    var report: String?
 
     @Option(help: "Use this seed instead of each scenario's own.")
     var seed: UInt64?
@@ -81,15 +93,29 @@ struct RunCommand: ParsableCommand {
             out.write(style.dim("shard \(selectedShard): \(plan.count) of \(found.count * (sweep?.count ?? 1)) runs") + "\n")
         }
 
-        let runner = ScenarioRunner(seedOverride: seed, limits: RunLimits(maximumVirtualTime: VirtualInstant(offset: ScenarioParser.maximumDuration), maximumEvents: maxEvents))
+        var runner = ScenarioRunner(seedOverride: seed, limits: RunLimits(maximumVirtualTime: VirtualInstant(offset: ScenarioParser.maximumDuration), maximumEvents: maxEvents))
+        let dataFolder: DataFolder
+        do {
+            dataFolder = try keepData.map(DataFolder.init(keeping:)) ?? DataFolder.temporary(prefix: "devicesim-run-")
+        } catch {
+            Terminal.standardError.write(style.red("error: ") + "\(error)\n")
+            throw ExitCode(2)
+        }
+        runner.dataDirectory = dataFolder.path
+        // The temporary folder goes when `dataFolder` is released, after the last scenario.
+        defer { withExtendedLifetime(dataFolder) {} }
         var records: [RunRecord] = []
         let resultsFile = try results.map { try OutputFile(path: $0) }
         try resultsFile?.append(RunRecordCoding.header(ResultsHeader(shard: selectedShard?.description, planSize: found.count * (sweep?.count ?? 1))))
+        // A report is made from the traces: without --trace they go to a temporary folder.
+        let reportTraces = report != nil && trace == nil ? FileManager.default.temporaryDirectory.appendingPathComponent("devicesim-report-\(UUID().uuidString)").path : nil
+        defer { if let reportTraces { try? FileManager.default.removeItem(atPath: reportTraces) } }
+        let traceFolder = trace ?? reportTraces
         let clock = ContinuousClock()
         let started = clock.now
         // Traces stream to their files as the scenarios run; results keep only the events their
         // expectations look at, so memory does not grow with the length of a trace.
-        try ScenarioBatch.run(plan, runner: runner, jobs: jobs, swept: sweep != nil, traceFolder: trace, keepingEvents: false) { outcome in
+        try ScenarioBatch.run(plan, runner: runner, jobs: jobs, swept: sweep != nil, traceFolder: traceFolder, keepingEvents: false) { outcome in
             switch outcome {
             case .invalid(let record, let error):
                 records.append(record)
@@ -110,6 +136,9 @@ struct RunCommand: ParsableCommand {
         let total = started.duration(to: clock.now).inSeconds
         if let junit {
             try write(JUnitReport().xml(for: records), to: junit)
+        }
+        if let report, let traceFolder {
+            try ReportCommand.write(records: records, traceFolder: traceFolder, to: report, wallSeconds: total, style: Style(enabled: Terminal.standardError.supportsColor))
         }
         let status = RunSummary(records: records, wallSeconds: total).print(style: style)
         if selectedShard != nil, let statusFile = ProcessInfo.processInfo.environment["TEST_SHARD_STATUS_FILE"], !statusFile.isEmpty {

@@ -63,6 +63,33 @@ import Testing
         _ = subscriptions
     }
 
+    /// The default of a scenario without accounts: everyone a friend of everyone, as a rule. Pings go
+    /// to every other account in the order the accounts were given, after her own listed friends;
+    /// adding a friend adds nobody twice; "friends in my area" sees every sharing friend in a hotspot.
+    @Test func aFriendOfEveryoneReachesEveryOtherAccountInOrder() throws {
+        let scheduler = EventScheduler()
+        let ids = (0..<50).map { "d\($0)" }
+        var accounts = SimulatedBackend.Account.allFriends(ids)
+        accounts[0].friends = ["d7"]
+        accounts[3].sharing = false
+        let backend = SimulatedBackend(scheduler: scheduler, events: TraceRecorder(), hotspots: [library], accounts: accounts)
+        let bound = SimulationBound(backend, executor: scheduler.executor)
+        let location = SharedLocation(account: "d0", hotspot: "library", coordinate: nil, precision: .hotspot)
+        let recipients = try run(scheduler) { try? await bound.value.ping(from: "d0", group: "friends", location: location) }
+        #expect(recipients == ["d7"] + ids.filter { $0 != "d0" && $0 != "d7" })
+        #expect(backend.friends(of: backend.accounts["d5"]!) == ids.filter { $0 != "d5" })
+        #expect(backend.isFriend("d49", of: backend.accounts["d5"]!) && !backend.isFriend("d5", of: backend.accounts["d5"]!))
+        #expect(!backend.isFriend("stranger", of: backend.accounts["d5"]!))
+        _ = try run(scheduler) { try? await bound.value.addFriend(email: "d9@example.org", to: "d5") }
+        #expect(backend.accounts["d5"]?.friends == [], "d9 is a friend already")
+        for sharer in ["d2", "d3", "d4"] {
+            let shared = SharedLocation(account: sharer, hotspot: "library", coordinate: nil, precision: .hotspot)
+            _ = try run(scheduler) { try? await bound.value.updateLocation(shared) }
+        }
+        let inArea = try run(scheduler) { try? await bound.value.friendsInArea(of: "d1") }
+        #expect(inArea?.map(\.account) == ["d2", "d4"], "d3 does not share")
+    }
+
     @Test func friendsInMyAreaAreFriendsInAHotspotWhoShare() throws {
         let (scheduler, _, backend) = make()
         let bound = SimulationBound(backend, executor: scheduler.executor)

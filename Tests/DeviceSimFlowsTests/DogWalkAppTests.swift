@@ -114,4 +114,48 @@ import Testing
         try harness.scheduler.run(for: .seconds(86_400))
         #expect(harness.app.markerMoves == 17_280)
     }
+
+    // MARK: The user data on the map
+
+    /// A started app with an offline account, Rex, and `records` in an in-memory store.
+    func startedWithRecords(_ records: [(BusinessRecord.Kind, metresNorth: Double)], overlap: Double = 5) throws -> (Harness, InMemoryUserDataStore) {
+        let harness = Harness(at: park)
+        let store = InMemoryUserDataStore(UserData(account: .offline, dogs: [DogProfile(name: "Rex")], records: records.enumerated().map { index, record in
+            BusinessRecord(dogID: 1, kind: record.0, coordinate: park.destination(distance: record.metresNorth, bearing: 0),
+                           placedAt: VirtualInstant(offset: .seconds(Int64(index) - 100)), localTime: "")
+        }))
+        harness.device.userData = store
+        harness.app.startApp()
+        harness.app.startService()
+        try harness.scheduler.run(for: .seconds(1))
+        return (harness, store)
+    }
+
+    @Test func aFailedSaveShowsTheReasonKeepsEverythingAndARetryPlacesTheRecord() throws {
+        let (harness, store) = try startedWithRecords([(.pee, 20), (.poo, 40)])
+        #expect(harness.app.isBusinessMenuShown)
+        store.failWrites(with: .noSpace(key: "business record"))
+        harness.app.placeRecord(.poo)
+        #expect(store.data?.records.count == 2)
+        #expect(harness.app.userData?.records.count == 2)
+        #expect(harness.app.isBusinessMenuShown)
+        #expect(harness.trace.events.last { $0.name == "record.save-failed" }?["reason"]?.description == "cannot save 'business record': the disk is full; free some space and try again")
+        harness.app.placeRecord(.poo)
+        #expect(store.data?.records.map(\.kind) == [.pee, .poo, .poo])
+        #expect(!harness.app.isBusinessMenuShown && harness.app.isCleanUpMessageShown)
+        try harness.scheduler.run(for: .seconds(5))
+        #expect(!harness.app.isCleanUpMessageShown)
+    }
+
+    @Test func theMapAggregatesOverlappingRecordsAndThePopupCountsThem() throws {
+        let (harness, _) = try startedWithRecords([(.pee, 20), (.pee, 21), (.poo, 22), (.poo, 80)])
+        #expect(harness.app.shownMarkers.map(\.shown.id) == [5, 4])
+        #expect(harness.app.shownMarkers.map(\.members.count) == [1, 3])
+        harness.app.clickRecord(id: 4, near: nil)
+        let popup = try #require(harness.app.statisticsPopup)
+        let statistics = BusinessRecordMap.Statistics(popup.overlapping)
+        #expect((statistics.peePercent, statistics.pooPercent) == (67, 33))
+        harness.app.openRecordList()
+        #expect(harness.app.recordList?.map(\.id) == [4, 3, 2])
+    }
 }

@@ -92,14 +92,16 @@ final class StopDetector {
         #expect(try trace(seed: 3) != trace(seed: 4))
     }
 
-    @Test func workThatEscapesTheSimulationIsReported() async throws {
+    @Test func workThatEscapesTheSimulationFailsAtOnceAndIsReported() async throws {
         let simulation = TestSimulation()
         let clock = simulation.clock
         let escaped = Task.detached { try await clock.sleep(for: .seconds(1)) }
-        while simulation.scheduler.executor.escapedCallCount == 0 { await Task.yield() }
-        #expect(throws: TestSimulationError.workEscapedTheSimulation(count: 1)) { try simulation.advance(by: .seconds(2)) }
-        try await escaped.value
+        let escape = SimulationEscape(deadline: VirtualInstant(offset: .seconds(1)), origin: nil, place: .otherThread)
+        // The sleep fails at once, in the escaped task, instead of waking at a time set by thread timing.
+        await #expect(throws: VirtualClockError.sleptOutsideTheSimulation(escape)) { try await escaped.value }
+        #expect(throws: TestSimulationError.workEscapedTheSimulation([escape])) { try simulation.advance(by: .seconds(2)) }
         try simulation.advance(by: .seconds(1))  // reported once
+        #expect(simulation.now == VirtualInstant(offset: .seconds(3)))
     }
 
     /// Many simulations at once, as Swift Testing runs tests in parallel: each stays exact.

@@ -177,6 +177,19 @@ actor Counter {
         try WallClockDriver().run(scheduler, for: .seconds(30), stop: stop)
         #expect(log.all.last == "submitted")
     }
+
+    /// Far faster than the events can run, the driver falls behind the wall clock; at the end every
+    /// event due before it has still run, each at its own instant, and the clock stands at the end.
+    @Test func aDriverBehindTheWallClockStillRunsEveryEventAtItsInstant() throws {
+        let scheduler = EventScheduler()
+        var instants: [VirtualInstant] = []
+        let ticks = scheduler.repeating(every: .milliseconds(1)) { _ in instants.append(scheduler.now) }
+        try WallClockDriver(speed: 100_000).run(scheduler, for: .seconds(10))
+        ticks.cancel()
+        #expect(instants.count == 10_000, "a tick a millisecond for 10 s: \(instants.count)")
+        #expect(instants == (1...10_000).map { VirtualInstant(offset: .milliseconds($0)) })
+        #expect(scheduler.now == VirtualInstant(offset: .seconds(10)))
+    }
 }
 
 import Foundation

@@ -75,7 +75,9 @@ import Testing
                     (try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["position"] as? Int
                 }
         }
-        #expect(positions.sorted() == Array(0..<positions.count) && positions.count == 7 * 3 + 3)
+        let dogWalkFiles = try FileManager.default.contentsOfDirectory(atPath: CLI.repositoryRoot.appendingPathComponent("Scenarios/dog-walk").path)
+            .filter { $0.hasSuffix(".yaml") }.count
+        #expect(positions.sorted() == Array(0..<positions.count) && positions.count == dogWalkFiles * 3 + 3)
         // A missing shard is refused.
         let partial = try CLI.run(["merge"] + (1...3).map { folder.appendingPathComponent("shard-\($0).jsonl").path })
         #expect(partial.status == 2 && partial.standardError.contains("missing shard 4/4"))

@@ -48,6 +48,12 @@ final class LiveGPSD {
         try launch(["/usr/sbin/gpsd", "-N", "-n", "-S", String(port), "-F", folder.appendingPathComponent("control-\(UUID().uuidString.prefix(8)).sock").path])
     }
 
+    /// A gpsd reading NMEA from `source` (such as `tcp://127.0.0.1:10110`), which it opens only when a
+    /// client asks for reports (no `-n`).
+    func readNMEA(from source: String) throws {
+        try launch(["/usr/sbin/gpsd", "-N", "-S", String(port), "-F", folder.appendingPathComponent("control-\(UUID().uuidString.prefix(8)).sock").path, source])
+    }
+
     private func launch(_ command: [String]) throws {
         stop()
         let process = Process()

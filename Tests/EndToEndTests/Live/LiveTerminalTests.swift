@@ -65,8 +65,8 @@ struct LiveTerminalTests {
 
         // gpsd back: said, the fix returns, the recording goes on.
         try gpsd.play(Self.walk)
-        try terminal.waitFor("connected to gpsd at 127.0.0.1:\(gpsd.port)", timeout: 20)
-        try terminal.waitUntil("the fix back on the status line", timeout: 20) { statusLine($0).contains("3D fix") }
+        try terminal.waitFor("connected to gpsd at 127.0.0.1:\(gpsd.port)", timeout: 60)
+        try terminal.waitUntil("the fix back on the status line", timeout: 60) { statusLine($0).contains("3D fix") }
         let deadline = Date().addingTimeInterval(10)
         while try LiveFiles.nmeaSentences(recording).count <= recordedBeforeRestart + 20, Date() < deadline { Thread.sleep(forTimeInterval: 0.2) }
         #expect(try LiveFiles.nmeaSentences(recording).count > recordedBeforeRestart + 20, "the recording goes on after gpsd restarts")
@@ -106,7 +106,7 @@ struct LiveTerminalTests {
         gpsd.stop()
         try gpsd.play(Self.walk)
         // gpsd restarting ends "no receiver" with "lost the connection", then "connected" ends that.
-        try terminal.waitUntil("a fix on the status line", timeout: 20) { statusLine($0).contains("3D fix") }
+        try terminal.waitUntil("a fix on the status line", timeout: 60) { statusLine($0).contains("3D fix") }
         try terminal.send("C-c")
         try terminal.waitFor("exit status 0")
     }

@@ -40,7 +40,7 @@ final class TmuxSession {
     /// Waits until `condition` holds for the screen, polling; returns that screen or throws with the
     /// last screen seen.
     @discardableResult
-    func waitUntil(_ what: String, timeout: TimeInterval = 15, _ condition: ([String]) -> Bool) throws -> [String] {
+    func waitUntil(_ what: String, timeout: TimeInterval = 45, _ condition: ([String]) -> Bool) throws -> [String] {
         let deadline = Date().addingTimeInterval(timeout)
         var last: [String] = []
         while Date() < deadline {
@@ -53,7 +53,7 @@ final class TmuxSession {
 
     /// Waits until some row contains `text`.
     @discardableResult
-    func waitFor(_ text: String, timeout: TimeInterval = 15) throws -> [String] {
+    func waitFor(_ text: String, timeout: TimeInterval = 45) throws -> [String] {
         try waitUntil("'\(text)'", timeout: timeout) { $0.contains { $0.contains(text) } }
     }
 

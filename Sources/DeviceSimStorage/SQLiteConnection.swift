@@ -1,0 +1,127 @@
+import CSQLite
+import Foundation
+
+/// One open SQLite database file, through SQLite's C API: statements with bound values, rows read as
+/// ``SQLiteValue``s, and transactions that roll back when their body throws.
+///
+/// ```swift
+/// let db = try SQLiteConnection(path: "/tmp/walker.sqlite")
+/// try db.transaction { try db.execute("INSERT INTO dogs(name) VALUES (?)", [.text("Rex")]) }
+/// let rows = try db.query("SELECT id, name FROM dogs")
+/// ```
+final class SQLiteConnection {
+    private var handle: OpaquePointer?
+    /// The database file.
+    let path: String
+
+    /// Opens (creating if needed) the database at `path`.
+    init(path: String) throws(SQLiteError) {
+        self.path = path
+        var db: OpaquePointer?
+        let code = sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX, nil)
+        guard code == SQLITE_OK, let db else {
+            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
+            sqlite3_close_v2(db)
+            throw SQLiteError(code: code, message: message)
+        }
+        handle = db
+    }
+
+    deinit { close() }
+
+    /// Closes the connection; an open transaction is rolled back by SQLite.
+    func close() {
+        if let handle { sqlite3_close_v2(handle) }
+        handle = nil
+    }
+
+    /// Runs `sql` (one statement) with `values` bound to its `?` parameters.
+    func execute(_ sql: String, _ values: [SQLiteValue] = []) throws(SQLiteError) {
+        _ = try query(sql, values)
+    }
+
+    /// Runs `sql` and returns every row.
+    func query(_ sql: String, _ values: [SQLiteValue] = []) throws(SQLiteError) -> [[SQLiteValue]] {
+        guard let handle else { throw SQLiteError(code: SQLITE_MISUSE, message: "the database is closed") }
+        var statement: OpaquePointer?
+        var code = sqlite3_prepare_v2(handle, sql, -1, &statement, nil)
+        guard code == SQLITE_OK, let statement else { throw error(code) }
+        defer { sqlite3_finalize(statement) }
+        for (index, value) in values.enumerated() {
+            let position = Int32(index + 1)
+            switch value {
+            case .null: sqlite3_bind_null(statement, position)
+            case .integer(let number): sqlite3_bind_int64(statement, position, number)
+            case .real(let number): sqlite3_bind_double(statement, position, number)
+            case .text(let text): sqlite3_bind_text(statement, position, text, -1, Self.transient)
+            }
+        }
+        var rows: [[SQLiteValue]] = []
+        while true {
+            code = sqlite3_step(statement)
+            if code == SQLITE_DONE { break }
+            guard code == SQLITE_ROW else { throw error(code) }
+            rows.append((0..<sqlite3_column_count(statement)).map { column in
+                switch sqlite3_column_type(statement, column) {
+                case SQLITE_INTEGER: .integer(sqlite3_column_int64(statement, column))
+                case SQLITE_FLOAT: .real(sqlite3_column_double(statement, column))
+                case SQLITE_NULL: .null
+                default: .text(String(cString: sqlite3_column_text(statement, column)))
+                }
+            })
+        }
+        return rows
+    }
+
+    /// Runs `body` in one transaction: committed when it returns, rolled back when it throws.
+    func transaction<T>(_ body: () throws(SQLiteError) -> T) throws(SQLiteError) -> T {
+        try execute("BEGIN IMMEDIATE")
+        do {
+            let value = try body()
+            try execute("COMMIT")
+            return value
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// The row id of the last insert.
+    var lastInsertID: Int64 { handle.map { sqlite3_last_insert_rowid($0) } ?? 0 }
+
+    private func error(_ code: Int32) -> SQLiteError {
+        SQLiteError(code: code, message: handle.map { String(cString: sqlite3_errmsg($0)) } ?? "closed")
+    }
+
+    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+}
+
+/// A value in a row or a bound parameter.
+enum SQLiteValue: Hashable {
+    case null
+    case integer(Int64)
+    case real(Double)
+    case text(String)
+
+    var int: Int64? { if case .integer(let n) = self { n } else { nil } }
+    var double: Double? {
+        switch self {
+        case .real(let n): n
+        case .integer(let n): Double(n)
+        default: nil
+        }
+    }
+    var string: String? { if case .text(let s) = self { s } else { nil } }
+
+    init(_ text: String?) { self = text.map(SQLiteValue.text) ?? .null }
+}
+
+/// An SQLite result code with its message.
+struct SQLiteError: Error, CustomStringConvertible {
+    let code: Int32
+    let message: String
+
+    /// The primary result code (SQLITE_FULL, SQLITE_READONLY, SQLITE_NOTADB, ...).
+    var primary: Int32 { code & 0xff }
+    var description: String { "\(message) (SQLite code \(code))" }
+}

@@ -1,0 +1,204 @@
+import CSQLite
+import DeviceSimHAL
+import DeviceSimTime
+import Foundation
+
+/// One SQLite file on disk with a versioned schema (`PRAGMA user_version`; `migrations` applied in
+/// order on open), where every write is one transaction: a write that fails leaves what was saved
+/// before exactly as it was. Injected ``StorageFaults`` make writes or reads fail;
+/// ``damageFile()`` and ``killDuringNextWrite()`` damage the file or cut a write short the way a bad
+/// sector or a crash would. The apps' stores (``SQLiteUserDataStore``, ``SQLiteTaskListStore``) keep
+/// their tables in one.
+///
+/// ```swift
+/// let database = SQLiteDatabase(path: dir + "/walker.sqlite", migrations: [["CREATE TABLE notes (text TEXT)"]], now: { scheduler.now })
+/// database.faults.inject(.diskFull, count: 1)   // the next write fails and changes nothing
+/// ```
+public final class SQLiteDatabase {
+    /// The database file.
+    public var path: String { location() }
+    /// The file's name in its folder.
+    public let fileName: String
+    private let location: () -> String
+    /// Faults to inject (a device's databases may share one set).
+    public let faults: StorageFaults
+    /// Called when a write is cut short by ``killDuringNextWrite()`` (the simulation kills the app).
+    public var onKilled: (() -> Void)?
+    /// The schema, one migration per version (version N is `migrations[N-1]`).
+    let migrations: [[String]]
+    private let now: () -> VirtualInstant
+    private var connection: SQLiteConnection?
+    private var killNextWrite = false
+    private var corruptFilesSetAside = 0
+
+    /// A database in the file at `path` (created, with its folder, on first use); `now` is the
+    /// device's time, for faults that last a while.
+    public init(path: String, migrations: [[String]], faults: StorageFaults = StorageFaults(), now: @escaping () -> VirtualInstant) {
+        location = { path }
+        fileName = (path as NSString).lastPathComponent
+        self.migrations = migrations
+        self.faults = faults
+        self.now = now
+    }
+
+    /// A database in the file `file` of `folder` (a lazily made temporary folder is made when the file
+    /// is first opened).
+    public init(folder: DataFolder, file: String, migrations: [[String]], faults: StorageFaults = StorageFaults(), now: @escaping () -> VirtualInstant) {
+        location = { folder.appending(file) }
+        fileName = file
+        self.migrations = migrations
+        self.faults = faults
+        self.now = now
+    }
+
+    deinit { connection?.close() }
+
+    /// The schema version of the open database.
+    public func schemaVersion() throws(StorageError) -> Int {
+        let db = try open()
+        return Int(try run("schema") { () throws(SQLiteError) in try db.query("PRAGMA user_version").first?.first?.int ?? 0 })
+    }
+
+    /// SQLite's `PRAGMA integrity_check` result ("ok" for a sound file).
+    public func integrityCheck() throws(StorageError) -> String {
+        let db = try open()
+        return try run("database") { () throws(SQLiteError) in try db.query("PRAGMA integrity_check").first?.first?.string ?? "" }
+    }
+
+    /// Closes the connection (the app stops or is killed); the next use opens the file again.
+    public func close() {
+        connection?.close()
+        connection = nil
+    }
+
+    /// Deletes the database file and what SQLite and this store keep beside it (journal, files set
+    /// aside as corrupt), so a kept data folder starts each run afresh.
+    public func removeFiles() {
+        close()
+        let folder = (path as NSString).deletingLastPathComponent
+        let name = (path as NSString).lastPathComponent
+        let beside = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        for file in beside where file == name || file.hasPrefix(name + "-") || file.hasPrefix(name + ".corrupt-") {
+            try? FileManager.default.removeItem(atPath: folder + "/" + file)
+        }
+    }
+
+    // MARK: Crashes and damage
+
+    /// The app is killed during its next write: the write's transaction has begun and its rows are
+    /// written when the process dies; the file (and its rollback journal) are left as the crash left
+    /// them, and SQLite recovers on the next open.
+    public func killDuringNextWrite() {
+        killNextWrite = true
+    }
+
+    /// Damages the database file the way a bad sector would: its header is overwritten. The app finds
+    /// out the next time it opens the database.
+    public func damageFile() {
+        close()
+        guard let handle = FileHandle(forUpdatingAtPath: path) else { return }
+        try? handle.seek(toOffset: 0)
+        try? handle.write(contentsOf: Data(repeating: 0xA5, count: 100))
+        try? handle.close()
+    }
+
+    // MARK: Internals
+
+    func open() throws(StorageError) -> SQLiteConnection {
+        if let connection { return connection }
+        let db: SQLiteConnection
+        do {
+            try? FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            db = try SQLiteConnection(path: path)
+            try db.execute("PRAGMA foreign_keys = ON")
+            try migrate(db)
+        } catch {
+            if [SQLITE_NOTADB, SQLITE_CORRUPT].contains(error.primary) {
+                corruptFilesSetAside += 1
+                let aside = path + ".corrupt-\(corruptFilesSetAside)"
+                try? FileManager.default.removeItem(atPath: aside)
+                try? FileManager.default.moveItem(atPath: path, toPath: aside)
+                try? FileManager.default.removeItem(atPath: path + "-journal")
+                throw .corrupt(file: (path as NSString).lastPathComponent, reason: error.message)
+            }
+            throw .readFailed(key: "database", reason: error.message)
+        }
+        connection = db
+        return db
+    }
+
+    private func migrate(_ db: SQLiteConnection) throws(SQLiteError) {
+        let version = Int(try db.query("PRAGMA user_version").first?.first?.int ?? 0)
+        for (index, statements) in migrations.enumerated() where index >= version {
+            try db.transaction { () throws(SQLiteError) in
+                for statement in statements { try db.execute(statement) }
+                try db.execute("PRAGMA user_version = \(index + 1)")
+            }
+        }
+    }
+
+    func run<T>(_ key: String, _ body: () throws(SQLiteError) -> T) throws(StorageError) -> T {
+        do { return try body() } catch { throw Self.storageError(error, key: key) }
+    }
+
+    /// Runs `body` on the open connection as a read of `key` (an injected read fault fails it first).
+    func read<T>(_ key: String, _ body: (SQLiteConnection) throws(SQLiteError) -> T) throws(StorageError) -> T {
+        if faults.take(write: false, at: now()) != nil { throw .readFailed(key: key, reason: "an I/O error while reading the database; try again") }
+        let db = try open()
+        return try run(key) { () throws(SQLiteError) in try body(db) }
+    }
+
+    /// Runs `body` as one write transaction of `key`: committed when it returns, rolled back (leaving
+    /// everything as it was) when it or an injected fault fails.
+    func write<T>(_ key: String, _ body: (SQLiteConnection) throws(SQLiteError) -> T) throws(StorageError) -> T {
+        let fault = faults.take(write: true, at: now())
+        let db = try open()
+        if fault == .readOnly { try? db.execute("PRAGMA query_only = ON") }
+        defer { if fault == .readOnly { try? db.execute("PRAGMA query_only = OFF") } }
+        if killNextWrite {
+            killNextWrite = false
+            // A one-page cache makes SQLite write changed pages into the file before the commit, so
+            // the crash leaves a half-written file and a hot rollback journal, as a real kill can.
+            try? db.execute("PRAGMA cache_size = 1")
+            try? db.execute("BEGIN IMMEDIATE")
+            _ = try? body(db)
+            crash()
+            onKilled?()
+            throw .writeFailed(key: key, reason: "the app was killed during the write")
+        }
+        return try run(key) { () throws(SQLiteError) in
+            try db.transaction { () throws(SQLiteError) in
+                let value = try body(db)
+                switch fault {
+                case .diskFull: throw SQLiteError(code: SQLITE_FULL, message: "database or disk is full")
+                case .writeError: throw SQLiteError(code: SQLITE_IOERR, message: "disk I/O error")
+                default: return value
+                }
+            }
+        }
+    }
+
+    /// Whether the last simulated crash left a hot rollback journal beside the file (SQLite rolls it
+    /// back on the next open).
+    public private(set) var crashLeftJournal = false
+
+    /// Leaves the file and its journal as they are on disk now, as a crash would.
+    private func crash() {
+        let files = [path, path + "-journal"]
+        let images = files.map { FileManager.default.contents(atPath: $0) }
+        crashLeftJournal = images[1].map { !$0.isEmpty } ?? false
+        close()
+        for (file, image) in zip(files, images) {
+            if let image { _ = FileManager.default.createFile(atPath: file, contents: image) } else { try? FileManager.default.removeItem(atPath: file) }
+        }
+    }
+
+    private static func storageError(_ error: SQLiteError, key: String) -> StorageError {
+        switch error.primary {
+        case SQLITE_FULL: .noSpace(key: key)
+        case SQLITE_READONLY: .readOnly(key: key)
+        case SQLITE_IOERR: .writeFailed(key: key, reason: "the storage reported an I/O error; try again")
+        default: .writeFailed(key: key, reason: error.message)
+        }
+    }
+}

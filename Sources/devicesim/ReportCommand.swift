@@ -1,0 +1,126 @@
+import ArgumentParser
+import DeviceSim
+import Foundation
+
+/// `devicesim report`: an HTML report from saved traces (a CI job's artifacts, later).
+struct ReportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "report",
+        abstract: "Write an HTML report (maps, timelines, events, failures) from saved traces.",
+        discussion: """
+            Each argument is a trace written by 'devicesim run --trace DIR', or a folder searched for .jsonl traces. With --results (written by 'devicesim run --results'), the report shows each run's result and wall time and finds each trace's scenario file by the path the run read; with --scenarios, traces are matched to scenario files by name (dog-walk/tunnel.jsonl to dog-walk/tunnel.yaml). The scenario file gives the map its world and the devices' tracks, and the failed expectations their moments. Nothing is run again.
+
+            The report is one HTML file with everything inline: it opens from disk, offline. Exit codes: 0 written, 2 invalid input or usage (a trace or scenario file that cannot be read is left out of the report, which is still written, with a warning).
+
+            Examples:
+              devicesim run Scenarios --trace out/traces --results out/results.jsonl
+              devicesim report out/traces --results out/results.jsonl --out out/report.html
+              devicesim report out/traces/dog-walk/tunnel.jsonl --scenarios Scenarios --out tunnel.html
+            """
+    )
+
+    @Argument(help: "Trace files or folders of traces.", completion: .file(extensions: ["jsonl"]))
+    var traces: [String]
+
+    @Option(help: ArgumentHelp("Write the report to this file.", valueName: "file"))
+    var out: String
+
+    @Option(parsing: .upToNextOption, help: ArgumentHelp("Results files of the run (from 'devicesim run --results').", valueName: "file"))
+    var results: [String] = []
+
+    @Option(parsing: .upToNextOption, help: ArgumentHelp("Scenario files or folders the traces came from.", valueName: "path"))
+    var scenarios: [String] = []
+
+    @Option(help: "The report's title.")
+    var title = "DeviceSim report"
+
+    @Option(help: "Show maps, timelines and events for at most this many scenarios (failed ones first).")
+    var detailed = ReportLimits().detailedScenarios
+
+    func validate() throws {
+        guard !traces.isEmpty else { throw ValidationError("Give the traces to report, e.g. 'devicesim report out/traces --out report.html'.") }
+        guard detailed >= 0 else { throw ValidationError("--detailed must be 0 or more.") }
+    }
+
+    func run() throws {
+        let style = Style(enabled: Terminal.standardError.supportsColor)
+        do {
+            let tracePaths = try Self.traceFiles(traces)
+            var records: [RunRecord] = []
+            for file in results { records += try RunRecordCoding.read(file).records }
+            records.sort { $0.position < $1.position }
+            let found = scenarios.isEmpty ? [] : try ScenarioDiscovery.find(scenarios)
+            let inputs = Self.inputs(traces: tracePaths, records: records, scenarios: found)
+            var limits = ReportLimits()
+            limits.detailedScenarios = detailed
+            let wall = records.isEmpty ? nil : records.reduce(0) { $0 + $1.wallSeconds }
+            let summary = try ReportGenerator.write(inputs, to: out, title: title, wallSeconds: wall, limits: limits)
+            ReportCommand.announce(summary, path: out, style: style)
+            if !summary.warnings.isEmpty { throw ExitCode(2) }
+        } catch let error as ScenarioError {
+            Terminal.standardError.write(style.red("error: ") + "\(error)\n")
+            throw ExitCode(2)
+        } catch let error as ValidationErrorText {
+            Terminal.standardError.write(style.red("error: ") + "\(error)\n")
+            throw ExitCode(2)
+        }
+    }
+
+    /// What the report holds: each record with its trace, then the traces no record names.
+    static func inputs(traces: [String], records: [RunRecord], scenarios: [ScenarioDiscovery.Found]) -> [ReportGenerator.Input] {
+        var unclaimed = traces
+        var inputs: [ReportGenerator.Input] = []
+        for record in records {
+            guard record.invalid == nil else { inputs.append(.init(record: record)); continue }
+            let ending = ScenarioBatch.traceFile(in: "", name: record.name, seed: record.seed, swept: record.swept)
+            let index = unclaimed.firstIndex { $0 == String(ending.dropFirst()) || $0.hasSuffix(ending) }
+            inputs.append(.init(record: record, tracePath: index.map { unclaimed[$0] }))
+            if let index { unclaimed.remove(at: index) }
+        }
+        for trace in unclaimed {
+            let match = ReportGenerator.scenario(forTrace: trace, among: scenarios)
+            var name = match?.relativeName ?? (trace as NSString).lastPathComponent
+            if let range = trace.range(of: #"\.seed-[0-9]+\.jsonl$"#, options: .regularExpression), match != nil {
+                name += " [" + trace[range].dropFirst().dropLast(".jsonl".count) + "]"
+            }
+            inputs.append(.init(tracePath: trace, scenarioPath: match?.path, name: name))
+        }
+        return inputs
+    }
+
+    /// The trace files named by `arguments`, folders searched recursively for `.jsonl`, sorted.
+    static func traceFiles(_ arguments: [String]) throws -> [String] {
+        var files: [String] = []
+        for argument in arguments {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: argument, isDirectory: &isDirectory) else {
+                throw ValidationErrorText("\(argument): no such file or folder")
+            }
+            guard isDirectory.boolValue else { files.append(argument); continue }
+            let base = argument.hasSuffix("/") ? String(argument.dropLast()) : argument
+            let found = (FileManager.default.enumerator(atPath: argument)?.allObjects as? [String] ?? []).filter { $0.hasSuffix(".jsonl") }.sorted()
+            files += found.map { base + "/" + $0 }
+        }
+        return files
+    }
+
+    /// The report of a run that just finished: each record with the trace it wrote into `traceFolder`.
+    static func write(records: [RunRecord], traceFolder: String, to path: String, wallSeconds: Double, style: Style) throws {
+        let inputs = records.map { record in
+            ReportGenerator.Input(record: record, tracePath: record.invalid == nil ? ScenarioBatch.traceFile(in: traceFolder, name: record.name, seed: record.seed, swept: record.swept) : nil)
+        }
+        do {
+            announce(try ReportGenerator.write(inputs, to: path, wallSeconds: wallSeconds), path: path, style: style)
+        } catch {
+            Terminal.standardError.write(style.red("error: ") + "\(error)\n")
+            throw ExitCode(2)
+        }
+    }
+
+    /// Says where the report went, and what was left out.
+    static func announce(_ summary: ReportGenerator.Summary, path: String, style: Style) {
+        for warning in summary.warnings { Terminal.standardError.write(style.yellow("warning: ") + warning + "\n") }
+        let megabytes = Double(summary.bytes) / 1_048_576
+        Terminal.standardError.write("report: \(path) (\(summary.scenarios) scenario\(summary.scenarios == 1 ? "" : "s"), \(summary.detailed) in full, \(String(format: "%.1f", megabytes)) MB)\n")
+    }
+}

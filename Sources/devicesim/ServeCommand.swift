@@ -1,0 +1,189 @@
+import ArgumentParser
+import DeviceSim
+import Foundation
+
+/// `devicesim serve`: a scenario on the wall clock, its devices' simulated receivers served as NMEA
+/// over TCP for gpsd and every GPS client.
+struct ServeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Run a scenario on the wall clock and serve its devices' simulated GPS receivers as NMEA 0183 over TCP.",
+        discussion: """
+            Each chosen device's receiver is served on its own port (PORT, PORT+1, ...), an epoch a
+            fix: GGA, RMC, GSA, GSV and VTG with correct checksums and the scenario's UTC date and time.
+            Without a fix (GPS off, a tunnel, before the first fix) the receiver keeps talking with fix
+            quality 0, status V and no satellites used. Any number of clients may connect; a slow one
+            never holds the simulation up (its oldest epochs are dropped, and counted).
+
+            Feed it to gpsd, then use any gpsd client (cgps, gpspipe, gpsmon, an app on libgps):
+              devicesim serve Scenarios/dog-walk/walk-2km.yaml --nmea-tcp 127.0.0.1:10110
+              gpsd -N -n -S 2947 tcp://127.0.0.1:10110
+              cgps 127.0.0.1:2947
+            """
+    )
+
+    @Argument(help: "The scenario to run.", completion: .file(extensions: ["yaml", "yml"]))
+    var scenario: String
+
+    @Option(name: .customLong("nmea-tcp"), help: ArgumentHelp("Serve NMEA on [HOST:]PORT (the first device; the next ones on PORT+1, ...). Default host 127.0.0.1.", valueName: "host:port"))
+    var nmeaTCP: String
+
+    @Option(name: .customLong("device"), parsing: .singleValue, help: "A device to serve (repeat for several; default: every device, in the scenario's order).")
+    var devices: [String] = []
+
+    @Option(help: "Virtual seconds per wall second (100: a day in about 15 minutes).")
+    var speed: Double = 1
+
+    @Option(help: "Stop after this much virtual time (default: the scenario's duration).")
+    var duration: String?
+
+    @Option(help: "The talker id of the sentences: GP (GPS) or GN (several constellations).")
+    var talker: String = "GP"
+
+    @Option(name: .customLong("start-time"), help: ArgumentHelp("The UTC date and time of the scenario's start in the sentences: 'now' (the wall clock, for apps that reject old fixes) or ISO 8601 such as 2026-05-01T08:00:00Z (default: the scenario's start-time).", valueName: "now|date"))
+    var startTime: String?
+
+    @Option(help: ArgumentHelp("Write the trace as JSON Lines to this file, as events happen.", valueName: "file"))
+    var trace: String?
+
+    @Flag(name: .customLong("wait-for-client"), help: "Start the scenario only when the first client connects (gpsd started without -n connects when its own first client asks for reports), so no epoch is missed.")
+    var waitForClient = false
+
+    @Flag(name: .shortAndLong, help: "Print no events, only the summary.")
+    var quiet = false
+
+    func validate() throws {
+        guard speed > 0, speed <= 10_000 else { throw ValidationError("--speed must be above 0 and at most 10000.") }
+        if let duration, DurationText.parse(duration) == nil { throw ValidationError("--duration must be a duration such as 90s or 10m.") }
+        guard ["GP", "GN"].contains(talker) else { throw ValidationError("--talker must be GP or GN.") }
+        if let startTime, startTime != "now", ISO8601DateFormatter().date(from: startTime) == nil {
+            throw ValidationError("--start-time must be 'now' or an ISO 8601 date and time such as 2026-05-01T08:00:00Z.")
+        }
+        _ = try endpoint()
+    }
+
+    /// `[HOST:]PORT`.
+    func endpoint() throws -> (host: String, port: UInt16) {
+        let parts = nmeaTCP.split(separator: ":", omittingEmptySubsequences: false)
+        let host = parts.count == 2 ? String(parts[0]) : "127.0.0.1"
+        guard parts.count <= 2, let port = UInt16(parts.last ?? ""), !host.isEmpty else {
+            throw ValidationError("--nmea-tcp must be [HOST:]PORT, e.g. 127.0.0.1:10110 or 10110.")
+        }
+        return (host, port)
+    }
+
+    func run() throws {
+        var parsed: Scenario
+        do {
+            parsed = try ScenarioParser.parse(contentsOf: scenario)
+        } catch {
+            Terminal.standardError.write("error: \(error)\n")
+            throw ExitCode(2)
+        }
+        let chosen = devices.isEmpty ? parsed.devices.map(\.id) : devices
+        for id in chosen where !parsed.devices.contains(where: { $0.id == id }) {
+            Terminal.standardError.write("error: the scenario has no device '\(id)'; it has \(parsed.devices.map(\.id).joined(separator: ", "))\n")
+            throw ExitCode(2)
+        }
+        let (host, firstPort) = try endpoint()
+        var servers: [(device: String, server: NMEATCPServer)] = []
+        do {
+            for (index, id) in chosen.enumerated() {
+                guard Int(firstPort) + index <= Int(UInt16.max) else { throw ServeError("not enough ports above \(firstPort) for \(chosen.count) devices") }
+                let server = try NMEATCPServer(host: host, port: firstPort == 0 ? 0 : firstPort + UInt16(index))
+                server.start()
+                servers.append((id, server))
+                Terminal.standardError.write("serve: \(id) on tcp://\(server.host):\(server.port)\n")
+            }
+        } catch {
+            Terminal.standardError.write("error: \(error)\n")
+            throw ExitCode(2)
+        }
+        let stop = StopSignal()
+        let handlers = InterruptHandling.install(raising: stop)
+        defer { handlers.forEach { $0.cancel() } }
+        if waitForClient {
+            if !quiet { Terminal.standardError.write("serve: waiting for a client (Ctrl-C to stop)\n") }
+            while !stop.isRaised, !servers.contains(where: { $0.server.statistics.accepted > 0 }) { Thread.sleep(forTimeInterval: 0.01) }
+        }
+        switch startTime {
+        case "now": parsed.startDate = Date()
+        case let text?: parsed.startDate = ISO8601DateFormatter().date(from: text) ?? parsed.startDate
+        case nil: break
+        }
+        // Events stream to the trace file, the printer and the expectation tally; none is kept, so a
+        // long run stays flat.
+        let recorder = TraceRecorder(keepsEvents: false)
+        var traceWriter: TraceFileWriter?
+        if let trace {
+            do {
+                traceWriter = try TraceFileWriter(path: trace, flushing: .everyEvent)
+            } catch {
+                Terminal.standardError.write("error: \(error)\n")
+                throw ExitCode(2)
+            }
+            recorder.forward(to: traceWriter!)
+        }
+        let tally = ExpectationTally(parsed.expectations)
+        recorder.forward(to: tally)
+        recorder.forward(to: ServeEventPrinter(quiet: quiet))
+        let simulation = ScenarioSimulation(parsed, trace: recorder)
+        guard simulation.setupErrors.isEmpty else {
+            Terminal.standardError.write("error: \(simulation.setupErrors.joined(separator: "; "))\n")
+            throw ExitCode(2)
+        }
+        var configuration = NMEAReceiverOutput.Configuration()
+        configuration.talker = talker
+        var outputs: [NMEAReceiverOutput] = []
+        for (id, server) in servers {
+            guard let device = simulation.device(id)?.device else { continue }
+            let output = NMEAReceiverOutput(device: device, startDate: parsed.startDate, configuration: configuration) { server.broadcast($0) }
+            output.start()
+            outputs.append(output)
+        }
+        if !quiet {
+            Terminal.standardError.write("serve: \(parsed.name) at \(speed == 1 ? "real time" : "\(speed)x"); Ctrl-C to stop\n")
+        }
+        if startTime == "now" {
+            // The wall clock's time as the run begins, so a sentence's time is when it was due.
+            let now = Date()
+            outputs.forEach { $0.startDate = now }
+        }
+        do {
+            try simulation.runLive(driver: WallClockDriver(speed: speed), stop: stop, for: duration.flatMap(DurationText.parse))
+        } catch {
+            Terminal.standardError.write("error: \(error)\n")
+        }
+        outputs.forEach { $0.stop() }
+        for (_, server) in servers { server.stop() }
+        Terminal.standardOutput.write("served \(VirtualInstantFormatting.seconds(simulation.scheduler.now)) s of the scenario\n")
+        for ((id, server), output) in zip(servers, outputs) {
+            let statistics = server.statistics
+            Terminal.standardOutput.write("  \(id): \(output.epochs) epochs (\(output.epochsWithFix) with a fix) on port \(server.port), \(statistics.accepted) client(s), \(statistics.dropped) epoch(s) dropped for slow clients\n")
+        }
+        do {
+            try traceWriter?.close()
+        } catch {
+            Terminal.standardError.write("error: \(error)\n")
+        }
+        let outcomes = tally.outcomes
+        for outcome in outcomes {
+            Terminal.standardOutput.write("  \(outcome.passed ? "✓" : "✗") expected \(outcome.expected); observed \(outcome.observed)\n")
+        }
+        if outcomes.contains(where: { !$0.passed }) { throw ExitCode(1) }
+    }
+}
+
+/// Prints events as they happen (not the per-second steps of the receiver).
+final class ServeEventPrinter: EventSink {
+    let quiet: Bool
+
+    init(quiet: Bool) { self.quiet = quiet }
+
+    func record(_ event: TraceEvent) {
+        guard !quiet else { return }
+        var line = VirtualInstantFormatting.seconds(event.time) + "s  " + (event.device.map { "\($0)  " } ?? "") + event.name
+        for (key, value) in event.fields { line += "  \(key)=\(value)" }
+        Terminal.standardOutput.write(line + "\n")
+    }
+}

@@ -1,0 +1,66 @@
+import DeviceSimHAL
+import DeviceSimScenario
+import DeviceSimStorage
+import Foundation
+import Testing
+
+@Suite struct DogWalkStorageScenarioTests {
+    func scenario(_ name: String) throws -> Scenario {
+        try ScenarioParser.parse(contentsOf: repositoryRoot.appendingPathComponent("Scenarios/dog-walk/\(name).yaml").path)
+    }
+
+    @Test func theAppKilledMidWriteLeavesADatabaseWithEveryEarlierRecordAndNothingHalfWritten() throws {
+        let folder = try DataFolder.temporary(prefix: "devicesim-kill-test-")
+        let simulation = ScenarioSimulation(try scenario("storage-killed-while-writing"), dataFolder: folder.path)
+        try simulation.run()
+        let database = try #require(simulation.device("walker")?.database)
+        // The kill left the poo's rollback journal beside the file, as a real kill of the process can.
+        #expect(database.crashLeftJournal)
+        #expect(simulation.trace.events.contains { $0.name == "app.killed" })
+        // Opened afresh (as `sqlite3` would), the file is sound and holds exactly the three earlier records.
+        let reopened = SQLiteUserDataStore(path: folder.appending("walker.sqlite"), now: { .zero })
+        #expect(try reopened.integrityCheck() == "ok")
+        let data = try #require(try reopened.load())
+        #expect(data.records.map(\.kind) == [.pee, .poo, .pee])
+        #expect(data.records.map(\.id) == [1, 2, 3])
+    }
+
+    @Test func aDiskFullWriteChangesNothingSavedAndTheDamagedFileIsSetAside() throws {
+        let full = try DataFolder.temporary(prefix: "devicesim-full-test-")
+        let result = ScenarioRunner().run(try scenario("storage-disk-full-placing-a-poo-loses-nothing"), traceFile: nil, keepingEvents: true, dataFolder: full.path)
+        #expect(result.passed, "\(result.outcomes.filter { !$0.passed })")
+        let records = try #require(try SQLiteUserDataStore(path: full.appending("walker.sqlite"), now: { .zero }).load()).records
+        #expect(records.map(\.kind) == [.pee, .poo, .poo])
+
+        let corrupt = try DataFolder.temporary(prefix: "devicesim-corrupt-test-")
+        let restored = ScenarioRunner().run(try scenario("storage-corrupt-database-at-start"), traceFile: nil, keepingEvents: true, dataFolder: corrupt.path)
+        #expect(restored.passed, "\(restored.outcomes.filter { !$0.passed })")
+        #expect(FileManager.default.fileExists(atPath: corrupt.appending("walker.sqlite.corrupt-1")))
+    }
+
+    @Test func storageStepsAreCheckedWithTheirPlaceInTheFile() throws {
+        func error(_ steps: String, app: String = "dog-walk") -> String {
+            let text = """
+                name: bad
+                devices:
+                  - { id: walker, at: [52.52, 13.405], app: { name: \(app) } }
+                timeline:
+                \(steps)
+                """
+            do {
+                _ = try ScenarioParser.parse(text, file: "bad.yaml")
+                return "parsed"
+            } catch {
+                return error.description
+            }
+        }
+        #expect(error("  - { at: 1s, do: storage-fault, kind: disk-full }").contains("say how long the disk-full fault lasts: 'for: 30s' (a window) or 'count: 1'"))
+        #expect(error("  - { at: 1s, do: storage-fault, kind: disk-ful, for: 1m }").contains("did you mean 'disk-full'?"))
+        #expect(error("  - { at: 1s, do: storage-fault, kind: corrupt-at-start, count: 1 }").hasPrefix("bad.yaml:5:"))
+        #expect(error("  - { at: 1s, do: kill-app, during: later }").contains("expected one of: now, next-write"))
+        #expect(error("  - { at: 1s, do: restart-app }", app: "task-list").contains("the task-list app keeps its data in memory"))
+        #expect(error("  - { at: 1s, do: storage-fault, kind: read-only, for: 1m }") == "parsed")
+        let zone = (try? ScenarioParser.parse("name: z\ntime-zone: Europe/Berln\ndevices: [{ id: a, at: [1, 1] }]\n", file: "z.yaml")).map { _ in "parsed" }
+        #expect(zone == nil)
+    }
+}
