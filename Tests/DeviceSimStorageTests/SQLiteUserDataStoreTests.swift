@@ -111,6 +111,19 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: path))
         temporary = nil
         #expect(!FileManager.default.fileExists(atPath: path))
+        // A folder made when first used: nothing on disk until a database opens in it.
+        // (The folder lives as long as a database in it does.)
+        var lazy: DataFolder? = DataFolder.temporaryWhenFirstUsed(prefix: "devicesim-storage-tests-")
+        var database: SQLiteUserDataStore? = SQLiteUserDataStore(database: SQLiteDatabase(
+            folder: lazy!, file: "walker.sqlite", migrations: SQLiteUserDataStore.migrations, now: { .zero }))
+        #expect(lazy?.isMade == false)
+        try database?.replaceAll(with: UserData(account: .offline))
+        let made = try #require(lazy?.path)
+        #expect(FileManager.default.fileExists(atPath: made + "/walker.sqlite"))
+        lazy = nil
+        #expect(FileManager.default.fileExists(atPath: made))
+        database = nil
+        #expect(!FileManager.default.fileExists(atPath: made))
     }
 
     @Test func aVersion1DatabaseIsMigratedKeepingItsRecords() throws {

@@ -107,4 +107,16 @@ struct ShadowingStreams {
         guard sigma > 0 else { return 0 }
         return streams[index, default: root.split(identity())].nextGaussian(mean: 0, standardDeviation: sigma)
     }
+
+    /// The next `count` samples for the emitter at `index`, in order, each handed to `body`: the same
+    /// draws as `count` calls of ``next(for:identity:sigma:)``, with the stream looked up once.
+    mutating func forEachSample(for index: Int, identity: @autoclosure () -> String, sigma: Double, count: Int, _ body: (Double) -> Void) {
+        guard sigma > 0 else {
+            for _ in 0..<count { body(0) }
+            return
+        }
+        var stream = streams.removeValue(forKey: index) ?? root.split(identity())
+        for _ in 0..<count { body(stream.nextGaussian(mean: 0, standardDeviation: sigma)) }
+        streams[index] = stream
+    }
 }

@@ -90,13 +90,17 @@ public final class SimulatedBeaconRanging: BeaconRanging {
         world.beacons(near: position) { index, beacon, distance in
             let mean = RadioModel.beaconRSSI(measuredPower: beacon.measuredPower, distance: distance, environment: environment)
             var heard = false
-            for _ in 0..<configuration.samplesPerCycle {
-                let rssi = mean + shadowing.next(for: index, identity: beacon.id.description, sigma: environment.shadowing)
-                guard rssi >= environment.beaconSensitivity else { continue }
+            // The beacon's filter is taken out of the table for the cycle's samples and put back once.
+            var filter = filters.removeValue(forKey: index)
+            shadowing.forEachSample(for: index, identity: beacon.id.description, sigma: environment.shadowing, count: configuration.samplesPerCycle) { noise in
+                let rssi = mean + noise
+                guard rssi >= environment.beaconSensitivity else { return }
                 heard = true
-                filters[index, default: RunningAverageRSSIFilter(window: configuration.smoothingWindow)].add(rssi, at: now)
+                if filter == nil { filter = RunningAverageRSSIFilter(window: configuration.smoothingWindow) }
+                filter!.add(rssi, at: now)
             }
-            guard heard, let smoothed = filters[index]?.average else { return }
+            if let filter { filters[index] = filter }
+            guard heard, let smoothed = filter?.average else { return }
             let estimate = RadioModel.estimatedDistance(rssi: smoothed, measuredPower: beacon.measuredPower, exponent: environment.beaconExponent)
             report.append((index, BeaconSighting(
                 beacon: beacon.id, rssi: (smoothed * 10).rounded() / 10, estimatedDistance: (estimate * 100).rounded() / 100,
