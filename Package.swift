@@ -15,6 +15,9 @@ let package = Package(
         .library(name: "DeviceSimTesting", targets: ["DeviceSimTesting"]),
         .library(name: "DeviceSimGPSD", targets: ["DeviceSimGPSD"]),
         .library(name: "DeviceSimRoads", targets: ["DeviceSimRoads"]),
+        // The whole `devicesim` command line as a library: a package's own executable calls
+        // `DeviceSimCommandLine.main(apps:)` to get every subcommand with its apps registered.
+        .library(name: "DeviceSimCLI", targets: ["DeviceSimCLI"]),
         .executable(name: "devicesim", targets: ["devicesim"]),
     ],
     dependencies: [
@@ -75,16 +78,20 @@ let package = Package(
         ),
         // Helpers for users' own tests.
         .target(name: "DeviceSimTesting", dependencies: ["DeviceSim"]),
-        .executableTarget(
-            name: "devicesim",
+        // The command line's sources stay in Sources/devicesim; the shipped executable is a main.swift
+        // calling it with the bundled apps.
+        .target(
+            name: "DeviceSimCLI",
             dependencies: [
                 "DeviceSim",
                 // libgps is a Linux package here: the live gpsd driver is built into the CLI on Linux only.
                 .target(name: "DeviceSimGPSD", condition: .when(platforms: [.linux])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            path: "Sources/devicesim"
         ),
+        .executableTarget(name: "devicesim", dependencies: ["DeviceSimCLI"], path: "Sources/devicesim-executable"),
         .testTarget(name: "DeviceSimTimeTests", dependencies: ["DeviceSimTime"]),
         .testTarget(name: "DeviceSimHALTests", dependencies: ["DeviceSimHAL"]),
         .testTarget(name: "DeviceSimNMEATests", dependencies: ["DeviceSimNMEA"], resources: [.copy("Fixtures")]),

@@ -28,6 +28,8 @@ public final class Device {
     public var storage: (any LocalStorage)?
     /// The accounts the device holds for apps to sign in with, when it has an account manager.
     public var accounts: (any DeviceAccounts)?
+    /// Geofence region monitoring, when the device has it.
+    public var geofences: (any GeofenceMonitoring)?
     /// Where the device's observable events go.
     public let events: any EventSink
     /// The device's civil calendar (start date and time zone); UTC from 2026-01-01 unless set.

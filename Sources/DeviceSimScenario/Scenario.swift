@@ -65,6 +65,8 @@ public struct DeviceSpec: Sendable {
     public var bluetoothEnabled: Bool
     /// Whether the device is online at the start.
     public var online: Bool
+    /// Its geofence monitoring (timing, limits, regions from the start).
+    public var geofences = GeofenceSpec()
     /// Where the device was declared.
     public var location: SourceLocation
 }

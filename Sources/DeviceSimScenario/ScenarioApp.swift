@@ -1,5 +1,6 @@
 import DeviceSimHAL
 import DeviceSimTime
+import Synchronization
 
 /// An app that scenario files can put on a device: how to read its settings and user actions from a
 /// scenario file, how to launch it, and how to perform its actions.
@@ -59,6 +60,7 @@ public struct ScenarioAppContext {
 
 /// A type-erased ``ScenarioApp``.
 struct AnyScenarioApp: Sendable {
+    let type: ObjectIdentifier
     let name: String
     let settingKeys: [String]
     let actions: [String: [String]]
@@ -68,6 +70,7 @@ struct AnyScenarioApp: Sendable {
     let keepsDataOnDevice: Bool
 
     init<App: ScenarioApp>(_ app: App.Type) {
+        type = ObjectIdentifier(App.self)
         name = App.name
         settingKeys = App.settingKeys
         actions = App.actions
@@ -88,20 +91,73 @@ struct LaunchedApp {
     let perform: (any Sendable) -> Void
 }
 
-/// The apps scenario files can name.
+/// The apps scenario files can name: the bundled ones, and any a user registers.
+///
+/// A user's app is registered by the user's own code before any scenario file is read (no edit of
+/// DeviceSim); from then on scenario files name it like a bundled app, `devicesim validate` checks its
+/// settings and actions, and traces, expectations and reports cover it.
+///
+/// ```swift
+/// try ScenarioAppRegistry.register(CommuteScenarioApp.self)
+/// let scenario = try ScenarioParser.parse(contentsOf: "Scenarios/leave-home.yaml")
+/// ```
 public enum ScenarioAppRegistry {
-    static let apps: [AnyScenarioApp] = [
-        AnyScenarioApp(DogWalkScenarioApp.self),
-        AnyScenarioApp(FriendLocatorScenarioApp.self),
-        AnyScenarioApp(TaskListScenarioApp.self),
-        AnyScenarioApp(CampusGameScenarioApp.self),
-        AnyScenarioApp(RoutesScenarioApp.self),
+    /// The apps that ship with DeviceSim; they register the same way a user's app does.
+    public static let bundledApps: [any ScenarioApp.Type] = [
+        DogWalkScenarioApp.self,
+        FriendLocatorScenarioApp.self,
+        TaskListScenarioApp.self,
+        CampusGameScenarioApp.self,
+        RoutesScenarioApp.self,
     ]
+
+    private static let registered = Mutex<[AnyScenarioApp]>(bundledApps.map { AnyScenarioApp($0) })
+
+    static var apps: [AnyScenarioApp] { registered.withLock { $0 } }
 
     /// The names of every registered app.
     public static var names: [String] { apps.map(\.name) }
 
+    /// Adds `app`, so scenario files can name it. Registering the very same type again does nothing.
+    ///
+    /// - Throws: ``ScenarioAppRegistrationError`` when another type already uses the app's name, or
+    ///   the name is not a valid app name (letters, digits and `-`).
+    public static func register<App: ScenarioApp>(_ app: App.Type) throws(ScenarioAppRegistrationError) {
+        let entry = AnyScenarioApp(app)
+        guard !entry.name.isEmpty, entry.name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else {
+            throw .invalidName(entry.name)
+        }
+        let result: Result<Void, ScenarioAppRegistrationError> = registered.withLock { apps in
+            if let existing = apps.first(where: { $0.name == entry.name }) {
+                return existing.type == entry.type ? .success(()) : .failure(.nameTaken(entry.name))
+            }
+            apps.append(entry)
+            return .success(())
+        }
+        try result.get()
+    }
+
+    /// Adds every app in `apps` (see ``register(_:)``).
+    public static func register(_ apps: [any ScenarioApp.Type]) throws(ScenarioAppRegistrationError) {
+        for app in apps { try register(app) }
+    }
+
     static func app(named name: String) -> AnyScenarioApp? {
         apps.first { $0.name == name }
+    }
+}
+
+/// Why ``ScenarioAppRegistry/register(_:)`` refused an app.
+public enum ScenarioAppRegistrationError: Error, Equatable, CustomStringConvertible {
+    /// Another app type already has this name.
+    case nameTaken(String)
+    /// The name is empty or has characters other than letters, digits, `-` and `_`.
+    case invalidName(String)
+
+    public var description: String {
+        switch self {
+        case .nameTaken(let name): "another app is already registered as '\(name)'; give your app's `name` a different value"
+        case .invalidName(let name): "'\(name)' is not a usable app name: use letters, digits and '-' (e.g. 'commute-timer')"
+        }
     }
 }

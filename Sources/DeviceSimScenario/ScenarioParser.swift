@@ -18,7 +18,7 @@ public enum ScenarioParser {
     public static let maximumFileSize = 4 << 20
 
     static let topLevelKeys = ["name", "description", "seed", "start-time", "time-zone", "duration", "world", "backend", "devices", "timeline", "expect"]
-    static let deviceKeys = ["id", "at", "altitude", "gps", "route", "track", "app", "account", "wifi", "bluetooth", "online"]
+    static let deviceKeys = ["id", "at", "altitude", "gps", "route", "track", "app", "account", "wifi", "bluetooth", "online", "geofences"]
     static let wifiKeys = ["enabled", "scan-interval", "throttle"]
     static let bluetoothKeys = ["enabled", "samples-per-cycle", "fence-exit"]
     static let backendKeys = ["latency", "accounts", "failures"]
@@ -299,10 +299,12 @@ public enum ScenarioParser {
         }
         let account = try map.optional("account")?.string(what: "an account id") ?? id
         let online = try map.optional("online")?.bool() ?? true
+        var geofences = GeofenceSpec()
+        if let n = map.optional("geofences") { geofences = try parseGeofences(n, places: places) }
         return DeviceSpec(
             id: id, start: start, altitude: altitude, gps: gps, gpsEnabled: gpsEnabled, route: route,
             routeStart: routeStart, track: track, app: app, account: account, wifi: wifi, wifiEnabled: wifiEnabled,
-            bluetooth: bluetooth, bluetoothEnabled: bluetoothEnabled, online: online, location: node.location)
+            bluetooth: bluetooth, bluetoothEnabled: bluetoothEnabled, online: online, geofences: geofences, location: node.location)
     }
 
     private static func parseTrack(_ node: YAMLNode) throws(ScenarioError) -> TrackSpec {

@@ -152,6 +152,7 @@ public final class ScenarioSimulation {
                     motion: motion, world: world, random: root.split("device:\(spec.id)"), wifi: spec.wifi, bluetooth: spec.bluetooth)
             }
             simulated.connectivity.state = spec.online ? .online : .offline
+            device.geofences = SimulatedGeofenceMonitor(device: device, configuration: spec.geofences.configuration)
             devices.append(simulated)
         }
     }
@@ -233,6 +234,7 @@ public final class ScenarioSimulation {
                     simulated.device.record("route.started", [("length", .double(route.length)), ("waypoints", .int(route.waypoints.count))])
                 }
             }
+            for region in spec.geofences.regions { try? simulated.device.geofences?.startMonitoring(region) }   // checked by the parser
             launchApp(on: simulated, spec: spec)
         }
         for playback in playbacks { playback.start() }

@@ -22,12 +22,16 @@ public final class TestDevice {
     public let notifications: SimulatedNotifications
     /// Its connectivity (online at the start).
     public let connectivity: SimulatedConnectivity
+    /// Its geofence monitoring (also `device.geofences`), fed by its GPS.
+    public let geofences: SimulatedGeofenceMonitor
 
-    init(device: Device, motion: DeviceMotion, gps: SimulatedGPS) {
+    init(device: Device, motion: DeviceMotion, gps: SimulatedGPS, geofences: SimulatedGeofenceMonitor.Configuration) {
         self.device = device
         self.motion = motion
         self.gps = gps
         (notifications, connectivity) = device.attachSimulatedNotificationsAndConnectivity()
+        self.geofences = SimulatedGeofenceMonitor(device: device, configuration: geofences)
+        device.geofences = self.geofences
     }
 
     /// Switches Wi-Fi on or off (needs a world).

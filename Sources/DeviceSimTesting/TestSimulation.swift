@@ -82,20 +82,22 @@ public final class TestSimulation {
     /// A `Clock` on the simulation's time, for code written against `any Clock<Duration>`.
     public var clock: VirtualClock { VirtualClock(scheduler) }
 
-    /// Adds a device standing at `coordinate` with a simulated GPS (on, unless `gpsOn` is false).
+    /// Adds a device standing at `coordinate` with a simulated GPS (on, unless `gpsOn` is false) and
+    /// geofence monitoring fed by that GPS (`geofences` sets its timing and region limit).
     @discardableResult
     public func addDevice(
         _ id: String,
         at coordinate: GeoCoordinate,
         gps: SimulatedGPS.Configuration = SimulatedGPS.Configuration(),
-        gpsOn: Bool = true
+        gpsOn: Bool = true,
+        geofences: SimulatedGeofenceMonitor.Configuration = SimulatedGeofenceMonitor.Configuration()
     ) -> TestDevice {
         var configuration = gps
         configuration.startDate = startDate
         let motion = DeviceMotion(at: coordinate)
         let receiver = SimulatedGPS(scheduler: scheduler, motion: motion, configuration: configuration, random: root.split("device:\(id)").split("gps"))
         let device = Device(id: id, scheduler: scheduler, location: receiver, events: trace)
-        let testDevice = TestDevice(device: device, motion: motion, gps: receiver)
+        let testDevice = TestDevice(device: device, motion: motion, gps: receiver, geofences: geofences)
         if let world {
             let radios = device.attachSimulatedRadios(motion: motion, world: world, random: root.split("device:\(id)"))
             (testDevice.wifi, testDevice.beacons) = (radios.wifi, radios.beacons)

@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 
 /// `devicesim`: run mobile-app flows against a simulated (or live) device.
-@main
 struct DeviceSimCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "devicesim",

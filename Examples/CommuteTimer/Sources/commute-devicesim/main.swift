@@ -1,0 +1,4 @@
+import CommuteScenarios
+import DeviceSimCLI
+
+DeviceSimCommandLine.main(apps: [CommuteScenarioApp.self])

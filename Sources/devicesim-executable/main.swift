@@ -1,0 +1,4 @@
+import DeviceSimCLI
+
+// The shipped `devicesim`: the command line with the bundled apps only.
+DeviceSimCommandLine.main()

@@ -1,0 +1,30 @@
+import ArgumentParser
+import DeviceSimScenario
+import Foundation
+
+/// The whole `devicesim` command line (run, validate, nmea, merge, live, record, report, ...) as a library,
+/// so a package can ship its own `devicesim` with its own apps registered.
+///
+/// A user's executable target depends on the `DeviceSimCLI` product and has a three-line `main.swift`:
+///
+/// ```swift
+/// import DeviceSimCLI
+///
+/// DeviceSimCommandLine.main(apps: [CommuteScenarioApp.self])
+/// ```
+///
+/// Scenario files then name `commute` like a bundled app: `my-devicesim validate Scenarios` checks its
+/// settings and actions, `my-devicesim run Scenarios` runs them with traces, expectations and reports.
+public enum DeviceSimCommandLine {
+    /// Registers `apps` next to the bundled ones, parses the process's arguments, runs the command and
+    /// exits with the documented code (0 passed, 1 a scenario failed, 2 invalid input or usage).
+    public static func main(apps: [any ScenarioApp.Type] = []) {
+        do {
+            try ScenarioAppRegistry.register(apps)
+        } catch {
+            Terminal.standardError.write("error: cannot register the apps: \(error)\n")
+            Foundation.exit(2)
+        }
+        DeviceSimCommand.main()
+    }
+}
