@@ -264,17 +264,7 @@ public final class ScenarioSimulation {
 
     /// Follows a GPX route at `track`'s rate and offset; loops by starting again where it ends.
     private func followTrack(_ route: Route, track: TrackSpec, device simulated: SimulatedDevice, from instant: VirtualInstant) {
-        var scaled = route
-        scaled.speed *= track.speedFactor
-        scaled.waypoints = route.waypoints.map { waypoint in
-            var copy = waypoint
-            copy.speed = waypoint.speed.map { $0 * track.speedFactor }
-            copy.pause = .nanoseconds(Int64(Double(waypoint.pause.wholeNanoseconds) / track.speedFactor))
-            return copy
-        }
-        let offset = Duration.nanoseconds(Int64(Double(track.startOffset.wholeNanoseconds) / track.speedFactor))
-        let start = instant == .zero ? VirtualInstant(nanoseconds: -offset.wholeNanoseconds) : instant
-        simulated.motion.follow(scaled, from: start)
+        simulated.motion.follow(track.playing(route), from: track.routeStart(forPassAt: instant))
         guard track.loop, let end = simulated.motion.routeEnd, end > scheduler.now else { return }
         scheduler.schedule(at: end) { [unowned self] in
             var unscaledTrack = track

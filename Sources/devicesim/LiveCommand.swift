@@ -75,16 +75,7 @@ struct LiveCommand: ParsableCommand {
         // The trace streams: events go to the file, the printer and the expectation tally as they
         // happen, and none is kept in memory, so a day-long run stays flat.
         let recorder = TraceRecorder(keepsEvents: false)
-        var traceWriter: TraceFileWriter?
-        if let trace {
-            do {
-                traceWriter = try TraceFileWriter(path: trace, flushing: .everyEvent)
-            } catch {
-                Terminal.standardError.write("error: \(error)\n")
-                throw ExitCode(2)
-            }
-            recorder.forward(to: traceWriter!)
-        }
+        let traceWriter = try streamingTrace(to: trace, from: recorder)
         let tally = ExpectationTally(parsed.expectations)
         recorder.forward(to: tally)
         let counter = EventCounter()

@@ -114,16 +114,7 @@ struct ServeCommand: ParsableCommand {
         // Events stream to the trace file, the printer and the expectation tally; none is kept, so a
         // long run stays flat.
         let recorder = TraceRecorder(keepsEvents: false)
-        var traceWriter: TraceFileWriter?
-        if let trace {
-            do {
-                traceWriter = try TraceFileWriter(path: trace, flushing: .everyEvent)
-            } catch {
-                Terminal.standardError.write("error: \(error)\n")
-                throw ExitCode(2)
-            }
-            recorder.forward(to: traceWriter!)
-        }
+        let traceWriter = try streamingTrace(to: trace, from: recorder)
         let tally = ExpectationTally(parsed.expectations)
         recorder.forward(to: tally)
         recorder.forward(to: ServeEventPrinter(quiet: quiet))

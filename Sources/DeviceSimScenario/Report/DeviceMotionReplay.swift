@@ -120,18 +120,8 @@ public struct DeviceMotionReplay {
         var track = track
         var instant = instant
         while instant < end {
-            var scaled = route
-            scaled.speed *= track.speedFactor
-            scaled.waypoints = route.waypoints.map { waypoint in
-                var copy = waypoint
-                copy.speed = waypoint.speed.map { $0 * track.speedFactor }
-                copy.pause = .nanoseconds(Int64(Double(waypoint.pause.wholeNanoseconds) / track.speedFactor))
-                return copy
-            }
-            let offset = Duration.nanoseconds(Int64(Double(track.startOffset.wholeNanoseconds) / track.speedFactor))
-            let start = instant == .zero ? VirtualInstant(nanoseconds: -offset.wholeNanoseconds) : instant
             let motion = DeviceMotion(at: route.start)
-            motion.follow(scaled, from: start)
+            motion.follow(track.playing(route), from: track.routeStart(forPassAt: instant))
             insert(Stretch(start: instant, motion: motion))
             guard track.loop, let routeEnd = motion.routeEnd, routeEnd > instant else { return }
             instant = routeEnd
