@@ -26,8 +26,8 @@ final class NMEATCPServer: @unchecked Sendable {
     private let lock = NSLock()
     private var clients: [Client] = []
     private var stopped = false
-    private var acceptedCount = 0
-    private var droppedEpochs = 0
+    /// Epochs dropped for each client that connected, in the order they connected.
+    private var droppedByClient: [Int] = []
 
     /// Binds and listens on `host:port` (port 0: any free port, see ``port``).
     init(host: String, port: UInt16) throws {
@@ -73,20 +73,21 @@ final class NMEATCPServer: @unchecked Sendable {
         lock.lock()
         let current = clients
         lock.unlock()
-        var dropped = 0
-        for client in current { dropped += client.enqueue(bytes) }
-        if dropped > 0 {
+        for client in current {
+            let dropped = client.enqueue(bytes)
+            guard dropped > 0 else { continue }
             lock.lock()
-            droppedEpochs += dropped
+            droppedByClient[client.number] += dropped
             lock.unlock()
         }
     }
 
-    /// Clients that connected so far, those still connected, and epochs dropped for slow clients.
-    var statistics: (accepted: Int, connected: Int, dropped: Int) {
+    /// Clients that connected so far, those still connected, and the epochs dropped for slow
+    /// clients: in all, and for each client in the order they connected.
+    var statistics: (accepted: Int, connected: Int, dropped: Int, droppedByClient: [Int]) {
         lock.lock()
         defer { lock.unlock() }
-        return (acceptedCount, clients.filter(\.isOpen).count, droppedEpochs)
+        return (droppedByClient.count, clients.filter(\.isOpen).count, droppedByClient.reduce(0, +), droppedByClient)
     }
 
     /// Lets every client's queue drain (up to `timeout`), then closes everything.
@@ -117,10 +118,10 @@ final class NMEATCPServer: @unchecked Sendable {
             }
             var noDelay: Int32 = 1
             setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &noDelay, socklen_t(MemoryLayout<Int32>.size))
-            let client = Client(descriptor: descriptor)
+            let client = Client(descriptor: descriptor, number: droppedByClient.count)
             clients.removeAll { !$0.isOpen }
             clients.append(client)
-            acceptedCount += 1
+            droppedByClient.append(0)
             lock.unlock()
             client.start()
         }
@@ -129,6 +130,8 @@ final class NMEATCPServer: @unchecked Sendable {
     /// One connected client: a bounded queue of epochs and a thread that writes them.
     private final class Client: @unchecked Sendable {
         private let descriptor: Int32
+        /// Its place in the order clients connected.
+        let number: Int
         private let condition = NSCondition()
         private var queue: [[UInt8]] = []
         private var head = 0
@@ -136,8 +139,9 @@ final class NMEATCPServer: @unchecked Sendable {
         private var open = true
         private var closeBy: Date?
 
-        init(descriptor: Int32) {
+        init(descriptor: Int32, number: Int) {
             self.descriptor = descriptor
+            self.number = number
         }
 
         var isOpen: Bool {

@@ -150,7 +150,7 @@ struct ServeCommand: ParsableCommand {
         Terminal.standardOutput.write("served \(VirtualInstantFormatting.seconds(simulation.scheduler.now)) s of the scenario\n")
         for ((id, server), output) in zip(servers, outputs) {
             let statistics = server.statistics
-            Terminal.standardOutput.write("  \(id): \(output.epochs) epochs (\(output.epochsWithFix) with a fix) on port \(server.port), \(statistics.accepted) client(s), \(statistics.dropped) epoch(s) dropped for slow clients\n")
+            Terminal.standardOutput.write("  \(id): \(output.epochs) epochs (\(output.epochsWithFix) with a fix) on port \(server.port), \(statistics.accepted) client(s), \(statistics.dropped) epoch(s) dropped for slow clients\(statistics.dropped > 0 ? " (\(statistics.droppedByClient.map(String.init).joined(separator: " + ")) in the order they connected)" : "")\n")
         }
         do {
             try traceWriter?.close()
