@@ -15,7 +15,8 @@ struct LiveTerminalTests {
     /// (to see that raw mode was undone).
     func liveCommand(_ arguments: [String], stty: URL) -> String {
         let quoted = ([CLI.binary.path, "live"] + arguments).map { "'\($0)'" }.joined(separator: " ")
-        return "\(quoted); echo \"exit status $?\"; stty -a > '\(stty.path)'"
+        // The settings are written before the exit status shows, so they are there once it does.
+        return "\(quoted); status=$?; stty -a > '\(stty.path)'; echo \"exit status $status\""
     }
 
     /// The status line: the last row of the screen.
