@@ -19,6 +19,11 @@ public final class WorldIndex: Sendable {
     public let wifiReach: Double
     /// The farthest any beacon carries, metres.
     public let beaconReach: Double
+    /// The names of the beacon fences, sorted.
+    public let fenceNames: [String]
+    /// Each beacon's fence as an index into ``fenceNames`` (nil: in no fence), parallel to
+    /// ``World/beacons``; comparing these indices compares the fences' names.
+    public let beaconFences: [Int?]
 
     /// Indexes `world`.
     public init(_ world: World) {
@@ -35,6 +40,10 @@ public final class WorldIndex: Sendable {
         for (index, beacon) in world.beacons.enumerated() { beacons.insert(index, at: beacon.position) }
         accessPointGrid = accessPoints
         beaconGrid = beacons
+        let names = Set(world.beacons.compactMap(\.fence)).sorted()
+        let rank = Dictionary(uniqueKeysWithValues: names.enumerated().map { ($1, $0) })
+        fenceNames = names
+        beaconFences = world.beacons.map { $0.fence.flatMap { rank[$0] } }
     }
 
     /// Calls `body` with every access point whose signal can reach `position`: its index in
