@@ -54,6 +54,7 @@ public final class SimulatedBeaconRanging: BeaconRanging {
     /// still ranges from the same position cycle after cycle and skips the lookup.
     private var inReach: [BeaconInReach] = []
     private var inReachPosition: GeoCoordinate?
+    private var candidates: BeaconCandidates?
     /// The slots of the beacons heard in the latest cycle, in the order they were ranged.
     private var heardSlots: [Int] = []
     /// The fences the device is in (indices into ``WorldIndex/fenceNames``, ascending) and when a
@@ -128,10 +129,11 @@ public final class SimulatedBeaconRanging: BeaconRanging {
         inReachPosition = position
         inReach.removeAll(keepingCapacity: true)
         let environment = world.world.radio
-        world.beacons(near: position) { index, beacon, distance in
+        let beacons = world.world.beacons
+        world.beacons(near: position, candidates: &candidates) { index, distance in
             inReach.append(BeaconInReach(
                 slot: slot(ofBeacon: index),
-                meanRSSI: RadioModel.beaconRSSI(measuredPower: beacon.measuredPower, distance: distance, environment: environment)))
+                meanRSSI: RadioModel.beaconRSSI(measuredPower: beacons[index].measuredPower, distance: distance, environment: environment)))
         }
     }
 
@@ -141,46 +143,56 @@ public final class SimulatedBeaconRanging: BeaconRanging {
         updateBeaconsInReach(of: motion.state(at: now).coordinate)
         let environment = world.world.radio
         let sigma = environment.shadowing, sensitivity = environment.beaconSensitivity
-        heardSlots.removeAll(keepingCapacity: true)
+        let samplesPerCycle = configuration.samplesPerCycle, window = configuration.smoothingWindow
+        // The per-beacon state is moved into locals for the loop (no exclusivity check per access,
+        // and a filter taken out of its array is uniquely referenced, so adding does not copy it).
+        var filters = trackedFilter, streams = trackedStream, heard = heardSlots, inside = fencesInside
+        trackedFilter = []
+        trackedStream = []
+        heardSlots = []
+        fencesInside = []
+        heard.removeAll(keepingCapacity: true)
         var entered: [Int] = []
         for beacon in inReach {
-            var heard = false
-            var filter = trackedFilter[beacon.slot]
-            trackedFilter[beacon.slot] = nil  // taken out for the samples, so adding does not copy it
+            var isHeard = false
+            var filter = filters[beacon.slot]
+            filters[beacon.slot] = nil
             if sigma > 0 {
                 // One stream per beacon, split from the device's generator by the beacon's identity.
-                var stream = trackedStream[beacon.slot] ?? shadowingRoot.split(world.world.beacons[trackedIndex[beacon.slot]].id.description)
-                for _ in 0..<configuration.samplesPerCycle {
+                var stream = streams[beacon.slot] ?? shadowingRoot.split(world.world.beacons[trackedIndex[beacon.slot]].id.description)
+                for _ in 0..<samplesPerCycle {
                     let rssi = beacon.meanRSSI + stream.nextGaussian(mean: 0, standardDeviation: sigma)
                     guard rssi >= sensitivity else { continue }
-                    heard = true
-                    if filter == nil { filter = RunningAverageRSSIFilter(window: configuration.smoothingWindow) }
+                    isHeard = true
+                    if filter == nil { filter = RunningAverageRSSIFilter(window: window) }
                     filter!.add(rssi, at: now)
                 }
-                trackedStream[beacon.slot] = stream
-            } else if configuration.samplesPerCycle > 0, beacon.meanRSSI >= sensitivity {
-                heard = true
-                if filter == nil { filter = RunningAverageRSSIFilter(window: configuration.smoothingWindow) }
-                for _ in 0..<configuration.samplesPerCycle { filter!.add(beacon.meanRSSI, at: now) }
+                streams[beacon.slot] = stream
+            } else if samplesPerCycle > 0, beacon.meanRSSI >= sensitivity {
+                isHeard = true
+                if filter == nil { filter = RunningAverageRSSIFilter(window: window) }
+                for _ in 0..<samplesPerCycle { filter!.add(beacon.meanRSSI, at: now) }
             }
-            trackedFilter[beacon.slot] = filter
-            guard heard else { continue }
-            heardSlots.append(beacon.slot)
+            filters[beacon.slot] = filter
+            guard isHeard else { continue }
+            heard.append(beacon.slot)
             if let fence = world.beaconFences[trackedIndex[beacon.slot]] {
-                if let inside = fencesInside.firstIndex(where: { $0.fence == fence }) {
-                    fencesInside[inside].lastSeen = now
+                if let position = inside.firstIndex(where: { $0.fence == fence }) {
+                    inside[position].lastSeen = now
                 } else {
-                    fencesInside.insert((fence, now), at: fencesInside.firstIndex { $0.fence > fence } ?? fencesInside.count)
+                    inside.insert((fence, now), at: inside.firstIndex { $0.fence > fence } ?? inside.count)
                     entered.append(fence)
                 }
             }
         }
         // Forget the samples of beacons not heard for a whole window.
-        for slot in trackedFilter.indices {
-            if let newest = trackedFilter[slot]?.newestSampleTime, newest.duration(to: now) >= configuration.smoothingWindow {
-                trackedFilter[slot] = nil
-            }
+        for slot in filters.indices {
+            if let newest = filters[slot]?.newestSampleTime, newest.duration(to: now) >= window { filters[slot] = nil }
         }
+        trackedFilter = filters
+        trackedStream = streams
+        heardSlots = heard
+        fencesInside = inside
         builtReport = nil
         for fence in entered { fenceEvents.send(BeaconFenceEvent(fence: world.fenceNames[fence], entered: true)) }
         var position = 0

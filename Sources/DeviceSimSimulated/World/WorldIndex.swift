@@ -54,6 +54,27 @@ public final class WorldIndex: Sendable {
         }
     }
 
+    /// Calls `body` with every beacon whose signal can reach `position`, as ``beacons(near:_:)`` does
+    /// (same beacons, same order, same distances), keeping in `candidates` the beacons that may reach
+    /// the grid cell of `position`: a device that stays in one cell reuses them and skips the grid.
+    ///
+    /// ```swift
+    /// var candidates: BeaconCandidates?
+    /// index.beacons(near: here, candidates: &candidates) { beaconIndex, distance in ... }
+    /// ```
+    public func beacons(near position: GeoCoordinate, candidates: inout BeaconCandidates?, _ body: (Int, Double) -> Void) {
+        let cell = beaconGrid.cell(position)
+        if candidates?.cell != cell {
+            var found = BeaconCandidates(cell: cell)
+            beaconGrid.forEachCandidate(within: beaconReach, ofCell: cell) { index, position in found.beacons.append((index, position)) }
+            candidates = found
+        }
+        for (index, beaconPosition) in candidates!.beacons {
+            let distance = position.distance(to: beaconPosition)
+            if distance <= beaconReach, distance <= beaconRanges[index] { body(index, distance) }
+        }
+    }
+
     /// Calls `body` with every beacon whose signal can reach `position`: its index in
     /// ``World/beacons``, the beacon and its distance.
     public func beacons(near position: GeoCoordinate, _ body: (Int, Beacon, Double) -> Void) {
@@ -61,4 +82,10 @@ public final class WorldIndex: Sendable {
             if distance <= beaconRanges[index] { body(index, world.beacons[index], distance) }
         }
     }
+}
+
+/// The beacons that may reach a point of one grid cell (see ``WorldIndex/beacons(near:candidates:_:)``).
+public struct BeaconCandidates: Sendable {
+    let cell: SpatialGrid<Int>.Cell
+    var beacons: [(index: Int, position: GeoCoordinate)] = []
 }
