@@ -18,11 +18,9 @@ public struct RunningAverageRSSIFilter: Sendable {
     public var window: Duration
     /// The share trimmed at each end.
     public var trim: Double
-    /// Sample times in order; those before `head` have left the window (dropped in bulk, so
+    /// The samples in time order; those before `head` have left the window (dropped in bulk, so
     /// forgetting one sample costs no move of the others).
-    private var times: [VirtualInstant] = []
-    /// The RSSI values, parallel to `times`.
-    private var values: [Double] = []
+    private var samples: [(time: VirtualInstant, rssi: Double)] = []
     private var head = 0
 
     /// Creates an empty filter (20 s, 10%).
@@ -33,24 +31,22 @@ public struct RunningAverageRSSIFilter: Sendable {
 
     /// Adds a sample and forgets those older than the window.
     public mutating func add(_ rssi: Double, at time: VirtualInstant) {
-        times.append(time)
-        values.append(rssi)
-        while head < times.count, times[head].duration(to: time) >= window { head += 1 }
-        if head >= 64, head * 2 >= times.count {
-            times.removeFirst(head)
-            values.removeFirst(head)
+        samples.append((time, rssi))
+        while head < samples.count, samples[head].time.duration(to: time) >= window { head += 1 }
+        if head >= 64, head * 2 >= samples.count {
+            samples.removeFirst(head)
             head = 0
         }
     }
 
     /// When the newest sample was taken (nil when empty).
-    public var newestSampleTime: VirtualInstant? { head < times.count ? times.last : nil }
+    public var newestSampleTime: VirtualInstant? { head < samples.count ? samples.last?.time : nil }
 
     /// The trimmed mean (nil when empty): the window sorted, `trim` of it cut at each end, the rest
     /// summed in ascending order.
     public var average: Double? {
-        guard head < values.count else { return nil }
-        let sorted = values[head...].sorted()
+        guard head < samples.count else { return nil }
+        let sorted = samples[head...].map(\.rssi).sorted()
         let cut = Int(Double(sorted.count) * trim)
         let kept = sorted[cut..<(sorted.count - cut)]
         return kept.reduce(0, +) / Double(kept.count)
