@@ -59,7 +59,7 @@ public final class EventScheduler {
     /// The instant of the next event that will run, if any.
     public var nextEventInstant: VirtualInstant? {
         pruneCancelledHead()
-        return queue.min.map { VirtualInstant(nanoseconds: $0.instant) }
+        return queue.minimum { VirtualInstant(nanoseconds: $0.instant) }
     }
 
     // MARK: Scheduling
@@ -134,8 +134,8 @@ public final class EventScheduler {
         while true {
             _ = executor.drain()
             pruneCancelledHead()
-            guard let head = queue.min, head.instant <= deadline.nanoseconds else { break }
-            try checkLimits(at: head.instant, startCount: startCount)
+            guard let head = queue.minimum({ $0.instant }), head <= deadline.nanoseconds else { break }
+            try checkLimits(at: head, startCount: startCount)
             runHead()
         }
         if deadline > now { now = deadline }
@@ -154,8 +154,8 @@ public final class EventScheduler {
         while true {
             _ = executor.drain()
             pruneCancelledHead()
-            guard let head = queue.min else { break }
-            try checkLimits(at: head.instant, startCount: startCount)
+            guard let head = queue.minimum({ $0.instant }) else { break }
+            try checkLimits(at: head, startCount: startCount)
             runHead()
         }
     }
@@ -168,8 +168,8 @@ public final class EventScheduler {
     /// Pops and runs the next event if it is due at or before `deadline`; used by the wall-clock driver.
     func runNextEvent(notAfter deadline: VirtualInstant) throws(SchedulerError) -> Bool {
         pruneCancelledHead()
-        guard let head = queue.min, head.instant <= deadline.nanoseconds else { return false }
-        try checkLimits(at: head.instant, startCount: 0)
+        guard let head = queue.minimum({ $0.instant }), head <= deadline.nanoseconds else { return false }
+        try checkLimits(at: head, startCount: 0)
         runHead()
         return true
     }
@@ -191,7 +191,7 @@ public final class EventScheduler {
     /// The instant of the earliest event still queued (cancelled events at the head are dropped first).
     func headInstant() -> Int64? {
         pruneCancelledHead()
-        return queue.min?.instant
+        return queue.minimum { $0.instant }
     }
 
     func checkLimits(at instant: Int64, startCount: Int) throws(SchedulerError) {
@@ -204,8 +204,8 @@ public final class EventScheduler {
     }
 
     func pruneCancelledHead() {
-        while !cancelled.isEmpty, let head = queue.min, cancelled.contains(head.sequence) {
-            cancelled.remove(head.sequence)
+        while !cancelled.isEmpty, let head = queue.minimum({ $0.sequence }), cancelled.contains(head) {
+            cancelled.remove(head)
             _ = queue.removeMin()
         }
     }
