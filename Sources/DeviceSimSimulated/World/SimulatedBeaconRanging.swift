@@ -64,6 +64,8 @@ public final class SimulatedBeaconRanging: BeaconRanging {
     private var builtReport: (cycle: Int, sightings: [BeaconSighting])?
     /// Ranging cycles run.
     public private(set) var cycleCount = 0
+    /// How many observe reports (kept here: checked every cycle).
+    private var reportObservers = 0
 
     /// Creates the ranging driver, Bluetooth off.
     public init(scheduler: EventScheduler, motion: DeviceMotion, world: WorldIndex, configuration: Configuration = Configuration(), random: SeededRandomGenerator) {
@@ -107,7 +109,12 @@ public final class SimulatedBeaconRanging: BeaconRanging {
     }
 
     public func observeRanging(_ observer: @escaping ([BeaconSighting]) -> Void) -> Subscription {
-        reports.add(observer)
+        let subscription = reports.add(observer)
+        reportObservers += 1
+        return Subscription { [weak self] in
+            subscription.cancel()
+            self?.reportObservers -= 1
+        }
     }
 
     public func observeFences(_ observer: @escaping (BeaconFenceEvent) -> Void) -> Subscription {
@@ -205,7 +212,7 @@ public final class SimulatedBeaconRanging: BeaconRanging {
                 position += 1
             }
         }
-        if !reports.isEmpty { reports.send(lastReport) }
+        if reportObservers > 0 { reports.send(lastReport) }
     }
 
     /// The report of the latest cycle: each beacon heard, with its smoothed RSSI and the distance and
