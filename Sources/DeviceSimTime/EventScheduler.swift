@@ -15,10 +15,17 @@
 /// ticker.cancel()
 /// ```
 public final class EventScheduler {
+    /// What an event does: a closure, or the next tick of a repeating event (held directly, so a
+    /// tick costs no closure allocation).
+    private enum Action {
+        case once(() -> Void)
+        case tick(RepeatingEvent)
+    }
+
     private struct Entry: Comparable {
         let instant: Int64
         let sequence: UInt64
-        let action: () -> Void
+        let action: Action
 
         static func < (lhs: Entry, rhs: Entry) -> Bool {
             lhs.instant != rhs.instant ? lhs.instant < rhs.instant : lhs.sequence < rhs.sequence
@@ -69,7 +76,15 @@ public final class EventScheduler {
     public func schedule(at instant: VirtualInstant, _ action: @escaping () -> Void) -> ScheduledEvent {
         let sequence = nextSequence
         nextSequence &+= 1
-        queue.insert(Entry(instant: max(instant.nanoseconds, now.nanoseconds), sequence: sequence, action: action))
+        queue.insert(Entry(instant: max(instant.nanoseconds, now.nanoseconds), sequence: sequence, action: .once(action)))
+        return ScheduledEvent(sequence: sequence, scheduler: self)
+    }
+
+    /// Schedules the next tick of `event` at `instant`.
+    func schedule(at instant: VirtualInstant, tickOf event: RepeatingEvent) -> ScheduledEvent {
+        let sequence = nextSequence
+        nextSequence &+= 1
+        queue.insert(Entry(instant: max(instant.nanoseconds, now.nanoseconds), sequence: sequence, action: .tick(event)))
         return ScheduledEvent(sequence: sequence, scheduler: self)
     }
 
@@ -185,7 +200,10 @@ public final class EventScheduler {
         now = VirtualInstant(nanoseconds: entry.instant)
         eventCount += 1
         if !sleeps.isEmpty { sleeps[entry.sequence] = nil }
-        entry.action()
+        switch entry.action {
+        case .once(let action): action()
+        case .tick(let event): event.fire()
+        }
     }
 
     /// The instant of the earliest event still queued (cancelled events at the head are dropped first).
