@@ -39,7 +39,7 @@ public final class EventScheduler {
     /// The current virtual time.
     @exclusivity(unchecked) public private(set) var now: VirtualInstant
     /// Bounds that stop a runaway simulation with ``SchedulerError``.
-    public var limits: RunLimits
+    @exclusivity(unchecked) public var limits: RunLimits
     /// How many events have run so far.
     @exclusivity(unchecked) public private(set) var eventCount = 0
     /// The executor on which the simulation's async tasks run.

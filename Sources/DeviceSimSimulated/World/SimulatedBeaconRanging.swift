@@ -53,23 +53,24 @@ public final class SimulatedBeaconRanging: BeaconRanging {
         var filter: RunningAverageRSSIFilter?
     }
 
-    /// The beacons this device has had in reach, by slot.
-    private var tracked: [TrackedBeacon] = []
+    /// The beacons this device has had in reach, by slot. (The driver's state is touched by its own
+    /// cycle only, one thread at a time: no dynamic exclusivity checks on it.)
+    @exclusivity(unchecked) private var tracked: [TrackedBeacon] = []
     private var slotOfBeacon: [Int: Int] = [:]
     /// The beacons in reach of `inReachPosition`, in the world index's order. A device standing
     /// still ranges from the same position cycle after cycle and skips the lookup.
-    private var inReach: [BeaconInReach] = []
-    private var inReachPosition: GeoCoordinate?
-    private var candidates: BeaconCandidates?
+    @exclusivity(unchecked) private var inReach: [BeaconInReach] = []
+    @exclusivity(unchecked) private var inReachPosition: GeoCoordinate?
+    @exclusivity(unchecked) private var candidates: BeaconCandidates?
     /// The slots of the beacons heard in the latest cycle, in the order they were ranged.
-    private var heardSlots: [Int] = []
+    @exclusivity(unchecked) private var heardSlots: [Int] = []
     /// The fences the device is in (indices into ``WorldIndex/fenceNames``, ascending) and when a
     /// beacon of each was last heard.
-    private var fencesInside: [(fence: Int, lastSeen: VirtualInstant)] = []
+    @exclusivity(unchecked) private var fencesInside: [(fence: Int, lastSeen: VirtualInstant)] = []
     /// The latest report, once built (it is built when someone observes reports or reads it).
-    private var builtReport: (cycle: Int, sightings: [BeaconSighting])?
+    @exclusivity(unchecked) private var builtReport: (cycle: Int, sightings: [BeaconSighting])?
     /// Ranging cycles run.
-    public private(set) var cycleCount = 0
+    @exclusivity(unchecked) public private(set) var cycleCount = 0
     /// How many observe reports (kept here: checked every cycle).
     private var reportObservers = 0
 
