@@ -14,6 +14,8 @@ public final class DeviceMotion {
     private var routeStart = VirtualInstant.zero
     private var restingAt: GeoCoordinate
     private var restingAltitude: Double?
+    /// The state last asked for: the GPS, the Wi-Fi scan and beacon ranging often ask at the same instant.
+    private var lastState: (instant: VirtualInstant, state: RouteTimeline.State)?
 
     /// A device standing at `coordinate`.
     public init(at coordinate: GeoCoordinate, altitude: Double? = nil) {
@@ -25,12 +27,14 @@ public final class DeviceMotion {
     public func follow(_ route: Route, from start: VirtualInstant) {
         timeline = RouteTimeline(route)
         routeStart = start
+        lastState = nil
         restingAt = route.waypoints.last?.coordinate ?? route.start
     }
 
     /// Puts the device at `coordinate` at once and stops any route.
     public func place(at coordinate: GeoCoordinate, altitude: Double? = nil) {
         timeline = nil
+        lastState = nil
         restingAt = coordinate
         restingAltitude = altitude ?? restingAltitude
     }
@@ -42,9 +46,10 @@ public final class DeviceMotion {
 
     /// Position, speed and course at `instant`.
     public func state(at instant: VirtualInstant) -> RouteTimeline.State {
-        guard let timeline else {
-            return RouteTimeline.State(coordinate: restingAt, altitude: restingAltitude, speed: 0, course: nil, finished: true)
-        }
-        return timeline.state(at: routeStart.duration(to: instant))
+        if let lastState, lastState.instant == instant { return lastState.state }
+        let state = timeline?.state(at: routeStart.duration(to: instant))
+            ?? RouteTimeline.State(coordinate: restingAt, altitude: restingAltitude, speed: 0, course: nil, finished: true)
+        lastState = (instant, state)
+        return state
     }
 }

@@ -3,7 +3,7 @@ import DeviceSimTime
 import Testing
 
 @Suite struct RSSIFilterTests {
-    /// The filter keeps its window sorted as samples come and go; its average must be exactly (to the
+    /// The filter drops samples as they leave the window; its average must be exactly (to the
     /// bit) the trimmed mean of the window's samples sorted afresh.
     @Test(arguments: [1, 2, 3, 99] as [UInt64])
     func theAverageIsExactlyTheTrimmedMeanOfTheWindowSortedAfresh(seed: UInt64) {

@@ -3,6 +3,12 @@ import DeviceSimTime
 /// AltBeacon's `RunningAverageRssiFilter`: the mean of the samples of the last 20 seconds, with 10% of
 /// them trimmed at each end.
 ///
+/// Adding a sample only appends it; samples that left the window are dropped in bulk from time to time
+/// (the oldest samples are not looked at on every add, so a ranging driver that adds samples every
+/// cycle touches only the newest end of its buffer). The window is sorted when ``average`` is read:
+/// a driver reads it only when someone asks for a report, so the sort is paid per report, not per
+/// sample.
+///
 /// ```swift
 /// var filter = RunningAverageRSSIFilter()
 /// filter.add(-71, at: now)
@@ -14,13 +20,10 @@ public struct RunningAverageRSSIFilter: Sendable {
     public var window: Duration
     /// The share trimmed at each end.
     public var trim: Double
-    /// The samples in time order; those before `head` have left the window (dropped in bulk, so
-    /// forgetting one sample costs no move of the others).
+    /// The samples in time order; a prefix of them may have left the window (see ``firstInWindow``).
     private var samples: [(time: VirtualInstant, rssi: Double)] = []
-    private var head = 0
-    /// The RSSI values of `samples`, kept sorted as samples come and go (a binary search and a move
-    /// per sample, instead of sorting the whole window for every average).
-    private var sortedValues: [Double] = []
+    /// When the buffer is next cleared of samples that left the window.
+    private var compactAt = 64
 
     /// Creates an empty filter (20 s, 10%).
     public init(window: Duration = .seconds(20), trim: Double = 0.1) {
@@ -28,38 +31,37 @@ public struct RunningAverageRSSIFilter: Sendable {
         self.trim = trim
     }
 
-    /// Adds a sample and forgets those older than the window.
+    /// Adds a sample (times never go back) and forgets those older than the window.
     public mutating func add(_ rssi: Double, at time: VirtualInstant) {
         samples.append((time, rssi))
-        sortedValues.insert(rssi, at: Self.insertionIndex(of: rssi, in: sortedValues))
-        while head < samples.count, samples[head].time.duration(to: time) >= window {
-            sortedValues.remove(at: Self.insertionIndex(of: samples[head].rssi, in: sortedValues))
-            head += 1
-        }
-        if head >= 64, head * 2 >= samples.count {
-            samples.removeFirst(head)
-            head = 0
+        if samples.count >= compactAt {
+            samples.removeFirst(firstInWindow)
+            compactAt = max(64, 2 * samples.count)
         }
     }
 
-    /// The first index whose value is not less than `value`.
-    private static func insertionIndex(of value: Double, in values: [Double]) -> Int {
-        var low = 0, high = values.count
+    /// The index of the first sample within the window of the newest one (those before it are
+    /// forgotten): samples are in time order, so a binary search.
+    private var firstInWindow: Int {
+        guard let newest = samples.last?.time else { return 0 }
+        var low = 0, high = samples.count - 1
         while low < high {
             let middle = (low + high) / 2
-            if values[middle] < value { low = middle + 1 } else { high = middle }
+            if samples[middle].time.duration(to: newest) >= window { low = middle + 1 } else { high = middle }
         }
         return low
     }
 
     /// When the newest sample was taken (nil when empty).
-    public var newestSampleTime: VirtualInstant? { head < samples.count ? samples.last?.time : nil }
+    public var newestSampleTime: VirtualInstant? { samples.last?.time }
 
-    /// The trimmed mean (nil when empty).
+    /// The trimmed mean (nil when empty): the window sorted, `trim` of it cut at each end, the rest
+    /// summed in ascending order.
     public var average: Double? {
-        guard !sortedValues.isEmpty else { return nil }
-        let cut = Int(Double(sortedValues.count) * trim)
-        let kept = sortedValues[cut..<(sortedValues.count - cut)]
+        guard !samples.isEmpty else { return nil }
+        let sorted = samples[firstInWindow...].map(\.rssi).sorted()
+        let cut = Int(Double(sorted.count) * trim)
+        let kept = sorted[cut..<(sorted.count - cut)]
         return kept.reduce(0, +) / Double(kept.count)
     }
 }

@@ -26,22 +26,46 @@ public final class SimulatedBeaconRanging: BeaconRanging {
         public init() {}
     }
 
+    /// A beacon in reach of the last position ranged from: its slot in the tracked beacons, its mean
+    /// RSSI there.
+    private struct BeaconInReach {
+        let slot: Int
+        let meanRSSI: Double
+    }
+
     private let scheduler: EventScheduler
     private let motion: DeviceMotion
     private let world: WorldIndex
     /// The driver's settings.
     public let configuration: Configuration
-    private var shadowing: ShadowingStreams
+    private let shadowingRoot: SeededRandomGenerator
     private let reports = ObserverList<[BeaconSighting]>()
     private let fenceEvents = ObserverList<BeaconFenceEvent>()
     private var timer: RepeatingEvent?
-    /// Each beacon heard within the smoothing window, by index: its RSSI samples.
-    private var filters: [Int: RunningAverageRSSIFilter] = [:]
-    private var fencesInside: [String: VirtualInstant] = [:]
-    /// The latest ranging report.
-    public private(set) var lastReport: [BeaconSighting] = []
+    /// The beacons this device has had in reach, by slot (parallel arrays): the beacon's index in the
+    /// world, its shadowing stream (kept for the run, so what the device sees of a beacon does not
+    /// depend on when it first came into reach) and its RSSI samples (nil once none is left within
+    /// the smoothing window).
+    private var trackedIndex: [Int] = []
+    private var trackedStream: [SeededRandomGenerator?] = []
+    private var trackedFilter: [RunningAverageRSSIFilter?] = []
+    private var slotOfBeacon: [Int: Int] = [:]
+    /// The beacons in reach of `inReachPosition`, in the world index's order. A device standing
+    /// still ranges from the same position cycle after cycle and skips the lookup.
+    private var inReach: [BeaconInReach] = []
+    private var inReachPosition: GeoCoordinate?
+    private var candidates: BeaconCandidates?
+    /// The slots of the beacons heard in the latest cycle, in the order they were ranged.
+    private var heardSlots: [Int] = []
+    /// The fences the device is in (indices into ``WorldIndex/fenceNames``, ascending) and when a
+    /// beacon of each was last heard.
+    private var fencesInside: [(fence: Int, lastSeen: VirtualInstant)] = []
+    /// The latest report, once built (it is built when someone observes reports or reads it).
+    private var builtReport: (cycle: Int, sightings: [BeaconSighting])?
     /// Ranging cycles run.
     public private(set) var cycleCount = 0
+    /// How many observe reports (kept here: checked every cycle).
+    private var reportObservers = 0
 
     /// Creates the ranging driver, Bluetooth off.
     public init(scheduler: EventScheduler, motion: DeviceMotion, world: WorldIndex, configuration: Configuration = Configuration(), random: SeededRandomGenerator) {
@@ -49,7 +73,7 @@ public final class SimulatedBeaconRanging: BeaconRanging {
         self.motion = motion
         self.world = world
         self.configuration = configuration
-        self.shadowing = ShadowingStreams(random)
+        self.shadowingRoot = random
     }
 
     /// Whether Bluetooth is on. Ranging cycles run while it is; switching it off leaves every fence.
@@ -61,64 +85,151 @@ public final class SimulatedBeaconRanging: BeaconRanging {
             if isEnabled {
                 timer = scheduler.repeating(every: configuration.cyclePeriod) { [weak self] _ in self?.cycle() }
             } else {
-                filters = [:]
-                lastReport = []
-                for fence in fencesInside.keys.sorted() { fenceEvents.send(BeaconFenceEvent(fence: fence, entered: false)) }
-                fencesInside = [:]
+                for slot in trackedFilter.indices { trackedFilter[slot] = nil }
+                heardSlots = []
+                builtReport = nil
+                let left = fencesInside
+                fencesInside = []
+                for (fence, _) in left { fenceEvents.send(BeaconFenceEvent(fence: world.fenceNames[fence], entered: false)) }
             }
         }
     }
 
     /// The fences the device is in now.
-    public var fences: [String] { fencesInside.keys.sorted() }
+    public var fences: [String] { fencesInside.map { world.fenceNames[$0.fence] } }
+
+    /// The latest ranging report: the beacons heard in the latest cycle, nearest first (empty while
+    /// Bluetooth is off).
+    public var lastReport: [BeaconSighting] {
+        guard isEnabled, !heardSlots.isEmpty else { return [] }
+        if let builtReport, builtReport.cycle == cycleCount { return builtReport.sightings }
+        let sightings = buildReport()
+        builtReport = (cycleCount, sightings)
+        return sightings
+    }
 
     public func observeRanging(_ observer: @escaping ([BeaconSighting]) -> Void) -> Subscription {
-        reports.add(observer)
+        let subscription = reports.add(observer)
+        reportObservers += 1
+        return Subscription { [weak self] in
+            subscription.cancel()
+            self?.reportObservers -= 1
+        }
     }
 
     public func observeFences(_ observer: @escaping (BeaconFenceEvent) -> Void) -> Subscription {
         fenceEvents.add(observer)
     }
 
+    /// The slot of the beacon at `index` in `tracked`, added on first sight.
+    private func slot(ofBeacon index: Int) -> Int {
+        if let slot = slotOfBeacon[index] { return slot }
+        trackedIndex.append(index)
+        trackedStream.append(nil)
+        trackedFilter.append(nil)
+        slotOfBeacon[index] = trackedIndex.count - 1
+        return trackedIndex.count - 1
+    }
+
+    private func updateBeaconsInReach(of position: GeoCoordinate) {
+        guard position != inReachPosition else { return }
+        inReachPosition = position
+        inReach.removeAll(keepingCapacity: true)
+        let environment = world.world.radio
+        let beacons = world.world.beacons
+        world.beacons(near: position, candidates: &candidates) { index, distance in
+            inReach.append(BeaconInReach(
+                slot: slot(ofBeacon: index),
+                meanRSSI: RadioModel.beaconRSSI(measuredPower: beacons[index].measuredPower, distance: distance, environment: environment)))
+        }
+    }
+
     private func cycle() {
         cycleCount += 1
         let now = scheduler.now
-        let position = motion.state(at: now).coordinate
+        updateBeaconsInReach(of: motion.state(at: now).coordinate)
+        let environment = world.world.radio
+        let sigma = environment.shadowing, sensitivity = environment.beaconSensitivity
+        let samplesPerCycle = configuration.samplesPerCycle, window = configuration.smoothingWindow
+        // The per-beacon state is moved into locals for the loop (no exclusivity check per access,
+        // and a filter taken out of its array is uniquely referenced, so adding does not copy it).
+        var filters = trackedFilter, streams = trackedStream, heard = heardSlots, inside = fencesInside
+        trackedFilter = []
+        trackedStream = []
+        heardSlots = []
+        fencesInside = []
+        heard.removeAll(keepingCapacity: true)
+        var entered: [Int] = []
+        for beacon in inReach {
+            var isHeard = false
+            var filter = filters[beacon.slot]
+            filters[beacon.slot] = nil
+            if sigma > 0 {
+                // One stream per beacon, split from the device's generator by the beacon's identity.
+                var stream = streams[beacon.slot] ?? shadowingRoot.split(world.world.beacons[trackedIndex[beacon.slot]].id.description)
+                for _ in 0..<samplesPerCycle {
+                    let rssi = beacon.meanRSSI + stream.nextGaussian(mean: 0, standardDeviation: sigma)
+                    guard rssi >= sensitivity else { continue }
+                    isHeard = true
+                    if filter == nil { filter = RunningAverageRSSIFilter(window: window) }
+                    filter!.add(rssi, at: now)
+                }
+                streams[beacon.slot] = stream
+            } else if samplesPerCycle > 0, beacon.meanRSSI >= sensitivity {
+                isHeard = true
+                if filter == nil { filter = RunningAverageRSSIFilter(window: window) }
+                for _ in 0..<samplesPerCycle { filter!.add(beacon.meanRSSI, at: now) }
+            }
+            filters[beacon.slot] = filter
+            guard isHeard else { continue }
+            heard.append(beacon.slot)
+            if let fence = world.beaconFences[trackedIndex[beacon.slot]] {
+                if let position = inside.firstIndex(where: { $0.fence == fence }) {
+                    inside[position].lastSeen = now
+                } else {
+                    inside.insert((fence, now), at: inside.firstIndex { $0.fence > fence } ?? inside.count)
+                    entered.append(fence)
+                }
+            }
+        }
+        // Forget the samples of beacons not heard for a whole window.
+        for slot in filters.indices {
+            if let newest = filters[slot]?.newestSampleTime, newest.duration(to: now) >= window { filters[slot] = nil }
+        }
+        trackedFilter = filters
+        trackedStream = streams
+        heardSlots = heard
+        fencesInside = inside
+        builtReport = nil
+        for fence in entered { fenceEvents.send(BeaconFenceEvent(fence: world.fenceNames[fence], entered: true)) }
+        var position = 0
+        while position < fencesInside.count {
+            let (fence, lastSeen) = fencesInside[position]
+            if lastSeen.duration(to: now) >= configuration.fenceExitDelay {
+                fencesInside.remove(at: position)
+                fenceEvents.send(BeaconFenceEvent(fence: world.fenceNames[fence], entered: false))
+            } else {
+                position += 1
+            }
+        }
+        if reportObservers > 0 { reports.send(lastReport) }
+    }
+
+    /// The report of the latest cycle: each beacon heard, with its smoothed RSSI and the distance and
+    /// proximity estimated from it, nearest first (ties: the world's order).
+    private func buildReport() -> [BeaconSighting] {
         let environment = world.world.radio
         var report: [(index: Int, sighting: BeaconSighting)] = []
-        var entered: [String] = []
-        world.beacons(near: position) { index, beacon, distance in
-            let mean = RadioModel.beaconRSSI(measuredPower: beacon.measuredPower, distance: distance, environment: environment)
-            var heard = false
-            // The beacon's filter is taken out of the table for the cycle's samples and put back once.
-            var filter = filters.removeValue(forKey: index)
-            shadowing.forEachSample(for: index, identity: beacon.id.description, sigma: environment.shadowing, count: configuration.samplesPerCycle) { noise in
-                let rssi = mean + noise
-                guard rssi >= environment.beaconSensitivity else { return }
-                heard = true
-                if filter == nil { filter = RunningAverageRSSIFilter(window: configuration.smoothingWindow) }
-                filter!.add(rssi, at: now)
-            }
-            if let filter { filters[index] = filter }
-            guard heard, let smoothed = filter?.average else { return }
+        for slot in heardSlots {
+            let index = trackedIndex[slot]
+            guard let smoothed = trackedFilter[slot]?.average else { continue }
+            let beacon = world.world.beacons[index]
             let estimate = RadioModel.estimatedDistance(rssi: smoothed, measuredPower: beacon.measuredPower, exponent: environment.beaconExponent)
             report.append((index, BeaconSighting(
                 beacon: beacon.id, rssi: (smoothed * 10).rounded() / 10, estimatedDistance: (estimate * 100).rounded() / 100,
                 proximity: RadioModel.proximity(distance: estimate))))
-            if let fence = beacon.fence {
-                if fencesInside.updateValue(now, forKey: fence) == nil { entered.append(fence) }
-            }
         }
-        // Forget beacons not heard for a whole window (stored filters always hold a sample).
-        func isStale(_ filter: RunningAverageRSSIFilter) -> Bool { filter.newestSampleTime!.duration(to: now) >= configuration.smoothingWindow }
-        if filters.values.contains(where: isStale) { filters = filters.filter { !isStale($0.value) } }
         report.sort { ($0.sighting.estimatedDistance, $0.index) < ($1.sighting.estimatedDistance, $1.index) }
-        lastReport = report.map(\.sighting)
-        for fence in entered { fenceEvents.send(BeaconFenceEvent(fence: fence, entered: true)) }
-        for (fence, lastSeen) in fencesInside.sorted(by: { $0.key < $1.key }) where lastSeen.duration(to: now) >= configuration.fenceExitDelay {
-            fencesInside[fence] = nil
-            fenceEvents.send(BeaconFenceEvent(fence: fence, entered: false))
-        }
-        reports.send(lastReport)
+        return report.map(\.sighting)
     }
 }

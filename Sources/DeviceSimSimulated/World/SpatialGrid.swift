@@ -15,7 +15,8 @@ import Foundation
 /// grid.forEach(within: 120, of: here) { index, distance in ... }
 /// ```
 public struct SpatialGrid<Element: Sendable>: Sendable {
-    private struct Cell: Hashable {
+    /// A cell of the grid.
+    public struct Cell: Hashable, Sendable {
         var x: Int32
         var y: Int32
     }
@@ -36,7 +37,8 @@ public struct SpatialGrid<Element: Sendable>: Sendable {
         self.metresPerDegreeLongitude = Self.metresPerDegreeLatitude * max(cos(origin.latitude * .pi / 180), 0.01)
     }
 
-    private func cell(_ coordinate: GeoCoordinate) -> Cell {
+    /// The cell `coordinate` lies in.
+    public func cell(_ coordinate: GeoCoordinate) -> Cell {
         let east = (coordinate.longitude - origin.longitude) * metresPerDegreeLongitude
         let north = (coordinate.latitude - origin.latitude) * Self.metresPerDegreeLatitude
         return Cell(x: Int32(clamping: Int((east / cellSize).rounded(.down))), y: Int32(clamping: Int((north / cellSize).rounded(.down))))
@@ -50,15 +52,21 @@ public struct SpatialGrid<Element: Sendable>: Sendable {
     /// Calls `body` with every element within `radius` metres of `center` and its distance, in a fixed
     /// order (by cell, then insertion), whatever was inserted elsewhere.
     public func forEach(within radius: Double, of center: GeoCoordinate, _ body: (Element, Double) -> Void) {
+        forEachCandidate(within: radius, ofCell: cell(center)) { element, position in
+            let distance = center.distance(to: position)
+            if distance <= radius { body(element, distance) }
+        }
+    }
+
+    /// Calls `body` with every element that may lie within `radius` metres of a point of `middle`,
+    /// and its position, in the order of ``forEach(within:of:_:)``. A caller that queries often from
+    /// the same cell can keep these candidates and check only their distances.
+    public func forEachCandidate(within radius: Double, ofCell middle: Cell, _ body: (Element, GeoCoordinate) -> Void) {
         let reach = Int32(clamping: Int((radius / cellSize).rounded(.up)))
-        let middle = cell(center)
         for y in (middle.y &- reach)...(middle.y &+ reach) {
             for x in (middle.x &- reach)...(middle.x &+ reach) {
                 guard let entries = cells[Cell(x: x, y: y)] else { continue }
-                for entry in entries {
-                    let distance = center.distance(to: entry.position)
-                    if distance <= radius { body(entry.element, distance) }
-                }
+                for entry in entries { body(entry.element, entry.position) }
             }
         }
     }

@@ -19,6 +19,11 @@ public final class WorldIndex: Sendable {
     public let wifiReach: Double
     /// The farthest any beacon carries, metres.
     public let beaconReach: Double
+    /// The names of the beacon fences, sorted.
+    public let fenceNames: [String]
+    /// Each beacon's fence as an index into ``fenceNames`` (nil: in no fence), parallel to
+    /// ``World/beacons``; comparing these indices compares the fences' names.
+    public let beaconFences: [Int?]
 
     /// Indexes `world`.
     public init(_ world: World) {
@@ -35,6 +40,10 @@ public final class WorldIndex: Sendable {
         for (index, beacon) in world.beacons.enumerated() { beacons.insert(index, at: beacon.position) }
         accessPointGrid = accessPoints
         beaconGrid = beacons
+        let names = Set(world.beacons.compactMap(\.fence)).sorted()
+        let rank = Dictionary(uniqueKeysWithValues: names.enumerated().map { ($1, $0) })
+        fenceNames = names
+        beaconFences = world.beacons.map { $0.fence.flatMap { rank[$0] } }
     }
 
     /// Calls `body` with every access point whose signal can reach `position`: its index in
@@ -45,6 +54,27 @@ public final class WorldIndex: Sendable {
         }
     }
 
+    /// Calls `body` with every beacon whose signal can reach `position`, as ``beacons(near:_:)`` does
+    /// (same beacons, same order, same distances), keeping in `candidates` the beacons that may reach
+    /// the grid cell of `position`: a device that stays in one cell reuses them and skips the grid.
+    ///
+    /// ```swift
+    /// var candidates: BeaconCandidates?
+    /// index.beacons(near: here, candidates: &candidates) { beaconIndex, distance in ... }
+    /// ```
+    public func beacons(near position: GeoCoordinate, candidates: inout BeaconCandidates?, _ body: (Int, Double) -> Void) {
+        let cell = beaconGrid.cell(position)
+        if candidates?.cell != cell {
+            var found = BeaconCandidates(cell: cell)
+            beaconGrid.forEachCandidate(within: beaconReach, ofCell: cell) { index, position in found.beacons.append((index, position)) }
+            candidates = found
+        }
+        for (index, beaconPosition) in candidates!.beacons {
+            let distance = position.distance(to: beaconPosition)
+            if distance <= beaconReach, distance <= beaconRanges[index] { body(index, distance) }
+        }
+    }
+
     /// Calls `body` with every beacon whose signal can reach `position`: its index in
     /// ``World/beacons``, the beacon and its distance.
     public func beacons(near position: GeoCoordinate, _ body: (Int, Beacon, Double) -> Void) {
@@ -52,4 +82,10 @@ public final class WorldIndex: Sendable {
             if distance <= beaconRanges[index] { body(index, world.beacons[index], distance) }
         }
     }
+}
+
+/// The beacons that may reach a point of one grid cell (see ``WorldIndex/beacons(near:candidates:_:)``).
+public struct BeaconCandidates: Sendable {
+    let cell: SpatialGrid<Int>.Cell
+    var beacons: [(index: Int, position: GeoCoordinate)] = []
 }
