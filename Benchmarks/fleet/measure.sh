@@ -30,15 +30,15 @@ make_case() {
     esac
 }
 
-echo "| case | binary | wall | user CPU | peak RSS | trace |"
+echo "| case | binary | wall | user CPU | peak RSS | trace (or exit status) |"
 echo "|---|---|---|---|---|---|"
 for name in $cases; do
     if [ "$name" = jobs ]; then
         for binary in "${binaries[@]}"; do
             for jobs in 1 2; do
-                /usr/bin/time -f "%e %U %M" -o "$work/time" "$binary" run -q "$repository/Scenarios" --jobs $jobs > /dev/null 2>&1 || true
-                read -r wall user rss < "$work/time"
-                echo "| bundled Scenarios, --jobs $jobs | $binary | $wall s | $user s | $((rss / 1024)) MB | - |"
+                /usr/bin/time -f "%x %e %U %M" -o "$work/time" "$binary" run -q "$repository/Scenarios" --jobs $jobs > /dev/null 2>&1 || true
+                read -r status wall user rss < <(tail -1 "$work/time")
+                echo "| bundled Scenarios, --jobs $jobs | $binary | $wall s | $user s | $((rss / 1024)) MB | exit $status |"
             done
         done
         continue
@@ -46,9 +46,10 @@ for name in $cases; do
     make_case "$name" > "$work/$name.yaml"
     for binary in "${binaries[@]}"; do
         rm -rf "$work/trace"
-        /usr/bin/time -f "%e %U %M" -o "$work/time" "$binary" run -q "$work/$name.yaml" --trace "$work/trace" > /dev/null 2>&1 || true
-        read -r wall user rss < "$work/time"
+        /usr/bin/time -f "%x %e %U %M" -o "$work/time" "$binary" run -q "$work/$name.yaml" --trace "$work/trace" > "$work/out" 2>&1 || true
+        read -r status wall user rss < <(tail -1 "$work/time")
         size=$(du -sh "$work/trace" 2>/dev/null | cut -f1)
+        [ "$status" = 0 ] || { echo "  ($binary exited with $status: $(tail -1 "$work/out"))" >&2; }
         echo "| $name | $binary | $wall s | $user s | $((rss / 1024)) MB | ${size:-?} |"
     done
 done
