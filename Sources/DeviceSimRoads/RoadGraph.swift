@@ -44,15 +44,21 @@ public struct RoadGraph: Sendable {
     public let edgeTargets: [Int32]
     /// Edge travel times in seconds, parallel to ``edgeTargets``.
     public let edgeSeconds: [Double]
-    /// The fastest speed of any edge, m/s (edge length over time; the search's heuristic divides by it).
+    /// The fastest speed of any edge, m/s (edge length over time; the search's heuristic divides by it;
+    /// infinity when an edge of some length takes no time).
     public let maximumSpeed: Double
     /// Whether each node is in the graph's largest strongly connected component (where positions
     /// snap to).
     let isRoutable: [Bool]
+    /// The landmark table, computed on first use.
+    private let landmarkStore: LandmarkStore
 
     /// Builds a graph; of parallel edges (same from and to) only the fastest is kept, loops are dropped.
-    public init(mode: TravelMode, coordinates: [GeoCoordinate], edges: [Edge]) {
+    /// `landmarkCount` sets how many landmarks the search's bound uses (default
+    /// ``LandmarkTable/defaultCount(nodeCount:)``; 0 for none); they are chosen on first use.
+    public init(mode: TravelMode, coordinates: [GeoCoordinate], edges: [Edge], landmarkCount: Int? = nil) {
         self.mode = mode
+        landmarkStore = LandmarkStore(count: landmarkCount ?? LandmarkTable.defaultCount(nodeCount: coordinates.count))
         self.coordinates = coordinates
         var vectors = [Double](repeating: 0, count: coordinates.count * 3)
         for (index, coordinate) in coordinates.enumerated() {
@@ -74,7 +80,9 @@ public struct RoadGraph: Sendable {
             targets.append(edge.to)
             seconds.append(edge.seconds)
             starts[Int(edge.from) + 1] += 1
-            if edge.seconds > 0 { fastest = max(fastest, coordinates[Int(edge.from)].distance(to: coordinates[Int(edge.to)]) / edge.seconds) }
+            let metres = coordinates[Int(edge.from)].distance(to: coordinates[Int(edge.to)])
+            // An edge of no time between two places makes the straight-line bound useless (infinite speed).
+            if edge.seconds > 0 { fastest = max(fastest, metres / edge.seconds) } else if metres > 0 { fastest = .infinity }
         }
         for index in 0..<coordinates.count { starts[index + 1] += starts[index] }
         edgeStarts = starts
@@ -99,9 +107,15 @@ public struct RoadGraph: Sendable {
         return nil
     }
 
-    /// Bytes held by the graph's arrays (coordinates included).
+    /// The landmarks of the route search's lower bound and their travel times to and from every node,
+    /// computed on the first call (a few Dijkstra searches over the whole graph) and shared by copies
+    /// of this graph.
+    public var landmarks: LandmarkTable { landmarkStore.table(for: self) }
+
+    /// Bytes held by the graph's arrays (coordinates included), and by its landmark table once
+    /// computed.
     public var memoryFootprint: Int {
         coordinates.count * MemoryLayout<GeoCoordinate>.stride + unitVectors.count * 8 + edgeStarts.count * 4
-            + edgeTargets.count * 4 + edgeSeconds.count * 8 + isRoutable.count
+            + edgeTargets.count * 4 + edgeSeconds.count * 8 + isRoutable.count + (landmarkStore.computed?.memoryFootprint ?? 0)
     }
 }

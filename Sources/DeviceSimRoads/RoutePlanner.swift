@@ -74,7 +74,7 @@ public enum RoutingFailure: Error, Sendable, Hashable, CustomStringConvertible {
 
 /// Plans the fastest route from a position through stops, in the given order or in the fastest order.
 ///
-/// Each leg is the least-time path between the nodes nearest its ends (``RouteSearch``, A*). The
+/// Each leg is the least-time path between the nodes nearest its ends (``RouteSearch``, A* with landmarks). The
 /// fastest order (``Order/fastest``, up to ``maximumStopsToReorder`` stops, the route ends at the last
 /// stop visited) takes the travel times between all stops from one Dijkstra search per stop, then
 /// the exact best order by dynamic programming over subsets of stops (Held-Karp).

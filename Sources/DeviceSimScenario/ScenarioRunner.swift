@@ -49,6 +49,12 @@ public struct ScenarioRunner: Sendable {
     public var seedOverride: UInt64?
     /// Bounds on each run.
     public var limits: RunLimits
+    /// When set, a scenario's event bound is at least this many events per device per simulated hour
+    /// (a fleet of 10,000 devices for an hour runs some 90 million events, more than the default
+    /// bound of 50 million, which is meant to stop a runaway scenario, not a large one). A device
+    /// ranging beacons and taking GPS fixes every second runs about 7,300 events an hour. Nil (the
+    /// default): ``limits`` as given; `devicesim run` sets 20,000 unless `--max-events` is given.
+    public var eventLimitPerDeviceHour: Int?
     /// The run's data folder: each scenario's devices keep their databases in a folder inside it
     /// (named like its trace file); nil: each scenario gets a temporary folder, removed after it.
     public var dataDirectory: String?
@@ -72,6 +78,11 @@ public struct ScenarioRunner: Sendable {
         var limits = self.limits
         let end = VirtualInstant(offset: scenario.duration)
         if let maximum = limits.maximumVirtualTime, maximum < end { limits.maximumVirtualTime = end }
+        if let perDeviceHour = eventLimitPerDeviceHour, let maximum = limits.maximumEvents {
+            let hours = max(1, (scenario.duration.inSeconds / 3600).rounded(.up))
+            let scaled = Double(perDeviceHour) * Double(scenario.devices.count) * hours
+            limits.maximumEvents = max(maximum, Int(min(scaled, Double(Int.max / 2))))
+        }
         let recorder = TraceRecorder(keepsEvents: keepingEvents)
         let expected = keepingEvents ? nil : ExpectedEventsRecorder(expectations: scenario.expectations)
         if let expected { recorder.forward(to: expected) }

@@ -15,7 +15,7 @@ public final class DeviceMotion {
     private var restingAt: GeoCoordinate
     private var restingAltitude: Double?
     /// The state last asked for: the GPS, the Wi-Fi scan and beacon ranging often ask at the same instant.
-    private var lastState: (instant: VirtualInstant, state: RouteTimeline.State)?
+    @exclusivity(unchecked) private var lastState: (instant: VirtualInstant, state: RouteTimeline.State)?
 
     /// A device standing at `coordinate`.
     public init(at coordinate: GeoCoordinate, altitude: Double? = nil) {

@@ -37,7 +37,7 @@ public final class SimulatedGPS: LocationProvider {
 
     /// The receiver's settings.
     public let configuration: Configuration
-    public private(set) var currentFix: LocationFix?
+    @exclusivity(unchecked) public private(set) var currentFix: LocationFix?
     /// Whether the receiver is switched on.
     public private(set) var isEnabled = false
     /// Whether the sky is hidden right now (a tunnel).
@@ -45,11 +45,11 @@ public final class SimulatedGPS: LocationProvider {
 
     private let scheduler: EventScheduler
     private let motion: DeviceMotion
-    private var random: SeededRandomGenerator
+    @exclusivity(unchecked) private var random: SeededRandomGenerator
     private let observers = ObserverList<LocationUpdate>()
     private var ticker: RepeatingEvent?
     private var firstFixAt = VirtualInstant.zero
-    private var reportedUnavailable = false
+    @exclusivity(unchecked) private var reportedUnavailable = false
 
     /// Creates a receiver (switched off: call ``start()``).
     public init(scheduler: EventScheduler, motion: DeviceMotion, configuration: Configuration = Configuration(), random: SeededRandomGenerator) {

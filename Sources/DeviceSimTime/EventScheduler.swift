@@ -37,20 +37,23 @@ public final class EventScheduler {
     }
 
     /// The current virtual time.
-    public private(set) var now: VirtualInstant
+    @exclusivity(unchecked) public private(set) var now: VirtualInstant
     /// Bounds that stop a runaway simulation with ``SchedulerError``.
-    public var limits: RunLimits
+    @exclusivity(unchecked) public var limits: RunLimits
     /// How many events have run so far.
-    public private(set) var eventCount = 0
+    @exclusivity(unchecked) public private(set) var eventCount = 0
     /// The executor on which the simulation's async tasks run.
     public let executor = SimulationExecutor()
 
-    private var queue = BinaryMinHeap<Entry>()
-    private var nextSequence: UInt64 = 0
-    private var cancelled = Set<UInt64>()
+    // The scheduler belongs to one thread at a time and never hands out overlapping accesses to its
+    // queue and counters, so their dynamic exclusivity checks (a large share of each event's cost)
+    // are off.
+    @exclusivity(unchecked) private var queue = BinaryMinHeap<Entry>()
+    @exclusivity(unchecked) private var nextSequence: UInt64 = 0
+    @exclusivity(unchecked) private var cancelled = Set<UInt64>()
     private var cancellationCount: UInt64 = 0
     /// Sleeps on a ``VirtualClock`` of this scheduler that have neither woken nor been cancelled.
-    private var sleeps: [UInt64: PendingSleep] = [:]
+    @exclusivity(unchecked) private var sleeps: [UInt64: PendingSleep] = [:]
     /// Tasks started with ``spawn(_:fileID:line:)`` that have not returned yet.
     let liveTasks = LiveTaskRegistry()
 

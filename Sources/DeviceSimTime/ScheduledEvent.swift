@@ -15,8 +15,8 @@ public final class RepeatingEvent {
     private let first: VirtualInstant
     private let interval: Duration
     private let action: (Int) -> Void
-    private var tick = 0
-    private var pending: ScheduledEvent?
+    @exclusivity(unchecked) private var tick = 0
+    @exclusivity(unchecked) private var pending: ScheduledEvent?
     /// Whether the event was cancelled.
     public private(set) var isCancelled = false
 

@@ -60,8 +60,10 @@ struct RunCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The number of shards of a Kubernetes Indexed Job (its completions), read with JOB_COMPLETION_INDEX.", valueName: "n"))
     var shardCount: Int?
 
-    @Option(help: "Stop a scenario that runs more than this many events (a runaway bound).")
-    var maxEvents: Int = 50_000_000
+    @Option(help: ArgumentHelp(
+        "Stop a scenario that runs more than this many events (a runaway bound). Default: 50 million, or 20,000 per device per simulated hour when that is more.",
+        valueName: "n"))
+    var maxEvents: Int?
 
     @Option(help: "Colour in the summary: auto (on a terminal), always, never.")
     var color: ColorChoice = .auto
@@ -74,7 +76,7 @@ struct RunCommand: ParsableCommand {
 
     func validate() throws {
         guard !paths.isEmpty else { throw ValidationError("Give at least one scenario file or folder, e.g. 'devicesim run Scenarios'.") }
-        guard maxEvents > 0 else { throw ValidationError("--max-events must be greater than zero.") }
+        guard (maxEvents ?? 1) > 0 else { throw ValidationError("--max-events must be greater than zero.") }
         guard jobs > 0 else { throw ValidationError("--jobs must be 1 or more.") }
         if seed != nil, seeds != nil { throw ValidationError("Give either --seed (one seed) or --seeds (a sweep), not both.") }
         if let seeds { do { _ = try SeedSelection(parsing: seeds) } catch { throw ValidationError(error.message) } }
@@ -93,7 +95,8 @@ struct RunCommand: ParsableCommand {
             out.write(style.dim("shard \(selectedShard): \(plan.count) of \(found.count * (sweep?.count ?? 1)) runs") + "\n")
         }
 
-        var runner = ScenarioRunner(seedOverride: seed, limits: RunLimits(maximumVirtualTime: VirtualInstant(offset: ScenarioParser.maximumDuration), maximumEvents: maxEvents))
+        var runner = ScenarioRunner(seedOverride: seed, limits: RunLimits(maximumVirtualTime: VirtualInstant(offset: ScenarioParser.maximumDuration), maximumEvents: maxEvents ?? 50_000_000))
+        if maxEvents == nil { runner.eventLimitPerDeviceHour = 20_000 }
         let dataFolder: DataFolder
         do {
             dataFolder = try keepData.map(DataFolder.init(keeping:)) ?? DataFolder.temporary(prefix: "devicesim-run-")

@@ -37,6 +37,7 @@ import Testing
 
     @Test func aDeviceWithACountStandsForThatManyDevicesAlike() throws {
         let text = minimal.replacingOccurrences(of: "  - id: walker\n", with: "  - id: walker\n    count: 3\n")
+            .replacingOccurrences(of: "do: start-service", with: "device: walker-2, do: start-service")
         let scenario = try ScenarioParser.parse(text, file: "test.yaml")
         #expect(scenario.devices.map(\.id) == ["walker-1", "walker-2", "walker-3"])
         #expect(scenario.devices.map(\.account) == ["walker-1", "walker-2", "walker-3"])

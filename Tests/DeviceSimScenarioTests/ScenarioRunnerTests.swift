@@ -68,6 +68,24 @@ import Testing
         #expect(result.runError?.contains("more than 10000 events") == true)
     }
 
+    @Test func anEventBoundPerDeviceHourLetsALargeFleetRunButStillStopsARunaway() throws {
+        // Three walkers for an hour: some 11,000 events (1 Hz fixes each), over a bound of 5,000.
+        let withoutExpectations = String(Self.walk[..<Self.walk.range(of: "expect:")!.lowerBound])
+        let fleet = try ScenarioParser.parse(
+            withoutExpectations.replacingOccurrences(of: "duration: 10m", with: "duration: 1h")
+                .replacingOccurrences(of: "  - id: walker\n", with: "  - id: walker\n    count: 3\n")
+                .replacingOccurrences(of: "do: start-service", with: "device: walker-1, do: start-service")
+                .replacingOccurrences(of: "do: signal-loss", with: "device: walker-1, do: signal-loss"),
+            file: "walk.yaml")
+        var runner = ScenarioRunner(limits: .init(maximumEvents: 5_000))
+        #expect(runner.run(fleet).runError?.contains("more than 5000 events") == true)
+        runner.eventLimitPerDeviceHour = 20_000  // 3 devices x 1 h x 20,000 = 60,000
+        let scaled = runner.run(fleet)
+        #expect(scaled.runError == nil)
+        runner.eventLimitPerDeviceHour = 1_000  // 3,000 < 5,000: the bound given stays
+        #expect(runner.run(fleet).runError?.contains("more than 5000 events") == true)
+    }
+
     @Test func junitReportsFailuresWithTheirLocations() throws {
         let pass = try run(Self.walk)
         let fail = try run(Self.walk.replacingOccurrences(of: "count: 1", with: "count: 2"))

@@ -1,9 +1,12 @@
 // Road benchmarks, run in release mode (never as timed tests):
 //   swift run -c release --package-path Benchmarks bench-roads [helsinki.osm.pbf]
-// 1. Reading the OSM PBF extract into a road network, next to `osmium cat` on the same file.
-// 2. 10,000 random route queries on the Helsinki foot graph, next to networkx on the same graph
-//    and queries (answers compared to 1e-9 relative).
-// 3. A generated 1,000,000-node road graph: query times and graph memory.
+// 1. Reading the OSM PBF extract into a road network, next to `osmium cat` on the same file
+//    (Debian's osmium-tool, `apt-get install osmium-tool`; without it the comparison is skipped).
+// 2. 10,000 random route queries on the Helsinki foot graph: the search with landmarks (ALT, as
+//    RoutePlanner uses it) and with the straight-line bound only (landmarkCount 0), next to networkx
+//    on the same graph and queries (`pip install networkx`; answers compared to 1e-9 relative).
+// 3. A generated 1,000,000-node road graph: landmark preprocessing, query times with and without
+//    landmarks, and graph memory (landmark tables included).
 import DeviceSim
 import Foundation
 
@@ -83,16 +86,39 @@ print("\n== 2. \(queryCount) random queries on the Helsinki foot graph (\(graph.
 var random = SplitMix64(state: 2026)
 let snappable = (0..<Int32(graph.nodeCount)).filter { network.nearestNode(to: graph.coordinates[Int($0)], for: .foot)?.node == $0 }
 let pairs = (0..<queryCount).map { _ in (snappable[Int(random.next() % UInt64(snappable.count))], snappable[Int(random.next() % UInt64(snappable.count))]) }
-var search = RouteSearch(graph)
-var swiftTimes: [Double] = [], answers: [Double?] = [], settled: [Double] = []
-for (source, target) in pairs {
-    let begin = clock.now
-    let answer = search.fastestTime(from: source, to: target)
-    swiftTimes.append(milliseconds(begin.duration(to: clock.now)) * 1000)
-    answers.append(answer)
-    settled.append(Double(search.settledCount))
+var begin = clock.now
+let helsinkiLandmarks = graph.landmarks
+print("  landmarks: \(helsinkiLandmarks.count), chosen and timed in \(format(milliseconds(begin.duration(to: clock.now)), 1)) ms, \(format(Double(helsinkiLandmarks.memoryFootprint) / 1024, 1)) KiB")
+var graphEdges: [RoadGraph.Edge] = []
+for node in 0..<Int32(graph.nodeCount) {
+    for edge in graph.edges(of: node) { graphEdges.append(.init(from: node, to: graph.edgeTargets[edge], seconds: graph.edgeSeconds[edge])) }
 }
-print("  Swift A*            median \(format(percentile(swiftTimes, 0.5), 1)) µs  p99 \(format(percentile(swiftTimes, 0.99), 1)) µs  (median \(Int(percentile(settled, 0.5))) nodes settled)")
+let straightLineGraph = RoadGraph(mode: .foot, coordinates: graph.coordinates, edges: graphEdges, landmarkCount: 0)
+func measure(_ graph: RoadGraph) -> (times: [Double], answers: [Double?], settled: [Double]) {
+    var search = RouteSearch(graph)
+    var times: [Double] = [], answers: [Double?] = [], settled: [Double] = []
+    for (source, target) in pairs {
+        let begin = clock.now
+        let answer = search.fastestTime(from: source, to: target)
+        times.append(milliseconds(begin.duration(to: clock.now)) * 1000)
+        answers.append(answer)
+        settled.append(Double(search.settledCount))
+    }
+    return (times, answers, settled)
+}
+let straightLine = measure(straightLineGraph)
+let (swiftTimes, answers, settled) = measure(graph)
+func differ(_ a: Double?, _ b: Double?) -> Bool {
+    switch (a, b) {
+    case (nil, nil): false
+    case (let a?, let b?): abs(a - b) > 1e-9 * b
+    default: true
+    }
+}
+let straightLineMismatches = zip(answers, straightLine.answers).filter { differ($0, $1) }.count
+print("  Swift A*, straight-line bound only     median \(format(percentile(straightLine.times, 0.5), 1)) µs  p99 \(format(percentile(straightLine.times, 0.99), 1)) µs  (median \(Int(percentile(straightLine.settled, 0.5))) nodes settled)")
+print("  Swift A* with landmarks (ALT)          median \(format(percentile(swiftTimes, 0.5), 1)) µs  p99 \(format(percentile(swiftTimes, 0.99), 1)) µs  (median \(Int(percentile(settled, 0.5))) nodes settled, p99 \(Int(percentile(settled, 0.99))))")
+print("  ALT faster than straight-line A*: median \(format(percentile(straightLine.times, 0.5) / percentile(swiftTimes, 0.5), 1))x, p99 \(format(percentile(straightLine.times, 0.99) / percentile(swiftTimes, 0.99), 1))x; answers differing by more than 1e-9 relative: \(straightLineMismatches)")
 
 let folder = FileManager.default.temporaryDirectory.appendingPathComponent("roads-benchmark-\(getpid())")
 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -109,13 +135,7 @@ FileManager.default.createFile(atPath: reportFile.path, contents: nil)
 let script = repository.appendingPathComponent("Benchmarks/Sources/bench-roads/networkx_benchmark.py").path
 if run(["python3", script, edgesFile.path, queriesFile.path, answersFile.path], output: reportFile) == 0 {
     let theirs = try String(contentsOf: answersFile, encoding: .utf8).split(separator: "\n").map { Double($0) }
-    let mismatches = zip(answers, theirs).filter { ours, theirs in
-        switch (ours, theirs) {
-        case (nil, nil): false
-        case (let a?, let b?): abs(a - b) > 1e-9 * b
-        default: true
-        }
-    }.count
+    let mismatches = zip(answers, theirs).filter { differ($0, $1) }.count
     for line in try String(contentsOf: reportFile, encoding: .utf8).split(separator: "\n") {
         let parts = line.split(separator: " ")
         guard parts.count == 3, let median = Double(parts[1]), let p99 = Double(parts[2]) else { continue }
@@ -131,7 +151,7 @@ if run(["python3", script, edgesFile.path, queriesFile.path, answersFile.path], 
 let side = 1_000
 print("\n== 3. A generated \(side)x\(side) street grid (\(side * side) nodes)")
 let rssBefore = kilobytes("VmRSS")
-var big: RoadGraph! = {
+func makeGrid(landmarkCount: Int?) -> RoadGraph {
     let origin = GeoCoordinate(latitude: 60.0, longitude: 24.0)
     let spacing = 60.0  // metres between crossings
     var coordinates: [GeoCoordinate] = []
@@ -157,19 +177,33 @@ var big: RoadGraph! = {
             }
         }
     }
-    return RoadGraph(mode: .car, coordinates: coordinates, edges: edges)
-}()
-let rssAfter = kilobytes("VmRSS")
-print("  \(big.nodeCount) nodes, \(big.edgeCount) edges; graph arrays \(format(Double(big.memoryFootprint) / 1_048_576, 1)) MiB; process RSS +\(format(Double(rssAfter - rssBefore) / 1024, 1)) MiB after building, peak RSS \(format(Double(kilobytes("VmHWM")) / 1024, 1)) MiB")
-var bigSearch = RouteSearch(big)
-var bigTimes: [Double] = [], bigSettled: [Double] = [], unreachable = 0
-var bigRandom = SplitMix64(state: 3)
-for _ in 0..<100 {
-    let source = Int32(bigRandom.next() % UInt64(big.nodeCount)), target = Int32(bigRandom.next() % UInt64(big.nodeCount))
-    let begin = clock.now
-    if bigSearch.fastestTime(from: source, to: target) == nil { unreachable += 1 }
-    bigTimes.append(milliseconds(begin.duration(to: clock.now)))
-    bigSettled.append(Double(bigSearch.settledCount))
+    return RoadGraph(mode: .car, coordinates: coordinates, edges: edges, landmarkCount: landmarkCount)
 }
-print("  100 random queries: median \(format(percentile(bigTimes, 0.5), 1)) ms, p99 \(format(percentile(bigTimes, 0.99), 1)) ms, max \(format(bigTimes.max()!, 1)) ms (median \(Int(percentile(bigSettled, 0.5))) nodes settled; \(unreachable) unreachable)")
-print("  search scratch memory: \(format(Double(big.nodeCount * 12) / 1_048_576, 1)) MiB")
+var big: RoadGraph! = makeGrid(landmarkCount: nil)
+begin = clock.now
+let bigLandmarks = big.landmarks
+let preprocessing = milliseconds(begin.duration(to: clock.now))
+let rssAfter = kilobytes("VmRSS")
+print("  \(big.nodeCount) nodes, \(big.edgeCount) edges; \(bigLandmarks.count) landmarks chosen and timed in \(format(preprocessing / 1000, 2)) s")
+print("  graph memory \(format(Double(big.memoryFootprint) / 1_048_576, 1)) MiB (\(format(Double(big.memoryFootprint) / 1e6, 1)) MB), of which landmark tables \(format(Double(bigLandmarks.memoryFootprint) / 1_048_576, 1)) MiB; process RSS +\(format(Double(rssAfter - rssBefore) / 1024, 1)) MiB after building, peak RSS \(format(Double(kilobytes("VmHWM")) / 1024, 1)) MiB")
+func measureBig(_ graph: RoadGraph) -> (times: [Double], settled: [Double], answers: [Double?]) {
+    var search = RouteSearch(graph)
+    var times: [Double] = [], settled: [Double] = [], answers: [Double?] = []
+    var random = SplitMix64(state: 3)
+    for _ in 0..<100 {
+        let source = Int32(random.next() % UInt64(graph.nodeCount)), target = Int32(random.next() % UInt64(graph.nodeCount))
+        let begin = clock.now
+        answers.append(search.fastestTime(from: source, to: target))
+        times.append(milliseconds(begin.duration(to: clock.now)))
+        settled.append(Double(search.settledCount))
+    }
+    return (times, settled, answers)
+}
+let alt = measureBig(big)
+print("  search scratch memory: \(format(Double(big.nodeCount * 20) / 1_048_576, 1)) MiB")
+big = nil
+let straight = measureBig(makeGrid(landmarkCount: 0))
+for (name, result) in [("straight-line bound only", straight), ("with landmarks (ALT)    ", alt)] {
+    print("  100 random queries, \(name): median \(format(percentile(result.times, 0.5), 1)) ms, p99 \(format(percentile(result.times, 0.99), 1)) ms, max \(format(result.times.max()!, 1)) ms (median \(Int(percentile(result.settled, 0.5))) nodes settled; \(result.answers.filter { $0 == nil }.count) unreachable)")
+}
+print("  ALT faster: median \(format(percentile(straight.times, 0.5) / percentile(alt.times, 0.5), 1))x, p99 \(format(percentile(straight.times, 0.99) / percentile(alt.times, 0.99), 1))x; answers differing by more than 1e-9 relative: \(zip(alt.answers, straight.answers).filter { differ($0, $1) }.count)")

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Measures fleets of the friend-locator app on the campus world (see make-fleet.py), each case run by
+# every binary given, alternately, in one go: wall time, user CPU time, peak RSS and trace size.
+#
+#   bash Benchmarks/fleet/measure.sh NEW_BINARY [OLD_BINARY ...]          # the table
+#   CASES="1000x5" bash Benchmarks/fleet/measure.sh .build/release/devicesim /tmp/old/devicesim
+#
+# Cases (CASES, space-separated; default: all but the slowest two): 1x24h, 100x5, 1000x5, 100xall,
+# 1000xall, 10000x5 (slow), idle100000 (a `count:` entry), jobs (the bundled Scenarios with --jobs 1
+# and --jobs 2).
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+repository="$(cd "$here/../.." && pwd)"
+[ $# -ge 1 ] || { sed -n 2,10p "$0"; exit 2; }
+binaries=("$@")
+cases=${CASES:-"1x24h 100x5 1000x5 100xall 1000xall idle100000 jobs"}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+make_case() {
+    case $1 in
+        1x24h) python3 "$here/make-fleet.py" --devices 1 --hours 24 ;;
+        100x5) python3 "$here/make-fleet.py" --devices 100 --friends 5 --hours 1 ;;
+        1000x5) python3 "$here/make-fleet.py" --devices 1000 --friends 5 --hours 1 ;;
+        10000x5) python3 "$here/make-fleet.py" --devices 10000 --friends 5 --hours 1 ;;
+        100xall) python3 "$here/make-fleet.py" --devices 100 --friends all --hours 1 ;;
+        1000xall) python3 "$here/make-fleet.py" --devices 1000 --friends all --hours 1 ;;
+        idle100000) printf 'name: 100,000 idle devices\nworld: %s\nduration: 1m\ndevices:\n  - { id: d, count: 100000, at: library, gps: { enabled: false }, wifi: { enabled: false }, bluetooth: { enabled: false } }\n' \
+            "$repository/Simulator/worlds/campus.yaml" ;;
+    esac
+}
+
+echo "| case | binary | wall | user CPU | peak RSS | trace (or exit status) |"
+echo "|---|---|---|---|---|---|"
+for name in $cases; do
+    if [ "$name" = jobs ]; then
+        for binary in "${binaries[@]}"; do
+            for jobs in 1 2; do
+                /usr/bin/time -f "%x %e %U %M" -o "$work/time" "$binary" run -q "$repository/Scenarios" --jobs $jobs > /dev/null 2>&1 || true
+                read -r status wall user rss < <(tail -1 "$work/time")
+                echo "| bundled Scenarios, --jobs $jobs | $binary | $wall s | $user s | $((rss / 1024)) MB | exit $status |"
+            done
+        done
+        continue
+    fi
+    make_case "$name" > "$work/$name.yaml"
+    for binary in "${binaries[@]}"; do
+        rm -rf "$work/trace"
+        /usr/bin/time -f "%x %e %U %M" -o "$work/time" "$binary" run -q "$work/$name.yaml" --trace "$work/trace" > "$work/out" 2>&1 || true
+        read -r status wall user rss < <(tail -1 "$work/time")
+        size=$(du -sh "$work/trace" 2>/dev/null | cut -f1)
+        [ "$status" = 0 ] || { echo "  ($binary exited with $status: $(tail -1 "$work/out"))" >&2; }
+        echo "| $name | $binary | $wall s | $user s | $((rss / 1024)) MB | ${size:-?} |"
+    done
+done
