@@ -67,6 +67,8 @@ public enum ScenarioParser {
     /// Parses scenario text; `file` names it in errors.
     public static func parse(_ text: String, file: String) throws(ScenarioError) -> Scenario {
         let root = try YAMLNode.parse(text, file: file)
+        // A world or game file given as a scenario: say what it is instead of listing its keys as unknown.
+        if let notAScenario = YAMLFileKind(topLevelKeys: (try? root.fieldNames()) ?? []).notAScenario { throw root.error(notAScenario) }
         let map = try root.mapping(allowing: topLevelKeys, what: "scenario")
         let name = try map.required("name").string(what: "a scenario name")
         let description = try map.optional("description")?.string(what: "a description")
