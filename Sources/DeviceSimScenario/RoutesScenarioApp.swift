@@ -46,6 +46,7 @@ final class RoutesScenarioApp: ScenarioApp {
 
     static let name = "routes"
     static let settingKeys = ["mode", "saved-routes"]
+    static let prompts: [String]? = ["delete-route"]
     static let actions: [String: [String]] = [
         "open-map": [], "open-routes": [], "edit-route": [], "save-changes": [], "discard-changes": [], "delete-route": [],
         "search": ["text"], "select-suggestion": ["place"], "save-route": ["name"], "select-route": ["route"], "rename-route": ["name"],

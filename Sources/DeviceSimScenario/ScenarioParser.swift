@@ -400,7 +400,7 @@ public enum ScenarioParser {
         case "answer":
             let when = try map.optional("when")?.choice(["next", "showing"], what: "answer timing") ?? "next"
             action = .answer(
-                prompt: try map.required("prompt").string(what: "a prompt id"), choice: try map.required("choice").string(what: "an answer"),
+                prompt: try promptID(map.required("prompt"), device: device), choice: try map.required("choice").string(what: "an answer"),
                 after: try map.optional("after")?.duration(what: "a reaction time") ?? .seconds(2), onlyIfShowing: when == "showing")
             ownKeys = ["prompt", "choice", "after", "when"]
         case "storage-fault", "kill-app", "restart-app":

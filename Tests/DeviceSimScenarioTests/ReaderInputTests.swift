@@ -105,4 +105,17 @@ import Testing
         #expect(outcomes[2].passed)
         #expect(outcomes[2].observed == "2 found, first at 1200.000s")
     }
+
+    @Test func anAnswerToAPromptTheAppNeverShowsIsRefusedWithTheNearestId() throws {
+        let text = """
+            name: s
+            devices: [{ id: phone, at: [0, 0], app: { name: task-list } }]
+            timeline:
+              - { at: 5s, do: answer, prompt: sign-in, choice: google }
+            """
+        let error = try #require(throws: ScenarioError.self) { try ScenarioParser.parse(text, file: "s.yaml") }
+        #expect(error.description == "s.yaml:4:35: unknown prompt 'sign-in' for the task-list app; did you mean 'sign-in-method'? (its prompts: sign-in-method, choose-account, add-account, download-failed, upload-failed)")
+        let valid = text.replacingOccurrences(of: "prompt: sign-in,", with: "prompt: sign-in-method,")
+        #expect(try ScenarioParser.parse(valid, file: "s.yaml").timeline.count == 1)
+    }
 }
