@@ -18,15 +18,27 @@ public final class ExpectationTally: EventSink {
     }
 
     /// The events of an expectation's name (and device) that it did not count: outside its window, or
-    /// with other field values. A failed expectation shows the first, so its author sees what happened.
+    /// with other field values. A failed expectation shows the closest (the fewest differences; the
+    /// earliest of those), so its author sees what happened instead.
     struct Misses {
         var count = 0
-        var first: TraceEvent?
+        var closest: TraceEvent?
+        var closestDifferences = Int.max
+
+        mutating func record(_ event: TraceEvent, against expected: EventExpectation, window: ClosedRange<VirtualInstant>?) {
+            count += 1
+            var differences = window.map { $0.contains(event.time) ? 0 : 1 } ?? 0
+            for (key, value) in expected.fields where event[key]?.description != value { differences += 1 }
+            if differences < closestDifferences {
+                closest = event
+                closestDifferences = differences
+            }
+        }
 
         /// What the misses say about `expected` when too few events matched.
         func describe(against expected: EventExpectation) -> String {
             let on = expected.device.map { " on \($0)" } ?? ""
-            guard let first else {
+            guard let first = closest else {
                 return "no '\(expected.name)' event\(on) in the whole run (Scenarios/README.md lists the events each app records)"
             }
             var differences: [String] = []
@@ -40,7 +52,7 @@ public final class ExpectationTally: EventSink {
                 }
                 if actual.description != value { differences.append("\(key)=\(actual.description), not \(value)") }
             }
-            let others = count == 1 ? "1 '\(expected.name)'\(on) did not match" : "\(count) '\(expected.name)'\(on) did not match, the first"
+            let others = count == 1 ? "1 '\(expected.name)'\(on) did not match" : "\(count) '\(expected.name)'\(on) did not match, the closest"
             return "\(others) at \(first.time)\(first.device.map { " on \($0)" } ?? ""): \(differences.joined(separator: ", "))"
         }
     }
@@ -67,8 +79,7 @@ public final class ExpectationTally: EventSink {
             case .event(let expected, let window, let count, let first, var misses):
                 guard event.name == expected.name, expected.device == nil || event.device == expected.device else { continue }
                 guard window?.contains(event.time) ?? true, expected.fields.allSatisfy({ event[$0.key]?.description == $0.value }) else {
-                    misses.count += 1
-                    if misses.first == nil { misses.first = event }
+                    misses.record(event, against: expected, window: window)
                     progress[index] = .event(expected, window: window, count: count, first: first, misses: misses)
                     continue
                 }

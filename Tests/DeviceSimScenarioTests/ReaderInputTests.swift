@@ -98,12 +98,17 @@ import Testing
         tally.record(confirmed(60, "olli", "library", daily: 20))     // another device: not a miss
         tally.record(confirmed(1_200, "aino", "dipoli", daily: 50))
         tally.record(confirmed(1_300, "aino", "dipoli", daily: 50))
+        tally.record(confirmed(1_400, "aino", "library", daily: 70))   // the closest: only its window and daily differ
+        tally.record(confirmed(1_500, "aino", "library", daily: 70))
         let outcomes = tally.outcomes
         #expect(!outcomes[0].passed)
-        #expect(outcomes[0].observed == "0 found; 2 'objective.confirmed' on aino did not match, the first at 1200.000s on aino: outside [7m, 8m], objective=dipoli, not library, daily=50, not 20", "\(outcomes[0].observed)")
+        #expect(outcomes[0].observed == "0 found; 4 'objective.confirmed' on aino did not match, the closest at 1400.000s on aino: outside [7m, 8m], daily=70, not 20", "\(outcomes[0].observed)")
         #expect(outcomes[1].observed == "0 found; no 'signed-in' event on aino in the whole run (Scenarios/README.md lists the events each app records)")
         #expect(outcomes[2].passed)
         #expect(outcomes[2].observed == "2 found, first at 1200.000s")
+        let single = ExpectationTally(scenario.expectations)
+        single.record(confirmed(1_200, "aino", "dipoli", daily: 50))
+        #expect(single.outcomes[0].observed == "0 found; 1 'objective.confirmed' on aino did not match at 1200.000s on aino: outside [7m, 8m], objective=dipoli, not library, daily=50, not 20")
     }
 
     @Test func anAnswerToAPromptTheAppNeverShowsIsRefusedWithTheNearestId() throws {
