@@ -115,7 +115,9 @@ final class RoutesScenarioApp: ScenarioApp {
             for saved in settings.savedRoutes {
                 let places = saved.through.compactMap { service.place(named: $0) }
                 guard places.count == saved.through.count else {
-                    device.record("settings.ignored", [("route", .string(saved.name)), ("reason", .string("a place of \(saved.through) is unknown"))])
+                    let unknown = saved.through.filter { service.place(named: $0) == nil }.map { "'\($0)'" }.joined(separator: ", ")
+                    let reason = "unknown place \(unknown): neither a place of the world nor a name on its OpenStreetMap roads"
+                    device.record("settings.ignored", [("route", .string(saved.name)), ("reason", .string(reason))])
                     continue
                 }
                 do {
