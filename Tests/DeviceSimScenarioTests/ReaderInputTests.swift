@@ -123,4 +123,29 @@ import Testing
         let valid = text.replacingOccurrences(of: "prompt: sign-in,", with: "prompt: sign-in-method,")
         #expect(try ScenarioParser.parse(valid, file: "s.yaml").timeline.count == 1)
     }
+
+    @Test func aFailedScenarioShowsWhatTheRunRefusedWithItsFirstFailedExpectation() throws {
+        let text = """
+            name: s
+            devices:
+              - id: phone
+                at: [55.758, 37.617]
+                app: { name: task-list, settings: { device-accounts: { google: [masha@gmail.com] } } }
+            timeline:
+              - { at: 5s, do: answer, prompt: sign-in-method, choice: Google }
+              - { at: 1m, do: add-task, text: Milk }
+            expect:
+              - { event: app.started }
+              - { event: signed-in }
+              - { event: task.added }
+            """
+        let scenario = try ScenarioParser.parse(text, file: "s.yaml")
+        for keepingEvents in [true, false] {
+            let outcomes = ScenarioRunner().run(scenario, traceFile: nil, keepingEvents: keepingEvents).outcomes
+            #expect(outcomes.map(\.passed) == [true, false, false])
+            #expect(outcomes[1].observed.hasSuffix("; the run also recorded: 7.000s phone prompt.answer-rejected (prompt=sign-in-method, choice=Google, reason=not one of google|email); 60.000s phone action.ignored (action=add-task, reason=no one is signed in (the sign-in screens show))"), "\(outcomes[1].observed)")
+            #expect(!outcomes[2].observed.contains("the run also recorded"))
+            #expect(!outcomes[0].observed.contains("the run also recorded"))
+        }
+    }
 }
