@@ -127,7 +127,7 @@ public final class ExpectationTally: EventSink {
         if let range = expected.window { text += " within [\(DurationText.format(range.lowerBound)), \(DurationText.format(range.upperBound))]" }
         var observed = "\(count) found"
         if let first { observed += ", first at \(first.time)" }
-        if count < expected.minimum { observed += "; " + misses.describe(against: expected) }
+        if count < expected.minimum, count == 0 || misses.count > 0 { observed += "; " + misses.describe(against: expected) }
         return ExpectationOutcome(passed: passed, expected: text, observed: observed, location: expected.location)
     }
 

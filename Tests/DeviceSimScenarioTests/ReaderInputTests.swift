@@ -106,6 +106,9 @@ import Testing
         #expect(outcomes[1].observed == "0 found; no 'signed-in' event on aino in the whole run (Scenarios/README.md lists the events each app records)")
         #expect(outcomes[2].passed)
         #expect(outcomes[2].observed == "2 found, first at 1200.000s")
+        let twice = ExpectationTally(try ScenarioParser.parse("name: s\ndevices: [{ id: aino, at: [0, 0] }]\nexpect:\n  - { event: objective.confirmed, at-least: 2 }\n", file: "s.yaml").expectations)
+        twice.record(confirmed(1_200, "aino", "dipoli", daily: 50))
+        #expect(twice.outcomes[0].observed == "1 found, first at 1200.000s")   // nothing else of its name to show
         let single = ExpectationTally(scenario.expectations)
         single.record(confirmed(1_200, "aino", "dipoli", daily: 50))
         #expect(single.outcomes[0].observed == "0 found; 1 'objective.confirmed' on aino did not match at 1200.000s on aino: outside [7m, 8m], objective=dipoli, not library, daily=50, not 20")
