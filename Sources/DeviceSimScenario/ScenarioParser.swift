@@ -368,7 +368,8 @@ public enum ScenarioParser {
     private static func parseStep(_ node: YAMLNode, devices: [DeviceSpec], places: [String: GeoCoordinate], world: World?) throws(ScenarioError) -> TimelineStep {
         var allowed = stepKeys
         for app in ScenarioAppRegistry.apps { for keys in app.actions.values { allowed += keys.filter { !allowed.contains($0) } } }
-        let map = try node.mapping(allowing: allowed, what: "timeline step")
+        let map: YAMLMapping
+        do { map = try node.mapping(allowing: allowed, what: "timeline step") } catch { throw unknownStepKeyError(node, allowed: allowed, devices: devices) ?? error }
         let at = try map.required("at").duration(what: "a step time")
         var deviceID: String?
         if let n = map.optional("device") {

@@ -151,4 +151,18 @@ import Testing
             #expect(!outcomes[0].observed.contains("the run also recorded"))
         }
     }
+
+    @Test func anUnknownKeyOfAnAppActionNamesTheKeysOfThatAction() throws {
+        let text = """
+            name: s
+            devices: [{ id: phone, at: [0, 0], app: { name: routes } }]
+            timeline:
+              - { at: 5s, do: select-suggestion, places: kiasma }
+            """
+        let error = try #require(throws: ScenarioError.self) { try ScenarioParser.parse(text, file: "s.yaml") }
+        #expect(error.description == "s.yaml:4:38: unknown key 'places' for the action 'select-suggestion'; did you mean 'place'? (it takes: place)")
+        // A key no action takes, on a device action: the general message with every key.
+        let general = try #require(throws: ScenarioError.self) { try ScenarioParser.parse(text.replacingOccurrences(of: "do: select-suggestion, places: kiasma", with: "do: gps-off, brightness: dark"), file: "s.yaml") }
+        #expect(general.description.hasPrefix("s.yaml:4:28: unknown key 'brightness' in timeline step; expected one of: at, device, do"), "\(general)")
+    }
 }
