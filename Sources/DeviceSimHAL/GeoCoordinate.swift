@@ -50,20 +50,12 @@ public struct GeoCoordinate: Hashable, Sendable, Codable, CustomStringConvertibl
         return (atan2(y, x).degrees + 360).truncatingRemainder(dividingBy: 360)
     }
 
-    /// The point `fraction` (0...1) of the way along the great circle to `other`.
+    /// The point `fraction` (0...1) of the way along the great circle to `other` (for many points
+    /// on one segment, make a ``GreatCircleSegment`` once).
     public func interpolated(to other: GeoCoordinate, fraction: Double) -> GeoCoordinate {
         if fraction <= 0 { return self }
         if fraction >= 1 { return other }
-        let φ1 = latitude.radians, λ1 = longitude.radians
-        let φ2 = other.latitude.radians, λ2 = other.longitude.radians
-        let δ = distance(to: other) / Self.earthRadius
-        guard δ > 1e-12 else { return self }
-        let a = sin((1 - fraction) * δ) / sin(δ)
-        let b = sin(fraction * δ) / sin(δ)
-        let x = a * cos(φ1) * cos(λ1) + b * cos(φ2) * cos(λ2)
-        let y = a * cos(φ1) * sin(λ1) + b * cos(φ2) * sin(λ2)
-        let z = a * sin(φ1) + b * sin(φ2)
-        return GeoCoordinate(latitude: atan2(z, (x * x + y * y).squareRoot()).degrees, longitude: atan2(y, x).degrees)
+        return GreatCircleSegment(from: self, to: other).point(at: fraction)
     }
 
     /// The point `distance` metres away along the initial `bearing` (degrees).

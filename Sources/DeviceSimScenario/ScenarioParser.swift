@@ -14,11 +14,13 @@ import Foundation
 public enum ScenarioParser {
     /// The longest virtual time one scenario may ask for.
     public static let maximumDuration: Duration = .seconds(30 * 86_400)
-    /// The largest scenario file accepted.
-    public static let maximumFileSize = 4 << 20
+    /// The largest scenario file accepted (a fleet of 100,000 devices, one line each, is about 12 MB).
+    public static let maximumFileSize = 64 << 20
 
     static let topLevelKeys = ["name", "description", "seed", "start-time", "time-zone", "duration", "world", "backend", "devices", "timeline", "expect"]
-    static let deviceKeys = ["id", "at", "altitude", "gps", "route", "track", "app", "account", "wifi", "bluetooth", "online", "geofences"]
+    static let deviceKeys = ["id", "count", "at", "altitude", "gps", "route", "track", "app", "account", "wifi", "bluetooth", "online", "geofences"]
+    /// The most devices one entry with `count:` stands for.
+    public static let maximumDeviceCount = 1_000_000
     static let wifiKeys = ["enabled", "scan-interval", "throttle"]
     static let bluetoothKeys = ["enabled", "samples-per-cycle", "fence-exit"]
     static let backendKeys = ["latency", "accounts", "failures"]
@@ -105,8 +107,24 @@ public enum ScenarioParser {
         var seenDeviceIDs = Set<String>()
         for node in deviceNodes {
             let device = try parseDevice(node, startDate: startDate, places: places)
-            guard seenDeviceIDs.insert(device.id).inserted else { throw node.error("a second device named '\(device.id)'; device ids must be unique") }
-            devices.append(device)
+            // `count: N` makes N devices alike: ids (and accounts) <id>-1 ... <id>-N.
+            var copies = [device]
+            if let countNode = try node.mapping(allowing: deviceKeys, what: "device").optional("count") {
+                let count = try countNode.int(what: "a number of devices")
+                guard (1...maximumDeviceCount).contains(count) else {
+                    throw countNode.error("count is the number of devices alike, 1 to \(maximumDeviceCount), found \(count)")
+                }
+                copies = (1...count).map { number in
+                    var copy = device
+                    copy.id = "\(device.id)-\(number)"
+                    copy.account = "\(device.account)-\(number)"
+                    return copy
+                }
+            }
+            for copy in copies {
+                guard seenDeviceIDs.insert(copy.id).inserted else { throw node.error("a second device named '\(copy.id)'; device ids must be unique") }
+                devices.append(copy)
+            }
         }
         let deviceIDs = devices.map(\.id)
         var backend = try map.optional("backend").map { (n) throws(ScenarioError) in try parseBackend(n) } ?? BackendSpec()

@@ -15,8 +15,8 @@ public struct RouteTimeline: Sendable {
     struct Leg: Sendable {
         let startSeconds: Double
         let endSeconds: Double
-        let from: GeoCoordinate
-        let to: GeoCoordinate
+        let segment: GreatCircleSegment
+        var from: GeoCoordinate { segment.from }
         let fromAltitude: Double?
         let toAltitude: Double?
         let speed: Double
@@ -56,7 +56,7 @@ public struct RouteTimeline: Sendable {
             if distance > 0, speed > 0 {
                 let travel = distance / speed
                 legs.append(Leg(
-                    startSeconds: clock, endSeconds: clock + travel, from: position, to: waypoint.coordinate,
+                    startSeconds: clock, endSeconds: clock + travel, segment: GreatCircleSegment(from: position, to: waypoint.coordinate),
                     fromAltitude: altitude, toAltitude: waypoint.altitude ?? altitude,
                     speed: speed, course: position.bearing(to: waypoint.coordinate)
                 ))
@@ -67,7 +67,7 @@ public struct RouteTimeline: Sendable {
             let pause = waypoint.pause.inSeconds
             if pause > 0 {
                 legs.append(Leg(
-                    startSeconds: clock, endSeconds: clock + pause, from: position, to: position,
+                    startSeconds: clock, endSeconds: clock + pause, segment: GreatCircleSegment(from: position, to: position),
                     fromAltitude: altitude, toAltitude: altitude, speed: 0, course: nil
                 ))
                 clock += pause
@@ -91,7 +91,7 @@ public struct RouteTimeline: Sendable {
         let leg = legs[index]
         let span = leg.endSeconds - leg.startSeconds
         let fraction = span > 0 ? (seconds - leg.startSeconds) / span : 1
-        let coordinate = leg.speed > 0 ? leg.from.interpolated(to: leg.to, fraction: fraction) : leg.from
+        let coordinate = leg.speed > 0 ? leg.segment.point(at: fraction) : leg.from
         var altitude = leg.fromAltitude
         if let a = leg.fromAltitude, let b = leg.toAltitude { altitude = a + (b - a) * fraction }
         return State(coordinate: coordinate, altitude: altitude, speed: leg.speed, course: leg.course, finished: false)

@@ -100,13 +100,18 @@ public final class SimulatedGeofenceMonitor: GeofenceMonitoring {
         events = device.events
         location = device.location
         self.configuration = configuration
-        locationSubscription = location.observe { [unowned self] update in
+    }
+
+    /// Follows the location source while there are regions (a monitor with none costs nothing per fix).
+    private func followLocation(_ follow: Bool) {
+        guard follow != (locationSubscription != nil) else { return }
+        locationSubscription = follow ? location.observe { [unowned self] update in
             switch update {
             case .fix(let fix): evaluate(fix.coordinate)
             case .unavailable: cancelPendingCrossings()
             case .satellites: break
             }
-        }
+        } : nil
     }
 
     public var monitoredRegions: [GeofenceRegion] { regions.map(\.region) }
@@ -121,6 +126,7 @@ public final class SimulatedGeofenceMonitor: GeofenceMonitoring {
             record("geofence.small-radius", region: region.id, [("radius", .double(region.radius)), ("recommended", .double(Self.recommendedMinimumRadius))])
         }
         regions.append(Monitored(region: region))
+        followLocation(true)
         if let fix = location.currentFix { evaluate(fix.coordinate, onlyRegion: region.id) }
     }
 
@@ -129,6 +135,7 @@ public final class SimulatedGeofenceMonitor: GeofenceMonitoring {
         regions[index].pending?.check.cancel()
         regions[index].dwell?.cancel()
         regions.remove(at: index)
+        followLocation(!regions.isEmpty)
     }
 
     public func observe(_ observer: @escaping (GeofenceEvent) -> Void) -> Subscription {

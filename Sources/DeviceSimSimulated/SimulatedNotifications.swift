@@ -34,8 +34,9 @@ public final class SimulatedNotifications: UserNotifications {
     private var scripted: [String: [Scripted]] = [:]
     /// How each prompt that is no longer showing closed, by id (for late answers).
     private var closed: [Int: (prompt: String, how: String)] = [:]
-    /// Every notification posted so far (id and message), oldest first.
-    public private(set) var posted: [(id: String, message: String)] = []
+    /// How many notifications were posted (each is in the trace as `notification.posted`; none is
+    /// kept here, so a long run's memory does not grow with them).
+    public private(set) var postedCount = 0
 
     /// Creates the notification centre of `device` (it keeps the device's scheduler and trace, not the
     /// device, so the device may own it).
@@ -86,7 +87,7 @@ public final class SimulatedNotifications: UserNotifications {
     }
 
     public func notify(id: String, message: String) {
-        posted.append((id, message))
+        postedCount += 1
         record("notification.posted", [("notification", .string(id)), ("message", .string(message))])
     }
 

@@ -22,6 +22,12 @@ struct BinaryMinHeap<Element: Comparable> {
     /// The smallest element, if any.
     var min: Element? { storage.first }
 
+    /// `key` of the smallest element, if any, read in place (the element is not copied, so a
+    /// reference it holds is not retained to read a plain field).
+    func minimum<Key>(_ key: (borrowing Element) -> Key) -> Key? {
+        storage.withUnsafeBufferPointer { buffer in buffer.isEmpty ? nil : key(buffer[0]) }
+    }
+
     /// Adds `element` in O(log n).
     mutating func insert(_ element: Element) {
         storage.append(element)

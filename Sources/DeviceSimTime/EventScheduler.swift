@@ -15,10 +15,17 @@
 /// ticker.cancel()
 /// ```
 public final class EventScheduler {
+    /// What an event does: a closure, or the next tick of a repeating event (held directly, so a
+    /// tick costs no closure allocation).
+    private enum Action {
+        case once(() -> Void)
+        case tick(RepeatingEvent)
+    }
+
     private struct Entry: Comparable {
         let instant: Int64
         let sequence: UInt64
-        let action: () -> Void
+        let action: Action
 
         static func < (lhs: Entry, rhs: Entry) -> Bool {
             lhs.instant != rhs.instant ? lhs.instant < rhs.instant : lhs.sequence < rhs.sequence
@@ -59,7 +66,7 @@ public final class EventScheduler {
     /// The instant of the next event that will run, if any.
     public var nextEventInstant: VirtualInstant? {
         pruneCancelledHead()
-        return queue.min.map { VirtualInstant(nanoseconds: $0.instant) }
+        return queue.minimum { VirtualInstant(nanoseconds: $0.instant) }
     }
 
     // MARK: Scheduling
@@ -69,7 +76,15 @@ public final class EventScheduler {
     public func schedule(at instant: VirtualInstant, _ action: @escaping () -> Void) -> ScheduledEvent {
         let sequence = nextSequence
         nextSequence &+= 1
-        queue.insert(Entry(instant: max(instant.nanoseconds, now.nanoseconds), sequence: sequence, action: action))
+        queue.insert(Entry(instant: max(instant.nanoseconds, now.nanoseconds), sequence: sequence, action: .once(action)))
+        return ScheduledEvent(sequence: sequence, scheduler: self)
+    }
+
+    /// Schedules the next tick of `event` at `instant`.
+    func schedule(at instant: VirtualInstant, tickOf event: RepeatingEvent) -> ScheduledEvent {
+        let sequence = nextSequence
+        nextSequence &+= 1
+        queue.insert(Entry(instant: max(instant.nanoseconds, now.nanoseconds), sequence: sequence, action: .tick(event)))
         return ScheduledEvent(sequence: sequence, scheduler: self)
     }
 
@@ -134,8 +149,8 @@ public final class EventScheduler {
         while true {
             _ = executor.drain()
             pruneCancelledHead()
-            guard let head = queue.min, head.instant <= deadline.nanoseconds else { break }
-            try checkLimits(at: head.instant, startCount: startCount)
+            guard let head = queue.minimum({ $0.instant }), head <= deadline.nanoseconds else { break }
+            try checkLimits(at: head, startCount: startCount)
             runHead()
         }
         if deadline > now { now = deadline }
@@ -154,8 +169,8 @@ public final class EventScheduler {
         while true {
             _ = executor.drain()
             pruneCancelledHead()
-            guard let head = queue.min else { break }
-            try checkLimits(at: head.instant, startCount: startCount)
+            guard let head = queue.minimum({ $0.instant }) else { break }
+            try checkLimits(at: head, startCount: startCount)
             runHead()
         }
     }
@@ -168,8 +183,8 @@ public final class EventScheduler {
     /// Pops and runs the next event if it is due at or before `deadline`; used by the wall-clock driver.
     func runNextEvent(notAfter deadline: VirtualInstant) throws(SchedulerError) -> Bool {
         pruneCancelledHead()
-        guard let head = queue.min, head.instant <= deadline.nanoseconds else { return false }
-        try checkLimits(at: head.instant, startCount: 0)
+        guard let head = queue.minimum({ $0.instant }), head <= deadline.nanoseconds else { return false }
+        try checkLimits(at: head, startCount: 0)
         runHead()
         return true
     }
@@ -185,13 +200,16 @@ public final class EventScheduler {
         now = VirtualInstant(nanoseconds: entry.instant)
         eventCount += 1
         if !sleeps.isEmpty { sleeps[entry.sequence] = nil }
-        entry.action()
+        switch entry.action {
+        case .once(let action): action()
+        case .tick(let event): event.fire()
+        }
     }
 
     /// The instant of the earliest event still queued (cancelled events at the head are dropped first).
     func headInstant() -> Int64? {
         pruneCancelledHead()
-        return queue.min?.instant
+        return queue.minimum { $0.instant }
     }
 
     func checkLimits(at instant: Int64, startCount: Int) throws(SchedulerError) {
@@ -204,8 +222,8 @@ public final class EventScheduler {
     }
 
     func pruneCancelledHead() {
-        while !cancelled.isEmpty, let head = queue.min, cancelled.contains(head.sequence) {
-            cancelled.remove(head.sequence)
+        while !cancelled.isEmpty, let head = queue.minimum({ $0.sequence }), cancelled.contains(head) {
+            cancelled.remove(head)
             _ = queue.removeMin()
         }
     }

@@ -27,15 +27,19 @@ public final class RepeatingEvent {
         self.action = action
     }
 
+    /// Queues the next tick (the scheduler's queue holds the event until it runs).
     func arm() {
         let due = VirtualInstant(nanoseconds: first.nanoseconds &+ Int64(tick) &* interval.wholeNanoseconds)
-        pending = scheduler.schedule(at: due) { [self] in
-            guard !isCancelled else { return }
-            let current = tick
-            tick += 1
-            arm()
-            action(current)
-        }
+        pending = scheduler.schedule(at: due, tickOf: self)
+    }
+
+    /// Runs a tick: queues the next one, then the action.
+    func fire() {
+        guard !isCancelled else { return }
+        let current = tick
+        tick += 1
+        arm()
+        action(current)
     }
 
     /// Stops the repetition; the next tick does not run.

@@ -49,7 +49,7 @@ import Testing
             }
         }
         #expect(outcome == "carol has turned location tracking off")
-        #expect(backend.pings.isEmpty)
+        #expect(backend.pingCount == 0)
         #expect(try run(scheduler) { try? await bound.value.isSharing("carol") } == false)
         #expect(try run(scheduler) { try? await bound.value.isSharing("bob") } == true)
     }

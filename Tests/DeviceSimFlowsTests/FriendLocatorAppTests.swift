@@ -48,7 +48,7 @@ import Testing
         alice.answer(prompt: "locate-precisely", with: "no")
         try simulation.advance(by: .seconds(60))
         #expect(simulation.events(named: "ping.sent").isEmpty)
-        #expect(simulation.backend.pings.isEmpty)
+        #expect(simulation.backend.pingCount == 0)
         #expect(simulation.backend.lastLocations["alice"] == SharedLocation(account: "alice", hotspot: "library", coordinate: nil, precision: .hotspot))
     }
 

@@ -35,6 +35,20 @@ import Testing
         #expect(scenario.duration == .seconds(61))
     }
 
+    @Test func aDeviceWithACountStandsForThatManyDevicesAlike() throws {
+        let text = minimal.replacingOccurrences(of: "  - id: walker\n", with: "  - id: walker\n    count: 3\n")
+            .replacingOccurrences(of: "do: start-service", with: "device: walker-2, do: start-service")
+        let scenario = try ScenarioParser.parse(text, file: "test.yaml")
+        #expect(scenario.devices.map(\.id) == ["walker-1", "walker-2", "walker-3"])
+        #expect(scenario.devices.map(\.account) == ["walker-1", "walker-2", "walker-3"])
+        #expect(Set(scenario.devices.map(\.start)).count == 1)
+        #expect(scenario.backend.accounts.map(\.id).sorted() == ["walker-1", "walker-2", "walker-3"])
+        let zero = error(in: text.replacingOccurrences(of: "count: 3", with: "count: 0"))
+        #expect(zero?.description.contains("1 to 1000000, found 0") == true)
+        let clash = error(in: text.replacingOccurrences(of: "timeline:", with: "  - { id: walker-2, at: [52.5, 13.4] }\ntimeline:"))
+        #expect(clash?.description.contains("a second device named 'walker-2'") == true)
+    }
+
     @Test func unknownKeysAreRejectedWithTheNearestValidKey() {
         let text = minimal.replacingOccurrences(of: "    at: [52.5, 13.4]", with: "    at: [52.5, 13.4]\n    rute: {}")
         let error = error(in: text)

@@ -3,9 +3,11 @@ import DeviceSimTime
 /// AltBeacon's `RunningAverageRssiFilter`: the mean of the samples of the last 20 seconds, with 10% of
 /// them trimmed at each end.
 ///
-/// Adding a sample only appends it (and drops those that left the window); the window is sorted when
-/// ``average`` is read. A ranging driver adds samples every cycle but reads the average only when
-/// someone asks for a report, so the sort is paid per report, not per sample.
+/// Adding a sample only appends it; samples that left the window are dropped in bulk from time to time
+/// (the oldest samples are not looked at on every add, so a ranging driver that adds samples every
+/// cycle touches only the newest end of its buffer). The window is sorted when ``average`` is read:
+/// a driver reads it only when someone asks for a report, so the sort is paid per report, not per
+/// sample.
 ///
 /// ```swift
 /// var filter = RunningAverageRSSIFilter()
@@ -18,12 +20,10 @@ public struct RunningAverageRSSIFilter: Sendable {
     public var window: Duration
     /// The share trimmed at each end.
     public var trim: Double
-    /// Sample times in order; those before `head` have left the window (dropped in bulk, so
-    /// forgetting one sample costs no move of the others).
-    private var times: [VirtualInstant] = []
-    /// The RSSI values, parallel to `times`.
-    private var values: [Double] = []
-    private var head = 0
+    /// The samples in time order; a prefix of them may have left the window (see ``firstInWindow``).
+    private var samples: [(time: VirtualInstant, rssi: Double)] = []
+    /// When the buffer is next cleared of samples that left the window.
+    private var compactAt = 64
 
     /// Creates an empty filter (20 s, 10%).
     public init(window: Duration = .seconds(20), trim: Double = 0.1) {
@@ -31,26 +31,35 @@ public struct RunningAverageRSSIFilter: Sendable {
         self.trim = trim
     }
 
-    /// Adds a sample and forgets those older than the window.
+    /// Adds a sample (times never go back) and forgets those older than the window.
     public mutating func add(_ rssi: Double, at time: VirtualInstant) {
-        times.append(time)
-        values.append(rssi)
-        while head < times.count, times[head].duration(to: time) >= window { head += 1 }
-        if head >= 64, head * 2 >= times.count {
-            times.removeFirst(head)
-            values.removeFirst(head)
-            head = 0
+        samples.append((time, rssi))
+        if samples.count >= compactAt {
+            samples.removeFirst(firstInWindow)
+            compactAt = max(64, 2 * samples.count)
         }
     }
 
+    /// The index of the first sample within the window of the newest one (those before it are
+    /// forgotten): samples are in time order, so a binary search.
+    private var firstInWindow: Int {
+        guard let newest = samples.last?.time else { return 0 }
+        var low = 0, high = samples.count - 1
+        while low < high {
+            let middle = (low + high) / 2
+            if samples[middle].time.duration(to: newest) >= window { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+
     /// When the newest sample was taken (nil when empty).
-    public var newestSampleTime: VirtualInstant? { head < times.count ? times.last : nil }
+    public var newestSampleTime: VirtualInstant? { samples.last?.time }
 
     /// The trimmed mean (nil when empty): the window sorted, `trim` of it cut at each end, the rest
     /// summed in ascending order.
     public var average: Double? {
-        guard head < values.count else { return nil }
-        let sorted = values[head...].sorted()
+        guard !samples.isEmpty else { return nil }
+        let sorted = samples[firstInWindow...].map(\.rssi).sorted()
         let cut = Int(Double(sorted.count) * trim)
         let kept = sorted[cut..<(sorted.count - cut)]
         return kept.reduce(0, +) / Double(kept.count)

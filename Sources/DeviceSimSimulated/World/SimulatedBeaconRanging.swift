@@ -42,13 +42,19 @@ public final class SimulatedBeaconRanging: BeaconRanging {
     private let reports = ObserverList<[BeaconSighting]>()
     private let fenceEvents = ObserverList<BeaconFenceEvent>()
     private var timer: RepeatingEvent?
-    /// The beacons this device has had in reach, by slot (parallel arrays): the beacon's index in the
-    /// world, its shadowing stream (kept for the run, so what the device sees of a beacon does not
-    /// depend on when it first came into reach) and its RSSI samples (nil once none is left within
-    /// the smoothing window).
-    private var trackedIndex: [Int] = []
-    private var trackedStream: [SeededRandomGenerator?] = []
-    private var trackedFilter: [RunningAverageRSSIFilter?] = []
+    /// A beacon this device has had in reach: its index in the world and its fence, its shadowing
+    /// stream (kept for the run, so what the device sees of a beacon does not depend on when it first
+    /// came into reach) and its RSSI samples (nil once none is left within the smoothing window).
+    /// All in one array, so a cycle touches one buffer.
+    private struct TrackedBeacon {
+        let index: Int
+        let fence: Int?
+        var stream: SeededRandomGenerator?
+        var filter: RunningAverageRSSIFilter?
+    }
+
+    /// The beacons this device has had in reach, by slot.
+    private var tracked: [TrackedBeacon] = []
     private var slotOfBeacon: [Int: Int] = [:]
     /// The beacons in reach of `inReachPosition`, in the world index's order. A device standing
     /// still ranges from the same position cycle after cycle and skips the lookup.
@@ -64,6 +70,8 @@ public final class SimulatedBeaconRanging: BeaconRanging {
     private var builtReport: (cycle: Int, sightings: [BeaconSighting])?
     /// Ranging cycles run.
     public private(set) var cycleCount = 0
+    /// How many observe reports (kept here: checked every cycle).
+    private var reportObservers = 0
 
     /// Creates the ranging driver, Bluetooth off.
     public init(scheduler: EventScheduler, motion: DeviceMotion, world: WorldIndex, configuration: Configuration = Configuration(), random: SeededRandomGenerator) {
@@ -83,7 +91,7 @@ public final class SimulatedBeaconRanging: BeaconRanging {
             if isEnabled {
                 timer = scheduler.repeating(every: configuration.cyclePeriod) { [weak self] _ in self?.cycle() }
             } else {
-                for slot in trackedFilter.indices { trackedFilter[slot] = nil }
+                for slot in tracked.indices { tracked[slot].filter = nil }
                 heardSlots = []
                 builtReport = nil
                 let left = fencesInside
@@ -107,7 +115,12 @@ public final class SimulatedBeaconRanging: BeaconRanging {
     }
 
     public func observeRanging(_ observer: @escaping ([BeaconSighting]) -> Void) -> Subscription {
-        reports.add(observer)
+        let subscription = reports.add(observer)
+        reportObservers += 1
+        return Subscription { [weak self] in
+            subscription.cancel()
+            self?.reportObservers -= 1
+        }
     }
 
     public func observeFences(_ observer: @escaping (BeaconFenceEvent) -> Void) -> Subscription {
@@ -117,11 +130,9 @@ public final class SimulatedBeaconRanging: BeaconRanging {
     /// The slot of the beacon at `index` in `tracked`, added on first sight.
     private func slot(ofBeacon index: Int) -> Int {
         if let slot = slotOfBeacon[index] { return slot }
-        trackedIndex.append(index)
-        trackedStream.append(nil)
-        trackedFilter.append(nil)
-        slotOfBeacon[index] = trackedIndex.count - 1
-        return trackedIndex.count - 1
+        tracked.append(TrackedBeacon(index: index, fence: world.beaconFences[index]))
+        slotOfBeacon[index] = tracked.count - 1
+        return tracked.count - 1
     }
 
     private func updateBeaconsInReach(of position: GeoCoordinate) {
@@ -144,53 +155,51 @@ public final class SimulatedBeaconRanging: BeaconRanging {
         let environment = world.world.radio
         let sigma = environment.shadowing, sensitivity = environment.beaconSensitivity
         let samplesPerCycle = configuration.samplesPerCycle, window = configuration.smoothingWindow
-        // The per-beacon state is moved into locals for the loop (no exclusivity check per access,
-        // and a filter taken out of its array is uniquely referenced, so adding does not copy it).
-        var filters = trackedFilter, streams = trackedStream, heard = heardSlots, inside = fencesInside
-        trackedFilter = []
-        trackedStream = []
+        // The state is moved into locals for the loop (no exclusivity check per access, and the
+        // samples are mutated in place, uniquely referenced).
+        var tracked = self.tracked, heard = heardSlots, inside = fencesInside
+        self.tracked = []
         heardSlots = []
         fencesInside = []
         heard.removeAll(keepingCapacity: true)
         var entered: [Int] = []
-        for beacon in inReach {
-            var isHeard = false
-            var filter = filters[beacon.slot]
-            filters[beacon.slot] = nil
-            if sigma > 0 {
-                // One stream per beacon, split from the device's generator by the beacon's identity.
-                var stream = streams[beacon.slot] ?? shadowingRoot.split(world.world.beacons[trackedIndex[beacon.slot]].id.description)
-                for _ in 0..<samplesPerCycle {
-                    let rssi = beacon.meanRSSI + stream.nextGaussian(mean: 0, standardDeviation: sigma)
-                    guard rssi >= sensitivity else { continue }
+        tracked.withUnsafeMutableBufferPointer { slots in
+            for beacon in inReach {
+                var isHeard = false
+                if sigma > 0 {
+                    // One stream per beacon, split from the device's generator by the beacon's identity.
+                    if slots[beacon.slot].stream == nil {
+                        slots[beacon.slot].stream = shadowingRoot.split(world.world.beacons[slots[beacon.slot].index].id.description)
+                    }
+                    for _ in 0..<samplesPerCycle {
+                        let rssi = beacon.meanRSSI + slots[beacon.slot].stream!.nextGaussian(mean: 0, standardDeviation: sigma)
+                        guard rssi >= sensitivity else { continue }
+                        isHeard = true
+                        if slots[beacon.slot].filter == nil { slots[beacon.slot].filter = RunningAverageRSSIFilter(window: window) }
+                        slots[beacon.slot].filter!.add(rssi, at: now)
+                    }
+                } else if samplesPerCycle > 0, beacon.meanRSSI >= sensitivity {
                     isHeard = true
-                    if filter == nil { filter = RunningAverageRSSIFilter(window: window) }
-                    filter!.add(rssi, at: now)
+                    if slots[beacon.slot].filter == nil { slots[beacon.slot].filter = RunningAverageRSSIFilter(window: window) }
+                    for _ in 0..<samplesPerCycle { slots[beacon.slot].filter!.add(beacon.meanRSSI, at: now) }
                 }
-                streams[beacon.slot] = stream
-            } else if samplesPerCycle > 0, beacon.meanRSSI >= sensitivity {
-                isHeard = true
-                if filter == nil { filter = RunningAverageRSSIFilter(window: window) }
-                for _ in 0..<samplesPerCycle { filter!.add(beacon.meanRSSI, at: now) }
-            }
-            filters[beacon.slot] = filter
-            guard isHeard else { continue }
-            heard.append(beacon.slot)
-            if let fence = world.beaconFences[trackedIndex[beacon.slot]] {
-                if let position = inside.firstIndex(where: { $0.fence == fence }) {
-                    inside[position].lastSeen = now
-                } else {
-                    inside.insert((fence, now), at: inside.firstIndex { $0.fence > fence } ?? inside.count)
-                    entered.append(fence)
+                guard isHeard else { continue }
+                heard.append(beacon.slot)
+                if let fence = slots[beacon.slot].fence {
+                    if let position = inside.firstIndex(where: { $0.fence == fence }) {
+                        inside[position].lastSeen = now
+                    } else {
+                        inside.insert((fence, now), at: inside.firstIndex { $0.fence > fence } ?? inside.count)
+                        entered.append(fence)
+                    }
                 }
             }
+            // Forget the samples of beacons not heard for a whole window.
+            for slot in slots.indices {
+                if let newest = slots[slot].filter?.newestSampleTime, newest.duration(to: now) >= window { slots[slot].filter = nil }
+            }
         }
-        // Forget the samples of beacons not heard for a whole window.
-        for slot in filters.indices {
-            if let newest = filters[slot]?.newestSampleTime, newest.duration(to: now) >= window { filters[slot] = nil }
-        }
-        trackedFilter = filters
-        trackedStream = streams
+        self.tracked = tracked
         heardSlots = heard
         fencesInside = inside
         builtReport = nil
@@ -205,7 +214,7 @@ public final class SimulatedBeaconRanging: BeaconRanging {
                 position += 1
             }
         }
-        if !reports.isEmpty { reports.send(lastReport) }
+        if reportObservers > 0 { reports.send(lastReport) }
     }
 
     /// The report of the latest cycle: each beacon heard, with its smoothed RSSI and the distance and
@@ -214,8 +223,8 @@ public final class SimulatedBeaconRanging: BeaconRanging {
         let environment = world.world.radio
         var report: [(index: Int, sighting: BeaconSighting)] = []
         for slot in heardSlots {
-            let index = trackedIndex[slot]
-            guard let smoothed = trackedFilter[slot]?.average else { continue }
+            let index = tracked[slot].index
+            guard let smoothed = tracked[slot].filter?.average else { continue }
             let beacon = world.world.beacons[index]
             let estimate = RadioModel.estimatedDistance(rssi: smoothed, measuredPower: beacon.measuredPower, exponent: environment.beaconExponent)
             report.append((index, BeaconSighting(
