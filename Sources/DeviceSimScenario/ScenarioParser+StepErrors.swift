@@ -1,3 +1,5 @@
+/// Timeline step errors that say what to write instead: an answer to a prompt the app never shows, a
+/// key the step's app action does not take.
 extension ScenarioParser {
     /// The `prompt:` of a `do: answer` step, checked against the prompts the device's app can show (when
     /// the app lists them): an answer to a prompt that never shows would otherwise wait silently.
