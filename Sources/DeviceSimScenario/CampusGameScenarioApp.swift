@@ -34,6 +34,7 @@ final class CampusGameScenarioApp: ScenarioApp {
 
     static let name = "campus-game"
     static let settingKeys = ["game", "time-zone", "week-starts", "server-latency", "server-failures"]
+    static let prompts: [String]? = []
     static let actions: [String: [String]] = Dictionary(uniqueKeysWithValues: [Action.join, .viewObjectives, .achieved, .daily, .weekly].map { ($0.rawValue, [String]()) })
 
     let app: CampusGameApp

@@ -57,6 +57,7 @@ final class DogWalkScenarioApp: ScenarioApp {
     static let name = "dog-walk"
     static let keepsDataOnDevice = true
     static let settingKeys = ["update-interval", "overlap-distance", "clean-up-message", "user-data", "server-accounts", "server-latency"]
+    static let prompts: [String]? = ["sign-in-options", "delete-record"]
     static let actions: [String: [String]] = [
         "start-app": [], "start-service": [], "stop-service": [], "center-map": [],
         "enter-credential": ["email", "password"], "sign-up": ["email"], "enter-new-password": ["password", "confirm"],

@@ -13,8 +13,48 @@ import DeviceSimTime
 /// ```
 public final class ExpectationTally: EventSink {
     private enum Progress {
-        case event(EventExpectation, window: ClosedRange<VirtualInstant>?, count: Int, first: TraceEvent?)
+        case event(EventExpectation, window: ClosedRange<VirtualInstant>?, count: Int, first: TraceEvent?, misses: Misses)
         case position(PositionExpectation, at: VirtualInstant, latest: TraceEvent?)
+    }
+
+    /// The events of an expectation's name (and device) that it did not count: outside its window, or
+    /// with other field values. A failed expectation shows the closest (the fewest differences; the
+    /// earliest of those), so its author sees what happened instead.
+    struct Misses {
+        var count = 0
+        var closest: TraceEvent?
+        var closestDifferences = Int.max
+
+        mutating func record(_ event: TraceEvent, against expected: EventExpectation, window: ClosedRange<VirtualInstant>?) {
+            count += 1
+            var differences = window.map { $0.contains(event.time) ? 0 : 1 } ?? 0
+            for (key, value) in expected.fields where event[key]?.description != value { differences += 1 }
+            if differences < closestDifferences {
+                closest = event
+                closestDifferences = differences
+            }
+        }
+
+        /// What the misses say about `expected` when too few events matched.
+        func describe(against expected: EventExpectation) -> String {
+            let on = expected.device.map { " on \($0)" } ?? ""
+            guard let first = closest else {
+                return "no '\(expected.name)' event\(on) in the whole run (Scenarios/README.md lists the events each app records)"
+            }
+            var differences: [String] = []
+            if let window = expected.window, !window.contains(first.time.offset) {
+                differences.append("outside [\(DurationText.format(window.lowerBound)), \(DurationText.format(window.upperBound))]")
+            }
+            for (key, value) in expected.fields {
+                guard let actual = first[key] else {
+                    differences.append("no field '\(key)'")
+                    continue
+                }
+                if actual.description != value { differences.append("\(key)=\(actual.description), not \(value)") }
+            }
+            let others = count == 1 ? "1 '\(expected.name)'\(on) did not match" : "\(count) '\(expected.name)'\(on) did not match, the closest"
+            return "\(others) at \(first.time)\(first.device.map { " on \($0)" } ?? ""): \(differences.joined(separator: ", "))"
+        }
     }
 
     private var progress: [Progress]
@@ -26,7 +66,7 @@ public final class ExpectationTally: EventSink {
             case .event(let expected):
                 .event(
                     expected, window: expected.window.map { VirtualInstant(offset: $0.lowerBound)...VirtualInstant(offset: $0.upperBound) },
-                    count: 0, first: nil)
+                    count: 0, first: nil, misses: Misses())
             case .position(let expected):
                 .position(expected, at: VirtualInstant(offset: expected.at), latest: nil)
             }
@@ -36,11 +76,14 @@ public final class ExpectationTally: EventSink {
     public func record(_ event: TraceEvent) {
         for index in progress.indices {
             switch progress[index] {
-            case .event(let expected, let window, let count, let first):
-                guard event.name == expected.name, expected.device == nil || event.device == expected.device,
-                    window?.contains(event.time) ?? true, expected.fields.allSatisfy({ event[$0.key]?.description == $0.value })
-                else { continue }
-                progress[index] = .event(expected, window: window, count: count + 1, first: first ?? event)
+            case .event(let expected, let window, let count, let first, var misses):
+                guard event.name == expected.name, expected.device == nil || event.device == expected.device else { continue }
+                guard window?.contains(event.time) ?? true, expected.fields.allSatisfy({ event[$0.key]?.description == $0.value }) else {
+                    misses.record(event, against: expected, window: window)
+                    progress[index] = .event(expected, window: window, count: count, first: first, misses: misses)
+                    continue
+                }
+                progress[index] = .event(expected, window: window, count: count + 1, first: first ?? event, misses: misses)
             case .position(let expected, let at, _):
                 guard event.time <= at, expected.events.contains(event.name),
                     expected.device == nil || event.device == expected.device, event.coordinate != nil
@@ -54,7 +97,7 @@ public final class ExpectationTally: EventSink {
     public var outcomes: [ExpectationOutcome] {
         progress.map { entry in
             switch entry {
-            case .event(let expected, _, let count, let first): Self.outcome(expected, count: count, first: first)
+            case .event(let expected, _, let count, let first, let misses): Self.outcome(expected, count: count, first: first, misses: misses)
             case .position(let expected, _, let latest): Self.outcome(expected, latest: latest)
             }
         }
@@ -63,12 +106,12 @@ public final class ExpectationTally: EventSink {
     /// The first event each event expectation counted (nil for a position, or when none matched).
     var firstMatches: [TraceEvent?] {
         progress.map { entry in
-            if case .event(_, _, _, let first) = entry { return first }
+            if case .event(_, _, _, let first, _) = entry { return first }
             return nil
         }
     }
 
-    static func outcome(_ expected: EventExpectation, count: Int, first: TraceEvent?) -> ExpectationOutcome {
+    static func outcome(_ expected: EventExpectation, count: Int, first: TraceEvent?, misses: Misses = Misses()) -> ExpectationOutcome {
         let passed = count >= expected.minimum && expected.maximum.map { count <= $0 } ?? true
         var quantity: String
         switch (expected.minimum, expected.maximum) {
@@ -84,6 +127,7 @@ public final class ExpectationTally: EventSink {
         if let range = expected.window { text += " within [\(DurationText.format(range.lowerBound)), \(DurationText.format(range.upperBound))]" }
         var observed = "\(count) found"
         if let first { observed += ", first at \(first.time)" }
+        if count < expected.minimum, count == 0 || misses.count > 0 { observed += "; " + misses.describe(against: expected) }
         return ExpectationOutcome(passed: passed, expected: text, observed: observed, location: expected.location)
     }
 

@@ -27,6 +27,7 @@ final class FriendLocatorScenarioApp: ScenarioApp {
         "auto-ping", "auto-locate", "group", "manual-pinning", "prompt-timeout", "locate-timeout", "enter-after", "leave-after", "minimum-rssi",
         "area", "signed-in",
     ]
+    static let prompts: [String]? = ["inform-group", "locate-precisely", "locate-method", "pin-position"]
     static let actions: [String: [String]] = ["sign-up": ["email"], "add-friend": ["email"], "find-friends": [], "turn-off-location": []]
 
     let app: FriendLocatorApp

@@ -62,9 +62,18 @@ public enum GameFileParser {
             guard points > 0 else { throw pointsNode.error("points must be 1 or more") }
             objectives.append(GameObjective(
                 id: id, name: try objective.optional("name")?.string(what: "the building's name"),
-                center: try objective.required("at").coordinate(), radius: radius, points: points,
+                center: try position(of: objective.required("at")), radius: radius, points: points,
                 info: try objective.optional("info")?.string(what: "the building's info message") ?? ""))
         }
         return GameDefinition(name: name, timeZone: timeZone, weekStarts: weekStarts, objectives: objectives)
+    }
+
+    /// An objective's position: `[lat, lon]` or `{lat: …, lon: …}`. A game file has no world, so a
+    /// place name is refused with what to write instead.
+    static func position(of node: YAMLNode) throws(ScenarioError) -> GeoCoordinate {
+        if let name = node.scalarText, Double(name) == nil {
+            throw node.error("expected the objective's position as [latitude, longitude], found the place name '\(name)': a game file has no world, so place names cannot be used here (copy the place's [lat, lon] from the world file)")
+        }
+        return try node.coordinate()
     }
 }

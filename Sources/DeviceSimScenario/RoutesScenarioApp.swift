@@ -46,6 +46,7 @@ final class RoutesScenarioApp: ScenarioApp {
 
     static let name = "routes"
     static let settingKeys = ["mode", "saved-routes"]
+    static let prompts: [String]? = ["delete-route"]
     static let actions: [String: [String]] = [
         "open-map": [], "open-routes": [], "edit-route": [], "save-changes": [], "discard-changes": [], "delete-route": [],
         "search": ["text"], "select-suggestion": ["place"], "save-route": ["name"], "select-route": ["route"], "rename-route": ["name"],
@@ -114,7 +115,9 @@ final class RoutesScenarioApp: ScenarioApp {
             for saved in settings.savedRoutes {
                 let places = saved.through.compactMap { service.place(named: $0) }
                 guard places.count == saved.through.count else {
-                    device.record("settings.ignored", [("route", .string(saved.name)), ("reason", .string("a place of \(saved.through) is unknown"))])
+                    let unknown = saved.through.filter { service.place(named: $0) == nil }.map { "'\($0)'" }.joined(separator: ", ")
+                    let reason = "unknown place \(unknown): neither a place of the world nor a name on its OpenStreetMap roads"
+                    device.record("settings.ignored", [("route", .string(saved.name)), ("reason", .string(reason))])
                     continue
                 }
                 do {

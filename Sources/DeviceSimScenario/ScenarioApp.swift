@@ -28,6 +28,9 @@ public protocol ScenarioApp: AnyObject, SendableMetatype {
     static var settingKeys: [String] { get }
     /// The user actions (`do:` values) and the extra keys each one accepts.
     static var actions: [String: [String]] { get }
+    /// The ids of the prompts the app can show, so that `do: answer` steps naming another are refused
+    /// with the nearest id (nil, the default: not checked).
+    static var prompts: [String]? { get }
 
     /// Reads the settings (nil when the file gives none).
     static func parseSettings(_ settings: YAMLMapping?) throws(ScenarioError) -> Settings
@@ -47,6 +50,7 @@ public protocol ScenarioApp: AnyObject, SendableMetatype {
 
 extension ScenarioApp {
     public static var keepsDataOnDevice: Bool { false }
+    public static var prompts: [String]? { nil }
     public func stop() {}
 }
 
@@ -64,6 +68,7 @@ struct AnyScenarioApp: Sendable {
     let name: String
     let settingKeys: [String]
     let actions: [String: [String]]
+    let prompts: [String]?
     let parseSettings: @Sendable (YAMLMapping?) throws(ScenarioError) -> any Sendable
     let parseAction: @Sendable (String, YAMLMapping) throws(ScenarioError) -> any Sendable
     let launch: @Sendable (ScenarioAppContext, any Sendable) -> LaunchedApp
@@ -74,6 +79,7 @@ struct AnyScenarioApp: Sendable {
         name = App.name
         settingKeys = App.settingKeys
         actions = App.actions
+        prompts = App.prompts
         keepsDataOnDevice = App.keepsDataOnDevice
         parseSettings = { (map: YAMLMapping?) throws(ScenarioError) -> any Sendable in try App.parseSettings(map) }
         parseAction = { (name: String, step: YAMLMapping) throws(ScenarioError) -> any Sendable in try App.parseAction(name, step: step) }

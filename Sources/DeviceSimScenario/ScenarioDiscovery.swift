@@ -14,8 +14,9 @@ public enum ScenarioDiscovery {
     /// The scenario files named by `arguments`, folders expanded and sorted; errors for paths that do not
     /// exist. Files found twice are listed once; when two files would get the same output name (`a/x.yaml`
     /// and `b/x.yaml` given as files), each gets its whole path as its name (`a/x.yaml`, `b/x.yaml`), so
-    /// that no trace overwrites another.
-    public static func find(_ arguments: [String]) throws(ScenarioError) -> [Found] {
+    /// that no trace overwrites another. With `scenariosOnly`, the world and campus game files a folder
+    /// holds beside its scenarios (see ``YAMLFileKind``) are left out; files named one by one never are.
+    public static func find(_ arguments: [String], scenariosOnly: Bool = false) throws(ScenarioError) -> [Found] {
         var found: [Found] = []
         let files = FileManager.default
         for argument in arguments {
@@ -30,7 +31,10 @@ public enum ScenarioDiscovery {
             guard let enumerator = files.enumerator(atPath: argument) else { continue }
             var inFolder: [String] = []
             while let item = enumerator.nextObject() as? String {
-                if item.hasSuffix(".yaml") || item.hasSuffix(".yml") { inFolder.append(item) }
+                guard item.hasSuffix(".yaml") || item.hasSuffix(".yml") else { continue }
+                let base = argument.hasSuffix("/") ? String(argument.dropLast()) : argument
+                if scenariosOnly, let kind = YAMLFileKind(contentsOf: base + "/" + item), kind != .scenario { continue }
+                inFolder.append(item)
             }
             for item in inFolder.sorted() {
                 let base = argument.hasSuffix("/") ? String(argument.dropLast()) : argument

@@ -69,6 +69,8 @@ public enum ScenarioParser {
     /// Parses scenario text; `file` names it in errors.
     public static func parse(_ text: String, file: String) throws(ScenarioError) -> Scenario {
         let root = try YAMLNode.parse(text, file: file)
+        // A world or game file given as a scenario: say what it is instead of listing its keys as unknown.
+        if let notAScenario = YAMLFileKind(topLevelKeys: (try? root.fieldNames()) ?? []).notAScenario { throw root.error(notAScenario) }
         let map = try root.mapping(allowing: topLevelKeys, what: "scenario")
         let name = try map.required("name").string(what: "a scenario name")
         let description = try map.optional("description")?.string(what: "a description")
@@ -384,7 +386,8 @@ public enum ScenarioParser {
     private static func parseStep(_ node: YAMLNode, devices: [DeviceSpec], places: [String: GeoCoordinate], world: World?) throws(ScenarioError) -> TimelineStep {
         var allowed = stepKeys
         for app in ScenarioAppRegistry.apps { for keys in app.actions.values { allowed += keys.filter { !allowed.contains($0) } } }
-        let map = try node.mapping(allowing: allowed, what: "timeline step")
+        let map: YAMLMapping
+        do { map = try node.mapping(allowing: allowed, what: "timeline step") } catch { throw unknownStepKeyError(node, allowed: allowed, devices: devices) ?? error }
         let at = try map.required("at").duration(what: "a step time")
         var deviceID: String?
         if let n = map.optional("device") {
@@ -416,7 +419,7 @@ public enum ScenarioParser {
         case "answer":
             let when = try map.optional("when")?.choice(["next", "showing"], what: "answer timing") ?? "next"
             action = .answer(
-                prompt: try map.required("prompt").string(what: "a prompt id"), choice: try map.required("choice").string(what: "an answer"),
+                prompt: try promptID(map.required("prompt"), device: device), choice: try map.required("choice").string(what: "an answer"),
                 after: try map.optional("after")?.duration(what: "a reaction time") ?? .seconds(2), onlyIfShowing: when == "showing")
             ownKeys = ["prompt", "choice", "after", "when"]
         case "storage-fault", "kill-app", "restart-app":

@@ -86,6 +86,8 @@ public struct ScenarioRunner: Sendable {
         let recorder = TraceRecorder(keepsEvents: keepingEvents)
         let expected = keepingEvents ? nil : ExpectedEventsRecorder(expectations: scenario.expectations)
         if let expected { recorder.forward(to: expected) }
+        let diagnostics = keepingEvents ? nil : DiagnosticEventsRecorder()
+        if let diagnostics { recorder.forward(to: diagnostics) }
         var traceFileError: String?
         var writer: TraceFileWriter?
         if let traceFile {
@@ -105,7 +107,12 @@ public struct ScenarioRunner: Sendable {
         }
         do { try writer?.close() } catch { traceFileError = error.message }
         let events = expected?.events ?? recorder.events
-        let outcomes = scenario.expectations.map { ExpectationEvaluator.evaluate($0, events: events) }
+        var outcomes = scenario.expectations.map { ExpectationEvaluator.evaluate($0, events: events) }
+        if outcomes.contains(where: { !$0.passed }) {
+            let found = diagnostics ?? DiagnosticEventsRecorder()
+            if diagnostics == nil { for event in events { found.record(event) } }
+            outcomes = RunDiagnostics.annotate(outcomes, with: found.events, total: found.count)
+        }
         return ScenarioResult(
             scenario: scenario, seed: simulation.seed, events: events, outcomes: outcomes, runError: runError,
             eventCount: simulation.scheduler.eventCount, traceFileError: traceFileError)

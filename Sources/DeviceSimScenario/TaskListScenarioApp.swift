@@ -41,6 +41,7 @@ final class TaskListScenarioApp: ScenarioApp {
 
     static let name = "task-list"
     static let settingKeys = ["sign-in-methods", "device-accounts", "signed-in", "server-tasks", "server-latency"]
+    static let prompts: [String]? = ["sign-in-method", "choose-account", "add-account", "download-failed", "upload-failed"]
     static let actions: [String: [String]] = [
         "view-important": [], "view-all": [], "sign-out": [],
         "add-task": ["text"], "edit-task": ["task", "text"], "delete-task": ["task"], "mark-important": ["task", "important"],

@@ -52,9 +52,7 @@ public struct WorldCheck: Sendable {
     /// Whether the YAML file at `path` is a world file (it has world keys and no `devices`), as opposed
     /// to a scenario; nil when it cannot be read or parsed (the scenario parser then says why).
     public static func isWorldFile(_ path: String) -> Bool? {
-        guard let text = try? ScenarioParser.readText(of: path, kind: "YAML", limit: WorldParser.maximumFileSize),
-              let root = try? YAMLNode.parse(text, file: path), let keys = try? root.fieldNames() else { return nil }
-        return !keys.contains("devices") && keys.contains { ["radio", "places", "hotspots", "beacons"].contains($0) }
+        YAMLFileKind(contentsOf: path).map { $0 == .world }
     }
 
     /// The world file the scenario at `path` names, if any (resolved against the scenario's folder;

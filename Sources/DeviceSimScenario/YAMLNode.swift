@@ -154,7 +154,11 @@ public struct YAMLNode {
     /// The node as a duration: `90s`, `5m`, `1h30m`, `250ms`, `2d`, or a plain number of seconds.
     public func duration(what: String = "a duration") throws(ScenarioError) -> Duration {
         guard let text = scalarText, let duration = DurationText.parse(text) else {
-            throw error("expected \(what) such as 90s, 5m, 1h30m or 250ms, found \(kindName)")
+            var message = "expected \(what) such as 90s, 5m, 1h30m or 250ms, found \(kindName)"
+            if let text = scalarText, DurationText.looksLikeClockTime(text) {
+                message += ", which looks like a clock time: scenario times count from the start of the run (virtual 0s, at `start-time`), so write the time since then, e.g. 10m or 1h30m"
+            }
+            throw error(message)
         }
         return duration
     }
@@ -224,8 +228,29 @@ public struct YAMLMapping {
     }
 }
 
-/// Parses durations written as `90s`, `5m`, `1h30m`, `250ms`, `2d` or a number of seconds.
+/// Parses durations written as `90s`, `5m`, `1h30m`, `250ms`, `2d` or a number of seconds. Units may
+/// also be spelt out (`10 sec`, `5 min`, `2 minutes`, `1 hour 30 minutes`, `3 days`), with spaces
+/// between the parts.
 public enum DurationText {
+    /// Every spelling of a unit, in nanoseconds.
+    static let unitScales: [Substring: Double] = {
+        var scales: [Substring: Double] = [:]
+        for (names, scale) in [
+            (["ms", "msec", "millisecond", "milliseconds"], 1e6), (["s", "sec", "secs", "second", "seconds"], 1e9),
+            (["m", "min", "mins", "minute", "minutes"], 60e9), (["h", "hr", "hrs", "hour", "hours"], 3600e9),
+            (["d", "day", "days"], 86_400e9),
+        ] {
+            for name in names { scales[Substring(name)] = scale }
+        }
+        return scales
+    }()
+
+    /// Whether `text` is written like a time of day (`10:00`, `08:00:10`), which a duration is not.
+    public static func looksLikeClockTime(_ text: String) -> Bool {
+        let parts = text.trimmingCharacters(in: .whitespaces).split(separator: ":", omittingEmptySubsequences: false)
+        return (2...3).contains(parts.count) && parts.allSatisfy { !$0.isEmpty && $0.count <= 2 && $0.allSatisfy(\.isNumber) }
+    }
+
     /// The duration `text` denotes, or nil.
     public static func parse(_ text: String) -> Duration? {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
@@ -239,18 +264,10 @@ public enum DurationText {
         while !rest.isEmpty {
             let number = rest.prefix { $0.isNumber || $0 == "." }
             guard !number.isEmpty, let value = Double(number) else { return nil }
-            rest = rest.dropFirst(number.count)
+            rest = rest.dropFirst(number.count).drop { $0 == " " }
             let unit = rest.prefix { $0.isLetter }
-            rest = rest.dropFirst(unit.count)
-            let scale: Double
-            switch unit {
-            case "ms": scale = 1e6
-            case "s": scale = 1e9
-            case "m", "min": scale = 60e9
-            case "h": scale = 3600e9
-            case "d": scale = 86_400e9
-            default: return nil
-            }
+            rest = rest.dropFirst(unit.count).drop { $0 == " " }
+            guard let scale = unitScales[unit] else { return nil }
             let nanos = value * scale
             guard nanos < 1e18 else { return nil }
             total += Int64(nanos.rounded())

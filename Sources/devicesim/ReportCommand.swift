@@ -49,7 +49,7 @@ struct ReportCommand: ParsableCommand {
             var records: [RunRecord] = []
             for file in results { records += try RunRecordCoding.read(file).records }
             records.sort { $0.position < $1.position }
-            let found = scenarios.isEmpty ? [] : try ScenarioDiscovery.find(scenarios)
+            let found = scenarios.isEmpty ? [] : try ScenarioDiscovery.find(scenarios, scenariosOnly: true)
             let inputs = Self.inputs(traces: tracePaths, records: records, scenarios: found)
             var limits = ReportLimits()
             limits.detailedScenarios = detailed

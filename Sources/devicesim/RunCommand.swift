@@ -87,7 +87,7 @@ struct RunCommand: ParsableCommand {
     func run() throws {
         let out = Terminal.standardOutput
         let style = Style(enabled: color.enabled(for: out))
-        let found = try ScenarioDiscovery.findOrExit(paths)
+        let found = try ScenarioDiscovery.findOrExit(paths, scenariosOnly: true)
         let sweep = try seeds.map { try SeedSelection(parsing: $0).values }
         let selectedShard = try chosenShard()
         let plan = ScenarioBatch.plan(found, seeds: sweep, shard: selectedShard)

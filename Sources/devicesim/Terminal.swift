@@ -60,12 +60,12 @@ enum ColorChoice: String, ExpressibleByArgument, CaseIterable, Sendable {
 
 
 extension ScenarioDiscovery {
-    /// The scenario files named by `paths`; prints the problem and exits 2 when a path does not
-    /// exist or names no scenario file.
-    static func findOrExit(_ paths: [String]) throws -> [Found] {
+    /// The scenario files named by `paths` (with `scenariosOnly`, without the world and game files of
+    /// the folders); prints the problem and exits 2 when a path does not exist or names no scenario file.
+    static func findOrExit(_ paths: [String], scenariosOnly: Bool = false) throws -> [Found] {
         let found: [Found]
         do {
-            found = try find(paths)
+            found = try find(paths, scenariosOnly: scenariosOnly)
         } catch {
             Terminal.standardError.write("error: \(error)\n")
             throw ExitCode(2)

@@ -9,7 +9,8 @@ struct ValidateCommand: ParsableCommand {
         abstract: "Check scenario files and world files without running them.",
         discussion: """
             Prints 'file:line:column: message' for each invalid file. A world file (one with hotspots,
-            beacons, places or radio settings and no devices) is checked on its own; for it, and for the
+            beacons, places, roads or radio settings and no devices) and a campus game file (objectives
+            and no devices) are checked on their own; for a world, and for the
             world a scenario names, validate also warns ('file:line:column: warning: ...') about
             hotspots whose access points cannot cover their area at the app's default -70 dBm.
             Warnings do not change the exit code. Exit codes: 0 all valid, 2 at least one invalid file
@@ -18,10 +19,11 @@ struct ValidateCommand: ParsableCommand {
             Examples:
               devicesim validate Scenarios
               devicesim validate Simulator/worlds/campus.yaml
+              devicesim validate Simulator/games/tu-campus.yaml
             """
     )
 
-    @Argument(help: "Scenario files, world files or folders.", completion: .file(extensions: ["yaml", "yml"]))
+    @Argument(help: "Scenario files, world files, game files or folders.", completion: .file(extensions: ["yaml", "yml"]))
     var paths: [String]
 
     @Flag(name: .shortAndLong, help: "Print only errors and warnings.")
@@ -41,7 +43,15 @@ struct ValidateCommand: ParsableCommand {
         }
         for item in found {
             do {
-                if WorldCheck.isWorldFile(item.path) == true {
+                let kind = YAMLFileKind(contentsOf: item.path)
+                if kind == .game {
+                    let game = try GameFileParser.parse(contentsOf: item.path)
+                    if !quiet {
+                        Terminal.standardOutput.write("ok     \(item.path) — campus game \(game.name) (\(game.objectives.count) objective\(game.objectives.count == 1 ? "" : "s"), \(game.timeZone))\n")
+                    }
+                    continue
+                }
+                if kind == .world {
                     let check = try WorldCheck(contentsOf: item.path)
                     warn(aboutWorld: item.path, check)
                     if !quiet {

@@ -36,6 +36,19 @@ import Testing
         #expect(!setup.store.state.hasUnsentChanges && setup.store.state.revision == 2)
     }
 
+    @Test func anActionWhileSignedOutIsRecordedAsIgnoredAndChangesNothing() throws {
+        let setup = Self.make(signedIn: false)
+        try setup.simulation.advance(by: .seconds(1))
+        setup.app.addTask("Water the plants")
+        setup.app.showImportantTasks()
+        setup.app.signOut()
+        let ignored = setup.simulation.events(named: "action.ignored")
+        #expect(ignored.map { $0["action"]?.description } == ["add-task", "view-important", "sign-out"])
+        #expect(ignored.allSatisfy { $0["reason"]?.description == "no one is signed in (the sign-in screens show)" })
+        #expect(setup.store.state.tasks.isEmpty)
+        #expect(setup.simulation.events(named: "form.shown").isEmpty)
+    }
+
     @Test func aChangeDuringAnUploadGoesUpAfterIt() throws {
         let setup = Self.make()
         try setup.simulation.advance(by: .seconds(1))

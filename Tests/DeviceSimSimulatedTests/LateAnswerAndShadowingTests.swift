@@ -95,8 +95,9 @@ import Testing
         var environment = RadioEnvironment()
         environment.shadowingDistance = 0
         let correlated = samples(environment: environment, step: 0, every: 30, count: 50)
-        var independent = ShadowingStreams(SeededRandomGenerator(seed: 9))
-        #expect(correlated == (0..<50).map { _ in independent.next(for: 0, identity: "0a:00:00:00:00:01", sigma: 5) })
+        // Independent draws from the emitter's own stream, split from the device's by its identity.
+        var independent = SeededRandomGenerator(seed: 9).split("0a:00:00:00:00:01")
+        #expect(correlated == (0..<50).map { _ in independent.nextGaussian(mean: 0, standardDeviation: 5) })
     }
 }
 

@@ -182,6 +182,41 @@ enum TestWorld {
         _ = subscription
     }
 
+    /// Reports are built only when observed or read: reading one now and then must give exactly
+    /// what an observer of every cycle got, while walking into reach, standing, and out again.
+    @Test func aReportReadWhenAskedIsTheOneObserversGetEveryCycle() throws {
+        let start = TestWorld.center.offsetBy(east: -300, north: 0)
+        var observed: [[BeaconSighting]] = []
+        var fenceEvents: ([BeaconFenceEvent], [BeaconFenceEvent]) = ([], [])
+        let (observedScheduler, observedRanging, observedMotion) = make(at: start)
+        let (lazyScheduler, lazyRanging, lazyMotion) = make(at: start)
+        let route = Route(start: start, waypoints: [
+            .init(TestWorld.center, pause: .seconds(40)), .init(TestWorld.center.offsetBy(east: 1_000, north: 0)),
+        ], speed: 1.4)
+        observedMotion.follow(route, from: .zero)
+        lazyMotion.follow(route, from: .zero)
+        let subscriptions = [
+            observedRanging.observeRanging { observed.append($0) },
+            observedRanging.observeFences { fenceEvents.0.append($0) },
+            lazyRanging.observeFences { fenceEvents.1.append($0) },
+        ]
+        observedRanging.isEnabled = true
+        lazyRanging.isEnabled = true
+        var compared = 0
+        for second in 1...1_200 {
+            try observedScheduler.run(until: VirtualInstant(offset: .seconds(second)))
+            try lazyScheduler.run(until: VirtualInstant(offset: .seconds(second)))
+            guard second % 7 == 0 else { continue }
+            #expect(lazyRanging.lastReport == observed.last, "at \(second) s")
+            if !(observed.last ?? []).isEmpty { compared += 1 }
+        }
+        #expect(observed.count == 1_200)
+        #expect(compared > 5)
+        #expect(fenceEvents.0 == fenceEvents.1)
+        #expect(fenceEvents.0.first?.entered == true && fenceEvents.0.last?.entered == false)
+        _ = subscriptions
+    }
+
     @Test func aFenceIsEnteredOnSightingAndLeftTenSecondsAfterTheLastOne() throws {
         let (scheduler, ranging, motion) = make(at: TestWorld.center)
         var events: [(Double, BeaconFenceEvent)] = []

@@ -25,7 +25,7 @@ import DeviceSimTime
 /// `sign-in.cancelled`, `form.shown`, `form.hidden`, `task.added`, `task.edited`, `task.deleted`,
 /// `task.marked`, `task.not-found`, `download.started`, `download.succeeded`, `download.failed`,
 /// `download.cancelled`, `upload.started`, `upload.succeeded`, `upload.failed`, `signed-out`,
-/// `storage.failed`.
+/// `storage.failed`, `action.ignored` (`action`, `reason`: an action while no one is signed in).
 ///
 /// ```swift
 /// let app = TaskListApp(device: device, backend: server, store: InMemoryTaskListStore())
@@ -85,19 +85,19 @@ public final class TaskListApp {
 
     /// 2.4: "view important tasks" in the top bar.
     public func showImportantTasks() {
-        guard state.account != nil else { return }
+        guard state.account != nil else { return ignored("view-important") }
         show(.important)
     }
 
     /// 2.3: "view all tasks".
     public func showAllTasks() {
-        guard state.account != nil else { return }
+        guard state.account != nil else { return ignored("view-all") }
         show(.tasks)
     }
 
     /// 2.7: "+", the text, confirm.
     public func addTask(_ text: String) {
-        change(form: "add", task: nil) { app in
+        change("add-task", form: "add", task: nil) { app in
             let task = TaskItem(id: "t\(app.state.nextTaskNumber)", text: text)
             app.state.nextTaskNumber += 1
             app.state.tasks.append(task)
@@ -107,7 +107,7 @@ public final class TaskListApp {
 
     /// 2.8: "Edit" in a task's menu, the new text, confirm.
     public func editTask(_ reference: String, text: String) {
-        change(form: "edit", task: reference) { app in
+        change("edit-task", form: "edit", task: reference) { app in
             guard let index = app.index(of: reference) else { return nil }
             app.state.tasks[index].text = text
             return ("task.edited", app.state.tasks[index])
@@ -116,7 +116,7 @@ public final class TaskListApp {
 
     /// 2.9: "Delete" in a task's menu.
     public func deleteTask(_ reference: String) {
-        change(form: nil, task: reference) { app in
+        change("delete-task", form: nil, task: reference) { app in
             guard let index = app.index(of: reference) else { return nil }
             return ("task.deleted", app.state.tasks.remove(at: index))
         }
@@ -124,7 +124,7 @@ public final class TaskListApp {
 
     /// 2.10: "Mark as important" in a task's menu (`important` nil: toggle).
     public func markTask(_ reference: String, important: Bool? = nil) {
-        change(form: nil, task: reference) { app in
+        change("mark-important", form: nil, task: reference) { app in
             guard let index = app.index(of: reference) else { return nil }
             app.state.tasks[index].important = important ?? !app.state.tasks[index].important
             return ("task.marked", app.state.tasks[index])
@@ -133,7 +133,8 @@ public final class TaskListApp {
 
     /// 2.12: "Sign out" in the top bar.
     public func signOut() {
-        guard state.account != nil, !signingOut else { return }
+        guard state.account != nil else { return ignored("sign-out") }
+        guard !signingOut else { return ignored("sign-out", "already signing out") }
         run { await $0.performSignOut() }
     }
 
@@ -234,8 +235,14 @@ public final class TaskListApp {
 
     // MARK: 2.6 - 2.10 Changes
 
-    private func change(form: String?, task reference: String?, _ apply: @escaping (TaskListApp) -> (event: String, task: TaskItem)?) {
-        guard state.account != nil else { return }
+    /// A user action the current screen does not offer (no one is signed in: the sign-in screens
+    /// show), recorded instead of dropped so that a scenario's author sees why nothing happened.
+    private func ignored(_ action: String, _ reason: String = "no one is signed in (the sign-in screens show)") {
+        device.record("action.ignored", [("action", .string(action)), ("reason", .string(reason))])
+    }
+
+    private func change(_ action: String, form: String?, task reference: String?, _ apply: @escaping (TaskListApp) -> (event: String, task: TaskItem)?) {
+        guard state.account != nil else { return ignored(action) }
         if let form { device.record("form.shown", [("form", .string(form))] + (reference.map { [("task", TraceValue.string($0))] } ?? [])) }
         guard let (event, task) = apply(self) else {
             device.record("task.not-found", [("task", .string(reference ?? ""))])

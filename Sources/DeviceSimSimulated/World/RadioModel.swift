@@ -47,9 +47,11 @@ public enum RadioModel {
 /// (``RadioEnvironment/shadowingTime``). Each sample keeps the standard deviation `sigma`, so the signal
 /// at one spot is the same on average, but a device standing still no longer draws a fresh value at
 /// every scan: a phantom sighting lasts as long as the fade that causes it, and comes back as rarely.
-/// With `D = 0` every sample is independent (and the same draw as ``ShadowingStreams`` makes).
+/// With `D = 0` every sample is an independent draw from the emitter's stream.
 ///
-/// Streams are split from the device's generator by the emitter's identity, as ``ShadowingStreams``.
+/// Streams are split from the device's generator by the emitter's identity (its BSSID), as beacon
+/// ranging splits one per beacon id, so what one device sees of one emitter does not depend on which
+/// other emitters exist or were seen.
 struct CorrelatedShadowing {
     private struct Last {
         var value: Double
@@ -88,35 +90,5 @@ struct CorrelatedShadowing {
         }
         last[index] = Last(value: value, position: position, time: time)
         return value
-    }
-}
-
-/// One shadowing stream per emitter, split from a device's generator by the emitter's identity (its
-/// BSSID, its beacon id), so what one device sees of one emitter does not depend on which other
-/// emitters exist or were seen. Streams are kept by the emitter's index in the world.
-struct ShadowingStreams {
-    private let root: SeededRandomGenerator
-    private var streams: [Int: SeededRandomGenerator] = [:]
-
-    init(_ root: SeededRandomGenerator) {
-        self.root = root
-    }
-
-    /// The next shadowing sample for the emitter at `index` (named `identity`), in dB.
-    mutating func next(for index: Int, identity: @autoclosure () -> String, sigma: Double) -> Double {
-        guard sigma > 0 else { return 0 }
-        return streams[index, default: root.split(identity())].nextGaussian(mean: 0, standardDeviation: sigma)
-    }
-
-    /// The next `count` samples for the emitter at `index`, in order, each handed to `body`: the same
-    /// draws as `count` calls of ``next(for:identity:sigma:)``, with the stream looked up once.
-    mutating func forEachSample(for index: Int, identity: @autoclosure () -> String, sigma: Double, count: Int, _ body: (Double) -> Void) {
-        guard sigma > 0 else {
-            for _ in 0..<count { body(0) }
-            return
-        }
-        var stream = streams.removeValue(forKey: index) ?? root.split(identity())
-        for _ in 0..<count { body(stream.nextGaussian(mean: 0, standardDeviation: sigma)) }
-        streams[index] = stream
     }
 }

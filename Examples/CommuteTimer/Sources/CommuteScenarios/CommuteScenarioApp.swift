@@ -23,6 +23,8 @@ public final class CommuteScenarioApp: ScenarioApp {
     public static let name = "commute"
     public static let settingKeys = ["home", "office", "radius", "question-timeout"]
     public static let actions: [String: [String]] = ["start": [], "stop": []]
+    /// The prompt it shows, so that a `do: answer` naming another is refused at its `file:line:column`.
+    public static let prompts: [String]? = ["arrived"]
 
     public let timer: CommuteTimer
 

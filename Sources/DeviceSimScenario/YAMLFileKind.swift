@@ -1,0 +1,50 @@
+import Foundation
+
+/// What a YAML file beside the scenarios is: a scenario, a world file (places, hotspots, beacons,
+/// roads, radio settings) or a campus game file (objectives), told apart by its top-level keys. Scenario
+/// folders may hold a scenario's world and game files next to it: `devicesim run FOLDER` runs only the
+/// scenarios, `devicesim validate FOLDER` checks each file as what it is.
+///
+/// ```swift
+/// if YAMLFileKind(contentsOf: "Scenarios/campus-game/otaniemi/otaniemi.yaml") == .world { ... }
+/// ```
+public enum YAMLFileKind: String, Sendable, Hashable {
+    case scenario
+    case world
+    case game
+
+    /// The keys only a world file has at its top level.
+    static let worldKeys: Set<String> = ["radio", "places", "hotspots", "beacons", "roads"]
+
+    /// The kind the top-level `keys` denote: anything with `devices` is a scenario; without them, world
+    /// keys make a world file and `objectives` a game file; the rest is read as a scenario (whose parser
+    /// then says what is missing).
+    public init(topLevelKeys keys: [String]) {
+        if keys.contains("devices") {
+            self = .scenario
+        } else if keys.contains(where: Self.worldKeys.contains) {
+            self = .world
+        } else if keys.contains("objectives") {
+            self = .game
+        } else {
+            self = .scenario
+        }
+    }
+
+    /// The kind of the YAML file at `path`; nil when it cannot be read or parsed (the scenario parser
+    /// then says why).
+    public init?(contentsOf path: String) {
+        guard let text = try? ScenarioParser.readText(of: path, kind: "YAML", limit: max(ScenarioParser.maximumFileSize, WorldParser.maximumFileSize)),
+              let root = try? YAMLNode.parse(text, file: path), let keys = try? root.fieldNames() else { return nil }
+        self.init(topLevelKeys: keys)
+    }
+
+    /// Why a file of this kind is not a scenario, and what to do with it instead (nil for a scenario).
+    var notAScenario: String? {
+        switch self {
+        case .scenario: nil
+        case .world: "this is a world file, not a scenario: a scenario names it with 'world: <path relative to the scenario>'; check it on its own with 'devicesim validate'"
+        case .game: "this is a campus game file, not a scenario: a scenario's campus-game device names it with 'app: { name: campus-game, settings: { game: <path relative to the scenario> } }'; check it on its own with 'devicesim validate'"
+        }
+    }
+}
