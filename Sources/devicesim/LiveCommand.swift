@@ -11,15 +11,9 @@ struct LiveCommand: ParsableCommand {
         commandName: "live",
         abstract: "Run a scenario's app flows on the wall clock with real fixes from a GPS receiver through gpsd.",
         discussion: """
-            The chosen device takes its location from gpsd; everything else (timeline, other devices,
-            simulated radios) comes from the scenario. Events print as they happen, problems with
-            gpsd or the receiver when they start and end, and on a terminal a status line shows the
-            fix, satellites, HDOP, position and age of the last fix. On a terminal the device's
-            prompts are answered with a keypress (1, 2, ...) and the scenario's scripted answers
-            for it are skipped; in a pipe the script answers. The trace streams to --trace as
-            events happen; Ctrl-C or SIGTERM stops cleanly, with the trace and the recording
-            complete. Without a receiver, serve a log with Simulator/fake-gpsd/serve.sh. Example:
-              devicesim live --gpsd localhost:2947 Scenarios/dog-walk/walk-2km.yaml --trace live.jsonl
+            The chosen device takes its location from gpsd; everything else (timeline, other devices, simulated radios) comes from the scenario. Events print as they happen, problems with gpsd or the receiver when they start and end, and on a terminal a status line shows the fix, satellites, HDOP, position and age of the last fix. On a terminal the device's prompts are answered with a keypress (1, 2, ...) and the scenario's scripted answers for it are skipped; in a pipe the script answers. The trace streams to --trace as events happen; Ctrl-C or SIGTERM stops cleanly, with the trace and the recording complete. Without a receiver, serve a log with Simulator/fake-gpsd/serve.sh. Example:
+              devicesim live --gpsd localhost:2947 Scenarios/dog-walk/walk-2km.yaml \\
+                --trace live.jsonl
             """
     )
 

@@ -8,10 +8,7 @@ struct MergeCommand: ParsableCommand {
         commandName: "merge",
         abstract: "Join the results files of a sharded run (devicesim run --shard ... --results FILE) into one.",
         discussion: """
-            Prints the summary that one unsharded run would print, writes the merged JUnit XML and
-            results, and exits like 'run': 0 all passed, 1 a scenario failed, 2 invalid input. It refuses
-            shards that overlap, come from runs of different sizes, or are missing (every shard of
-            1..COUNT must be given). Traces need no merging: each shard writes its own files.
+            Prints the summary that one unsharded run would print, writes the merged JUnit XML and results, and exits like 'run': 0 all passed, 1 a scenario failed, 2 invalid input. It refuses shards that overlap, come from runs of different sizes, or are missing (every shard of 1..COUNT must be given). Traces need no merging: each shard writes its own files.
 
             Example:
               devicesim run Scenarios --shard 1/2 --results out/1.jsonl --trace out/traces

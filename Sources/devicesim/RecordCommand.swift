@@ -10,9 +10,8 @@ struct RecordCommand: ParsableCommand {
         commandName: "record",
         abstract: "Record what a GPS receiver sends through gpsd, as NMEA (for playback) or gpsd JSON.",
         discussion: """
-            Records until Ctrl-C or for --duration. Lines are written as they arrive: a recording
-            cut short keeps everything received. Play an NMEA recording back in a scenario with
-              devices: [{ id: walker, track: { file: walk.nmea }, app: { name: dog-walk } }]
+            Records until Ctrl-C or for --duration. Lines are written as they arrive: a recording cut short keeps everything received. Play an NMEA recording back in a scenario with
+              devices: [{ id: walker, track: { file: walk.nmea } }]
             Example:
               devicesim record --gpsd localhost:2947 --out walk.nmea --duration 10m
             """

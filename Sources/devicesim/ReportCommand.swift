@@ -15,7 +15,8 @@ struct ReportCommand: ParsableCommand {
             Examples:
               devicesim run Scenarios --trace out/traces --results out/results.jsonl
               devicesim report out/traces --results out/results.jsonl --out out/report.html
-              devicesim report out/traces/dog-walk/tunnel.jsonl --scenarios Scenarios --out tunnel.html
+              devicesim report out/traces/dog-walk/tunnel.jsonl --scenarios Scenarios \\
+                --out tunnel.html
             """
     )
 

@@ -8,22 +8,26 @@ struct RunCommand: ParsableCommand {
         commandName: "run",
         abstract: "Run scenario files in virtual time and check their expectations.",
         discussion: """
-            Each argument is a scenario file or a folder searched recursively for .yaml/.yml files.
-            Exit codes: 0 all passed, 1 a scenario failed, 2 invalid input or usage (the valid
-            scenarios still run and are reported).
+            Each argument is a scenario file or a folder searched recursively for
+            .yaml/.yml files. Exit codes: 0 all passed, 1 a scenario failed, 2 invalid
+            input or usage (the valid scenarios still run and are reported).
 
             Examples:
               devicesim run Scenarios
-              devicesim run Scenarios/dog-walk/walk-2km.yaml --trace out/traces --junit out/junit.xml
+              devicesim run Scenarios/dog-walk/walk-2km.yaml --trace out/traces \\
+                --junit out/junit.xml
               devicesim run Scenarios --seed 7
               devicesim run Scenarios --report out/report.html
               devicesim run Scenarios/friend-locator --seeds 1-200 --jobs 8
-              devicesim run Scenarios --shard 2/4 --results shard-2.jsonl   (then: devicesim merge shard-*.jsonl)
-              devicesim run Scenarios/dog-walk --keep-data out/data      (then: sqlite3 out/data/dog-walk/<file>/<device>.sqlite)
+              devicesim run Scenarios --shard 2/4 --results shard-2.jsonl
+                (then: devicesim merge shard-*.jsonl)
+              devicesim run Scenarios/dog-walk --keep-data out/data
+                (then: sqlite3 out/data/dog-walk/<file>/<device>.sqlite)
 
-            Each device keeps its app's data in an SQLite database. A run puts them in one temporary
-            folder, removed at the end; --keep-data keeps them in DIR, one folder per scenario file
-            (with .seed-N in a sweep) and one <device>.sqlite per device.
+            Each device keeps its app's data in an SQLite database. A run puts them in
+            one temporary folder, removed at the end; --keep-data keeps them in DIR,
+            one folder per scenario file (with .seed-N in a sweep) and one
+            <device>.sqlite per device.
             """
     )
 

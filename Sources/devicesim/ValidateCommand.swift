@@ -8,13 +8,7 @@ struct ValidateCommand: ParsableCommand {
         commandName: "validate",
         abstract: "Check scenario files and world files without running them.",
         discussion: """
-            Prints 'file:line:column: message' for each invalid file. A world file (one with hotspots,
-            beacons, places, roads or radio settings and no devices) and a campus game file (objectives
-            and no devices) are checked on their own; for a world, and for the
-            world a scenario names, validate also warns ('file:line:column: warning: ...') about
-            hotspots whose access points cannot cover their area at the app's default -70 dBm.
-            Warnings do not change the exit code. Exit codes: 0 all valid, 2 at least one invalid file
-            or a usage error.
+            Prints 'file:line:column: message' for each invalid file. A world file (one with hotspots, beacons, places, roads or radio settings and no devices) and a campus game file (objectives and no devices) are checked on their own; for a world, and for the world a scenario names, validate also warns ('file:line:column: warning: ...') about hotspots whose access points cannot cover their area at the app's default -70 dBm. Warnings do not change the exit code. Exit codes: 0 all valid, 2 at least one invalid file or a usage error.
 
             Examples:
               devicesim validate Scenarios
