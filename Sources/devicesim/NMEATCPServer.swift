@@ -11,10 +11,15 @@ import Darwin
 /// writer thread and a bounded queue (``maximumQueuedBytes``), so a slow or vanished client never
 /// stalls the simulation; when a queue is full its oldest epochs are dropped and counted.
 ///
+/// Nothing is lost uncounted: an epoch queued for a client either reaches it whole (handed to TCP) or
+/// is counted as dropped for it, whether its queue was full, its connection failed, or ``stop(drainingFor:)``
+/// gave up waiting for it.
+///
 /// ```swift
 /// let server = try NMEATCPServer(host: "127.0.0.1", port: 10110)
 /// server.start()
 /// server.broadcast(Array("$GPGGA,...\r\n".utf8))
+/// server.stop()   // every client's queue written out or counted as dropped
 /// ```
 final class NMEATCPServer: @unchecked Sendable {
     /// Bytes a client may have waiting before its oldest epochs are dropped.
@@ -73,13 +78,7 @@ final class NMEATCPServer: @unchecked Sendable {
         lock.lock()
         let current = clients
         lock.unlock()
-        for client in current {
-            let dropped = client.enqueue(bytes)
-            guard dropped > 0 else { continue }
-            lock.lock()
-            droppedByClient[client.number] += dropped
-            lock.unlock()
-        }
+        for client in current { client.enqueue(bytes) }
     }
 
     /// Clients that connected so far, those still connected, and the epochs dropped for slow
@@ -90,7 +89,9 @@ final class NMEATCPServer: @unchecked Sendable {
         return (droppedByClient.count, clients.filter(\.isOpen).count, droppedByClient.reduce(0, +), droppedByClient)
     }
 
-    /// Lets every client's queue drain (up to `timeout`), then closes everything.
+    /// Stops accepting clients, lets every client's queue drain (up to `timeout`), and returns when
+    /// every client's connection is closed: what a client did not take by then (one that does not
+    /// read) is counted as dropped for it, so ``statistics`` are final.
     func stop(drainingFor timeout: TimeInterval = 2) {
         lock.lock()
         stopped = true
@@ -99,7 +100,14 @@ final class NMEATCPServer: @unchecked Sendable {
         shutdown(listener, Int32(SHUT_RDWR))
         close(listener)
         let deadline = Date().addingTimeInterval(timeout)
-        for client in current { client.close(after: deadline) }
+        for client in current { client.finish(by: deadline) }
+        for client in current { client.waitUntilClosed(givingUpAt: deadline) }
+    }
+
+    private func countDropped(_ epochs: Int, forClient number: Int) {
+        lock.lock()
+        droppedByClient[number] += epochs
+        lock.unlock()
     }
 
     private func acceptLoop() {
@@ -118,7 +126,8 @@ final class NMEATCPServer: @unchecked Sendable {
             }
             var noDelay: Int32 = 1
             setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &noDelay, socklen_t(MemoryLayout<Int32>.size))
-            let client = Client(descriptor: descriptor, number: droppedByClient.count)
+            let number = droppedByClient.count
+            let client = Client(descriptor: descriptor) { [unowned self] epochs in countDropped(epochs, forClient: number) }
             clients.removeAll { !$0.isOpen }
             clients.append(client)
             droppedByClient.append(0)
@@ -127,21 +136,26 @@ final class NMEATCPServer: @unchecked Sendable {
         }
     }
 
-    /// One connected client: a bounded queue of epochs and a thread that writes them.
+    /// One connected client: a bounded queue of epochs and a thread that writes them. Every epoch
+    /// queued is either written whole or reported to `countDropped`.
     private final class Client: @unchecked Sendable {
         private let descriptor: Int32
-        /// Its place in the order clients connected.
-        let number: Int
+        private let countDropped: @Sendable (Int) -> Void
         private let condition = NSCondition()
         private var queue: [[UInt8]] = []
         private var head = 0
         private var queuedBytes = 0
+        /// Whether the writer still takes epochs (false once it has written its last).
         private var open = true
         private var closeBy: Date?
+        /// The writer has ended and closed the descriptor.
+        private var closed = false
+        /// The connection was shut down to wake a writer blocked on a client that does not read.
+        private var abandoned = false
 
-        init(descriptor: Int32, number: Int) {
+        init(descriptor: Int32, countDropped: @escaping @Sendable (Int) -> Void) {
             self.descriptor = descriptor
-            self.number = number
+            self.countDropped = countDropped
         }
 
         var isOpen: Bool {
@@ -154,11 +168,13 @@ final class NMEATCPServer: @unchecked Sendable {
             Thread.detachNewThread { [self] in writeLoop() }
         }
 
-        /// Queues an epoch; returns how many old epochs were dropped to make room.
-        func enqueue(_ bytes: [UInt8]) -> Int {
+        /// Queues an epoch, dropping (and counting) the oldest ones to make room.
+        func enqueue(_ bytes: [UInt8]) {
             condition.lock()
-            defer { condition.unlock() }
-            guard open else { return 0 }
+            guard open else {
+                condition.unlock()
+                return
+            }
             var dropped = 0
             while queuedBytes + bytes.count > NMEATCPServer.maximumQueuedBytes, head < queue.count {
                 queuedBytes -= queue[head].count
@@ -168,23 +184,39 @@ final class NMEATCPServer: @unchecked Sendable {
             queue.append(bytes)
             queuedBytes += bytes.count
             condition.signal()
-            return dropped
+            condition.unlock()
+            if dropped > 0 { countDropped(dropped) }
         }
 
-        func close(after deadline: Date) {
+        /// Asks the writer to write what is queued and end; what is still queued at `deadline` is dropped.
+        func finish(by deadline: Date) {
             condition.lock()
             closeBy = deadline
             condition.broadcast()
             condition.unlock()
         }
 
+        /// Waits until the writer has ended; at `deadline` shuts the connection down, so a write
+        /// blocked on a client that does not read fails (and its epochs are counted as dropped).
+        func waitUntilClosed(givingUpAt deadline: Date) {
+            condition.lock()
+            defer { condition.unlock() }
+            while !closed {
+                if abandoned {
+                    condition.wait()
+                } else if !condition.wait(until: deadline), !closed {
+                    abandoned = true
+                    shutdown(descriptor, Int32(SHUT_RDWR))
+                }
+            }
+        }
+
         private func writeLoop() {
             while true {
                 condition.lock()
-                while head >= queue.count && open && closeBy == nil { condition.wait() }
-                if head >= queue.count || !open || (closeBy.map { Date() > $0 } ?? false) {
-                    open = false
-                    condition.unlock()
+                while head >= queue.count && closeBy == nil { condition.wait() }
+                if head >= queue.count || (closeBy.map { Date() >= $0 } ?? false) {
+                    endWriting(undelivered: 0)   // unlocks
                     break
                 }
                 let bytes = queue[head]
@@ -197,16 +229,31 @@ final class NMEATCPServer: @unchecked Sendable {
                 condition.unlock()
                 if !writeAll(bytes) {
                     condition.lock()
-                    open = false
-                    condition.unlock()
+                    endWriting(undelivered: 1)   // the epoch only partly written, if at all
                     break
                 }
             }
+            condition.lock()
+            closed = true
             #if canImport(Glibc)
             Glibc.close(descriptor)
             #else
             Darwin.close(descriptor)
             #endif
+            condition.broadcast()
+            condition.unlock()
+        }
+
+        /// With the lock held: takes no more epochs, counts `undelivered` and those still queued as
+        /// dropped, and unlocks.
+        private func endWriting(undelivered: Int) {
+            open = false
+            let dropped = undelivered + queue.count - head
+            queue = []
+            head = 0
+            queuedBytes = 0
+            condition.unlock()
+            if dropped > 0 { countDropped(dropped) }
         }
 
         private func writeAll(_ bytes: [UInt8]) -> Bool {

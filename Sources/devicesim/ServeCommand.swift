@@ -9,7 +9,7 @@ struct ServeCommand: ParsableCommand {
         commandName: "serve",
         abstract: "Run a scenario on the wall clock and serve its devices' simulated GPS receivers as NMEA 0183 over TCP.",
         discussion: """
-            Each chosen device's receiver is served on its own port (PORT, PORT+1, ...), an epoch a fix: GGA, RMC, GSA, GSV and VTG with correct checksums and the scenario's UTC date and time. Without a fix (GPS off, a tunnel, before the first fix) the receiver keeps talking with fix quality 0, status V and no satellites used. Any number of clients may connect; a slow one never holds the simulation up (its oldest epochs are dropped, and counted).
+            Each chosen device's receiver is served on its own port (PORT, PORT+1, ...), an epoch a fix: GGA, RMC, GSA, GSV and VTG with correct checksums and the scenario's UTC date and time. Without a fix (GPS off, a tunnel, before the first fix) the receiver keeps talking with fix quality 0, status V and no satellites used. Any number of clients may connect; a slow one never holds the simulation up (its oldest epochs are dropped, and counted). When the run ends, serve waits up to 2 seconds for each client to take what is queued for it; what a client has not taken by then is counted as dropped for it too.
 
             Feed it to gpsd, then use any gpsd client (cgps, gpspipe, gpsmon, an app on libgps):
               devicesim serve Scenarios/dog-walk/walk-2km.yaml --nmea-tcp 127.0.0.1:10110
