@@ -55,7 +55,7 @@ struct GPSDLocationProviderTests {
         pipe.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
         pipe.arguments = ["20", "/usr/bin/gpspipe", "-w", "-n", "150", "127.0.0.1:\(fake.port)"]
         let outputFile = fake.folder.appendingPathComponent("gpspipe.json")
-        FileManager.default.createFile(atPath: outputFile.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: outputFile.path, contents: nil)
         let output = try FileHandle(forWritingTo: outputFile)
         pipe.standardOutput = output
         pipe.standardError = FileHandle.nullDevice

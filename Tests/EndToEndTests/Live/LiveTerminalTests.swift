@@ -119,7 +119,6 @@ struct LiveTerminalTests {
         try LiveFiles.noFixLog().write(to: log, atomically: true, encoding: .utf8)
         try gpsd.play(log, cycle: 0.05)
         let stty = gpsd.folder.appendingPathComponent("stty.txt")
-        let library = try LiveFiles.libraryAtTheReceiver(in: gpsd.folder).path
         let terminal = try TmuxSession(
             liveCommand(["--gpsd", "127.0.0.1:\(gpsd.port)", "Scenarios/dog-walk/walk-2km.yaml", "--duration", "2m"], stty: stty),
             directory: CLI.repositoryRoot)
@@ -141,7 +140,7 @@ struct LiveTerminalTests {
         process.arguments = ["live", "--gpsd", "127.0.0.1:\(gpsd.port)", try LiveFiles.libraryAtTheReceiver(in: gpsd.folder).path, "--trace", trace.path, "--record", recording.path, "--duration", "10m"]
         process.currentDirectoryURL = CLI.repositoryRoot
         let output = gpsd.folder.appendingPathComponent("stdout.txt")
-        FileManager.default.createFile(atPath: output.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
         process.standardOutput = try FileHandle(forWritingTo: output)
         process.standardError = FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice
