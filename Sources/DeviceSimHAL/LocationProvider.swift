@@ -56,14 +56,12 @@ public final class ObserverList<Value> {
     @usableFromInline var ids: [Int] = []
     @usableFromInline var calls: [(Value) -> Void] = []
     @usableFromInline var nextID = 0
-    /// How many observe (kept beside the arrays: a driver checks it every cycle).
-    @usableFromInline var count = 0
 
     /// Creates an empty list.
     @inlinable public init() {}
 
     /// Whether anyone is observing.
-    @inlinable public var isEmpty: Bool { count == 0 }
+    @inlinable public var isEmpty: Bool { calls.isEmpty }
 
     /// Adds an observer; the subscription removes it.
     @inlinable public func add(_ observer: @escaping (Value) -> Void) -> Subscription {
@@ -71,7 +69,6 @@ public final class ObserverList<Value> {
         nextID += 1
         ids.append(id)
         calls.append(observer)
-        count = ids.count
         return Subscription { [weak self] in self?.remove(id) }
     }
 
@@ -79,12 +76,10 @@ public final class ObserverList<Value> {
         guard let position = ids.firstIndex(of: id) else { return }
         ids.remove(at: position)
         calls.remove(at: position)
-        count = ids.count
     }
 
     /// Calls every observer with `value`.
     @inlinable public func send(_ value: Value) {
-        guard count > 0 else { return }
         for call in calls { call(value) }
     }
 }

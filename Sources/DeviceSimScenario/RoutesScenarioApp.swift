@@ -76,12 +76,6 @@ final class RoutesScenarioApp: ScenarioApp {
     }
 
     static func parseAction(_ name: String, step: YAMLMapping) throws(ScenarioError) -> Action {
-        func text(_ key: String, _ what: String) throws(ScenarioError) -> String {
-            let node = try step.required(key)
-            let value = try node.string(what: what)
-            guard !value.isEmpty else { throw node.error("\(key) must not be empty") }
-            return value
-        }
         switch name {
         case "open-map": return .openMap
         case "open-routes": return .openRoutes
@@ -90,11 +84,11 @@ final class RoutesScenarioApp: ScenarioApp {
         case "discard-changes": return .discardChanges
         case "delete-route": return .deleteRoute
         case "search": return .search(text: try step.required("text").string(what: "the text searched for"))
-        case "select-suggestion": return .selectSuggestion(place: try text("place", "a suggested place"))
-        case "save-route": return .saveRoute(name: try text("name", "the route's name"))
-        case "select-route": return .selectRoute(name: try text("route", "a saved route's name"))
-        case "rename-route": return .renameRoute(name: try text("name", "the route's new name"))
-        case "swipe-delete": return .swipeDelete(name: try text("route", "a saved route's name"))
+        case "select-suggestion": return .selectSuggestion(place: try step.requiredText("place", what: "a suggested place"))
+        case "save-route": return .saveRoute(name: try step.requiredText("name", what: "the route's name"))
+        case "select-route": return .selectRoute(name: try step.requiredText("route", what: "a saved route's name"))
+        case "rename-route": return .renameRoute(name: try step.requiredText("name", what: "the route's new name"))
+        case "swipe-delete": return .swipeDelete(name: try step.requiredText("route", what: "a saved route's name"))
         default: throw step.node.error("unknown routes action '\(name)'")
         }
     }

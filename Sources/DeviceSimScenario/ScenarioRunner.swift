@@ -53,8 +53,11 @@ public struct ScenarioRunner: Sendable {
     /// (a fleet of 10,000 devices for an hour runs some 90 million events, more than the default
     /// bound of 50 million, which is meant to stop a runaway scenario, not a large one). A device
     /// ranging beacons and taking GPS fixes every second runs about 7,300 events an hour. Nil (the
-    /// default): ``limits`` as given; `devicesim run` sets 20,000 unless `--max-events` is given.
+    /// default): ``limits`` as given; `devicesim run` sets ``fleetEventLimitPerDeviceHour`` unless
+    /// `--max-events` is given.
     public var eventLimitPerDeviceHour: Int?
+    /// The bound per device per simulated hour that `devicesim run` uses by default.
+    public static let fleetEventLimitPerDeviceHour = 20_000
     /// The run's data folder: each scenario's devices keep their databases in a folder inside it
     /// (named like its trace file); nil: each scenario gets a temporary folder, removed after it.
     public var dataDirectory: String?

@@ -84,22 +84,16 @@ final class TaskListScenarioApp: ScenarioApp {
     }
 
     static func parseAction(_ name: String, step: YAMLMapping) throws(ScenarioError) -> Action {
-        func text(_ key: String, _ what: String) throws(ScenarioError) -> String {
-            let node = try step.required(key)
-            let value = try node.string(what: what)
-            guard !value.isEmpty else { throw node.error("\(key) must not be empty") }
-            return value
-        }
         switch name {
         case "view-important": return .viewImportant
         case "view-all": return .viewAll
         case "sign-out": return .signOut
-        case "add-task": return .add(text: try text("text", "the new task's text"))
-        case "edit-task": return .edit(task: try text("task", "a task (its text or id)"), text: try text("text", "the task's new text"))
-        case "delete-task": return .delete(task: try text("task", "a task (its text or id)"))
-        case "mark-important": return .mark(task: try text("task", "a task (its text or id)"), important: try step.optional("important")?.bool())
-        case "add-account": return .addAccount(method: try text("method", "a sign-in method"), account: try text("account", "the account added"))
-        case "cancel-add-account": return .cancelAddAccount(method: try text("method", "a sign-in method"))
+        case "add-task": return .add(text: try step.requiredText("text", what: "the new task's text"))
+        case "edit-task": return .edit(task: try step.requiredText("task", what: "a task (its text or id)"), text: try step.requiredText("text", what: "the task's new text"))
+        case "delete-task": return .delete(task: try step.requiredText("task", what: "a task (its text or id)"))
+        case "mark-important": return .mark(task: try step.requiredText("task", what: "a task (its text or id)"), important: try step.optional("important")?.bool())
+        case "add-account": return .addAccount(method: try step.requiredText("method", what: "a sign-in method"), account: try step.requiredText("account", what: "the account added"))
+        case "cancel-add-account": return .cancelAddAccount(method: try step.requiredText("method", what: "a sign-in method"))
         default: throw step.node.error("unknown task-list action '\(name)'")
         }
     }

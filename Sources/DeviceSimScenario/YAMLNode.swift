@@ -222,6 +222,14 @@ public struct YAMLMapping {
         return value
     }
 
+    /// The text of `key`, which must be present and not empty (`what` says what it is, for the error).
+    public func requiredText(_ key: String, what: String) throws(ScenarioError) -> String {
+        let node = try required(key)
+        let value = try node.string(what: what)
+        guard !value.isEmpty else { throw node.error("\(key) must not be empty") }
+        return value
+    }
+
     /// The node of key `key` itself (for errors about the key).
     public func keyNode(_ key: String) -> YAMLNode? {
         entries.first { $0.key == key }?.keyNode

@@ -99,8 +99,8 @@ struct RunCommand: ParsableCommand {
             out.write(style.dim("shard \(selectedShard): \(plan.count) of \(found.count * (sweep?.count ?? 1)) runs") + "\n")
         }
 
-        var runner = ScenarioRunner(seedOverride: seed, limits: RunLimits(maximumVirtualTime: VirtualInstant(offset: ScenarioParser.maximumDuration), maximumEvents: maxEvents ?? 50_000_000))
-        if maxEvents == nil { runner.eventLimitPerDeviceHour = 20_000 }
+        var runner = ScenarioRunner(seedOverride: seed, limits: RunLimits(maximumVirtualTime: VirtualInstant(offset: ScenarioParser.maximumDuration), maximumEvents: maxEvents ?? RunLimits().maximumEvents))
+        if maxEvents == nil { runner.eventLimitPerDeviceHour = ScenarioRunner.fleetEventLimitPerDeviceHour }
         let dataFolder: DataFolder
         do {
             dataFolder = try keepData.map(DataFolder.init(keeping:)) ?? DataFolder.temporary(prefix: "devicesim-run-")

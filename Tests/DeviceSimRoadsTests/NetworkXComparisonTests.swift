@@ -1,5 +1,6 @@
 import DeviceSimHAL
 import DeviceSimRoads
+import DeviceSimTime
 import Foundation
 import Testing
 
@@ -35,7 +36,7 @@ struct NetworkXComparisonTests {
         // Queries between nodes that have edges (networkx knows only those), from a fixed seed.
         let nodes = (0..<Int32(graph.nodeCount)).filter { !graph.edges(of: $0).isEmpty }
         try #require(nodes.count > 1_000)
-        var random = SplitMix64(seed: UInt64(mode.rawValue.utf8.reduce(0) { $0 &* 31 &+ UInt64($1) }))
+        var random = SeededRandomGenerator(seed: UInt64(mode.rawValue.utf8.reduce(0) { $0 &* 31 &+ UInt64($1) }))
         let queries = (0..<1_000).map { _ in (nodes[Int(random.next() % UInt64(nodes.count))], nodes[Int(random.next() % UInt64(nodes.count))]) }
         let edgesFile = folder.appendingPathComponent("edges.txt"), queriesFile = folder.appendingPathComponent("queries.txt")
         try edges.write(to: edgesFile, atomically: true, encoding: .utf8)
@@ -74,18 +75,5 @@ struct NetworkXComparisonTests {
         }
         // Most pairs are connected (a test of only unreachable pairs would prove little).
         #expect(reachable > 500)
-    }
-}
-
-/// A small seeded generator for test queries (SplitMix64).
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,5 +1,6 @@
 import DeviceSimHAL
 @testable import DeviceSimRoads
+import DeviceSimTime
 import Testing
 
 @Suite struct RoutePlannerTests {
@@ -28,7 +29,7 @@ import Testing
 
     @Test func snappingFindsTheNearestRoutableNode() {
         let graph = network.foot
-        var random = SplitMix64(seed: 7)
+        var random = SeededRandomGenerator(seed: 7)
         let routable = graph.coordinates.indices.filter { graph.isRoutable[$0] }
         #expect(routable.count > graph.nodeCount / 2)
         for _ in 0..<200 {
@@ -49,7 +50,7 @@ import Testing
         // Positions snap to each mode's largest strongly connected component, so any two connect.
         for mode in TravelMode.allCases {
             var planner = RoutePlanner(network: network, mode: mode)
-            var random = SplitMix64(seed: 11)
+            var random = SeededRandomGenerator(seed: 11)
             for _ in 0..<50 {
                 let a = GeoCoordinate(latitude: 60.165 + Double(random.next() % 1000) / 1000 * 0.013, longitude: 24.936 + Double(random.next() % 1000) / 1000 * 0.016)
                 let b = GeoCoordinate(latitude: 60.165 + Double(random.next() % 1000) / 1000 * 0.013, longitude: 24.936 + Double(random.next() % 1000) / 1000 * 0.016)

@@ -1,5 +1,6 @@
 import DeviceSimHAL
 @testable import DeviceSimRoads
+import DeviceSimTime
 import Testing
 
 /// The route search (A* with landmarks) against a plain Dijkstra written here, on random graphs with
@@ -13,7 +14,7 @@ import Testing
         var edges: [RoadGraph.Edge]
 
         init(seed: UInt64, nodeCount: Int, zeroTimeEdges: Bool) {
-            var random = SplitMix64(seed: seed)
+            var random = SeededRandomGenerator(seed: seed)
             func uniform() -> Double { Double(random.next() % 1_000_000) / 1_000_000 }
             let base = GeoCoordinate(latitude: 60.17, longitude: 24.94)
             var coordinates: [GeoCoordinate] = []
@@ -149,7 +150,7 @@ import Testing
         #expect(graph.landmarks.count == 16)
         #expect(graph.memoryFootprint > straightLine.memoryFootprint + graph.nodeCount * 16 * 8)
         var withLandmarks = RouteSearch(graph), without = RouteSearch(straightLine)
-        var random = SplitMix64(seed: 5)
+        var random = SeededRandomGenerator(seed: 5)
         let routable = (0..<Int32(graph.nodeCount)).filter { graph.isRoutable[Int($0)] }
         var settledWith = 0, settledWithout = 0
         for _ in 0..<300 {

@@ -26,18 +26,7 @@ final class HandheldLocation: LocationProvider {
     /// 200 s of NMEA moving north at 0.0001° (11.1 m) a second from [0, 0]: it crosses a 200 m region
     /// centred on [0.01, 0] (1112 m north).
     func northboundLog() throws -> URL {
-        var text = ""
-        for second in 0..<200 {
-            var fix = NMEAFix()
-            fix.setTime(unixNanoseconds: (1_767_225_600 + Int64(second)) * 1_000_000_000)
-            fix.mode = 3
-            fix.latitude = Double(second) * 0.0001
-            fix.longitude = 0
-            text += NMEASentenceWriter.epoch(fix)
-        }
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("geofence-\(UUID().uuidString).nmea")
-        try Data(text.utf8).write(to: url)
-        return url
+        try northboundNMEALog(seconds: 200, prefix: "geofence")
     }
 
     let office = GeofenceRegion(id: "office", center: GeoCoordinate(latitude: 0.01, longitude: 0), radius: 200)

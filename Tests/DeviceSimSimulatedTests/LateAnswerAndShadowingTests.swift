@@ -104,17 +104,7 @@ import Testing
 /// Issue 11, point 11: the receiver of an NMEA playback can be switched off and on.
 @Suite struct PlaybackReceiverTests {
     @Test func switchedOffEpochsPassUndeliveredAndFixesResumeOnTheLogsOwnTimeline() throws {
-        var text = ""
-        for second in 0..<30 {
-            var fix = NMEAFix()
-            fix.setTime(unixNanoseconds: (1_767_225_600 + Int64(second)) * 1_000_000_000)
-            fix.mode = 3
-            fix.latitude = Double(second) * 0.0001
-            fix.longitude = 0
-            text += NMEASentenceWriter.epoch(fix)
-        }
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("receiver-\(UUID().uuidString).nmea")
-        try Data(text.utf8).write(to: url)
+        let url = try northboundNMEALog(seconds: 30, prefix: "receiver")
         defer { try? FileManager.default.removeItem(at: url) }
         let scheduler = EventScheduler()
         let playback = try NMEAPlaybackLocationProvider(scheduler: scheduler, file: url)

@@ -14,17 +14,6 @@ let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().del
 let extractPath = CommandLine.arguments.dropFirst().first ?? repository.appendingPathComponent("Simulator/worlds/helsinki.osm.pbf").path
 let clock = ContinuousClock()
 
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 func milliseconds(_ duration: Duration) -> Double { Double(duration.components.seconds) * 1e3 + Double(duration.components.attoseconds) * 1e-15 }
 func percentile(_ values: [Double], _ fraction: Double) -> Double {
     let sorted = values.sorted()
@@ -83,7 +72,7 @@ if osmiumAvailable {
 let queryCount = 10_000
 let graph = network.foot
 print("\n== 2. \(queryCount) random queries on the Helsinki foot graph (\(graph.nodeCount) nodes, \(graph.edgeCount) edges)")
-var random = SplitMix64(state: 2026)
+var random = SeededRandomGenerator(seed: 2026)
 let snappable = (0..<Int32(graph.nodeCount)).filter { network.nearestNode(to: graph.coordinates[Int($0)], for: .foot)?.node == $0 }
 let pairs = (0..<queryCount).map { _ in (snappable[Int(random.next() % UInt64(snappable.count))], snappable[Int(random.next() % UInt64(snappable.count))]) }
 var begin = clock.now
@@ -161,7 +150,7 @@ func makeGrid(landmarkCount: Int?) -> RoadGraph {
     }
     var edges: [RoadGraph.Edge] = []
     edges.reserveCapacity(side * side * 4)
-    var random = SplitMix64(state: 1)
+    var random = SeededRandomGenerator(seed: 1)
     for row in 0..<side {
         for column in 0..<side {
             let node = row * side + column
@@ -189,7 +178,7 @@ print("  graph memory \(format(Double(big.memoryFootprint) / 1_048_576, 1)) MiB 
 func measureBig(_ graph: RoadGraph) -> (times: [Double], settled: [Double], answers: [Double?]) {
     var search = RouteSearch(graph)
     var times: [Double] = [], settled: [Double] = [], answers: [Double?] = []
-    var random = SplitMix64(state: 3)
+    var random = SeededRandomGenerator(seed: 3)
     for _ in 0..<100 {
         let source = Int32(random.next() % UInt64(graph.nodeCount)), target = Int32(random.next() % UInt64(graph.nodeCount))
         let begin = clock.now

@@ -78,9 +78,8 @@ public final class WorldIndex: Sendable {
     /// Calls `body` with every beacon whose signal can reach `position`: its index in
     /// ``World/beacons``, the beacon and its distance.
     public func beacons(near position: GeoCoordinate, _ body: (Int, Beacon, Double) -> Void) {
-        beaconGrid.forEach(within: beaconReach, of: position) { index, distance in
-            if distance <= beaconRanges[index] { body(index, world.beacons[index], distance) }
-        }
+        var candidates: BeaconCandidates?
+        beacons(near: position, candidates: &candidates) { index, distance in body(index, world.beacons[index], distance) }
     }
 }
 
