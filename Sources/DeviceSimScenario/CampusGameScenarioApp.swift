@@ -94,7 +94,7 @@ final class CampusGameScenarioApp: ScenarioApp {
             }
             return server
         }
-        let account = simulation.scenario.devices.first { $0.id == context.device.id }?.account ?? context.device.id
+        let account = simulation.spec(ofDevice: context.device.id)?.account ?? context.device.id
         // The app's state lives in the device's campus-game database (an SQLite file in the run's data folder).
         let store: any CampusGameStore = simulation.database(on: context.device, named: "campus-game", migrations: SQLiteCampusGameStore.migrations)
             .map(SQLiteCampusGameStore.init(database:)) ?? InMemoryCampusGameStore()

@@ -99,7 +99,7 @@ final class FriendLocatorScenarioApp: ScenarioApp {
     }
 
     init(context: ScenarioAppContext, settings: FriendLocatorApp.Settings) {
-        let account = context.simulation.scenario.devices.first { $0.id == context.device.id }?.account ?? context.device.id
+        let account = context.simulation.spec(ofDevice: context.device.id)?.account ?? context.device.id
         app = FriendLocatorApp(device: context.device, account: account, backend: context.simulation.backend, settings: settings)
         app.start()
     }

@@ -61,6 +61,8 @@ public final class ScenarioSimulation {
     public let trace: TraceRecorder
     /// The devices, in the scenario's order.
     public private(set) var devices: [SimulatedDevice] = []
+    /// The position of each device in `devices` (and its spec in the scenario's), by id.
+    private var deviceIndexByID: [String: Int] = [:]
     /// NMEA logs being played.
     private var playbacks: [NMEAPlaybackLocationProvider] = []
     /// The NMEA log each device plays, by device id (gps-on/off and signal-loss act on it).
@@ -153,6 +155,7 @@ public final class ScenarioSimulation {
             }
             simulated.connectivity.state = spec.online ? .online : .offline
             device.geofences = SimulatedGeofenceMonitor(device: device, configuration: spec.geofences.configuration)
+            deviceIndexByID[spec.id] = devices.count
             devices.append(simulated)
         }
     }
@@ -188,7 +191,12 @@ public final class ScenarioSimulation {
 
     /// The device named `id`.
     public func device(_ id: String) -> SimulatedDevice? {
-        devices.first { $0.device.id == id }
+        deviceIndexByID[id].map { devices[$0] }
+    }
+
+    /// The scenario's description of the device named `id`.
+    public func spec(ofDevice id: String) -> DeviceSpec? {
+        deviceIndexByID[id].map { scenario.devices[$0] }
     }
 
     /// Runs the scenario for its duration in virtual time.
@@ -365,7 +373,7 @@ public final class ScenarioSimulation {
         case .restartApp:
             record(step, on: simulated, fields)
             stopApp(on: simulated, "app.stopped")
-            if let spec = scenario.devices.first(where: { $0.id == simulated.device.id }) { launchApp(on: simulated, spec: spec) }
+            if let spec = spec(ofDevice: simulated.device.id) { launchApp(on: simulated, spec: spec) }
             return
         }
         record(step, on: simulated, fields)
