@@ -12,7 +12,7 @@
 public struct SeededRandomGenerator: RandomNumberGenerator, Sendable {
     /// The seed this stream was derived from.
     public let seed: UInt64
-    private var state: (UInt64, UInt64, UInt64, UInt64)
+    @usableFromInline var state: (UInt64, UInt64, UInt64, UInt64)
 
     /// Creates a stream from a seed.
     public init(seed: UInt64) {
@@ -35,6 +35,7 @@ public struct SeededRandomGenerator: RandomNumberGenerator, Sendable {
         return SeededRandomGenerator(seed: Self.splitMix64(&mixer))
     }
 
+    @inlinable
     public mutating func next() -> UInt64 {
         let result = rotateLeft(state.1 &* 5, 7) &* 9
         let t = state.1 << 17
@@ -48,20 +49,35 @@ public struct SeededRandomGenerator: RandomNumberGenerator, Sendable {
     }
 
     /// A uniformly distributed value in [0, 1).
+    @inlinable
     public mutating func nextUnit() -> Double {
         Double(next() >> 11) * 0x1.0p-53
     }
 
     /// A normally distributed value (Box–Muller) with the given mean and standard deviation.
     public mutating func nextGaussian(mean: Double = 0, standardDeviation: Double = 1) -> Double {
+        let (u1, u2) = nextGaussianUnits()
+        return Self.gaussian(u1, u2, mean: mean, standardDeviation: standardDeviation)
+    }
+
+    /// The two uniform draws that ``nextGaussian(mean:standardDeviation:)`` turns into its value
+    /// (`u1` in (0, 1), `u2` in [0, 1)): for a caller that decides from them whether it needs the
+    /// value at all, and computes it with ``gaussian(_:_:mean:standardDeviation:)`` only then.
+    @inlinable
+    public mutating func nextGaussianUnits() -> (u1: Double, u2: Double) {
         var u1 = nextUnit()
         while u1 <= .leastNormalMagnitude { u1 = nextUnit() }
-        let u2 = nextUnit()
+        return (u1, nextUnit())
+    }
+
+    /// The normally distributed value that ``nextGaussian(mean:standardDeviation:)`` makes of the
+    /// draws `u1` and `u2` (Box–Muller), bit for bit.
+    public static func gaussian(_ u1: Double, _ u2: Double, mean: Double, standardDeviation: Double) -> Double {
         let magnitude = (-2 * _log(u1)).squareRoot()
         return mean + standardDeviation * magnitude * _cos(2 * .pi * u2)
     }
 
-    private func rotateLeft(_ x: UInt64, _ k: UInt64) -> UInt64 {
+    @usableFromInline @inline(__always) func rotateLeft(_ x: UInt64, _ k: UInt64) -> UInt64 {
         (x << k) | (x >> (64 - k))
     }
 

@@ -58,10 +58,17 @@ public struct RunningAverageRSSIFilter: Sendable {
     /// The trimmed mean (nil when empty): the window sorted, `trim` of it cut at each end, the rest
     /// summed in ascending order.
     public var average: Double? {
-        guard !samples.isEmpty else { return nil }
-        let sorted = samples[firstInWindow...].map(\.rssi).sorted()
-        let cut = Int(Double(sorted.count) * trim)
-        let kept = sorted[cut..<(sorted.count - cut)]
+        var window = samples[firstInWindow...].map(\.rssi)
+        return Self.trimmedMean(of: &window, trim: trim)
+    }
+
+    /// The mean of `values` with `trim` of them cut at each end once sorted, summed in ascending
+    /// order (nil when empty); `values` is left sorted.
+    static func trimmedMean(of values: inout [Double], trim: Double) -> Double? {
+        guard !values.isEmpty else { return nil }
+        values.sort()
+        let cut = Int(Double(values.count) * trim)
+        let kept = values[cut..<(values.count - cut)]
         return kept.reduce(0, +) / Double(kept.count)
     }
 }

@@ -42,15 +42,13 @@ public final class SimulatedBeaconRanging: BeaconRanging {
     private let reports = ObserverList<[BeaconSighting]>()
     private let fenceEvents = ObserverList<BeaconFenceEvent>()
     private var timer: RepeatingEvent?
-    /// A beacon this device has had in reach: its index in the world and its fence, its shadowing
-    /// stream (kept for the run, so what the device sees of a beacon does not depend on when it first
-    /// came into reach) and its RSSI samples (nil once none is left within the smoothing window).
-    /// All in one array, so a cycle touches one buffer.
+    /// A beacon this device has had in reach: its index in the world, its fence, and its samples
+    /// (their random stream is kept for the run, so what the device sees of a beacon does not
+    /// depend on when it first came into reach). All in one array, so a cycle touches one buffer.
     private struct TrackedBeacon {
         let index: Int
         let fence: Int?
-        var stream: SeededRandomGenerator?
-        var filter: RunningAverageRSSIFilter?
+        var samples: BeaconSampleHistory?
     }
 
     /// The beacons this device has had in reach, by slot. (The driver's state is touched by its own
@@ -69,6 +67,10 @@ public final class SimulatedBeaconRanging: BeaconRanging {
     @exclusivity(unchecked) private var fencesInside: [(fence: Int, lastSeen: VirtualInstant)] = []
     /// The latest report, once built (it is built when someone observes reports or reads it).
     @exclusivity(unchecked) private var builtReport: (cycle: Int, sightings: [BeaconSighting])?
+    /// When the latest cycle ran.
+    @exclusivity(unchecked) private var lastCycleInstant = VirtualInstant.zero
+    /// How samples are drawn, heard and smoothed (from the world's radio environment and the configuration).
+    private let sampleModel: BeaconSampleModel
     /// Ranging cycles run.
     @exclusivity(unchecked) public private(set) var cycleCount = 0
     /// How many observe reports (kept here: checked every cycle).
@@ -81,6 +83,10 @@ public final class SimulatedBeaconRanging: BeaconRanging {
         self.world = world
         self.configuration = configuration
         self.shadowingRoot = random
+        let environment = world.world.radio
+        sampleModel = BeaconSampleModel(
+            sigma: environment.shadowing, sensitivity: environment.beaconSensitivity, samplesPerCycle: configuration.samplesPerCycle,
+            window: configuration.smoothingWindow.wholeNanoseconds, trim: 0.1)
     }
 
     /// Whether Bluetooth is on. Ranging cycles run while it is; switching it off leaves every fence.
@@ -92,7 +98,7 @@ public final class SimulatedBeaconRanging: BeaconRanging {
             if isEnabled {
                 timer = scheduler.repeating(every: configuration.cyclePeriod) { [weak self] _ in self?.cycle() }
             } else {
-                for slot in tracked.indices { tracked[slot].filter = nil }
+                for slot in tracked.indices { tracked[slot].samples?.clear() }
                 heardSlots = []
                 builtReport = nil
                 let left = fencesInside
@@ -153,11 +159,9 @@ public final class SimulatedBeaconRanging: BeaconRanging {
         cycleCount += 1
         let now = scheduler.now
         updateBeaconsInReach(of: motion.state(at: now).coordinate)
-        let environment = world.world.radio
-        let sigma = environment.shadowing, sensitivity = environment.beaconSensitivity
-        let samplesPerCycle = configuration.samplesPerCycle, window = configuration.smoothingWindow
+        let model = sampleModel
         // The state is moved into locals for the loop (no exclusivity check per access, and the
-        // samples are mutated in place, uniquely referenced).
+        // histories are mutated in place, uniquely referenced).
         var tracked = self.tracked, heard = heardSlots, inside = fencesInside
         self.tracked = []
         heardSlots = []
@@ -166,25 +170,12 @@ public final class SimulatedBeaconRanging: BeaconRanging {
         var entered: [Int] = []
         tracked.withUnsafeMutableBufferPointer { slots in
             for beacon in inReach {
-                var isHeard = false
-                if sigma > 0 {
+                if slots[beacon.slot].samples == nil {
                     // One stream per beacon, split from the device's generator by the beacon's identity.
-                    if slots[beacon.slot].stream == nil {
-                        slots[beacon.slot].stream = shadowingRoot.split(world.world.beacons[slots[beacon.slot].index].id.description)
-                    }
-                    for _ in 0..<samplesPerCycle {
-                        let rssi = beacon.meanRSSI + slots[beacon.slot].stream!.nextGaussian(mean: 0, standardDeviation: sigma)
-                        guard rssi >= sensitivity else { continue }
-                        isHeard = true
-                        if slots[beacon.slot].filter == nil { slots[beacon.slot].filter = RunningAverageRSSIFilter(window: window) }
-                        slots[beacon.slot].filter!.add(rssi, at: now)
-                    }
-                } else if samplesPerCycle > 0, beacon.meanRSSI >= sensitivity {
-                    isHeard = true
-                    if slots[beacon.slot].filter == nil { slots[beacon.slot].filter = RunningAverageRSSIFilter(window: window) }
-                    for _ in 0..<samplesPerCycle { slots[beacon.slot].filter!.add(beacon.meanRSSI, at: now) }
+                    slots[beacon.slot].samples = BeaconSampleHistory(stream: model.sigma > 0
+                        ? shadowingRoot.split(world.world.beacons[slots[beacon.slot].index].id.description) : nil)
                 }
-                guard isHeard else { continue }
+                guard slots[beacon.slot].samples!.sampleCycle(meanRSSI: beacon.meanRSSI, at: now.nanoseconds, model: model) else { continue }
                 heard.append(beacon.slot)
                 if let fence = slots[beacon.slot].fence {
                     if let position = inside.firstIndex(where: { $0.fence == fence }) {
@@ -195,15 +186,12 @@ public final class SimulatedBeaconRanging: BeaconRanging {
                     }
                 }
             }
-            // Forget the samples of beacons not heard for a whole window.
-            for slot in slots.indices {
-                if let newest = slots[slot].filter?.newestSampleTime, newest.duration(to: now) >= window { slots[slot].filter = nil }
-            }
         }
         self.tracked = tracked
         heardSlots = heard
         fencesInside = inside
         builtReport = nil
+        lastCycleInstant = now
         for fence in entered { fenceEvents.send(BeaconFenceEvent(fence: world.fenceNames[fence], entered: true)) }
         var position = 0
         while position < fencesInside.count {
@@ -225,7 +213,7 @@ public final class SimulatedBeaconRanging: BeaconRanging {
         var report: [(index: Int, sighting: BeaconSighting)] = []
         for slot in heardSlots {
             let index = tracked[slot].index
-            guard let smoothed = tracked[slot].filter?.average else { continue }
+            guard let smoothed = tracked[slot].samples?.smoothedRSSI(at: lastCycleInstant.nanoseconds, model: sampleModel) else { continue }
             let beacon = world.world.beacons[index]
             let estimate = RadioModel.estimatedDistance(rssi: smoothed, measuredPower: beacon.measuredPower, exponent: environment.beaconExponent)
             report.append((index, BeaconSighting(
