@@ -13,7 +13,8 @@ public struct ScheduledEvent {
 public final class RepeatingEvent {
     private unowned let scheduler: EventScheduler
     private let first: VirtualInstant
-    private let interval: Duration
+    /// The interval in nanoseconds (converted once: a `Duration`'s arithmetic is 128-bit).
+    private let interval: Int64
     private let action: (Int) -> Void
     @exclusivity(unchecked) private var tick = 0
     @exclusivity(unchecked) private var pending: ScheduledEvent?
@@ -23,14 +24,14 @@ public final class RepeatingEvent {
     init(scheduler: EventScheduler, first: VirtualInstant, interval: Duration, action: @escaping (Int) -> Void) {
         self.scheduler = scheduler
         self.first = first
-        self.interval = interval
+        self.interval = interval.wholeNanoseconds
         self.action = action
     }
 
     /// Queues the next tick (the scheduler's queue holds the event until it runs).
     func arm() {
-        let due = VirtualInstant(nanoseconds: first.nanoseconds &+ Int64(tick) &* interval.wholeNanoseconds)
-        pending = scheduler.schedule(at: due, tickOf: self)
+        let due = VirtualInstant(nanoseconds: first.nanoseconds &+ Int64(tick) &* interval)
+        pending = scheduler.schedule(at: due, tickOf: self, interval: interval)
     }
 
     /// Runs a tick: queues the next one, then the action.

@@ -37,14 +37,15 @@ public struct SeededRandomGenerator: RandomNumberGenerator, Sendable {
 
     @inlinable
     public mutating func next() -> UInt64 {
-        let result = rotateLeft(state.1 &* 5, 7) &* 9
+        let scrambled = state.1 &* 5
+        let result = ((scrambled << 7) | (scrambled >> 57)) &* 9
         let t = state.1 << 17
         state.2 ^= state.0
         state.3 ^= state.1
         state.1 ^= state.2
         state.0 ^= state.3
         state.2 ^= t
-        state.3 = rotateLeft(state.3, 45)
+        state.3 = (state.3 << 45) | (state.3 >> 19)
         return result
     }
 
@@ -75,10 +76,6 @@ public struct SeededRandomGenerator: RandomNumberGenerator, Sendable {
     public static func gaussian(_ u1: Double, _ u2: Double, mean: Double, standardDeviation: Double) -> Double {
         let magnitude = (-2 * _log(u1)).squareRoot()
         return mean + standardDeviation * magnitude * _cos(2 * .pi * u2)
-    }
-
-    @usableFromInline @inline(__always) func rotateLeft(_ x: UInt64, _ k: UInt64) -> UInt64 {
-        (x << k) | (x >> (64 - k))
     }
 
     private static func splitMix64(_ x: inout UInt64) -> UInt64 {

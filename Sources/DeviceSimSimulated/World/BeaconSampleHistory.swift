@@ -10,8 +10,8 @@ import Foundation
 /// draws behind each sample without the logarithm and cosine of Box–Muller (see
 /// ``BeaconSampleModel/isHeard(meanRSSI:_:_:)``). The values are needed only for the smoothed RSSI
 /// of a report, which is read far less often than a cycle runs: the history keeps, for the cycles
-/// of the smoothing window, their instant and mean RSSI, plus the stream's state before the oldest
-/// of them, and draws the window's samples again, bit for bit, when a report asks.
+/// of the smoothing window, their instant, mean RSSI and the stream's state before them, and draws
+/// the window's samples again, bit for bit, when a report asks.
 ///
 /// A cycle thus touches a few words instead of appending `samplesPerCycle` samples, and a device
 /// keeps a few hundred bytes per beacon instead of kilobytes.
@@ -22,16 +22,16 @@ import Foundation
 /// history.smoothedRSSI(at: now, model: model) // the trimmed mean of the window's heard samples
 /// ```
 struct BeaconSampleHistory {
-    /// A cycle in which the beacon was in reach.
+    /// A cycle in which the beacon was in reach: when, the mean RSSI there, and the stream's state
+    /// before its draws.
     private struct Cycle {
         let instant: Int64
         let meanRSSI: Double
+        let stream: SeededRandomGenerator?
     }
 
     /// The stream the next cycle draws from (nil without shadowing: every sample is the mean).
     private var stream: SeededRandomGenerator?
-    /// The stream's state before the cycle at `cycles[oldest]`.
-    private var windowStart: SeededRandomGenerator?
     /// The cycles drawn since the history was last cleared; those before `oldest` have left the window.
     private var cycles: [Cycle] = []
     private var oldest = 0
@@ -39,14 +39,13 @@ struct BeaconSampleHistory {
     /// A history drawing from `stream` (nil without shadowing).
     init(stream: SeededRandomGenerator?) {
         self.stream = stream
-        windowStart = stream
     }
 
     /// Draws one cycle's samples at `now` around `meanRSSI`: returns whether any of them is heard.
     /// Cycles that have left the smoothing window are forgotten first.
     mutating func sampleCycle(meanRSSI: Double, at now: Int64, model: BeaconSampleModel) -> Bool {
         forgetCycles(before: now, model: model)
-        cycles.append(Cycle(instant: now, meanRSSI: meanRSSI))
+        cycles.append(Cycle(instant: now, meanRSSI: meanRSSI, stream: stream))
         guard var drawing = stream else { return model.samplesPerCycle > 0 && meanRSSI >= model.sensitivity }
         var isHeard = false
         let threshold = model.magnitudeThreshold(meanRSSI: meanRSSI)
@@ -62,7 +61,6 @@ struct BeaconSampleHistory {
     mutating func clear() {
         cycles.removeAll(keepingCapacity: true)
         oldest = 0
-        windowStart = stream
     }
 
     /// The smoothed RSSI at the cycle of `now` (AltBeacon's trimmed running average of the heard
@@ -71,18 +69,13 @@ struct BeaconSampleHistory {
     func smoothedRSSI(at now: Int64, model: BeaconSampleModel) -> Double? {
         var heard: [Double] = []
         heard.reserveCapacity((cycles.count - oldest) * model.samplesPerCycle)
-        var drawing = windowStart
-        for cycle in cycles[oldest...] {
-            let inWindow = now - cycle.instant < model.window
+        for cycle in cycles[oldest...] where now - cycle.instant < model.window {
+            var drawing = cycle.stream
             for _ in 0..<model.samplesPerCycle {
-                let rssi: Double
+                var rssi = cycle.meanRSSI
                 if drawing != nil {
                     let (u1, u2) = drawing!.nextGaussianUnits()
-                    guard inWindow else { continue }
                     rssi = model.rssi(meanRSSI: cycle.meanRSSI, u1, u2)
-                } else {
-                    guard inWindow else { continue }
-                    rssi = cycle.meanRSSI
                 }
                 if rssi >= model.sensitivity { heard.append(rssi) }
             }
@@ -90,16 +83,9 @@ struct BeaconSampleHistory {
         return RunningAverageRSSIFilter.trimmedMean(of: &heard, trim: model.trim)
     }
 
-    /// Drops the cycles that have left the window of `now`, moving `windowStart` past their draws.
+    /// Drops the cycles that have left the window of `now`.
     private mutating func forgetCycles(before now: Int64, model: BeaconSampleModel) {
-        guard oldest < cycles.count, now - cycles[oldest].instant >= model.window else { return }
-        var dropped = 0
-        while oldest + dropped < cycles.count, now - cycles[oldest + dropped].instant >= model.window { dropped += 1 }
-        oldest += dropped
-        if var drawing = windowStart {
-            for _ in 0..<(dropped * model.samplesPerCycle) { _ = drawing.nextGaussianUnits() }
-            windowStart = drawing
-        }
+        while oldest < cycles.count, now - cycles[oldest].instant >= model.window { oldest += 1 }
         if oldest == cycles.count {
             cycles.removeAll(keepingCapacity: true)
             oldest = 0
