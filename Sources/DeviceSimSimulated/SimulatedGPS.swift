@@ -37,7 +37,15 @@ public final class SimulatedGPS: LocationProvider {
 
     /// The receiver's settings.
     public let configuration: Configuration
-    @exclusivity(unchecked) public private(set) var currentFix: LocationFix?
+    /// The latest fix (nil while off, before the first fix and while the signal is lost).
+    public var currentFix: LocationFix? {
+        if let pending = pendingFix {
+            var noise = pending.noise
+            latestFix = fix(at: pending.instant, of: pending.state, noise: &noise)
+            pendingFix = nil
+        }
+        return latestFix
+    }
     /// Whether the receiver is switched on.
     public private(set) var isEnabled = false
     /// Whether the sky is hidden right now (a tunnel).
@@ -50,6 +58,16 @@ public final class SimulatedGPS: LocationProvider {
     private var ticker: RepeatingEvent?
     private var firstFixAt = VirtualInstant.zero
     @exclusivity(unchecked) private var reportedUnavailable = false
+    @exclusivity(unchecked) private var latestFix: LocationFix?
+    /// The latest tick, when nobody observed it: its fix is made only if someone reads it (most
+    /// ticks are read by nobody: apps ask for the current fix now and then).
+    private struct PendingFix {
+        let instant: VirtualInstant
+        let state: RouteTimeline.State
+        /// The noise stream as the tick found it.
+        let noise: SeededRandomGenerator
+    }
+    @exclusivity(unchecked) private var pendingFix: PendingFix?
 
     /// Creates a receiver (switched off: call ``start()``).
     public init(scheduler: EventScheduler, motion: DeviceMotion, configuration: Configuration = Configuration(), random: SeededRandomGenerator) {
@@ -109,16 +127,35 @@ public final class SimulatedGPS: LocationProvider {
         let now = scheduler.now
         guard !isSignalLost, now >= firstFixAt else { return }
         let state = motion.state(at: now)
+        reportedUnavailable = false
+        if observers.isEmpty {
+            // The stream moves on exactly as making the fix would move it.
+            pendingFix = PendingFix(instant: now, state: state, noise: random)
+            if configuration.noise {
+                _ = random.nextGaussianUnits()
+                _ = random.nextGaussianUnits()
+                if state.altitude != nil { _ = random.nextGaussianUnits() }
+            }
+            return
+        }
+        pendingFix = nil
+        let fix = fix(at: now, of: state, noise: &random)
+        latestFix = fix
+        observers.send(.fix(fix))
+    }
+
+    /// The fix of the tick at `instant` where the device's motion is `state`, its noise drawn from `noise`.
+    private func fix(at instant: VirtualInstant, of state: RouteTimeline.State, noise: inout SeededRandomGenerator) -> LocationFix {
         var coordinate = state.coordinate
         var altitude = state.altitude
         if configuration.noise {
             let sigma = configuration.horizontalAccuracy / 1.5096
-            coordinate = coordinate.offsetBy(east: random.nextGaussian(standardDeviation: sigma), north: random.nextGaussian(standardDeviation: sigma))
-            if let base = altitude { altitude = base + random.nextGaussian(standardDeviation: configuration.verticalAccuracy) }
+            coordinate = coordinate.offsetBy(east: noise.nextGaussian(standardDeviation: sigma), north: noise.nextGaussian(standardDeviation: sigma))
+            if let base = altitude { altitude = base + noise.nextGaussian(standardDeviation: configuration.verticalAccuracy) }
         }
-        let fix = LocationFix(
-            receivedAt: now,
-            time: configuration.startDate.addingTimeInterval(now.seconds),
+        return LocationFix(
+            receivedAt: instant,
+            time: configuration.startDate.addingTimeInterval(instant.seconds),
             coordinate: coordinate,
             altitude: altitude,
             speed: state.speed,
@@ -128,13 +165,11 @@ public final class SimulatedGPS: LocationProvider {
             mode: altitude == nil ? .twoDimensional : .threeDimensional,
             satellitesUsed: configuration.satellitesUsed
         )
-        currentFix = fix
-        reportedUnavailable = false
-        observers.send(.fix(fix))
     }
 
     private func markUnavailable(reason: String) {
-        currentFix = nil
+        pendingFix = nil
+        latestFix = nil
         guard !reportedUnavailable else { return }
         reportedUnavailable = true
         observers.send(.unavailable(reason: reason))
