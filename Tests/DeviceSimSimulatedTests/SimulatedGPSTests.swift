@@ -34,6 +34,43 @@ import Testing
         #expect(gps.currentFix != nil)
     }
 
+    /// A receiver nobody observes makes a tick's fix only when `currentFix` is read: what it reads
+    /// must be, field for field, the fix an observed twin (same seed, same walk, with altitude,
+    /// a signal loss) delivered at that tick, however long after the tick it is read and however
+    /// many ticks went unread.
+    @Test func aFixReadLaterEqualsTheFixAnObserverGotAtThatTick() throws {
+        let scheduler = EventScheduler()
+        func receiver() -> (SimulatedGPS, DeviceMotion) {
+            let motion = DeviceMotion(at: home, altitude: 35)
+            let gps = SimulatedGPS(scheduler: scheduler, motion: motion, random: SeededRandomGenerator(seed: 9))
+            return (gps, motion)
+        }
+        let (observed, observedMotion) = receiver()
+        let (unobserved, unobservedMotion) = receiver()
+        var delivered: LocationFix?
+        let subscription = observed.observe { if case .fix(let fix) = $0 { delivered = fix } }
+        let route = Route(start: home, startAltitude: 35, waypoints: [Route.Waypoint(home.offsetBy(east: 400, north: 300), speed: 1.4, altitude: 50)])
+        observedMotion.follow(route, from: .zero)
+        unobservedMotion.follow(route, from: .zero)
+        observed.start()
+        unobserved.start()
+        for gps in [observed, unobserved] { gps.loseSignal(from: VirtualInstant(offset: .seconds(40)), for: .seconds(15)) }
+        var random = SeededRandomGenerator(seed: 3)
+        var reads = 0
+        for second in 1...200 {
+            scheduler.schedule(at: VirtualInstant(offset: .milliseconds(Int64(second) * 1_000 + 500))) {
+                guard random.nextUnit() < 0.2 else { return }
+                reads += 1
+                #expect(unobserved.currentFix == observed.currentFix, "at \(second).5 s")
+                #expect(unobserved.currentFix == delivered || observed.currentFix == nil, "at \(second).5 s")
+            }
+        }
+        try scheduler.run(for: .seconds(201))
+        #expect(reads > 20)
+        #expect(unobserved.currentFix == observed.currentFix && observed.currentFix != nil)
+        subscription.cancel()
+    }
+
     @Test func noiseIsConsistentWithTheReportedAccuracy() throws {
         let (scheduler, gps, recorder) = makeGPS { $0.horizontalAccuracy = 10 }
         gps.start()
