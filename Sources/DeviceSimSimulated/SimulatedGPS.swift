@@ -69,6 +69,10 @@ public final class SimulatedGPS: LocationProvider {
     }
     @exclusivity(unchecked) private var pendingFix: PendingFix?
 
+    deinit {
+        ticker?.cancel()
+    }
+
     /// Creates a receiver (switched off: call ``start()``).
     public init(scheduler: EventScheduler, motion: DeviceMotion, configuration: Configuration = Configuration(), random: SeededRandomGenerator) {
         self.scheduler = scheduler
@@ -88,7 +92,8 @@ public final class SimulatedGPS: LocationProvider {
         guard !isEnabled else { return }
         isEnabled = true
         firstFixAt = warm ? scheduler.now : scheduler.now.advanced(by: configuration.reacquisitionDelay)
-        ticker = scheduler.repeating(every: configuration.interval, startingAt: scheduler.now.advanced(by: configuration.interval)) { [unowned self] _ in
+        ticker = scheduler.repeating(every: configuration.interval, startingAt: scheduler.now.advanced(by: configuration.interval)) { [unowned(unsafe) self] _ in
+            // Unretained: the receiver cancels the ticker when it goes (deinit), and a cancelled ticker calls nothing.
             tick()
         }
         if warm { tick() }

@@ -19,6 +19,8 @@ public final class EventScheduler {
     /// tick costs no closure allocation).
     private enum Action {
         case once(() -> Void)
+        /// The wake-up of a sleep listed in `sleeps`.
+        case wake(() -> Void)
         case tick(RepeatingEvent)
     }
 
@@ -29,6 +31,11 @@ public final class EventScheduler {
 
         static func < (lhs: Entry, rhs: Entry) -> Bool {
             lhs.instant != rhs.instant ? lhs.instant < rhs.instant : lhs.sequence < rhs.sequence
+        }
+
+        /// Whether this is the tick of a repeating event that was cancelled.
+        var isCancelledTick: Bool {
+            if case .tick(let event) = action { event.isCancelled } else { false }
         }
 
         static func == (lhs: Entry, rhs: Entry) -> Bool {
@@ -78,26 +85,29 @@ public final class EventScheduler {
     /// Schedules `action` at `instant` (or now, if `instant` is in the past).
     @discardableResult
     public func schedule(at instant: VirtualInstant, _ action: @escaping () -> Void) -> ScheduledEvent {
+        schedule(at: instant, .once(action))
+    }
+
+    private func schedule(at instant: VirtualInstant, _ action: Action) -> ScheduledEvent {
         let sequence = nextSequence
         nextSequence &+= 1
-        queue.insert(Entry(instant: max(instant.nanoseconds, now.nanoseconds), sequence: sequence, action: .once(action)))
+        queue.insert(Entry(instant: max(instant.nanoseconds, now.nanoseconds), sequence: sequence, action: action))
         return ScheduledEvent(sequence: sequence, scheduler: self)
     }
 
     /// Schedules the next tick of `event` at `instant`: into the lane of its interval when it is due
     /// no earlier than the lane's last tick (always so for a tick queued by the one before it), into
     /// the heap otherwise.
-    func schedule(at instant: VirtualInstant, tickOf event: RepeatingEvent, interval: Int64) -> ScheduledEvent {
+    func schedule(at instant: VirtualInstant, tickOf event: RepeatingEvent, interval: Int64) {
         let sequence = nextSequence
         nextSequence &+= 1
         let entry = Entry(instant: max(instant.nanoseconds, now.nanoseconds), sequence: sequence, action: .tick(event))
-        if let lane = lane(for: interval), lane.lastInstant <= entry.instant {
-            lane.lastInstant = entry.instant
-            lane.entries.append(entry)
+        if let index = laneIndex(for: interval), lanes[index].lastInstant <= entry.instant {
+            lanes[index].lastInstant = entry.instant
+            lanes[index].entries.append(entry)
         } else {
             queue.insert(entry)
         }
-        return ScheduledEvent(sequence: sequence, scheduler: self)
     }
 
     /// Ticks of repeating events that share an interval, in a FIFO instead of the heap.
@@ -120,21 +130,25 @@ public final class EventScheduler {
     /// At most this many lanes (distinct intervals); ticks of other intervals go to the heap.
     private static let maximumLanes = 8
 
-    private func lane(for interval: Int64) -> TickLane? {
-        for lane in lanes where lane.interval == interval { return lane }
+    /// The index in `lanes` of the lane for `interval` (made on first use); nil when there are as
+    /// many lanes as allowed already.
+    private func laneIndex(for interval: Int64) -> Int? {
+        for index in lanes.indices where lanes[index].interval == interval { return index }
         guard lanes.count < Self.maximumLanes else { return nil }
         lanes.append(TickLane(interval: interval))
-        return lanes[lanes.count - 1]
+        return lanes.count - 1
     }
 
-    /// Where the earliest queued event is: the heap (`lane` nil) or a lane; nil when none is queued.
+    /// The earliest queued event: its instant, whether it is a repeating event's cancelled tick or
+    /// else its sequence number (for the cancelled set), and where it is (`lane` -1: the heap; else
+    /// an index in `lanes`); nil when none is queued.
     @inline(__always)
-    private func earliest() -> (instant: Int64, sequence: UInt64, lane: TickLane?)? {
-        var best = queue.minimum { (instant: $0.instant, sequence: $0.sequence, lane: TickLane?.none) }
-        for lane in lanes {
-            guard let key = lane.entries.first({ (instant: $0.instant, sequence: $0.sequence) }) else { continue }
+    private func earliest() -> (instant: Int64, sequence: UInt64, isCancelledTick: Bool, lane: Int)? {
+        var best = queue.minimum { (instant: $0.instant, sequence: $0.sequence, isCancelledTick: $0.isCancelledTick, lane: -1) }
+        for index in lanes.indices {
+            guard let key = lanes[index].entries.first({ (instant: $0.instant, sequence: $0.sequence, isCancelledTick: $0.isCancelledTick) }) else { continue }
             if let current = best, (current.instant, current.sequence) < (key.instant, key.sequence) { continue }
-            best = (key.instant, key.sequence, lane)
+            best = (key.instant, key.sequence, key.isCancelledTick, index)
         }
         return best
     }
@@ -156,8 +170,14 @@ public final class EventScheduler {
     ) -> RepeatingEvent {
         precondition(interval > .zero, "a repeating event needs a positive interval")
         let timer = RepeatingEvent(scheduler: self, first: start ?? now.advanced(by: interval), interval: interval, action: action)
-        timer.arm()
+        timer.arm(on: self)
         return timer
+    }
+
+    /// Notes that a repeating event was cancelled: its queued tick is dropped when it comes to the
+    /// head (the event says it is cancelled), so it is not put in the cancelled set.
+    func noteTickCancelled() {
+        cancellationCount &+= 1
     }
 
     func cancel(sequence: UInt64) {
@@ -172,7 +192,7 @@ public final class EventScheduler {
     /// Schedules the wake-up of a sleep on the virtual clock; it is listed in ``pendingSleeps`` until
     /// it runs or is cancelled.
     func scheduleSleep(until deadline: VirtualInstant, origin: SimulationTaskOrigin?, _ wake: @escaping () -> Void) -> ScheduledEvent {
-        let event = schedule(at: deadline, wake)
+        let event = schedule(at: deadline, .wake(wake))
         sleeps[event.sequence] = PendingSleep(deadline: max(deadline, now), origin: origin, sequence: event.sequence)
         return event
     }
@@ -247,16 +267,23 @@ public final class EventScheduler {
         let entry = removeEarliest()
         now = VirtualInstant(nanoseconds: entry.instant)
         eventCount += 1
-        if !sleeps.isEmpty { sleeps[entry.sequence] = nil }
         switch entry.action {
         case .once(let action): action()
-        case .tick(let event): event.fire()
+        case .wake(let action):
+            sleeps[entry.sequence] = nil
+            action()
+        case .tick(let event): event.fire(on: self)
         }
     }
 
     /// The instant of the earliest event still queued (cancelled events at the head are dropped first).
     func headInstant() -> Int64? {
         while let head = earliest() {
+            if head.isCancelledTick {
+                // A repeating event's tick is cancelled through its event (not the cancelled set).
+                _ = removeEarliest()
+                continue
+            }
             guard !cancelled.isEmpty, cancelled.contains(head.sequence) else { return head.instant }
             cancelled.remove(head.sequence)
             _ = removeEarliest()
@@ -266,8 +293,8 @@ public final class EventScheduler {
 
     /// Removes the earliest queued event; there must be one.
     private func removeEarliest() -> Entry {
-        if let lane = earliest()!.lane { return lane.entries.removeFirst() }
-        return queue.removeMin()
+        let lane = earliest()!.lane
+        return lane >= 0 ? lanes[lane].entries.removeFirst() : queue.removeMin()
     }
 
     func checkLimits(at instant: Int64, startCount: Int) throws(SchedulerError) {

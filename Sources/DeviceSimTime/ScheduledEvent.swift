@@ -17,9 +17,8 @@ public final class RepeatingEvent {
     private let interval: Int64
     private let action: (Int) -> Void
     @exclusivity(unchecked) private var tick = 0
-    @exclusivity(unchecked) private var pending: ScheduledEvent?
     /// Whether the event was cancelled.
-    public private(set) var isCancelled = false
+    @exclusivity(unchecked) public private(set) var isCancelled = false
 
     init(scheduler: EventScheduler, first: VirtualInstant, interval: Duration, action: @escaping (Int) -> Void) {
         self.scheduler = scheduler
@@ -28,25 +27,25 @@ public final class RepeatingEvent {
         self.action = action
     }
 
-    /// Queues the next tick (the scheduler's queue holds the event until it runs).
-    func arm() {
+    /// Queues the next tick on `scheduler` (its own; the queue holds the event until it runs).
+    func arm(on scheduler: EventScheduler) {
         let due = VirtualInstant(nanoseconds: first.nanoseconds &+ Int64(tick) &* interval)
-        pending = scheduler.schedule(at: due, tickOf: self, interval: interval)
+        scheduler.schedule(at: due, tickOf: self, interval: interval)
     }
 
-    /// Runs a tick: queues the next one, then the action.
-    func fire() {
+    /// Runs a tick on `scheduler` (its own, which is running it): queues the next one, then the action.
+    func fire(on scheduler: EventScheduler) {
         guard !isCancelled else { return }
         let current = tick
         tick += 1
-        arm()
+        arm(on: scheduler)
         action(current)
     }
 
     /// Stops the repetition; the next tick does not run.
     public func cancel() {
+        guard !isCancelled else { return }
         isCancelled = true
-        pending?.cancel()
-        pending = nil
+        scheduler.noteTickCancelled()
     }
 }

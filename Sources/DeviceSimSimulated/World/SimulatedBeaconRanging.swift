@@ -54,6 +54,8 @@ public final class SimulatedBeaconRanging: BeaconRanging {
     /// The beacons this device has had in reach, by slot. (The driver's state is touched by its own
     /// cycle only, one thread at a time: no dynamic exclusivity checks on it.)
     @exclusivity(unchecked) private var tracked: [TrackedBeacon] = []
+    /// The slot of each tracked beacon by its world index, once more than a few are tracked (a
+    /// device usually tracks a handful: those are found by a scan of `tracked`).
     private var slotOfBeacon: [Int: Int] = [:]
     /// The beacons in reach of `inReachPosition`, in the world index's order. A device standing
     /// still ranges from the same position cycle after cycle and skips the lookup.
@@ -76,6 +78,10 @@ public final class SimulatedBeaconRanging: BeaconRanging {
     /// How many observe reports (kept here: checked every cycle).
     private var reportObservers = 0
 
+    deinit {
+        timer?.cancel()
+    }
+
     /// Creates the ranging driver, Bluetooth off.
     public init(scheduler: EventScheduler, motion: DeviceMotion, world: WorldIndex, configuration: Configuration = Configuration(), random: SeededRandomGenerator) {
         self.scheduler = scheduler
@@ -96,7 +102,8 @@ public final class SimulatedBeaconRanging: BeaconRanging {
             timer?.cancel()
             timer = nil
             if isEnabled {
-                timer = scheduler.repeating(every: configuration.cyclePeriod) { [weak self] _ in self?.cycle() }
+                // Unretained: the driver cancels the timer when it goes (deinit), and a cancelled timer calls nothing.
+                timer = scheduler.repeating(every: configuration.cyclePeriod) { [unowned(unsafe) self] _ in self.cycle() }
             } else {
                 for slot in tracked.indices { tracked[slot].samples?.clear() }
                 heardSlots = []
@@ -136,11 +143,21 @@ public final class SimulatedBeaconRanging: BeaconRanging {
 
     /// The slot of the beacon at `index` in `tracked`, added on first sight.
     private func slot(ofBeacon index: Int) -> Int {
-        if let slot = slotOfBeacon[index] { return slot }
+        if tracked.count <= Self.trackedScanLimit {
+            for slot in tracked.indices where tracked[slot].index == index { return slot }
+        } else if let slot = slotOfBeacon[index] {
+            return slot
+        }
         tracked.append(TrackedBeacon(index: index, fence: world.beaconFences[index]))
-        slotOfBeacon[index] = tracked.count - 1
+        if tracked.count > Self.trackedScanLimit {
+            if slotOfBeacon.isEmpty { for (slot, beacon) in tracked.enumerated() { slotOfBeacon[beacon.index] = slot } }
+            slotOfBeacon[index] = tracked.count - 1
+        }
         return tracked.count - 1
     }
+
+    /// Up to this many tracked beacons, a beacon's slot is found by a scan.
+    private static let trackedScanLimit = 16
 
     private func updateBeaconsInReach(of position: GeoCoordinate) {
         guard position != inReachPosition else { return }
@@ -160,13 +177,8 @@ public final class SimulatedBeaconRanging: BeaconRanging {
         let now = scheduler.now
         updateBeaconsInReach(of: motion.state(at: now).coordinate)
         let model = sampleModel
-        // The state is moved into locals for the loop (no exclusivity check per access, and the
-        // histories are mutated in place, uniquely referenced).
-        var tracked = self.tracked, heard = heardSlots, inside = fencesInside
-        self.tracked = []
-        heardSlots = []
-        fencesInside = []
-        heard.removeAll(keepingCapacity: true)
+        // The state is mutated in place (no exclusivity checks on it: see its declarations).
+        heardSlots.removeAll(keepingCapacity: true)
         var entered: [Int] = []
         tracked.withUnsafeMutableBufferPointer { slots in
             for beacon in inReach {
@@ -176,20 +188,17 @@ public final class SimulatedBeaconRanging: BeaconRanging {
                         ? shadowingRoot.split(world.world.beacons[slots[beacon.slot].index].id.description) : nil)
                 }
                 guard slots[beacon.slot].samples!.sampleCycle(meanRSSI: beacon.meanRSSI, at: now.nanoseconds, model: model) else { continue }
-                heard.append(beacon.slot)
+                heardSlots.append(beacon.slot)
                 if let fence = slots[beacon.slot].fence {
-                    if let position = inside.firstIndex(where: { $0.fence == fence }) {
-                        inside[position].lastSeen = now
+                    if let position = fencesInside.firstIndex(where: { $0.fence == fence }) {
+                        fencesInside[position].lastSeen = now
                     } else {
-                        inside.insert((fence, now), at: inside.firstIndex { $0.fence > fence } ?? inside.count)
+                        fencesInside.insert((fence, now), at: fencesInside.firstIndex { $0.fence > fence } ?? fencesInside.count)
                         entered.append(fence)
                     }
                 }
             }
         }
-        self.tracked = tracked
-        heardSlots = heard
-        fencesInside = inside
         builtReport = nil
         lastCycleInstant = now
         for fence in entered { fenceEvents.send(BeaconFenceEvent(fence: world.fenceNames[fence], entered: true)) }

@@ -42,6 +42,10 @@ public final class SimulatedWiFi: WiFiRadio {
     /// Scans that were throttled and delivered old results.
     public private(set) var throttledCount = 0
 
+    deinit {
+        timer?.cancel()
+    }
+
     /// Creates the radio, off.
     public init(scheduler: EventScheduler, motion: DeviceMotion, world: WorldIndex, configuration: Configuration = Configuration(), random: SeededRandomGenerator) {
         self.scheduler = scheduler
@@ -58,8 +62,9 @@ public final class SimulatedWiFi: WiFiRadio {
             timer?.cancel()
             timer = nil
             if isEnabled {
-                timer = scheduler.repeating(every: configuration.scanInterval, startingAt: scheduler.now) { [weak self] _ in
-                    self?.requestScan()
+                timer = scheduler.repeating(every: configuration.scanInterval, startingAt: scheduler.now) { [unowned(unsafe) self] _ in
+                    // Unretained: the radio cancels the timer when it goes (deinit), and a cancelled timer calls nothing.
+                    self.requestScan()
                 }
             } else {
                 lastScan = []
