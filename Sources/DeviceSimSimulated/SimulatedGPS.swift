@@ -46,17 +46,21 @@ public final class SimulatedGPS: LocationProvider {
         }
         return latestFix
     }
+
+    // The state below is touched by the simulation's thread only, one access at a time: no dynamic
+    // exclusivity checks on it (they were a measurable share of every tick).
+
     /// Whether the receiver is switched on.
-    public private(set) var isEnabled = false
+    @exclusivity(unchecked) public private(set) var isEnabled = false
     /// Whether the sky is hidden right now (a tunnel).
-    public private(set) var isSignalLost = false
+    @exclusivity(unchecked) public private(set) var isSignalLost = false
 
     private let scheduler: EventScheduler
     private let motion: DeviceMotion
     @exclusivity(unchecked) private var random: SeededRandomGenerator
     private let observers = ObserverList<LocationUpdate>()
     private var ticker: RepeatingEvent?
-    private var firstFixAt = VirtualInstant.zero
+    @exclusivity(unchecked) private var firstFixAt = VirtualInstant.zero
     @exclusivity(unchecked) private var reportedUnavailable = false
     @exclusivity(unchecked) private var latestFix: LocationFix?
     /// The latest tick, when nobody observed it: its fix is made only if someone reads it (most

@@ -59,7 +59,7 @@ public final class EventScheduler {
     /// The ticks of repeating events, one lane per interval (see ``TickLane``).
     @exclusivity(unchecked) private var lanes: [TickLane] = []
     @exclusivity(unchecked) private var nextSequence: UInt64 = 0
-    @exclusivity(unchecked) private var cancelled = Set<UInt64>()
+    @exclusivity(unchecked) private var cancelled = SequenceSet()
     private var cancellationCount: UInt64 = 0
     /// Sleeps on a ``VirtualClock`` of this scheduler that have neither woken nor been cancelled.
     @exclusivity(unchecked) private var sleeps: [UInt64: PendingSleep] = [:]

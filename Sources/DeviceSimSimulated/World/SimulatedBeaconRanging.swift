@@ -76,7 +76,7 @@ public final class SimulatedBeaconRanging: BeaconRanging {
     /// Ranging cycles run.
     @exclusivity(unchecked) public private(set) var cycleCount = 0
     /// How many observe reports (kept here: checked every cycle).
-    private var reportObservers = 0
+    @exclusivity(unchecked) private var reportObservers = 0
 
     deinit {
         timer?.cancel()

@@ -29,18 +29,20 @@ public final class SimulatedWiFi: WiFiRadio {
     private let world: WorldIndex
     /// The driver's settings.
     public let configuration: Configuration
-    private var shadowing: CorrelatedShadowing
+    // The state below is touched by the simulation's thread only, one access at a time: no dynamic
+    // exclusivity checks on it (they were a measurable share of every tick).
+    @exclusivity(unchecked) private var shadowing: CorrelatedShadowing
     private let observers = ObserverList<WiFiScan>()
     private var timer: RepeatingEvent?
-    private var recentScans: [VirtualInstant] = []
+    @exclusivity(unchecked) private var recentScans: [VirtualInstant] = []
     /// The latest scan results (empty while off).
-    public private(set) var lastScan: [WiFiScanResult] = []
+    @exclusivity(unchecked) public private(set) var lastScan: [WiFiScanResult] = []
     /// When the latest results were measured (nil while off).
-    public private(set) var lastScanTime: VirtualInstant?
+    @exclusivity(unchecked) public private(set) var lastScanTime: VirtualInstant?
     /// Scans performed through the radio model.
-    public private(set) var scanCount = 0
+    @exclusivity(unchecked) public private(set) var scanCount = 0
     /// Scans that were throttled and delivered old results.
-    public private(set) var throttledCount = 0
+    @exclusivity(unchecked) public private(set) var throttledCount = 0
 
     deinit {
         timer?.cancel()
