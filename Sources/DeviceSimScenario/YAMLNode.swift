@@ -25,7 +25,10 @@ public struct YAMLNode {
         try AnchorScan.rejectAnchorsAndAliases(in: text, file: file)
         let composed: Node?
         do {
-            composed = try Yams.compose(yaml: text)
+            // No implicit tags: every value is read from its text by the node's own conversions
+            // (`int`, `bool`, `duration`, ...), so resolving each scalar's tag with Yams's regular
+            // expressions (a quarter of the time spent reading a 10,000-device file) buys nothing.
+            composed = try Yams.compose(yaml: text, .basic)
         } catch let error as YamlError {
             throw Self.translate(error, file: file)
         } catch {
