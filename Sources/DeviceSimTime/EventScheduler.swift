@@ -60,7 +60,7 @@ public final class EventScheduler {
     @exclusivity(unchecked) private var lanes: [TickLane] = []
     @exclusivity(unchecked) private var nextSequence: UInt64 = 0
     @exclusivity(unchecked) private var cancelled = SequenceSet()
-    private var cancellationCount: UInt64 = 0
+    @exclusivity(unchecked) private var cancellationCount: UInt64 = 0
     /// Sleeps on a ``VirtualClock`` of this scheduler that have neither woken nor been cancelled.
     @exclusivity(unchecked) private var sleeps: [UInt64: PendingSleep] = [:]
     /// Tasks started with ``spawn(_:fileID:line:)`` that have not returned yet.
@@ -139,18 +139,28 @@ public final class EventScheduler {
         return lanes.count - 1
     }
 
-    /// The earliest queued event: its instant, whether it is a repeating event's cancelled tick or
-    /// else its sequence number (for the cancelled set), and where it is (`lane` -1: the heap; else
-    /// an index in `lanes`); nil when none is queued.
+    /// The earliest queued event: its instant, its sequence number, and where it is (`lane` -1: the
+    /// heap; else an index in `lanes`); nil when none is queued. (Only the entries' keys are read:
+    /// an event's own object is touched when it runs.)
     @inline(__always)
-    private func earliest() -> (instant: Int64, sequence: UInt64, isCancelledTick: Bool, lane: Int)? {
-        var best = queue.minimum { (instant: $0.instant, sequence: $0.sequence, isCancelledTick: $0.isCancelledTick, lane: -1) }
+    private func earliest() -> (instant: Int64, sequence: UInt64, lane: Int)? {
+        var best = queue.minimum { (instant: $0.instant, sequence: $0.sequence, lane: -1) }
         for index in lanes.indices {
-            guard let key = lanes[index].entries.first({ (instant: $0.instant, sequence: $0.sequence, isCancelledTick: $0.isCancelledTick) }) else { continue }
+            guard let key = lanes[index].entries.first({ (instant: $0.instant, sequence: $0.sequence) }) else { continue }
             if let current = best, (current.instant, current.sequence) < (key.instant, key.sequence) { continue }
-            best = (key.instant, key.sequence, key.isCancelledTick, index)
+            best = (key.instant, key.sequence, index)
         }
         return best
+    }
+
+    /// Whether the first entry of `lane` (-1: the heap) is a cancelled repeating event's tick.
+    private func headIsCancelledTick(of lane: Int) -> Bool {
+        (lane >= 0 ? lanes[lane].entries.first { $0.isCancelledTick } : queue.minimum { $0.isCancelledTick }) ?? false
+    }
+
+    /// Removes the first entry of `lane` (-1: the heap).
+    private func removeFirst(of lane: Int) -> Entry {
+        lane >= 0 ? lanes[lane].entries.removeFirst() : queue.removeMin()
     }
 
     /// Schedules `action` after `delay` of virtual time.
@@ -264,7 +274,10 @@ public final class EventScheduler {
 
     /// Removes the earliest event from the queue, moves the clock to it and runs it.
     func runHead() {
-        let entry = removeEarliest()
+        var lane = earliestLane.lane
+        if earliestLane.activity != activityOfQueue || lane == Int.min { lane = earliest()!.lane }
+        earliestLane.lane = Int.min
+        let entry = removeFirst(of: lane)
         now = VirtualInstant(nanoseconds: entry.instant)
         eventCount += 1
         switch entry.action {
@@ -279,23 +292,26 @@ public final class EventScheduler {
     /// The instant of the earliest event still queued (cancelled events at the head are dropped first).
     func headInstant() -> Int64? {
         while let head = earliest() {
-            if head.isCancelledTick {
+            if headIsCancelledTick(of: head.lane) {
                 // A repeating event's tick is cancelled through its event (not the cancelled set).
-                _ = removeEarliest()
+                _ = removeFirst(of: head.lane)
                 continue
             }
-            guard !cancelled.isEmpty, cancelled.contains(head.sequence) else { return head.instant }
-            cancelled.remove(head.sequence)
-            _ = removeEarliest()
+            if !cancelled.isEmpty, cancelled.contains(head.sequence) {
+                cancelled.remove(head.sequence)
+                _ = removeFirst(of: head.lane)
+                continue
+            }
+            earliestLane = (head.lane, activityOfQueue)
+            return head.instant
         }
         return nil
     }
 
-    /// Removes the earliest queued event; there must be one.
-    private func removeEarliest() -> Entry {
-        let lane = earliest()!.lane
-        return lane >= 0 ? lanes[lane].entries.removeFirst() : queue.removeMin()
-    }
+    /// Where the event that ``headInstant()`` found is, and the queue's activity then: `runHead`
+    /// takes it from there unless something was scheduled or cancelled since (lane `Int.min`: none).
+    @exclusivity(unchecked) private var earliestLane: (lane: Int, activity: UInt64) = (Int.min, 0)
+    private var activityOfQueue: UInt64 { nextSequence &+ cancellationCount }
 
     func checkLimits(at instant: Int64, startCount: Int) throws(SchedulerError) {
         if let maximum = limits.maximumVirtualTime, instant > maximum.nanoseconds {

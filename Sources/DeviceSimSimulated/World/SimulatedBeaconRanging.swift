@@ -102,8 +102,10 @@ public final class SimulatedBeaconRanging: BeaconRanging {
             timer?.cancel()
             timer = nil
             if isEnabled {
-                // Unretained: the driver cancels the timer when it goes (deinit), and a cancelled timer calls nothing.
-                timer = scheduler.repeating(every: configuration.cyclePeriod) { [unowned(unsafe) self] _ in self.cycle() }
+                // Unretained (not even for the call): the driver cancels the timer when it goes
+                // (deinit), and a cancelled timer calls nothing.
+                let driver = Unmanaged.passUnretained(self)
+                timer = scheduler.repeating(every: configuration.cyclePeriod) { _ in driver._withUnsafeGuaranteedRef { $0.cycle() } }
             } else {
                 for slot in tracked.indices { tracked[slot].samples?.clear() }
                 heardSlots = []
