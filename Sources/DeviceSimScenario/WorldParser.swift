@@ -115,7 +115,7 @@ public enum WorldParser {
         let name = try osmNode.string(what: "an OpenStreetMap extract (.osm.pbf) path")
         let url = URL(fileURLWithPath: name, relativeTo: URL(fileURLWithPath: file).deletingLastPathComponent()).standardizedFileURL
         guard FileManager.default.fileExists(atPath: url.path) else { throw osmNode.error("no OpenStreetMap extract at \(url.path)") }
-        do { return try RoadNetwork(contentsOf: url.path) } catch { throw osmNode.error("\(error)") }
+        do { return try RoadNetworkCache.shared.network(at: url.path) } catch { throw osmNode.error("\(error)") }
     }
 
     private static func parseHotspot(_ node: YAMLNode, places: [String: GeoCoordinate], bssids: inout [String: SourceLocation]) throws(ScenarioError) -> Hotspot {
