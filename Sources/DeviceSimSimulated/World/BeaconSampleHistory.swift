@@ -32,9 +32,13 @@ struct BeaconSampleHistory {
 
     /// The stream the next cycle draws from (nil without shadowing: every sample is the mean).
     private var stream: SeededRandomGenerator?
-    /// The cycles drawn since the history was last cleared; those before `oldest` have left the window.
+    /// The cycles drawn since the history was last cleared, oldest first. Cycles that have left
+    /// the window are dropped in bulk, once the oldest kept is a quarter window past it (so most
+    /// cycles append to the newest end only, without reading the oldest one).
     private var cycles: [Cycle] = []
-    private var oldest = 0
+    /// When the oldest kept cycle ran (kept here, beside the history, so checking it touches
+    /// nothing else).
+    private var oldestInstant = Int64.max
 
     /// A history drawing from `stream` (nil without shadowing).
     init(stream: SeededRandomGenerator?) {
@@ -42,9 +46,10 @@ struct BeaconSampleHistory {
     }
 
     /// Draws one cycle's samples at `now` around `meanRSSI`: returns whether any of them is heard.
-    /// Cycles that have left the smoothing window are forgotten first.
+    /// Cycles that have left the smoothing window are forgotten now and then.
     mutating func sampleCycle(meanRSSI: Double, at now: Int64, model: BeaconSampleModel) -> Bool {
-        forgetCycles(before: now, model: model)
+        if now - oldestInstant >= model.window + model.window / 4 { forgetCycles(before: now, model: model) }
+        if cycles.isEmpty { oldestInstant = now }
         cycles.append(Cycle(instant: now, meanRSSI: meanRSSI, stream: stream))
         guard var drawing = stream else { return model.samplesPerCycle > 0 && meanRSSI >= model.sensitivity }
         var isHeard = false
@@ -60,7 +65,7 @@ struct BeaconSampleHistory {
     /// Forgets every sample (Bluetooth switched off): the stream goes on where it is.
     mutating func clear() {
         cycles.removeAll(keepingCapacity: true)
-        oldest = 0
+        oldestInstant = .max
     }
 
     /// The smoothed RSSI at the cycle of `now` (AltBeacon's trimmed running average of the heard
@@ -68,8 +73,8 @@ struct BeaconSampleHistory {
     /// none was heard.
     func smoothedRSSI(at now: Int64, model: BeaconSampleModel) -> Double? {
         var heard: [Double] = []
-        heard.reserveCapacity((cycles.count - oldest) * model.samplesPerCycle)
-        for cycle in cycles[oldest...] where now - cycle.instant < model.window {
+        for cycle in cycles.reversed() {
+            guard now - cycle.instant < model.window else { break }
             var drawing = cycle.stream
             for _ in 0..<model.samplesPerCycle {
                 var rssi = cycle.meanRSSI
@@ -85,14 +90,9 @@ struct BeaconSampleHistory {
 
     /// Drops the cycles that have left the window of `now`.
     private mutating func forgetCycles(before now: Int64, model: BeaconSampleModel) {
-        while oldest < cycles.count, now - cycles[oldest].instant >= model.window { oldest += 1 }
-        if oldest == cycles.count {
-            cycles.removeAll(keepingCapacity: true)
-            oldest = 0
-        } else if oldest >= 16, oldest * 2 >= cycles.count {
-            cycles.removeFirst(oldest)
-            oldest = 0
-        }
+        let kept = cycles.firstIndex { now - $0.instant < model.window } ?? cycles.count
+        cycles.removeFirst(kept)
+        oldestInstant = cycles.first?.instant ?? .max
     }
 }
 
