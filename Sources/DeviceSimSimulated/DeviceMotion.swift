@@ -18,6 +18,9 @@ public final class DeviceMotion {
     @exclusivity(unchecked) private var restingAltitude: Double?
     /// The state last asked for: the GPS, the Wi-Fi scan and beacon ranging often ask at the same instant.
     @exclusivity(unchecked) private var lastState: (instant: VirtualInstant, state: RouteTimeline.State)?
+    /// The state at the end of the route, and the earliest instant it was seen at: from then on the
+    /// device stands there, and its state is read without the route's legs.
+    @exclusivity(unchecked) private var finishedState: (from: VirtualInstant, state: RouteTimeline.State)?
 
     /// A device standing at `coordinate`.
     public init(at coordinate: GeoCoordinate, altitude: Double? = nil) {
@@ -30,6 +33,7 @@ public final class DeviceMotion {
         timeline = RouteTimeline(route)
         routeStart = start
         lastState = nil
+        finishedState = nil
         restingAt = route.waypoints.last?.coordinate ?? route.start
     }
 
@@ -37,6 +41,7 @@ public final class DeviceMotion {
     public func place(at coordinate: GeoCoordinate, altitude: Double? = nil) {
         timeline = nil
         lastState = nil
+        finishedState = nil
         restingAt = coordinate
         restingAltitude = altitude ?? restingAltitude
     }
@@ -49,8 +54,13 @@ public final class DeviceMotion {
     /// Position, speed and course at `instant`.
     public func state(at instant: VirtualInstant) -> RouteTimeline.State {
         if let lastState, lastState.instant == instant { return lastState.state }
-        let state = timeline?.state(at: routeStart.duration(to: instant))
-            ?? RouteTimeline.State(coordinate: restingAt, altitude: restingAltitude, speed: 0, course: nil, finished: true)
+        if let finishedState, instant >= finishedState.from { return finishedState.state }
+        guard let timeline else {
+            return RouteTimeline.State(coordinate: restingAt, altitude: restingAltitude, speed: 0, course: nil, finished: true)
+        }
+        let state = timeline.state(at: routeStart.duration(to: instant))
+        // Past the end, the state no longer changes (until the next `follow` or `place`).
+        if state.finished, finishedState.map({ instant < $0.from }) ?? true { finishedState = (instant, state) }
         lastState = (instant, state)
         return state
     }

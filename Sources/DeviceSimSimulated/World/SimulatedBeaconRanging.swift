@@ -49,6 +49,8 @@ public final class SimulatedBeaconRanging: BeaconRanging {
         let index: Int
         let fence: Int?
         var samples: BeaconSampleHistory?
+        /// The number of the latest cycle that heard it.
+        var heardInCycle = 0
     }
 
     /// The beacons this device has had in reach, by slot. (The driver's state is touched by its own
@@ -62,8 +64,8 @@ public final class SimulatedBeaconRanging: BeaconRanging {
     @exclusivity(unchecked) private var inReach: [BeaconInReach] = []
     @exclusivity(unchecked) private var inReachPosition: GeoCoordinate?
     @exclusivity(unchecked) private var candidates: BeaconCandidates?
-    /// The slots of the beacons heard in the latest cycle, in the order they were ranged.
-    @exclusivity(unchecked) private var heardSlots: [Int] = []
+    /// How many beacons the latest cycle heard (each marked in `tracked` with the cycle's number).
+    @exclusivity(unchecked) private var heardCount = 0
     /// The fences the device is in (indices into ``WorldIndex/fenceNames``, ascending) and when a
     /// beacon of each was last heard.
     @exclusivity(unchecked) private var fencesInside: [(fence: Int, lastSeen: VirtualInstant)] = []
@@ -108,7 +110,7 @@ public final class SimulatedBeaconRanging: BeaconRanging {
                 timer = scheduler.repeating(every: configuration.cyclePeriod) { _ in driver._withUnsafeGuaranteedRef { $0.cycle() } }
             } else {
                 for slot in tracked.indices { tracked[slot].samples?.clear() }
-                heardSlots = []
+                heardCount = 0
                 builtReport = nil
                 let left = fencesInside
                 fencesInside = []
@@ -123,7 +125,7 @@ public final class SimulatedBeaconRanging: BeaconRanging {
     /// The latest ranging report: the beacons heard in the latest cycle, nearest first (empty while
     /// Bluetooth is off).
     public var lastReport: [BeaconSighting] {
-        guard isEnabled, !heardSlots.isEmpty else { return [] }
+        guard isEnabled, heardCount > 0 else { return [] }
         if let builtReport, builtReport.cycle == cycleCount { return builtReport.sightings }
         let sightings = buildReport()
         builtReport = (cycleCount, sightings)
@@ -180,7 +182,7 @@ public final class SimulatedBeaconRanging: BeaconRanging {
         updateBeaconsInReach(of: motion.state(at: now).coordinate)
         let model = sampleModel
         // The state is mutated in place (no exclusivity checks on it: see its declarations).
-        heardSlots.removeAll(keepingCapacity: true)
+        heardCount = 0
         var entered: [Int] = []
         tracked.withUnsafeMutableBufferPointer { slots in
             for beacon in inReach {
@@ -190,7 +192,8 @@ public final class SimulatedBeaconRanging: BeaconRanging {
                         ? shadowingRoot.split(world.world.beacons[slots[beacon.slot].index].id.description) : nil)
                 }
                 guard slots[beacon.slot].samples!.sampleCycle(meanRSSI: beacon.meanRSSI, at: now.nanoseconds, model: model) else { continue }
-                heardSlots.append(beacon.slot)
+                slots[beacon.slot].heardInCycle = cycleCount
+                heardCount += 1
                 if let fence = slots[beacon.slot].fence {
                     if let position = fencesInside.firstIndex(where: { $0.fence == fence }) {
                         fencesInside[position].lastSeen = now
@@ -222,7 +225,7 @@ public final class SimulatedBeaconRanging: BeaconRanging {
     private func buildReport() -> [BeaconSighting] {
         let environment = world.world.radio
         var report: [(index: Int, sighting: BeaconSighting)] = []
-        for slot in heardSlots {
+        for slot in tracked.indices where tracked[slot].heardInCycle == cycleCount {
             let index = tracked[slot].index
             guard let smoothed = tracked[slot].samples?.smoothedRSSI(at: lastCycleInstant.nanoseconds, model: sampleModel) else { continue }
             let beacon = world.world.beacons[index]
