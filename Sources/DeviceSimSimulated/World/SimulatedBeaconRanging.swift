@@ -42,13 +42,16 @@ public final class SimulatedBeaconRanging: BeaconRanging {
     private let reports = ObserverList<[BeaconSighting]>()
     private let fenceEvents = ObserverList<BeaconFenceEvent>()
     private var timer: RepeatingEvent?
-    /// A beacon this device has had in reach: its index in the world, its fence, and its samples
-    /// (their random stream is kept for the run, so what the device sees of a beacon does not
-    /// depend on when it first came into reach). All in one array, so a cycle touches one buffer.
+    /// A beacon this device has had in reach: its index in the world, its fence, and the random
+    /// stream of its samples (kept for the run, so what the device sees of a beacon does not depend
+    /// on when it first came into reach). All in one array, so a cycle touches one buffer.
     private struct TrackedBeacon {
         let index: Int
         let fence: Int?
-        var samples: BeaconSampleHistory?
+        /// Its shadowing stream, made when it first comes into reach (nil before, and without shadowing).
+        var stream: SeededRandomGenerator?
+        /// Whether it has been in reach (and its stream made).
+        var hasBeenInReach = false
         /// The number of the latest cycle that heard it.
         var heardInCycle = 0
     }
@@ -71,6 +74,8 @@ public final class SimulatedBeaconRanging: BeaconRanging {
     @exclusivity(unchecked) private var fencesInside: [(fence: Int, lastSeen: VirtualInstant)] = []
     /// The latest report, once built (it is built when someone observes reports or reads it).
     @exclusivity(unchecked) private var builtReport: (cycle: Int, sightings: [BeaconSighting])?
+    /// The samples of the beacons in reach over the smoothing window.
+    @exclusivity(unchecked) private var samples = BeaconSampleLog()
     /// When the latest cycle ran.
     @exclusivity(unchecked) private var lastCycleInstant = VirtualInstant.zero
     /// How samples are drawn, heard and smoothed (from the world's radio environment and the configuration).
@@ -109,7 +114,7 @@ public final class SimulatedBeaconRanging: BeaconRanging {
                 let driver = Unmanaged.passUnretained(self)
                 timer = scheduler.repeating(every: configuration.cyclePeriod) { _ in driver._withUnsafeGuaranteedRef { $0.cycle() } }
             } else {
-                for slot in tracked.indices { tracked[slot].samples?.clear() }
+                samples.clear()
                 heardCount = 0
                 builtReport = nil
                 let left = fencesInside
@@ -184,14 +189,14 @@ public final class SimulatedBeaconRanging: BeaconRanging {
         // The state is mutated in place (no exclusivity checks on it: see its declarations).
         heardCount = 0
         var entered: [Int] = []
-        tracked.withUnsafeMutableBufferPointer { slots in
+        if !inReach.isEmpty { tracked.withUnsafeMutableBufferPointer { slots in
             for beacon in inReach {
-                if slots[beacon.slot].samples == nil {
+                if !slots[beacon.slot].hasBeenInReach {
+                    slots[beacon.slot].hasBeenInReach = true
                     // One stream per beacon, split from the device's generator by the beacon's identity.
-                    slots[beacon.slot].samples = BeaconSampleHistory(stream: model.sigma > 0
-                        ? shadowingRoot.split(world.world.beacons[slots[beacon.slot].index].id.description) : nil)
+                    if model.sigma > 0 { slots[beacon.slot].stream = shadowingRoot.split(world.world.beacons[slots[beacon.slot].index].id.description) }
                 }
-                guard slots[beacon.slot].samples!.sampleCycle(meanRSSI: beacon.meanRSSI, at: now.nanoseconds, model: model) else { continue }
+                guard samples.sampleCycle(slot: beacon.slot, stream: &slots[beacon.slot].stream, meanRSSI: beacon.meanRSSI, at: now.nanoseconds, model: model) else { continue }
                 slots[beacon.slot].heardInCycle = cycleCount
                 heardCount += 1
                 if let fence = slots[beacon.slot].fence {
@@ -203,7 +208,7 @@ public final class SimulatedBeaconRanging: BeaconRanging {
                     }
                 }
             }
-        }
+        } }
         builtReport = nil
         lastCycleInstant = now
         for fence in entered { fenceEvents.send(BeaconFenceEvent(fence: world.fenceNames[fence], entered: true)) }
@@ -227,7 +232,7 @@ public final class SimulatedBeaconRanging: BeaconRanging {
         var report: [(index: Int, sighting: BeaconSighting)] = []
         for slot in tracked.indices where tracked[slot].heardInCycle == cycleCount {
             let index = tracked[slot].index
-            guard let smoothed = tracked[slot].samples?.smoothedRSSI(at: lastCycleInstant.nanoseconds, model: sampleModel) else { continue }
+            guard let smoothed = samples.smoothedRSSI(slot: slot, at: lastCycleInstant.nanoseconds, model: sampleModel) else { continue }
             let beacon = world.world.beacons[index]
             let estimate = RadioModel.estimatedDistance(rssi: smoothed, measuredPower: beacon.measuredPower, exponent: environment.beaconExponent)
             report.append((index, BeaconSighting(

@@ -1,0 +1,62 @@
+@testable import DeviceSimSimulated
+import DeviceSimTime
+import Testing
+
+@Suite struct BeaconSampleLogTests {
+    /// The log decides "heard" mostly from the uniform draws and draws the samples again for the
+    /// smoothed RSSI: both must equal, to the bit, drawing every sample with `nextGaussian` and
+    /// keeping the heard ones in a ``RunningAverageRSSIFilter`` per beacon. Three beacons share the
+    /// log, each in and out of reach; means are drawn around the sensitivity (where the shortcuts
+    /// are closest to their edges); Bluetooth is switched off now and then; with and without
+    /// shadowing.
+    @Test(arguments: [(1, 5.0), (2, 5.0), (3, 0.5), (4, 12.0), (5, 0.0)] as [(UInt64, Double)])
+    func decisionsAndSmoothedRSSIMatchDrawingEverySample(seed: UInt64, sigma: Double) {
+        let model = BeaconSampleModel(sigma: sigma, sensitivity: -90, samplesPerCycle: 5, window: 20_000_000_000, trim: 0.1)
+        var log = BeaconSampleLog()
+        var streams: [SeededRandomGenerator?] = (0..<3).map { sigma > 0 ? SeededRandomGenerator(seed: seed).split("beacon \($0)") : nil }
+        var references = streams
+        var filters: [RunningAverageRSSIFilter?] = [nil, nil, nil]
+        var scenario = SeededRandomGenerator(seed: seed ^ 0xabc)
+        var heardCount = 0, notHeardCount = 0
+        for second in 0..<3_000 {
+            let now = VirtualInstant(offset: .seconds(second))
+            if scenario.nextUnit() < 0.003 {
+                log.clear()
+                filters = [nil, nil, nil]
+                continue
+            }
+            for slot in 0..<3 {
+                guard scenario.nextUnit() < 0.8 else { continue }  // out of reach this cycle
+                // Means within a few dB of the sensitivity, exactly on it now and then.
+                let mean = scenario.nextUnit() < 0.05 ? -90 : -90 + (scenario.nextUnit() - 0.5) * 4 * max(sigma, 1)
+                var heard = false
+                for _ in 0..<5 {
+                    var rssi = mean
+                    if references[slot] != nil { rssi = mean + references[slot]!.nextGaussian(mean: 0, standardDeviation: sigma) }
+                    guard rssi >= -90 else { continue }
+                    heard = true
+                    if filters[slot] == nil { filters[slot] = RunningAverageRSSIFilter() }
+                    filters[slot]!.add(rssi, at: now)
+                }
+                if let newest = filters[slot]?.newestSampleTime, newest.duration(to: now) >= .seconds(20) { filters[slot] = nil }
+                #expect(log.sampleCycle(slot: slot, stream: &streams[slot], meanRSSI: mean, at: now.nanoseconds, model: model) == heard, "beacon \(slot) at \(second) s")
+                if heard {
+                    heardCount += 1
+                    #expect(log.smoothedRSSI(slot: slot, at: now.nanoseconds, model: model) == filters[slot]?.average, "beacon \(slot) at \(second) s")
+                } else {
+                    notHeardCount += 1
+                }
+            }
+        }
+        #expect(heardCount > 300 && (sigma == 0 || notHeardCount > 30))
+    }
+
+    /// The draws behind a Gaussian, turned into its value, give `nextGaussian`'s value bit for bit.
+    @Test func gaussianFromUnitsEqualsNextGaussian() {
+        var direct = SeededRandomGenerator(seed: 7), split = SeededRandomGenerator(seed: 7)
+        for _ in 0..<10_000 {
+            let (u1, u2) = split.nextGaussianUnits()
+            #expect(SeededRandomGenerator.gaussian(u1, u2, mean: -3, standardDeviation: 2.5) == direct.nextGaussian(mean: -3, standardDeviation: 2.5))
+        }
+    }
+}
