@@ -49,17 +49,10 @@ enum AnchorScan {
 
     /// A block scalar header with a chomping or indentation indicator: `|-`, `>+`, `|2`.
     private static func isChompingIndicator(_ characters: [Unicode.Scalar]) -> Bool {
-        let trimmed = String(String.UnicodeScalarView(characters)).trimmingTrailingSpaces
-        guard trimmed.count >= 2 else { return false }
-        let tail = trimmed.suffix(2)
-        return (tail.first == "|" || tail.first == ">") && (tail.last == "-" || tail.last == "+" || tail.last!.isNumber)
-    }
-}
-
-extension String {
-    var trimmingTrailingSpaces: String {
-        var copy = self
-        while let last = copy.last, last == " " || last == "\t" || last == "\r" { copy.removeLast() }
-        return copy
+        var end = characters.count
+        while end > 0, characters[end - 1] == " " || characters[end - 1] == "\t" || characters[end - 1] == "\r" { end -= 1 }
+        guard end >= 2 else { return false }
+        let indicator = characters[end - 2], last = characters[end - 1]
+        return (indicator == "|" || indicator == ">") && (last == "-" || last == "+" || ("0"..."9").contains(last))
     }
 }

@@ -67,7 +67,9 @@ public enum ScenarioBatch {
     ) throws {
         guard !items.isEmpty else { return }
         let jobs = max(1, min(jobs, items.count))
-        let state = BatchState(count: items.count, window: max(16, jobs * 4))
+        // Without events kept, outcomes are small: up to 128 may wait behind a slow one (a
+        // week-long scenario among short ones), so the other workers keep going meanwhile.
+        let state = BatchState(count: items.count, window: keepingEvents ? max(16, jobs * 4) : max(128, jobs * 16))
         let parsed = ParsedFiles(parse: parse)
         let options = RunOptions(swept: swept, traceFolder: traceFolder, keepingEvents: keepingEvents)
         let work: @Sendable () -> Void = {

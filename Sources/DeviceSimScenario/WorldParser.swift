@@ -37,9 +37,12 @@ public enum WorldParser {
     /// The largest world file accepted.
     public static let maximumFileSize = 64 << 20
 
-    /// Reads and parses the world file at `path`.
+    /// Reads and parses the world file at `path` (once per process while the file is unchanged:
+    /// the scenario files of a run share their worlds).
     public static func parse(contentsOf path: String) throws(ScenarioError) -> World {
-        try parse(ScenarioParser.readText(of: path, kind: "world", limit: maximumFileSize), file: path)
+        try ParsedFileCache.worlds.value(at: path) { path throws(ScenarioError) in
+            try parse(ScenarioParser.readText(of: path, kind: "world", limit: maximumFileSize), file: path)
+        }
     }
 
     /// Parses world text; `file` names it in errors.
@@ -115,7 +118,11 @@ public enum WorldParser {
         let name = try osmNode.string(what: "an OpenStreetMap extract (.osm.pbf) path")
         let url = URL(fileURLWithPath: name, relativeTo: URL(fileURLWithPath: file).deletingLastPathComponent()).standardizedFileURL
         guard FileManager.default.fileExists(atPath: url.path) else { throw osmNode.error("no OpenStreetMap extract at \(url.path)") }
-        do { return try RoadNetworkCache.shared.network(at: url.path) } catch { throw osmNode.error("\(error)") }
+        do {
+            return try ParsedFileCache.roadNetworks.value(at: url.path) { path throws(OSMReadError) in try RoadNetwork(contentsOf: path) }
+        } catch {
+            throw osmNode.error("\(error)")
+        }
     }
 
     private static func parseHotspot(_ node: YAMLNode, places: [String: GeoCoordinate], bssids: inout [String: SourceLocation]) throws(ScenarioError) -> Hotspot {

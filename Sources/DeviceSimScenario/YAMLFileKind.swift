@@ -34,9 +34,26 @@ public enum YAMLFileKind: String, Sendable, Hashable {
     /// The kind of the YAML file at `path`; nil when it cannot be read or parsed (the scenario parser
     /// then says why).
     public init?(contentsOf path: String) {
-        guard let text = try? ScenarioParser.readText(of: path, kind: "YAML", limit: max(ScenarioParser.maximumFileSize, WorldParser.maximumFileSize)),
-              let root = try? YAMLNode.parse(text, file: path), let keys = try? root.fieldNames() else { return nil }
+        guard let text = try? ScenarioParser.readText(of: path, kind: "YAML", limit: max(ScenarioParser.maximumFileSize, WorldParser.maximumFileSize)) else {
+            return nil
+        }
+        // A scenario (the usual case) is found without parsing the file: its parser reads it next anyway.
+        if Self.hasTopLevelDevicesKey(text) {
+            self = .scenario
+            return
+        }
+        guard let root = try? YAMLNode.parse(text, file: path), let keys = try? root.fieldNames() else { return nil }
         self.init(topLevelKeys: keys)
+    }
+
+    /// Whether a line of `text` starts with the key `devices` (at column 1: a top-level key).
+    static func hasTopLevelDevicesKey(_ text: String) -> Bool {
+        let key = "devices".utf8
+        for line in text.utf8.split(separator: UInt8(ascii: "\n")) where line.starts(with: key) {
+            let rest = line.dropFirst(key.count).drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
+            if rest.first == UInt8(ascii: ":") { return true }
+        }
+        return false
     }
 
     /// Why a file of this kind is not a scenario, and what to do with it instead (nil for a scenario).

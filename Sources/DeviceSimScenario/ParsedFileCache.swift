@@ -1,0 +1,49 @@
+import DeviceSimRoads
+import DeviceSimSimulated
+import Foundation
+import Synchronization
+
+/// Values made from files (a parsed world, a road network read from an OpenStreetMap extract),
+/// kept for the process by path, so that the scenario files of a run naming the same world or
+/// extract share one instead of each reading it again. A road network's landmark tables, built on
+/// its first route search, are shared with it.
+///
+/// An entry is used again only while the file's size and modification date are unchanged; a file
+/// that fails to parse is not kept (it is read, and its error reported, every time).
+///
+/// ```swift
+/// let network = try ParsedFileCache.roadNetworks.value(at: path) { path throws(OSMReadError) in try RoadNetwork(contentsOf: path) }
+/// ```
+final class ParsedFileCache<Value: Sendable>: Sendable {
+    private struct Entry {
+        let size: Int
+        let modified: Date
+        let value: Value
+    }
+
+    /// Held while a file is read, so two scenario threads needing it read it once.
+    private let entries = Mutex<[String: Entry]>([:])
+
+    /// The value made by `make` from the file at `path`, now or earlier in this process.
+    func value<Failure: Error>(at path: String, make: (String) throws(Failure) -> Value) throws(Failure) -> Value {
+        let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+        let size = (attributes?[.size] as? NSNumber)?.intValue ?? -1
+        let modified = attributes?[.modificationDate] as? Date ?? .distantPast
+        return try entries.withLock { entries throws(Failure) -> Value in
+            if let entry = entries[path], entry.size == size, entry.modified == modified { return entry.value }
+            let value = try make(path)
+            entries[path] = Entry(size: size, modified: modified, value: value)
+            return value
+        }
+    }
+}
+
+extension ParsedFileCache where Value == RoadNetwork {
+    /// The road networks of OpenStreetMap extracts.
+    static let roadNetworks = ParsedFileCache()
+}
+
+extension ParsedFileCache where Value == World {
+    /// The parsed world files.
+    static let worlds = ParsedFileCache()
+}
