@@ -5,6 +5,10 @@ auto-ping and auto-locate and walking through three campus places, for a given v
     python3 Benchmarks/fleet/make-fleet.py --devices 1000 --friends 5 --hours 1 > /tmp/fleet.yaml
     python3 Benchmarks/fleet/make-fleet.py --devices 1000 --friends all ...
     python3 Benchmarks/fleet/make-fleet.py --devices 20000 --idle --minutes 1   # no app, standing still
+    python3 Benchmarks/fleet/make-fleet.py --devices 1000 --alone /tmp/alone    # each device in a file of its own
+
+With --alone DIR, every device of the fleet (same place, route, app and seed) is written to a scenario
+file of its own in DIR, with no friends: what a device costs alone, against what it costs in a crowd.
 
 The scenario names the world by an absolute path, so it can be written anywhere."""
 import argparse, os, random
@@ -20,6 +24,7 @@ parser.add_argument("--hours", type=float, default=1)
 parser.add_argument("--minutes", type=float)
 parser.add_argument("--idle", action="store_true", help="devices with no app, standing still")
 parser.add_argument("--seed", type=int, default=1)
+parser.add_argument("--alone", metavar="DIR", help="write each device to a scenario file of its own in DIR")
 args = parser.parse_args()
 minutes = args.minutes if args.minutes is not None else args.hours * 60
 rng = random.Random(args.seed)
@@ -33,13 +38,20 @@ if not args.idle and args.friends != "all":
     for i, device in enumerate(ids):
         friends = [ids[(i + j) % len(ids)] for j in range(1, k + 1) if (i + j) % len(ids) != i]
         out.append(f"    - {{ id: {device}, friends: [{', '.join(friends)}] }}")
-out.append("devices:")
+blocks = []
 for device in ids:
     start = rng.choice(places)
     if args.idle:
-        out.append(f"  - {{ id: {device}, at: {start}, gps: {{ enabled: false }}, wifi: {{ enabled: false }}, bluetooth: {{ enabled: false }} }}")
+        blocks.append(f"  - {{ id: {device}, at: {start}, gps: {{ enabled: false }}, wifi: {{ enabled: false }}, bluetooth: {{ enabled: false }} }}")
         continue
     route = rng.sample([p for p in places if p != start], 3)
-    out.append(f"  - id: {device}\n    at: {start}\n    route: {{ start: {rng.randrange(0, 600)}s, waypoints: [{', '.join(route)}] }}\n"
-               f"    app: {{ name: friend-locator, settings: {{ auto-ping: true, auto-locate: true, manual-pinning: false }} }}")
-print("\n".join(out))
+    blocks.append(f"  - id: {device}\n    at: {start}\n    route: {{ start: {rng.randrange(0, 600)}s, waypoints: [{', '.join(route)}] }}\n"
+                  f"    app: {{ name: friend-locator, settings: {{ auto-ping: true, auto-locate: true, manual-pinning: false }} }}")
+if args.alone:
+    os.makedirs(args.alone, exist_ok=True)
+    for device, block in zip(ids, blocks):
+        with open(os.path.join(args.alone, f"{device}.yaml"), "w") as file:
+            file.write("\n".join([f"name: {device} alone", f"world: {world}", f"seed: {args.seed}", f"duration: {minutes:g}m",
+                                  f"backend:\n  accounts:\n    - {{ id: {device}, friends: [] }}", "devices:", block]) + "\n")
+else:
+    print("\n".join(out + ["devices:"] + blocks))

@@ -6,8 +6,9 @@
 #   CASES="1000x5" bash Benchmarks/fleet/measure.sh .build/release/devicesim /tmp/old/devicesim
 #
 # Cases (CASES, space-separated; default: all but the slowest two): 1x24h, 100x5, 1000x5, 100xall,
-# 1000xall, 10000x5 (slow), idle100000 (a `count:` entry), jobs (the bundled Scenarios with --jobs 1
-# and --jobs 2).
+# 1000xall, 10000x5 (slow), idle100000 (a `count:` entry), alone1000 (each device of 1000x5 in a
+# scenario file of its own, run one after another with --jobs 1: what a device costs alone), jobs (the
+# bundled Scenarios with --jobs 1 and --jobs 2).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 repository="$(cd "$here/../.." && pwd)"
@@ -33,6 +34,17 @@ make_case() {
 echo "| case | binary | wall | user CPU | peak RSS | trace (or exit status) |"
 echo "|---|---|---|---|---|---|"
 for name in $cases; do
+    if [ "$name" = alone1000 ]; then
+        python3 "$here/make-fleet.py" --devices 1000 --friends 5 --hours 1 --alone "$work/alone"
+        for binary in "${binaries[@]}"; do
+            rm -rf "$work/trace"
+            /usr/bin/time -f "%x %e %U %M" -o "$work/time" "$binary" run -q "$work/alone" --jobs 1 --trace "$work/trace" > "$work/out" 2>&1 || true
+            read -r status wall user rss < <(tail -1 "$work/time")
+            size=$(du -sh "$work/trace" 2>/dev/null | cut -f1)
+            echo "| alone1000 | $binary | $wall s | $user s | $((rss / 1024)) MB | ${size:-?} |"
+        done
+        continue
+    fi
     if [ "$name" = jobs ]; then
         for binary in "${binaries[@]}"; do
             for jobs in 1 2; do
