@@ -35,6 +35,28 @@ public final class SimulatedGPS: LocationProvider {
         public init() {}
     }
 
+    // The state below is touched by the simulation's thread only, one access at a time: no dynamic
+    // exclusivity checks on it (they were a measurable share of every tick). What every tick reads
+    // or writes is declared first, so it sits together at the start of the object.
+
+    /// Whether the sky is hidden right now (a tunnel).
+    @exclusivity(unchecked) public private(set) var isSignalLost = false
+    @exclusivity(unchecked) private var reportedUnavailable = false
+    @exclusivity(unchecked) private var firstFixAt = VirtualInstant.zero
+    private let scheduler: EventScheduler
+    private let motion: DeviceMotion
+    private let observers = ObserverList<LocationUpdate>()
+    @exclusivity(unchecked) private var random: SeededRandomGenerator
+    /// The latest tick, when nobody observed it: its fix is made only if someone reads it (most
+    /// ticks are read by nobody: apps ask for the current fix now and then).
+    private struct PendingFix {
+        let instant: VirtualInstant
+        let state: RouteTimeline.State
+        /// The noise stream as the tick found it.
+        let noise: SeededRandomGenerator
+    }
+    @exclusivity(unchecked) private var pendingFix: PendingFix?
+
     /// The receiver's settings.
     public let configuration: Configuration
     /// The latest fix (nil while off, before the first fix and while the signal is lost).
@@ -46,32 +68,10 @@ public final class SimulatedGPS: LocationProvider {
         }
         return latestFix
     }
-
-    // The state below is touched by the simulation's thread only, one access at a time: no dynamic
-    // exclusivity checks on it (they were a measurable share of every tick).
-
+    @exclusivity(unchecked) private var latestFix: LocationFix?
     /// Whether the receiver is switched on.
     @exclusivity(unchecked) public private(set) var isEnabled = false
-    /// Whether the sky is hidden right now (a tunnel).
-    @exclusivity(unchecked) public private(set) var isSignalLost = false
-
-    private let scheduler: EventScheduler
-    private let motion: DeviceMotion
-    @exclusivity(unchecked) private var random: SeededRandomGenerator
-    private let observers = ObserverList<LocationUpdate>()
     private var ticker: RepeatingEvent?
-    @exclusivity(unchecked) private var firstFixAt = VirtualInstant.zero
-    @exclusivity(unchecked) private var reportedUnavailable = false
-    @exclusivity(unchecked) private var latestFix: LocationFix?
-    /// The latest tick, when nobody observed it: its fix is made only if someone reads it (most
-    /// ticks are read by nobody: apps ask for the current fix now and then).
-    private struct PendingFix {
-        let instant: VirtualInstant
-        let state: RouteTimeline.State
-        /// The noise stream as the tick found it.
-        let noise: SeededRandomGenerator
-    }
-    @exclusivity(unchecked) private var pendingFix: PendingFix?
 
     deinit {
         ticker?.cancel()

@@ -36,12 +36,7 @@ public final class SimulatedBeaconRanging: BeaconRanging {
     private let scheduler: EventScheduler
     private let motion: DeviceMotion
     private let world: WorldIndex
-    /// The driver's settings.
-    public let configuration: Configuration
-    private let shadowingRoot: SeededRandomGenerator
-    private let reports = ObserverList<[BeaconSighting]>()
     private let fenceEvents = ObserverList<BeaconFenceEvent>()
-    private var timer: RepeatingEvent?
     /// A beacon this device has had in reach: its index in the world, its fence, and the random
     /// stream of its samples (kept for the run, so what the device sees of a beacon does not depend
     /// on when it first came into reach). All in one array, so a cycle touches one buffer.
@@ -59,9 +54,6 @@ public final class SimulatedBeaconRanging: BeaconRanging {
     /// The beacons this device has had in reach, by slot. (The driver's state is touched by its own
     /// cycle only, one thread at a time: no dynamic exclusivity checks on it.)
     @exclusivity(unchecked) private var tracked: [TrackedBeacon] = []
-    /// The slot of each tracked beacon by its world index, once more than a few are tracked (a
-    /// device usually tracks a handful: those are found by a scan of `tracked`).
-    private var slotOfBeacon: [Int: Int] = [:]
     /// The beacons in reach of `inReachPosition`, in the world index's order. A device standing
     /// still ranges from the same position cycle after cycle and skips the lookup.
     @exclusivity(unchecked) private var inReach: [BeaconInReach] = []
@@ -84,6 +76,16 @@ public final class SimulatedBeaconRanging: BeaconRanging {
     @exclusivity(unchecked) public private(set) var cycleCount = 0
     /// How many observe reports (kept here: checked every cycle).
     @exclusivity(unchecked) private var reportObservers = 0
+
+    // Read rarely (not every cycle), so after what a cycle reads.
+    /// The driver's settings.
+    public let configuration: Configuration
+    private let shadowingRoot: SeededRandomGenerator
+    private let reports = ObserverList<[BeaconSighting]>()
+    private var timer: RepeatingEvent?
+    /// The slot of each tracked beacon by its world index, once more than a few are tracked (a
+    /// device usually tracks a handful: those are found by a scan of `tracked`).
+    private var slotOfBeacon: [Int: Int] = [:]
 
     deinit {
         timer?.cancel()
