@@ -21,18 +21,29 @@ final class ParsedFileCache<Value: Sendable>: Sendable {
         let value: Value
     }
 
-    /// Held while a file is read, so two scenario threads needing it read it once.
-    private let entries = Mutex<[String: Entry]>([:])
+    /// One file's entry, locked while the file is read: two scenario threads needing the same file
+    /// read it once, and threads needing other files do not wait for it.
+    private final class Slot: Sendable {
+        let entry = Mutex<Entry?>(nil)
+    }
+
+    private let slots = Mutex<[String: Slot]>([:])
 
     /// The value made by `make` from the file at `path`, now or earlier in this process.
     func value<Failure: Error>(at path: String, make: (String) throws(Failure) -> Value) throws(Failure) -> Value {
         let attributes = try? FileManager.default.attributesOfItem(atPath: path)
         let size = (attributes?[.size] as? NSNumber)?.intValue ?? -1
         let modified = attributes?[.modificationDate] as? Date ?? .distantPast
-        return try entries.withLock { entries throws(Failure) -> Value in
-            if let entry = entries[path], entry.size == size, entry.modified == modified { return entry.value }
+        let slot = slots.withLock { slots in
+            if let slot = slots[path] { return slot }
+            let slot = Slot()
+            slots[path] = slot
+            return slot
+        }
+        return try slot.entry.withLock { entry throws(Failure) -> Value in
+            if let entry, entry.size == size, entry.modified == modified { return entry.value }
             let value = try make(path)
-            entries[path] = Entry(size: size, modified: modified, value: value)
+            entry = Entry(size: size, modified: modified, value: value)
             return value
         }
     }

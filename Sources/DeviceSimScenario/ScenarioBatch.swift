@@ -54,7 +54,9 @@ public enum ScenarioBatch {
     /// Parses each file of `items` once and runs every pair on up to `jobs` threads; `deliver` gets
     /// the outcomes on the calling thread, in the plan's order, as soon as each one and all before it
     /// are done. At most a bounded number of finished results wait to be delivered, so memory does not
-    /// grow with the number of pairs.
+    /// grow with the number of pairs. With `removingDataFolders`, each run's folder in the runner's
+    /// data directory is deleted as soon as the run ends (by the thread that ran it), for a data
+    /// directory that is only scratch space.
     public static func run(
         _ items: [Item],
         runner: ScenarioRunner,
@@ -62,6 +64,7 @@ public enum ScenarioBatch {
         swept: Bool,
         traceFolder: String? = nil,
         keepingEvents: Bool = true,
+        removingDataFolders: Bool = false,
         parse: @escaping @Sendable (String) throws(ScenarioError) -> Scenario = { path throws(ScenarioError) in try ScenarioParser.parse(contentsOf: path) },
         deliver: (Outcome) throws -> Void
     ) throws {
@@ -71,7 +74,7 @@ public enum ScenarioBatch {
         // week-long scenario among short ones), so the other workers keep going meanwhile.
         let state = BatchState(count: items.count, window: keepingEvents ? max(16, jobs * 4) : max(128, jobs * 16))
         let parsed = ParsedFiles(parse: parse)
-        let options = RunOptions(swept: swept, traceFolder: traceFolder, keepingEvents: keepingEvents)
+        let options = RunOptions(swept: swept, traceFolder: traceFolder, keepingEvents: keepingEvents, removingDataFolders: removingDataFolders)
         let work: @Sendable () -> Void = {
             DispatchQueue.concurrentPerform(iterations: jobs) { _ in
                 while let index = state.claimNext() {
@@ -116,6 +119,7 @@ public enum ScenarioBatch {
         var swept: Bool
         var traceFolder: String?
         var keepingEvents: Bool
+        var removingDataFolders: Bool
     }
 
     private static func outcome(of item: Item, parsed: ParsedFiles, runner: ScenarioRunner, options: RunOptions) -> Outcome? {
@@ -133,6 +137,7 @@ public enum ScenarioBatch {
             let tracePath = options.traceFolder.map { Self.traceFile(in: $0, name: item.found.relativeName, seed: seed, swept: swept) }
             let dataFolder = runner.dataDirectory.map { Self.dataFolder(in: $0, name: item.found.relativeName, seed: seed, swept: swept) }
             let result = runner.run(scenario, traceFile: tracePath, keepingEvents: options.keepingEvents, dataFolder: dataFolder)
+            if options.removingDataFolders, let dataFolder { try? FileManager.default.removeItem(atPath: dataFolder) }
             let elapsed = start.duration(to: clock.now)
             let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
             let record = RunRecord(result, position: item.position, path: item.found.path, name: item.found.relativeName, swept: swept, wallSeconds: seconds)

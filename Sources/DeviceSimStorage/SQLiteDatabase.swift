@@ -116,6 +116,10 @@ public final class SQLiteDatabase {
             // leaves a hot journal that the next open rolls back; only a crash of the machine itself
             // could lose the last transactions.
             try db.execute("PRAGMA synchronous = OFF")
+            // The journal is truncated after each transaction instead of deleted: no file created
+            // and removed for every write (a real cost when many devices write at once). A kill
+            // still leaves it holding the transaction, a hot journal the next open rolls back.
+            try db.execute("PRAGMA journal_mode = TRUNCATE")
             try migrate(db)
         } catch {
             if [SQLITE_NOTADB, SQLITE_CORRUPT].contains(error.primary) {

@@ -122,7 +122,8 @@ struct RunCommand: ParsableCommand {
         let started = clock.now
         // Traces stream to their files as the scenarios run; results keep only the events their
         // expectations look at, so memory does not grow with the length of a trace.
-        try ScenarioBatch.run(plan, runner: runner, jobs: jobs, swept: sweep != nil, traceFolder: traceFolder, keepingEvents: false) { outcome in
+        // Without --keep-data, each run's databases go as soon as it ends, on the thread that ran it.
+        try ScenarioBatch.run(plan, runner: runner, jobs: jobs, swept: sweep != nil, traceFolder: traceFolder, keepingEvents: false, removingDataFolders: keepData == nil) { outcome in
             switch outcome {
             case .invalid(let record, let error):
                 records.append(record)
