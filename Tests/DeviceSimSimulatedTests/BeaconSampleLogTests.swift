@@ -7,17 +7,18 @@ import Testing
     /// smoothed RSSI: both must equal, to the bit, drawing every sample with `nextGaussian` and
     /// keeping the heard ones in a ``RunningAverageRSSIFilter`` per beacon. Three beacons share the
     /// log, each in and out of reach; means are drawn around the sensitivity (where the shortcuts
-    /// are closest to their edges); Bluetooth is switched off now and then; with and without
-    /// shadowing.
+    /// are closest to their edges) and often kept for several cycles (runs, some longer than the
+    /// window); Bluetooth is switched off now and then; with and without shadowing.
     @Test(arguments: [(1, 5.0), (2, 5.0), (3, 0.5), (4, 12.0), (5, 0.0)] as [(UInt64, Double)])
     func decisionsAndSmoothedRSSIMatchDrawingEverySample(seed: UInt64, sigma: Double) {
-        let model = BeaconSampleModel(sigma: sigma, sensitivity: -90, samplesPerCycle: 5, window: 20_000_000_000, trim: 0.1)
+        let model = BeaconSampleModel(sigma: sigma, sensitivity: -90, samplesPerCycle: 5, period: 1_000_000_000, window: 20_000_000_000, trim: 0.1)
         var log = BeaconSampleLog()
         var streams: [SeededRandomGenerator?] = (0..<3).map { sigma > 0 ? SeededRandomGenerator(seed: seed).split("beacon \($0)") : nil }
         var references = streams
         var filters: [RunningAverageRSSIFilter?] = [nil, nil, nil]
         var scenario = SeededRandomGenerator(seed: seed ^ 0xabc)
         var heardCount = 0, notHeardCount = 0
+        var means: [Double] = [-90, -90, -90]
         for second in 0..<3_000 {
             let now = VirtualInstant(offset: .seconds(second))
             if scenario.nextUnit() < 0.003 {
@@ -26,9 +27,13 @@ import Testing
                 continue
             }
             for slot in 0..<3 {
-                guard scenario.nextUnit() < 0.8 else { continue }  // out of reach this cycle
-                // Means within a few dB of the sensitivity, exactly on it now and then.
-                let mean = scenario.nextUnit() < 0.05 ? -90 : -90 + (scenario.nextUnit() - 0.5) * 4 * max(sigma, 1)
+                guard scenario.nextUnit() < [0.995, 0.95, 0.8][slot] else { continue }  // out of reach this cycle
+                // Means within a few dB of the sensitivity, exactly on it now and then, and often the
+                // same as the cycle before (a device standing still: cycles then make one run).
+                if scenario.nextUnit() < [0.01, 0.4, 0.9][slot] {
+                    means[slot] = scenario.nextUnit() < 0.05 ? -90 : -90 + (scenario.nextUnit() - 0.5) * 4 * max(sigma, 1)
+                }
+                let mean = means[slot]
                 var heard = false
                 for _ in 0..<5 {
                     var rssi = mean

@@ -10,13 +10,12 @@ import Foundation
 /// behind each sample without the logarithm and cosine of Box–Muller (see
 /// ``BeaconSampleModel/isHeard(meanRSSI:_:_:magnitudeThreshold:)``). The values are needed only for
 /// the smoothed RSSI of a report, which is read far less often than a cycle runs: the log keeps, for
-/// the cycles of the smoothing window, each beacon's slot, the instant, the mean RSSI and the
-/// stream's state before the draws, and draws a beacon's window again, bit for bit, when a report
-/// asks.
+/// the cycles of the smoothing window, each beacon's slot, instants, mean RSSI and the stream's
+/// state before the draws, and draws a beacon's window again, bit for bit, when a report asks.
 ///
-/// A cycle thus appends a record per beacon to one buffer (the device's) instead of appending
-/// `samplesPerCycle` samples to each beacon's own buffer: at 10,000 devices, what a cycle costs is
-/// the memory it touches.
+/// Consecutive cycles of a beacon at the same mean RSSI (a device standing still) are one run: a
+/// cycle then only counts itself in its run, instead of appending `samplesPerCycle` samples to a
+/// buffer; at 10,000 devices, what a cycle costs is the memory it touches.
 ///
 /// ```swift
 /// var log = BeaconSampleLog()
@@ -25,21 +24,26 @@ import Foundation
 /// log.smoothedRSSI(slot: 0, at: now, model: model) // the trimmed mean of the window's heard samples
 /// ```
 struct BeaconSampleLog {
-    /// A beacon in reach in one cycle: its slot, when, the mean RSSI there, and its stream's state
-    /// before the cycle's draws (nil without shadowing).
-    private struct Record {
+    /// Consecutive cycles of one beacon at one mean RSSI (a device standing still ranges its beacons
+    /// from the same place cycle after cycle): the beacon's slot, the first cycle's instant, the
+    /// mean, how many cycles, and the beacon's stream state before the first cycle's draws (nil
+    /// without shadowing). Cycle `i` of the run was at `first + i * period`.
+    private struct Run {
         let slot: Int
-        let instant: Int64
+        var first: Int64
         let meanRSSI: Double
-        let stream: SeededRandomGenerator?
+        var count: Int
+        var stream: SeededRandomGenerator?
+
+        func last(period: Int64) -> Int64 { first + Int64(count - 1) * period }
     }
 
-    /// The records since the log was last cleared, oldest first. Records that have left the window
-    /// are dropped in bulk, once the oldest kept is a quarter window past it (so most cycles append
-    /// to the newest end only, without reading the oldest one).
-    private var records: [Record] = []
-    /// When the oldest kept record was made (kept here, so checking it touches nothing else).
-    private var oldestInstant = Int64.max
+    /// The runs since the log was last cleared, in the order they began. Every quarter window, runs
+    /// that have left the window are dropped and cycles that have are cut from the start of the
+    /// others, so a run holds at most a window and a quarter of cycles.
+    private var runs: [Run] = []
+    /// When runs are next trimmed.
+    private var nextTrim = Int64.min
 
     /// An empty log.
     init() {}
@@ -47,9 +51,11 @@ struct BeaconSampleLog {
     /// Draws one cycle's samples of the beacon at `slot` at `now` around `meanRSSI`, from `stream`
     /// (nil without shadowing, when every sample is the mean): returns whether any of them is heard.
     mutating func sampleCycle(slot: Int, stream: inout SeededRandomGenerator?, meanRSSI: Double, at now: Int64, model: BeaconSampleModel) -> Bool {
-        if now - oldestInstant >= model.window + model.window / 4 { forgetRecords(before: now, model: model) }
-        if records.isEmpty { oldestInstant = now }
-        records.append(Record(slot: slot, instant: now, meanRSSI: meanRSSI, stream: stream))
+        if now >= nextTrim {
+            trim(at: now, model: model)
+            nextTrim = now + model.window / 4
+        }
+        record(slot: slot, stream: stream, meanRSSI: meanRSSI, at: now, model: model)
         guard var drawing = stream else { return model.samplesPerCycle > 0 && meanRSSI >= model.sensitivity }
         var isHeard = false
         let threshold = model.magnitudeThreshold(meanRSSI: meanRSSI)
@@ -61,10 +67,21 @@ struct BeaconSampleLog {
         return isHeard
     }
 
+    /// Adds the cycle at `now` to the latest run of `slot` when it continues it (the next cycle, the
+    /// same mean), or starts a run.
+    private mutating func record(slot: Int, stream: SeededRandomGenerator?, meanRSSI: Double, at now: Int64, model: BeaconSampleModel) {
+        var index = runs.count - 1
+        while index >= 0, runs[index].slot != slot { index -= 1 }
+        if index >= 0, runs[index].meanRSSI == meanRSSI, runs[index].last(period: model.period) + model.period == now {
+            runs[index].count += 1
+        } else {
+            runs.append(Run(slot: slot, first: now, meanRSSI: meanRSSI, count: 1, stream: stream))
+        }
+    }
+
     /// Forgets every sample (Bluetooth switched off); the beacons' streams go on where they are.
     mutating func clear() {
-        records.removeAll(keepingCapacity: true)
-        oldestInstant = .max
+        runs.removeAll(keepingCapacity: true)
     }
 
     /// The smoothed RSSI of the beacon at `slot` at the cycle of `now` (AltBeacon's trimmed running
@@ -72,27 +89,37 @@ struct BeaconSampleLog {
     /// computes it); nil when none was heard.
     func smoothedRSSI(slot: Int, at now: Int64, model: BeaconSampleModel) -> Double? {
         var heard: [Double] = []
-        for record in records.reversed() {
-            guard now - record.instant < model.window else { break }
-            guard record.slot == slot else { continue }
-            var drawing = record.stream
-            for _ in 0..<model.samplesPerCycle {
-                var rssi = record.meanRSSI
-                if drawing != nil {
-                    let (u1, u2) = drawing!.nextGaussianUnits()
-                    rssi = model.rssi(meanRSSI: record.meanRSSI, u1, u2)
+        for run in runs where run.slot == slot && now - run.last(period: model.period) < model.window {
+            var drawing = run.stream
+            for cycle in 0..<run.count {
+                let inWindow = now - (run.first + Int64(cycle) * model.period) < model.window
+                for _ in 0..<model.samplesPerCycle {
+                    var rssi = run.meanRSSI
+                    if drawing != nil {
+                        let (u1, u2) = drawing!.nextGaussianUnits()
+                        rssi = model.rssi(meanRSSI: run.meanRSSI, u1, u2)
+                    }
+                    if inWindow, rssi >= model.sensitivity { heard.append(rssi) }
                 }
-                if rssi >= model.sensitivity { heard.append(rssi) }
             }
         }
         return RunningAverageRSSIFilter.trimmedMean(of: &heard, trim: model.trim)
     }
 
-    /// Drops the records that have left the window of `now`.
-    private mutating func forgetRecords(before now: Int64, model: BeaconSampleModel) {
-        let kept = records.firstIndex { now - $0.instant < model.window } ?? records.count
-        records.removeFirst(kept)
-        oldestInstant = records.first?.instant ?? .max
+    /// Drops the runs that have left the window of `now`, and cuts the cycles that have from the
+    /// start of the others (moving their stream state past those cycles' draws).
+    private mutating func trim(at now: Int64, model: BeaconSampleModel) {
+        runs.removeAll { now - $0.last(period: model.period) >= model.window }
+        for index in runs.indices where now - runs[index].first >= model.window {
+            var dropped = 0
+            while now - (runs[index].first + Int64(dropped) * model.period) >= model.window { dropped += 1 }
+            if var drawing = runs[index].stream {
+                for _ in 0..<(dropped * model.samplesPerCycle) { _ = drawing.nextGaussianUnits() }
+                runs[index].stream = drawing
+            }
+            runs[index].first += Int64(dropped) * model.period
+            runs[index].count -= dropped
+        }
     }
 }
 
@@ -104,6 +131,8 @@ struct BeaconSampleModel {
     /// The weakest RSSI that is heard.
     let sensitivity: Double
     let samplesPerCycle: Int
+    /// The time between cycles in nanoseconds.
+    let period: Int64
     /// The smoothing window in nanoseconds.
     let window: Int64
     /// The share of samples trimmed at each end of the window.

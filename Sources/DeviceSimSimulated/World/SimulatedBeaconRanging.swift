@@ -101,7 +101,7 @@ public final class SimulatedBeaconRanging: BeaconRanging {
         let environment = world.world.radio
         sampleModel = BeaconSampleModel(
             sigma: environment.shadowing, sensitivity: environment.beaconSensitivity, samplesPerCycle: configuration.samplesPerCycle,
-            window: configuration.smoothingWindow.wholeNanoseconds, trim: 0.1)
+            period: configuration.cyclePeriod.wholeNanoseconds, window: configuration.smoothingWindow.wholeNanoseconds, trim: 0.1)
     }
 
     /// Whether Bluetooth is on. Ranging cycles run while it is; switching it off leaves every fence.
