@@ -96,10 +96,9 @@ public final class SimulatedGPS: LocationProvider {
         guard !isEnabled else { return }
         isEnabled = true
         firstFixAt = warm ? scheduler.now : scheduler.now.advanced(by: configuration.reacquisitionDelay)
-        ticker = scheduler.repeating(every: configuration.interval, startingAt: scheduler.now.advanced(by: configuration.interval)) { [receiver = Unmanaged.passUnretained(self)] _ in
-            // Unretained (not even for the call): the receiver cancels the ticker when it goes
-            // (deinit), and a cancelled ticker calls nothing.
-            receiver._withUnsafeGuaranteedRef { $0.tick() }
+        // Unretained: the receiver cancels the ticker when it goes (deinit).
+        ticker = scheduler.repeating(every: configuration.interval, startingAt: scheduler.now.advanced(by: configuration.interval), calling: self) { receiver, _ in
+            receiver.tick()
         }
         if warm { tick() }
     }

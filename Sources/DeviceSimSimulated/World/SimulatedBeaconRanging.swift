@@ -45,8 +45,6 @@ public final class SimulatedBeaconRanging: BeaconRanging {
         let fence: Int?
         /// Its shadowing stream, made when it first comes into reach (nil before, and without shadowing).
         var stream: SeededRandomGenerator?
-        /// Whether it has been in reach (and its stream made).
-        var hasBeenInReach = false
         /// The number of the latest cycle that heard it.
         var heardInCycle = 0
     }
@@ -111,10 +109,8 @@ public final class SimulatedBeaconRanging: BeaconRanging {
             timer?.cancel()
             timer = nil
             if isEnabled {
-                // Unretained (not even for the call): the driver cancels the timer when it goes
-                // (deinit), and a cancelled timer calls nothing.
-                let driver = Unmanaged.passUnretained(self)
-                timer = scheduler.repeating(every: configuration.cyclePeriod) { _ in driver._withUnsafeGuaranteedRef { $0.cycle() } }
+                // Unretained: the driver cancels the timer when it goes (deinit).
+                timer = scheduler.repeating(every: configuration.cyclePeriod, calling: self) { driver, _ in driver.cycle() }
             } else {
                 samples.clear()
                 heardCount = 0
@@ -193,10 +189,9 @@ public final class SimulatedBeaconRanging: BeaconRanging {
         var entered: [Int] = []
         if !inReach.isEmpty { tracked.withUnsafeMutableBufferPointer { slots in
             for beacon in inReach {
-                if !slots[beacon.slot].hasBeenInReach {
-                    slots[beacon.slot].hasBeenInReach = true
+                if model.sigma > 0, slots[beacon.slot].stream == nil {
                     // One stream per beacon, split from the device's generator by the beacon's identity.
-                    if model.sigma > 0 { slots[beacon.slot].stream = shadowingRoot.split(world.world.beacons[slots[beacon.slot].index].id.description) }
+                    slots[beacon.slot].stream = shadowingRoot.split(world.world.beacons[slots[beacon.slot].index].id.description)
                 }
                 guard samples.sampleCycle(slot: beacon.slot, stream: &slots[beacon.slot].stream, meanRSSI: beacon.meanRSSI, at: now.nanoseconds, model: model) else { continue }
                 slots[beacon.slot].heardInCycle = cycleCount

@@ -64,10 +64,9 @@ public final class SimulatedWiFi: WiFiRadio {
             timer?.cancel()
             timer = nil
             if isEnabled {
-                timer = scheduler.repeating(every: configuration.scanInterval, startingAt: scheduler.now) { [radio = Unmanaged.passUnretained(self)] _ in
-                    // Unretained (not even for the call): the radio cancels the timer when it goes
-                    // (deinit), and a cancelled timer calls nothing.
-                    radio._withUnsafeGuaranteedRef { _ = $0.requestScan() }
+                // Unretained: the radio cancels the timer when it goes (deinit).
+                timer = scheduler.repeating(every: configuration.scanInterval, startingAt: scheduler.now, calling: self) { radio, _ in
+                    radio.requestScan()
                 }
             } else {
                 lastScan = []
