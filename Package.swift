@@ -29,7 +29,9 @@ let package = Package(
     ],
     targets: [
         // Virtual time: the discrete-event scheduler, the virtual clock, the simulation executor, seeded randomness.
-        .target(name: "DeviceSimTime"),
+        .target(name: "DeviceSimTime", dependencies: ["CPrefetch"]),
+        // The processor's prefetch hint (one static inline C function), for the scheduler's tick lanes.
+        .target(name: "CPrefetch"),
         // The hardware abstraction layer: protocols and value types of the device.
         .target(name: "DeviceSimHAL", dependencies: ["DeviceSimTime"]),
         // `import DeviceSimCore`: the HAL and the clock types for app targets (no third-party dependency).

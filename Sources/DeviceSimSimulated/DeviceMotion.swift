@@ -21,6 +21,8 @@ public final class DeviceMotion {
     /// The state at the end of the route, and the earliest instant it was seen at: from then on the
     /// device stands there, and its state is read without the route's legs.
     @exclusivity(unchecked) private var finishedState: (from: VirtualInstant, state: RouteTimeline.State)?
+    /// The route's leg of the latest lookup, where the next one starts looking.
+    @exclusivity(unchecked) private var leg = 0
 
     /// A device standing at `coordinate`.
     public init(at coordinate: GeoCoordinate, altitude: Double? = nil) {
@@ -32,6 +34,7 @@ public final class DeviceMotion {
     public func follow(_ route: Route, from start: VirtualInstant) {
         timeline = RouteTimeline(route)
         routeStart = start
+        leg = 0
         lastState = nil
         finishedState = nil
         restingAt = route.waypoints.last?.coordinate ?? route.start
@@ -51,14 +54,27 @@ public final class DeviceMotion {
         timeline.map { routeStart.advanced(by: $0.duration) }
     }
 
+    /// Starts loading this object's state (see ``TickPrefetching``): the drivers that ask for a state
+    /// every tick name their motion among what their tick reads (at level 0).
+    public func prefetch() {
+        Prefetch.object(self, lines: 4)
+    }
+
+    /// Starts loading the route's leg that the next lookup starts from; this object must be cached
+    /// by now (prefetched with ``prefetch()`` a tick earlier: the drivers name this at level 1).
+    public func prefetchRoute() {
+        if finishedState == nil { timeline?.prefetchLeg(leg) }
+    }
+
     /// Position, speed and course at `instant`.
     public func state(at instant: VirtualInstant) -> RouteTimeline.State {
         if let lastState, lastState.instant == instant { return lastState.state }
         if let finishedState, instant >= finishedState.from { return finishedState.state }
-        guard let timeline else {
+        // Read in place (`timeline?.`): binding the timeline to a constant would retain its legs,
+        // an atomic write to memory that a fleet's tick has often not loaded yet.
+        guard let state = timeline?.state(at: routeStart.duration(to: instant), leg: &leg) else {
             return RouteTimeline.State(coordinate: restingAt, altitude: restingAltitude, speed: 0, course: nil, finished: true)
         }
-        let state = timeline.state(at: routeStart.duration(to: instant))
         // Past the end, the state no longer changes (until the next `follow` or `place`).
         if state.finished, finishedState.map({ instant < $0.from }) ?? true { finishedState = (instant, state) }
         lastState = (instant, state)

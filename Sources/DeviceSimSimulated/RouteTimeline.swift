@@ -1,4 +1,5 @@
 import DeviceSimHAL
+import DeviceSimTime
 
 /// Where a moving device is at a given time along a ``Route``: the route turned into timed legs.
 ///
@@ -81,13 +82,22 @@ public struct RouteTimeline: Sendable {
 
     /// The state `elapsed` after the route started (before 0: at the start; after the end: at the end).
     public func state(at elapsed: Duration) -> State {
+        var leg = 0
+        return state(at: elapsed, leg: &leg)
+    }
+
+    /// The state `elapsed` after the route started, looked up from `leg` (the index of the leg of a
+    /// previous lookup: a device asking every second is usually still on it, or on the next), which
+    /// is set to the leg found.
+    func state(at elapsed: Duration, leg hint: inout Int) -> State {
         let seconds = elapsed.inSeconds
-        guard let index = legIndex(at: seconds) else {
+        guard let index = legIndex(at: seconds, hint: hint) else {
             if let first = legs.first, seconds < first.startSeconds || seconds <= 0 {
                 return State(coordinate: first.from, altitude: first.fromAltitude, speed: 0, course: nil, finished: false)
             }
             return State(coordinate: end, altitude: endAltitude, speed: 0, course: nil, finished: true)
         }
+        hint = index
         let leg = legs[index]
         let span = leg.endSeconds - leg.startSeconds
         let fraction = span > 0 ? (seconds - leg.startSeconds) / span : 1
@@ -97,8 +107,13 @@ public struct RouteTimeline: Sendable {
         return State(coordinate: coordinate, altitude: altitude, speed: leg.speed, course: leg.course, finished: false)
     }
 
-    /// The leg containing `seconds` (binary search), nil before the start or after the end.
-    private func legIndex(at seconds: Double) -> Int? {
+    /// The leg containing `seconds`, nil before the start or after the end: leg `hint` or the one
+    /// after it when one of them contains it, else by binary search. (Each leg starts where the one
+    /// before ends, so a leg that contains `seconds` is the one the search finds.)
+    private func legIndex(at seconds: Double, hint: Int) -> Int? {
+        for index in hint..<min(hint + 2, legs.count) where index >= 0 {
+            if legs[index].startSeconds <= seconds, seconds < legs[index].endSeconds { return index }
+        }
         guard let first = legs.first, let last = legs.last, seconds >= first.startSeconds, seconds < last.endSeconds else {
             return nil
         }
@@ -108,5 +123,11 @@ public struct RouteTimeline: Sendable {
             if legs[middle].startSeconds <= seconds { low = middle } else { high = middle - 1 }
         }
         return low
+    }
+
+    /// Starts loading the legs' header and leg `index` (see ``TickPrefetching``).
+    func prefetchLeg(_ index: Int) {
+        Prefetch.elements(of: legs)
+        Prefetch.element(index, of: legs)
     }
 }

@@ -13,7 +13,7 @@ import Foundation
 /// gps.start()
 /// gps.loseSignal(from: scheduler.now.advanced(by: .seconds(300)), for: .seconds(120))
 /// ```
-public final class SimulatedGPS: LocationProvider {
+public final class SimulatedGPS: LocationProvider, TickPrefetching {
     /// How the simulated receiver behaves.
     public struct Configuration: Sendable, Hashable {
         /// Time between fixes (1 Hz by default, like receivers).
@@ -130,6 +130,11 @@ public final class SimulatedGPS: LocationProvider {
     public func loseSignal(from start: VirtualInstant, for duration: Duration) {
         scheduler.schedule(at: start) { [unowned self] in loseSignal() }
         scheduler.schedule(at: start.advanced(by: duration)) { [unowned self] in restoreSignal() }
+    }
+
+    /// What a tick reads beyond the receiver itself: the motion, then its route.
+    public func prefetchTickState(level: Int) {
+        if level == 0 { motion.prefetch() } else { motion.prefetchRoute() }
     }
 
     private func tick() {

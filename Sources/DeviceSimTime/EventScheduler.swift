@@ -1,3 +1,5 @@
+import CPrefetch
+
 /// The discrete-event scheduler at the heart of a simulation.
 ///
 /// Events are ordered by (instant, sequence number): events due at the same instant run in the order
@@ -101,12 +103,12 @@ public final class EventScheduler {
     func schedule(at instant: VirtualInstant, tickOf event: RepeatingEvent, interval: Int64) {
         let sequence = nextSequence
         nextSequence &+= 1
-        let entry = Entry(instant: max(instant.nanoseconds, now.nanoseconds), sequence: sequence, action: .tick(event))
-        if let index = laneIndex(for: interval), lanes[index].lastInstant <= entry.instant {
-            lanes[index].lastInstant = entry.instant
-            lanes[index].entries.append(entry)
+        let due = max(instant.nanoseconds, now.nanoseconds)
+        if let index = laneIndex(for: interval), lanes[index].lastInstant <= due {
+            lanes[index].lastInstant = due
+            lanes[index].entries.append(TickEntry(instant: due, sequence: sequence, event: .passRetained(event), target: event.target))
         } else {
-            queue.insert(entry)
+            queue.insert(Entry(instant: due, sequence: sequence, action: .tick(event)))
         }
     }
 
@@ -119,13 +121,34 @@ public final class EventScheduler {
     /// scattered reads.
     private final class TickLane {
         let interval: Int64
-        let entries = RingQueue<Entry>()
+        let entries = RingQueue<TickEntry>()
         var lastInstant = Int64.min
 
         init(interval: Int64) {
             self.interval = interval
         }
+
+        deinit {
+            while !entries.isEmpty { entries.removeFirst().event.release() }
+        }
     }
+
+    /// A tick in a lane: when, its sequence number, its event, and the object the event calls (if
+    /// it was made with one), all readable without touching the event. The lane holds the event
+    /// retained through an `Unmanaged` reference, so that reading an entry a few places down the
+    /// lane (to prefetch its objects) retains nothing: a retain writes to the object, which would
+    /// wait for it to load.
+    private struct TickEntry {
+        let instant: Int64
+        let sequence: UInt64
+        let event: Unmanaged<RepeatingEvent>
+        let target: UnsafeRawPointer?
+    }
+
+    /// Where in a lane, once the tick to run is taken from it (0: the next tick), a tick's event and
+    /// target, then what the target names at level 0 and at level 1, are prefetched (see
+    /// ``removeFirst(of:)``).
+    private static let prefetchDistances = (objects: 4, level0: 2, level1: 1)
 
     /// At most this many lanes (distinct intervals); ticks of other intervals go to the heap.
     private static let maximumLanes = 8
@@ -155,12 +178,27 @@ public final class EventScheduler {
 
     /// Whether the first entry of `lane` (-1: the heap) is a cancelled repeating event's tick.
     private func headIsCancelledTick(of lane: Int) -> Bool {
-        (lane >= 0 ? lanes[lane].entries.first { $0.isCancelledTick } : queue.minimum { $0.isCancelledTick }) ?? false
+        if lane >= 0 { return lanes[lane].entries.first { $0.event._withUnsafeGuaranteedRef { $0.isCancelled } } ?? false }
+        return queue.minimum { $0.isCancelledTick } ?? false
     }
 
     /// Removes the first entry of `lane` (-1: the heap).
+    ///
+    /// Taking a tick from a lane prefetches a tick's event and target a few places down it, and what
+    /// targets that are cached by now name (see ``TickPrefetching``): so a tick seldom waits on
+    /// memory, however many devices there are.
     private func removeFirst(of lane: Int) -> Entry {
-        lane >= 0 ? lanes[lane].entries.removeFirst() : queue.removeMin()
+        guard lane >= 0 else { return queue.removeMin() }
+        let entries = lanes[lane].entries
+        let tick = entries.removeFirst()
+        let distances = Self.prefetchDistances
+        entries.element(at: distances.objects) { entry in
+            devicesim_prefetch(UnsafeRawPointer(entry.event.toOpaque()))
+            if let target = entry.target { for line in 0..<4 { devicesim_prefetch(target + line &* 64) } }
+        }
+        entries.element(at: distances.level0) { $0.event._withUnsafeGuaranteedRef { $0.prefetchTickState(level: 0) } }
+        entries.element(at: distances.level1) { $0.event._withUnsafeGuaranteedRef { $0.prefetchTickState(level: 1) } }
+        return Entry(instant: tick.instant, sequence: tick.sequence, action: .tick(tick.event.takeRetainedValue()))
     }
 
     /// Schedules `action` after `delay` of virtual time.
@@ -204,8 +242,35 @@ public final class EventScheduler {
         calling target: Target,
         _ action: @escaping (Target, Int) -> Void
     ) -> RepeatingEvent {
+        repeating(every: interval, startingAt: start, calling: target, prefetchingState: nil, action)
+    }
+
+    /// Like ``repeating(every:startingAt:calling:_:)``, for a target that names what its tick reads:
+    /// the scheduler prefetches that a few ticks ahead (see ``TickPrefetching``).
+    @inlinable @discardableResult
+    public func repeating<Target: TickPrefetching>(
+        every interval: Duration,
+        startingAt start: VirtualInstant? = nil,
+        calling target: Target,
+        _ action: @escaping (Target, Int) -> Void
+    ) -> RepeatingEvent {
+        repeating(every: interval, startingAt: start, calling: target, prefetchingState: { address, level in
+            Unmanaged<Target>.fromOpaque(address)._withUnsafeGuaranteedRef { $0.prefetchTickState(level: level) }
+        }, action)
+    }
+
+    @inlinable
+    func repeating<Target: AnyObject>(
+        every interval: Duration,
+        startingAt start: VirtualInstant?,
+        calling target: Target,
+        prefetchingState: ((UnsafeRawPointer, Int) -> Void)?,
+        _ action: @escaping (Target, Int) -> Void
+    ) -> RepeatingEvent {
         let unretained = Unmanaged.passUnretained(target)
-        return repeating(every: interval, startingAt: start) { tick in unretained._withUnsafeGuaranteedRef { action($0, tick) } }
+        let event = repeating(every: interval, startingAt: start) { tick in unretained._withUnsafeGuaranteedRef { action($0, tick) } }
+        event.setTarget(UnsafeRawPointer(unretained.toOpaque()), prefetchingState: prefetchingState)
+        return event
     }
 
     /// Notes that a repeating event was cancelled: its queued tick is dropped when it comes to the

@@ -36,6 +36,12 @@ final class RingQueue<Element> {
         count == 0 ? nil : key(storage[start])
     }
 
+    /// `key` of the element `offset` places after the first, read in place; nil past the end.
+    @inline(__always)
+    func element<Key>(at offset: Int, _ key: (borrowing Element) -> Key) -> Key? {
+        offset < count ? key(storage[(start &+ offset) & (capacity &- 1)]) : nil
+    }
+
     /// Adds `element` at the end.
     func append(_ element: consuming Element) {
         if count == capacity { grow() }

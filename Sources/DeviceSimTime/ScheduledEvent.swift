@@ -20,6 +20,10 @@ public final class RepeatingEvent {
     /// The interval in nanoseconds (converted once: a `Duration`'s arithmetic is 128-bit).
     private let interval: Int64
     private let action: (Int) -> Void
+    /// The object the action calls, when the event was made with one, and how to ask it what its
+    /// tick reads (see ``TickPrefetching``): the scheduler prefetches both a few ticks ahead.
+    @exclusivity(unchecked) private(set) var target: UnsafeRawPointer?
+    @exclusivity(unchecked) private var prefetchTargetState: ((UnsafeRawPointer, Int) -> Void)?
     private unowned let scheduler: EventScheduler
 
     init(scheduler: EventScheduler, first: VirtualInstant, interval: Duration, action: @escaping (Int) -> Void) {
@@ -27,6 +31,22 @@ public final class RepeatingEvent {
         self.first = first
         self.interval = interval.wholeNanoseconds
         self.action = action
+    }
+
+    /// Names the object the action calls (unretained: it must outlive the event's ticks, as the
+    /// action's own unretained reference must) and, for a ``TickPrefetching`` one, how to call its
+    /// ``TickPrefetching/prefetchTickState(level:)`` given its address.
+    @usableFromInline
+    func setTarget(_ target: UnsafeRawPointer, prefetchingState: ((UnsafeRawPointer, Int) -> Void)?) {
+        self.target = target
+        prefetchTargetState = prefetchingState
+    }
+
+    /// Asks the target what its next tick reads at `level` (see ``TickPrefetching``); what that
+    /// reads must be in the cache by now, or this waits for it.
+    @inline(__always)
+    func prefetchTickState(level: Int) {
+        if let target, let prefetchTargetState, !isCancelled { prefetchTargetState(target, level) }
     }
 
     /// Queues the next tick on `scheduler` (its own; the queue holds the event until it runs).

@@ -48,6 +48,11 @@ struct BeaconSampleLog {
     /// An empty log.
     init() {}
 
+    /// Starts loading the runs (see ``TickPrefetching``).
+    func prefetch() {
+        Prefetch.elements(of: runs)
+    }
+
     /// Draws one cycle's samples of the beacon at `slot` at `now` around `meanRSSI`, from `stream`
     /// (nil without shadowing, when every sample is the mean): returns whether any of them is heard.
     mutating func sampleCycle(slot: Int, stream: inout SeededRandomGenerator?, meanRSSI: Double, at now: Int64, model: BeaconSampleModel) -> Bool {

@@ -10,7 +10,7 @@ import DeviceSimTime
 /// ranging.isEnabled = true
 /// let reports = ranging.observeRanging { sightings in ... }
 /// ```
-public final class SimulatedBeaconRanging: BeaconRanging {
+public final class SimulatedBeaconRanging: BeaconRanging, TickPrefetching {
     /// Ranging timing.
     public struct Configuration: Sendable, Hashable {
         /// One ranging cycle (and report) per period.
@@ -57,6 +57,8 @@ public final class SimulatedBeaconRanging: BeaconRanging {
     @exclusivity(unchecked) private var inReach: [BeaconInReach] = []
     @exclusivity(unchecked) private var inReachPosition: GeoCoordinate?
     @exclusivity(unchecked) private var candidates: BeaconCandidates?
+    /// The beacons the lookup found, kept between lookups for its capacity.
+    @exclusivity(unchecked) private var nearbyScratch: [(index: Int, distance: Double)] = []
     /// How many beacons the latest cycle heard (each marked in `tracked` with the cycle's number).
     @exclusivity(unchecked) private var heardCount = 0
     /// The fences the device is in (indices into ``WorldIndex/fenceNames``, ascending) and when a
@@ -166,17 +168,39 @@ public final class SimulatedBeaconRanging: BeaconRanging {
     /// Up to this many tracked beacons, a beacon's slot is found by a scan.
     private static let trackedScanLimit = 16
 
+    /// What a cycle reads beyond the driver itself: the motion, the beacons in reach and tracked,
+    /// the fences and the sample log; then the motion's route.
+    public func prefetchTickState(level: Int) {
+        guard level == 0 else { return motion.prefetchRoute() }
+        motion.prefetch()
+        Prefetch.elements(of: inReach)
+        Prefetch.elements(of: tracked)
+        Prefetch.elements(of: fencesInside)
+        samples.prefetch()
+    }
+
     private func updateBeaconsInReach(of position: GeoCoordinate) {
         guard position != inReachPosition else { return }
         inReachPosition = position
-        inReach.removeAll(keepingCapacity: true)
+        // The lookup's closure captures locals only: one capturing the driver would retain it, an
+        // atomic write to a side table (the driver is held weakly by its subscriptions) every cycle
+        // of a moving device.
+        var nearby: [(index: Int, distance: Double)] = []
+        var candidates: BeaconCandidates?
+        swap(&nearby, &nearbyScratch)
+        swap(&candidates, &self.candidates)
+        nearby.removeAll(keepingCapacity: true)
+        world.beacons(near: position, candidates: &candidates) { index, distance in nearby.append((index, distance)) }
         let environment = world.world.radio
         let beacons = world.world.beacons
-        world.beacons(near: position, candidates: &candidates) { index, distance in
+        inReach.removeAll(keepingCapacity: true)
+        for (index, distance) in nearby {
             inReach.append(BeaconInReach(
                 slot: slot(ofBeacon: index),
                 meanRSSI: RadioModel.beaconRSSI(measuredPower: beacons[index].measuredPower, distance: distance, environment: environment)))
         }
+        swap(&nearby, &nearbyScratch)
+        swap(&candidates, &self.candidates)
     }
 
     private func cycle() {

@@ -10,7 +10,7 @@ import DeviceSimTime
 /// wifi.isEnabled = true
 /// let scans = wifi.observeScans { scan in ... }
 /// ```
-public final class SimulatedWiFi: WiFiRadio {
+public final class SimulatedWiFi: WiFiRadio, TickPrefetching {
     /// Scan timing and throttling.
     public struct Configuration: Sendable, Hashable {
         /// How often the device scans while the radio is on.
@@ -100,6 +100,14 @@ public final class SimulatedWiFi: WiFiRadio {
         scanCount += 1
         observers.send(WiFiScan(results: lastScan, measuredAt: now))
         return true
+    }
+
+    /// What a scan reads beyond the radio itself: the motion and the recent scans' instants, then
+    /// the motion's route.
+    public func prefetchTickState(level: Int) {
+        guard level == 0 else { return motion.prefetchRoute() }
+        motion.prefetch()
+        Prefetch.elements(of: recentScans)
     }
 
     /// One scan at `position`: every access point in reach, its RSSI with shadowing, strongest first.
