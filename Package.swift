@@ -96,7 +96,7 @@ let package = Package(
         .executableTarget(name: "devicesim", dependencies: ["DeviceSimCLI"], path: "Sources/devicesim-executable"),
         .testTarget(name: "DeviceSimTimeTests", dependencies: ["DeviceSimTime"]),
         .testTarget(name: "DeviceSimHALTests", dependencies: ["DeviceSimHAL"]),
-        .testTarget(name: "DeviceSimNMEATests", dependencies: ["DeviceSimNMEA"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "DeviceSimNMEATests", dependencies: ["DeviceSimNMEA", "DeviceSimTime"], resources: [.copy("Fixtures")]),
         .testTarget(name: "DeviceSimRoadsTests", dependencies: ["DeviceSimRoads"], exclude: ["Fixtures"]),
         .testTarget(name: "DeviceSimSimulatedTests", dependencies: ["DeviceSimSimulated"]),
         .testTarget(name: "DeviceSimGPSDTests", dependencies: ["DeviceSimGPSD", "DeviceSimSimulated", "DeviceSimScenario", "DeviceSimNMEA"]),
