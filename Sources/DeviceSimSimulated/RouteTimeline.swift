@@ -82,14 +82,19 @@ public struct RouteTimeline: Sendable {
 
     /// The state `elapsed` after the route started (before 0: at the start; after the end: at the end).
     public func state(at elapsed: Duration) -> State {
+        var copy = self
         var leg = 0
-        return state(at: elapsed, leg: &leg)
+        return copy.state(at: elapsed, leg: &leg)
     }
 
     /// The state `elapsed` after the route started, looked up from `leg` (the index of the leg of a
     /// previous lookup: a device asking every second is usually still on it, or on the next), which
     /// is set to the leg found.
-    func state(at elapsed: Duration, leg hint: inout Int) -> State {
+    ///
+    /// `mutating`, though it changes nothing, so that a timeline stored in an object is read in
+    /// place: a non-mutating call works on a copy, whose legs are retained first (an atomic write to
+    /// a buffer a fleet's tick has often not loaded yet).
+    mutating func state(at elapsed: Duration, leg hint: inout Int) -> State {
         let seconds = elapsed.inSeconds
         guard let index = legIndex(at: seconds, hint: hint) else {
             if let first = legs.first, seconds < first.startSeconds || seconds <= 0 {

@@ -37,7 +37,7 @@ public enum Prefetch {
         devicesim_prefetch(unsafeBitCast(array, to: UnsafeRawPointer.self))
     }
 
-    /// Starts loading the element at `index` of `array`, one or two cache lines. The index is not
+    /// Starts loading the element at `index` of `array`: every cache line it spans. The index is not
     /// checked (reading the count would wait for the buffer): past the end, a useless line is
     /// loaded, nothing worse.
     ///
@@ -47,7 +47,7 @@ public enum Prefetch {
     public static func element<Element>(_ index: Int, of array: [Element]) {
         let offset = 4 &* MemoryLayout<Int>.stride &+ index &* MemoryLayout<Element>.stride
         let start = unsafeBitCast(array, to: UnsafeRawPointer.self) + offset
-        devicesim_prefetch(start)
+        for line in stride(from: 0, to: MemoryLayout<Element>.size, by: 64) { devicesim_prefetch(start + line) }
         devicesim_prefetch(start + (MemoryLayout<Element>.size - 1))
     }
 }
