@@ -70,7 +70,7 @@ public final class DeviceMotion {
     public func state(at instant: VirtualInstant) -> RouteTimeline.State {
         if let lastState, lastState.instant == instant { return lastState.state }
         if let finishedState, instant >= finishedState.from { return finishedState.state }
-        // Read in place (`timeline?.`): binding the timeline to a constant would retain its legs,
+        // Read in place (a mutating lookup on the stored timeline): a copy would retain its legs,
         // an atomic write to memory that a fleet's tick has often not loaded yet.
         guard let state = timeline?.state(at: routeStart.duration(to: instant), leg: &leg) else {
             return RouteTimeline.State(coordinate: restingAt, altitude: restingAltitude, speed: 0, course: nil, finished: true)

@@ -8,7 +8,8 @@ import CPrefetch
 /// ``TickPrefetching``); a driver names what its tick reads beyond itself.
 ///
 /// ```swift
-/// func prefetchTickState() {
+/// func prefetchTickState(level: Int) {
+///     guard level == 0 else { return }
 ///     Prefetch.object(motion)
 ///     Prefetch.elements(of: samples)
 /// }
