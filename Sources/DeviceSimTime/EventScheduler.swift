@@ -1,5 +1,3 @@
-import CPrefetch
-
 /// The discrete-event scheduler at the heart of a simulation.
 ///
 /// Events are ordered by (instant, sequence number): events due at the same instant run in the order
@@ -193,8 +191,8 @@ public final class EventScheduler {
         let tick = entries.removeFirst()
         let distances = Self.prefetchDistances
         entries.element(at: distances.objects) { entry in
-            devicesim_prefetch(UnsafeRawPointer(entry.event.toOpaque()))
-            if let target = entry.target { for line in 0..<4 { devicesim_prefetch(target + line &* 64) } }
+            Prefetch.memory(at: UnsafeRawPointer(entry.event.toOpaque()), lines: 1)
+            if let target = entry.target { Prefetch.memory(at: target, lines: 4) }
         }
         entries.element(at: distances.level0) { $0.event._withUnsafeGuaranteedRef { $0.prefetchTickState(level: 0) } }
         entries.element(at: distances.level1) { $0.event._withUnsafeGuaranteedRef { $0.prefetchTickState(level: 1) } }

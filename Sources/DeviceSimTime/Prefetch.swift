@@ -18,17 +18,17 @@ import CPrefetch
 /// A hint only: it changes nothing, never faults, and costs a few cycles when the memory is
 /// cached already.
 public enum Prefetch {
-    /// Starts loading the first cache line of `object` (its header and first stored properties).
+    /// Starts loading the first `lines` cache lines of `object` (its header and first stored
+    /// properties, then the ones after them).
     @inlinable @inline(__always)
-    public static func object(_ object: AnyObject) {
-        devicesim_prefetch(UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque()))
+    public static func object(_ object: AnyObject, lines: Int = 1) {
+        memory(at: UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque()), lines: lines)
     }
 
-    /// Starts loading the first cache line of `object` and the `lines - 1` after it.
+    /// Starts loading `lines` cache lines from `address` on.
     @inlinable @inline(__always)
-    public static func object(_ object: AnyObject, lines: Int) {
-        let start = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
-        for line in 0..<lines { devicesim_prefetch(start + line &* 64) }
+    public static func memory(at address: UnsafeRawPointer, lines: Int) {
+        for line in 0..<lines { devicesim_prefetch(address + line &* 64) }
     }
 
     /// Starts loading the start of `array`'s buffer: its count and first elements. (An array is one

@@ -57,8 +57,8 @@ public final class SimulatedBeaconRanging: BeaconRanging, TickPrefetching {
     @exclusivity(unchecked) private var inReach: [BeaconInReach] = []
     @exclusivity(unchecked) private var inReachPosition: GeoCoordinate?
     @exclusivity(unchecked) private var candidates: BeaconCandidates?
-    /// The beacons the lookup found, kept between lookups for its capacity.
-    @exclusivity(unchecked) private var nearbyScratch: [(index: Int, distance: Double)] = []
+    /// The beacons the latest lookup found (kept for its capacity).
+    @exclusivity(unchecked) private var nearby: [(index: Int, distance: Double)] = []
     /// How many beacons the latest cycle heard (each marked in `tracked` with the cycle's number).
     @exclusivity(unchecked) private var heardCount = 0
     /// The fences the device is in (indices into ``WorldIndex/fenceNames``, ascending) and when a
@@ -182,15 +182,11 @@ public final class SimulatedBeaconRanging: BeaconRanging, TickPrefetching {
     private func updateBeaconsInReach(of position: GeoCoordinate) {
         guard position != inReachPosition else { return }
         inReachPosition = position
-        // The lookup's closure captures locals only: one capturing the driver would retain it, an
-        // atomic write to a side table (the driver is held weakly by its subscriptions) every cycle
-        // of a moving device.
-        var nearby: [(index: Int, distance: Double)] = []
-        var candidates: BeaconCandidates?
-        swap(&nearby, &nearbyScratch)
-        swap(&candidates, &self.candidates)
+        // Into a list, not through a closure: one capturing the driver would retain it, an atomic
+        // write to a side table (the driver is held weakly by its subscriptions) every cycle of a
+        // moving device.
         nearby.removeAll(keepingCapacity: true)
-        world.beacons(near: position, candidates: &candidates) { index, distance in nearby.append((index, distance)) }
+        world.beacons(near: position, candidates: &candidates, into: &nearby)
         let environment = world.world.radio
         let beacons = world.world.beacons
         inReach.removeAll(keepingCapacity: true)
@@ -199,8 +195,6 @@ public final class SimulatedBeaconRanging: BeaconRanging, TickPrefetching {
                 slot: slot(ofBeacon: index),
                 meanRSSI: RadioModel.beaconRSSI(measuredPower: beacons[index].measuredPower, distance: distance, environment: environment)))
         }
-        swap(&nearby, &nearbyScratch)
-        swap(&candidates, &self.candidates)
     }
 
     private func cycle() {

@@ -75,6 +75,13 @@ public final class WorldIndex: Sendable {
         }
     }
 
+    /// Appends to `found` every beacon whose signal can reach `position`, as
+    /// ``beacons(near:candidates:_:)`` calls its closure: for a caller that would otherwise capture
+    /// itself in that closure (and retain itself for it).
+    public func beacons(near position: GeoCoordinate, candidates: inout BeaconCandidates?, into found: inout [(index: Int, distance: Double)]) {
+        beacons(near: position, candidates: &candidates) { index, distance in found.append((index, distance)) }
+    }
+
     /// Calls `body` with every beacon whose signal can reach `position`: its index in
     /// ``World/beacons``, the beacon and its distance.
     public func beacons(near position: GeoCoordinate, _ body: (Int, Beacon, Double) -> Void) {
