@@ -116,10 +116,12 @@ public final class SQLiteDatabase {
             // leaves a hot journal that the next open rolls back; only a crash of the machine itself
             // could lose the last transactions.
             try db.execute("PRAGMA synchronous = OFF")
-            // The journal is truncated after each transaction instead of deleted: no file created
-            // and removed for every write (a real cost when many devices write at once). A kill
-            // still leaves it holding the transaction, a hot journal the next open rolls back.
-            try db.execute("PRAGMA journal_mode = TRUNCATE")
+            // The rollback journal is kept in memory: no journal file is created, opened and closed
+            // around every write (a real cost when many devices write at once: see the README's
+            // fleet section). A write that fails still rolls back from it. The one write that must
+            // leave a journal on disk, a kill's, switches to a file journal first (`write`), and a
+            // hot journal left by a kill is rolled back by the next open as before.
+            try db.execute("PRAGMA journal_mode = MEMORY")
             try migrate(db)
         } catch {
             if [SQLITE_NOTADB, SQLITE_CORRUPT].contains(error.primary) {
@@ -166,8 +168,10 @@ public final class SQLiteDatabase {
         defer { if fault == .readOnly { try? db.execute("PRAGMA query_only = OFF") } }
         if killNextWrite {
             killNextWrite = false
-            // A one-page cache makes SQLite write changed pages into the file before the commit, so
-            // the crash leaves a half-written file and a hot rollback journal, as a real kill can.
+            // A journal in a file, and a one-page cache that makes SQLite write changed pages into
+            // the database before the commit: the crash leaves a half-written file and a hot
+            // rollback journal beside it, as a real kill can.
+            try? db.execute("PRAGMA journal_mode = TRUNCATE")
             try? db.execute("PRAGMA cache_size = 1")
             try? db.execute("BEGIN IMMEDIATE")
             _ = try? body(db)

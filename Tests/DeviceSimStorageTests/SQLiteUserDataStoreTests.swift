@@ -89,6 +89,19 @@ import Testing
         #expect(check == "ok")
     }
 
+    @Test func writesKeepTheirJournalInMemoryAndAFailedOneStillRollsBack() throws {
+        let db = store()
+        try db.replaceAll(with: UserData(account: .offline))
+        let dog = try db.addDog(DogProfile(name: "Rex"))
+        // No journal file is made beside the database for an ordinary write (one file per device).
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["walker.sqlite"])
+        db.faults.inject(.diskFull, count: 1)
+        #expect(throws: StorageError.self) { try db.addRecord(record(dog.id!, .pee, 1)) }
+        let reopened = try #require(try store().load())
+        #expect(reopened.records.isEmpty)
+        #expect(reopened.dogs == [dog])
+    }
+
     @Test func aDamagedFileIsSetAsideAndANewOneStarts() throws {
         let db = store()
         try db.replaceAll(with: UserData(account: .offline))
