@@ -42,11 +42,30 @@ final class ParsedFileCache<Value: Sendable>: Sendable {
         }
         return try slot.entry.withLock { entry throws(Failure) -> Value in
             if let entry, entry.size == size, entry.modified == modified { return entry.value }
+            valuesBeingMade.add(1, ordering: .relaxed)
+            defer { valuesBeingMade.subtract(1, ordering: .relaxed) }
             let value = try make(path)
             entry = Entry(size: size, modified: modified, value: value)
             return value
         }
     }
+
+    /// Whether a value for `path` was made earlier and is not being made again now (a hint: the
+    /// file is not checked for changes).
+    func isReady(at path: String) -> Bool {
+        guard let slot = slots.withLock({ $0[path] }) else { return false }
+        return slot.entry.withLockIfAvailable { $0 != nil } ?? false
+    }
+}
+
+/// How many values any ``ParsedFileCache`` is making now (reading a world, a road network).
+private let valuesBeingMade = Atomic<Int>(0)
+
+/// What the process's ``ParsedFileCache``s are doing.
+enum ParsedFileCaches {
+    /// Whether some thread is making a value now (reading a world or a road network file); a thread
+    /// that needs the same file waits for it meanwhile.
+    static var isMakingAny: Bool { valuesBeingMade.load(ordering: .relaxed) > 0 }
 }
 
 extension ParsedFileCache where Value == RoadNetwork {

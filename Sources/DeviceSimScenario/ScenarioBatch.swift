@@ -77,7 +77,7 @@ public enum ScenarioBatch {
         let options = RunOptions(swept: swept, traceFolder: traceFolder, keepingEvents: keepingEvents, removingDataFolders: removingDataFolders)
         let work: @Sendable () -> Void = {
             DispatchQueue.concurrentPerform(iterations: jobs) { _ in
-                while let index = state.claimNext() {
+                while let index = state.claimNext(avoiding: { index in waitsForAFileBeingRead(items[index]) }) {
                     let item = items[index]
                     state.finish(index, outcome(of: item, parsed: parsed, runner: runner, options: options))
                 }
@@ -113,6 +113,32 @@ public enum ScenarioBatch {
     /// with `.seed-N` in a sweep (`<folder>/dog-walk/2.1-sign-in/walker.sqlite`).
     public static func dataFolder(in folder: String, name: String, seed: UInt64?, swept: Bool) -> String {
         String(traceFile(in: folder, name: name, seed: seed, swept: swept).dropLast(".jsonl".count))
+    }
+
+    /// Whether parsing `item` would wait now for a world file another worker is reading (a hint
+    /// from the file's `world:` line; the road network read with a world can take a while). A worker
+    /// runs another pair meanwhile, so that waiting leaves no core idle.
+    private static func waitsForAFileBeingRead(_ item: Item) -> Bool {
+        guard ParsedFileCaches.isMakingAny, let world = worldFile(namedBy: item.found.path) else { return false }
+        return !ParsedFileCache.worlds.isReady(at: world)
+    }
+
+    /// The world file that the scenario file at `path` names on a top-level `world:` line, resolved
+    /// as the parser resolves it (relative to the file's folder); nil when it names none or cannot
+    /// be read. Read without parsing the file: a scheduling hint only.
+    static func worldFile(namedBy path: String) -> String? {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
+        for line in text.split(separator: "\n", omittingEmptySubsequences: true) where line.hasPrefix("world:") {
+            var value = line.dropFirst("world:".count)
+            if let comment = value.range(of: " #") { value = value[..<comment.lowerBound] }
+            value = value.trimmingCharacters(in: .whitespaces)[...]
+            if value.count >= 2, let first = value.first, first == value.last, first == "\"" || first == "'" { value = value.dropFirst().dropLast() }
+            guard !value.isEmpty else { return nil }
+            let named = String(value)
+            if named.hasPrefix("/") { return URL(fileURLWithPath: named).path }
+            return URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent(named).standardizedFileURL.path
+        }
+        return nil
     }
 
     private struct RunOptions: Sendable {
@@ -175,30 +201,46 @@ private final class ParsedFiles: @unchecked Sendable {
 
 /// The batch's shared state: the next pair to claim, finished outcomes waiting for delivery, and a
 /// window that keeps workers from running too far ahead of delivery.
-private final class BatchState: @unchecked Sendable {
+final class BatchState: @unchecked Sendable {
     private let condition = NSCondition()
     private let count: Int
     private let window: Int
-    private var next = 0
+    /// Which pairs a worker has taken (they may be taken out of order, see ``claimNext(avoiding:)``).
+    private var claimed: [Bool]
+    /// The first pair not taken yet.
+    private var firstUnclaimed = 0
     private var delivered = 0
     private var cancelled = false
     private var finished: [Int: Outcome?] = [:]
 
     typealias Outcome = ScenarioBatch.Outcome
 
+    /// How far past the first pair not taken a worker looks for one that would not wait.
+    private static let lookahead = 64
+
     init(count: Int, window: Int) {
         self.count = count
         self.window = window
+        claimed = [Bool](repeating: false, count: count)
     }
 
-    /// The next pair to run, waiting while too many finished ones are undelivered; nil when done.
-    func claimNext() -> Int? {
+    /// The next pair to run: the first not taken yet, unless `wouldWait` says it would wait for
+    /// something another worker is doing; then the first after it (in the window, and at most
+    /// ``lookahead`` on) that would not, if there is one. Waits while too many finished pairs are
+    /// undelivered; nil when done.
+    func claimNext(avoiding wouldWait: (Int) -> Bool) -> Int? {
         condition.lock()
         defer { condition.unlock() }
-        while !cancelled && next < count && next >= delivered + window { condition.wait() }
-        guard !cancelled, next < count else { return nil }
-        defer { next += 1 }
-        return next
+        while !cancelled && firstUnclaimed < count && firstUnclaimed >= delivered + window { condition.wait() }
+        guard !cancelled, firstUnclaimed < count else { return nil }
+        var chosen = firstUnclaimed
+        if wouldWait(chosen) {
+            let end = min(count, delivered + window, firstUnclaimed + 1 + Self.lookahead)
+            if let other = (firstUnclaimed + 1..<end).first(where: { !claimed[$0] && !wouldWait($0) }) { chosen = other }
+        }
+        claimed[chosen] = true
+        while firstUnclaimed < count && claimed[firstUnclaimed] { firstUnclaimed += 1 }
+        return chosen
     }
 
     func finish(_ index: Int, _ outcome: Outcome?) {

@@ -46,7 +46,8 @@ public enum ScenarioDiscovery {
 
     static func uniquelyNamed(_ items: [Found]) -> [Found] {
         var seenPaths = Set<String>()
-        let items = items.filter { seenPaths.insert(URL(fileURLWithPath: $0.path).standardizedFileURL.path).inserted }
+        let currentDirectory = FileManager.default.currentDirectoryPath
+        let items = items.filter { seenPaths.insert(standardizedPath($0.path, currentDirectory: currentDirectory)).inserted }
         var counts: [String: Int] = [:]
         for item in items { counts[item.relativeName, default: 0] += 1 }
         var used = Set<String>()
@@ -64,5 +65,14 @@ public enum ScenarioDiscovery {
             renamed.relativeName = candidate
             return renamed
         }
+    }
+
+    /// `path` made absolute and standardized, as `URL(fileURLWithPath:).standardizedFileURL.path`
+    /// makes it, without building a URL for the usual path that has no `.`, `..` or empty part.
+    static func standardizedPath(_ path: String, currentDirectory: String) -> String {
+        let absolute = path.hasPrefix("/") ? path : currentDirectory + "/" + path
+        let parts = absolute.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).dropFirst()
+        let plain = absolute.utf8.count > 1 && !parts.contains { $0.isEmpty || $0.elementsEqual(".".utf8) || $0.elementsEqual("..".utf8) }
+        return plain ? absolute : URL(fileURLWithPath: path).standardizedFileURL.path
     }
 }

@@ -46,21 +46,20 @@ public enum ScenarioParser {
 
     /// The UTF-8 text of the file at `path`, at most `limit` bytes; `kind` names the file in errors.
     static func readText(of path: String, kind: String, limit: Int) throws(ScenarioError) -> String {
-        let data: Data
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw ScenarioError("no such \(kind) file", at: nil).prefixed(path)
-        }
-        guard !isDirectory.boolValue else { throw ScenarioError("this is a folder, not a \(kind) file", at: nil).prefixed(path) }
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
+        guard let bytes = FileBytes.contents(atPath: path) else {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+                throw ScenarioError("no such \(kind) file", at: nil).prefixed(path)
+            }
+            guard !isDirectory.boolValue else { throw ScenarioError("this is a folder, not a \(kind) file", at: nil).prefixed(path) }
             throw ScenarioError("cannot read the \(kind) file (permission denied, or not a regular file)", at: nil).prefixed(path)
         }
-        guard data.count <= limit else {
-            throw ScenarioError("\(path): the file is \(data.count) bytes; \(kind) files are limited to \(limit) bytes", at: nil)
+        guard bytes.count <= limit else {
+            throw ScenarioError("\(path): the file is \(bytes.count) bytes; \(kind) files are limited to \(limit) bytes", at: nil)
         }
-        guard let text = String(data: data, encoding: .utf8) else {
+        // A byte order mark goes through Foundation, which drops it.
+        let text = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? String(data: Data(bytes), encoding: .utf8) : String(validating: bytes, as: UTF8.self)
+        guard let text else {
             throw ScenarioError("the file is not UTF-8 text", at: SourceLocation(file: path, line: 1, column: 1))
         }
         return text

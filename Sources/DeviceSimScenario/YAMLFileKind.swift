@@ -48,12 +48,21 @@ public enum YAMLFileKind: String, Sendable, Hashable {
 
     /// Whether a line of `text` starts with the key `devices` (at column 1: a top-level key).
     static func hasTopLevelDevicesKey(_ text: String) -> Bool {
-        let key = "devices".utf8
-        for line in text.utf8.split(separator: UInt8(ascii: "\n")) where line.starts(with: key) {
-            let rest = line.dropFirst(key.count).drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
-            if rest.first == UInt8(ascii: ":") { return true }
+        var text = text
+        return text.withUTF8 { bytes in
+            let key = Array("devices".utf8)
+            var lineStart = 0
+            while lineStart < bytes.count {
+                if bytes.count - lineStart > key.count, bytes[lineStart..<lineStart + key.count].elementsEqual(key) {
+                    var next = lineStart + key.count
+                    while next < bytes.count, bytes[next] == UInt8(ascii: " ") || bytes[next] == UInt8(ascii: "\t") { next += 1 }
+                    if next < bytes.count, bytes[next] == UInt8(ascii: ":") { return true }
+                }
+                guard let newline = bytes[lineStart...].firstIndex(of: UInt8(ascii: "\n")) else { return false }
+                lineStart = newline + 1
+            }
+            return false
         }
-        return false
     }
 
     /// Why a file of this kind is not a scenario, and what to do with it instead (nil for a scenario).

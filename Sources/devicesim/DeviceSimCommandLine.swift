@@ -19,10 +19,10 @@ public enum DeviceSimCommandLine {
     /// Registers `apps` next to the bundled ones, parses the process's arguments, runs the command and
     /// exits with the documented code (0 passed, 1 a scenario failed, 2 invalid input or usage).
     ///
-    /// On Linux, `run` first restarts the process once with glibc's malloc on transparent huge
-    /// pages when the kernel offers them on request (`DEVICESIM_HUGE_PAGES=0`: not).
+    /// On Linux, `run` of a fleet restarts the process once, after finding its scenario files, with
+    /// glibc's malloc on transparent huge pages when the kernel offers them on request
+    /// (`DEVICESIM_HUGE_PAGES=0`: never, `=1`: for any run).
     public static func main(apps: [any ScenarioApp.Type] = []) {
-        HugePageHeap.restartIfUseful()
         do {
             try ScenarioAppRegistry.register(apps)
         } catch {

@@ -95,6 +95,8 @@ struct RunCommand: ParsableCommand {
         let sweep = try seeds.map { try SeedSelection(parsing: $0).values }
         let selectedShard = try chosenShard()
         let plan = ScenarioBatch.plan(found, seeds: sweep, shard: selectedShard)
+        // A fleet restarts here once on huge pages (see HugePageHeap), before writing anything.
+        HugePageHeap.restartIfUseful(scenarioFiles: plan.map(\.found.path))
         if let selectedShard, !quiet {
             out.write(style.dim("shard \(selectedShard): \(plan.count) of \(found.count * (sweep?.count ?? 1)) runs") + "\n")
         }

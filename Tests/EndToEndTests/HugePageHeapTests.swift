@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-/// `devicesim run` restarts itself once with glibc's malloc on transparent huge pages when the
-/// kernel offers them on request (Linux only; see the README's fleet section).
+/// `devicesim run` of a fleet restarts itself once with glibc's malloc on transparent huge pages when
+/// the kernel offers them on request (Linux only; see the README's fleet section).
 @Suite struct HugePageHeapTests {
     static let kernelSetting = try? String(contentsOfFile: "/sys/kernel/mm/transparent_hugepage/enabled", encoding: .utf8)
 
@@ -16,9 +16,10 @@ import Testing
         return (advised, environment)
     }
 
-    /// Starts a run long enough to look at (500 devices with GPS for a day), looks at the process
-    /// until it has a mapping advised to use huge pages or `patience` seconds pass, and stops it.
-    func lookAtARun(environment: [String: String], patience: TimeInterval) throws -> (hugePagesAdvised: Bool, environment: String) {
+    /// Starts a run long enough to look at (`devices` devices with GPS for a day; 100 or more make
+    /// it a fleet), looks at the process until it has a mapping advised to use huge pages or
+    /// `patience` seconds pass, and stops it.
+    func lookAtARun(devices: Int = 500, environment: [String: String], patience: TimeInterval) throws -> (hugePagesAdvised: Bool, environment: String) {
         let folder = try CLI.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let scenario = folder.appendingPathComponent("long.yaml")
@@ -27,7 +28,7 @@ import Testing
             world: \(CLI.repositoryRoot.path)/Simulator/worlds/campus.yaml
             duration: 24h
             devices:
-              - { id: d, count: 500, at: library }
+              - { id: d, count: \(devices), at: library }
             """.write(to: scenario, atomically: true, encoding: .utf8)
         let running = try CLI.start(["run", "-q", scenario.path], environment: environment)
         defer {
@@ -49,6 +50,16 @@ import Testing
         let seen = try lookAtARun(environment: ["GLIBC_TUNABLES": "glibc.malloc.arena_max=4"], patience: 20)
         #expect(seen.hugePagesAdvised)
         #expect(seen.environment.contains("GLIBC_TUNABLES=glibc.malloc.arena_max=4\0glibc.malloc.hugetlb=1\0"))
+    }
+
+    @Test(.enabled(if: kernelSetting?.contains("[madvise]") == true, "the kernel gives huge pages on request only with `madvise`"))
+    func aSmallRunKeepsOrdinaryPagesUnlessTheSwitchAsks() throws {
+        let small = try lookAtARun(devices: 20, environment: ["GLIBC_TUNABLES": "glibc.malloc.arena_max=4"], patience: 3)
+        #expect(!small.hugePagesAdvised)
+        #expect(!small.environment.contains("hugetlb"))
+        let forced = try lookAtARun(devices: 20, environment: ["DEVICESIM_HUGE_PAGES": "1"], patience: 20)
+        #expect(forced.hugePagesAdvised)
+        #expect(forced.environment.contains("GLIBC_TUNABLES=glibc.malloc.hugetlb=1\0"))
     }
 
     @Test(.enabled(if: kernelSetting?.contains("[madvise]") == true, "the kernel gives huge pages on request only with `madvise`"))
