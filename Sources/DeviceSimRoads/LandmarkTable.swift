@@ -1,4 +1,4 @@
-import Synchronization
+import Foundation
 
 /// Travel times between every node of a ``RoadGraph`` and a few landmark nodes, for the route
 /// search's ALT lower bound (A*, Landmarks, Triangle inequality; Goldberg and Harrelson, 2005).
@@ -195,23 +195,28 @@ private struct DijkstraScratch {
 }
 
 /// A graph's landmark table, computed once on first use and shared by copies of the graph.
-final class LandmarkStore: Sendable {
+///
+/// Its lock is a `pthread` mutex (`NSLock`), whose waiters sleep: computing a table takes
+/// milliseconds, and a thread waiting for it on a priority-inheritance futex (`Mutex`) spins in the
+/// kernel as long as the computing thread runs, taking a processor another scenario could use.
+final class LandmarkStore: @unchecked Sendable {
     /// The number of landmarks to choose.
     let count: Int
-    private let table = Mutex<LandmarkTable?>(nil)
+    private let lock = NSLock()
+    private var table: LandmarkTable?
 
     init(count: Int) { self.count = count }
 
     /// The table, computing it for `graph` if this is the first use.
     func table(for graph: RoadGraph) -> LandmarkTable {
-        table.withLock { stored in
-            if let stored { return stored }
+        lock.withLock {
+            if let table { return table }
             let computed = LandmarkTable(graph, count: count)
-            stored = computed
+            table = computed
             return computed
         }
     }
 
     /// The table if it has been computed.
-    var computed: LandmarkTable? { table.withLock { $0 } }
+    var computed: LandmarkTable? { lock.withLock { table } }
 }

@@ -22,9 +22,12 @@ final class ParsedFileCache<Value: Sendable>: Sendable {
     }
 
     /// One file's entry, locked while the file is read: two scenario threads needing the same file
-    /// read it once, and threads needing other files do not wait for it.
-    private final class Slot: Sendable {
-        let entry = Mutex<Entry?>(nil)
+    /// read it once, and threads needing other files do not wait for it. The lock is a `pthread`
+    /// mutex (`NSLock`), whose waiters sleep: a thread waiting on a priority-inheritance futex
+    /// (`Mutex`) spins in the kernel for as long as the reading thread runs.
+    private final class Slot: @unchecked Sendable {
+        let lock = NSLock()
+        var entry: Entry?
     }
 
     private let slots = Mutex<[String: Slot]>([:])
@@ -40,21 +43,22 @@ final class ParsedFileCache<Value: Sendable>: Sendable {
             slots[path] = slot
             return slot
         }
-        return try slot.entry.withLock { entry throws(Failure) -> Value in
-            if let entry, entry.size == size, entry.modified == modified { return entry.value }
-            valuesBeingMade.add(1, ordering: .relaxed)
-            defer { valuesBeingMade.subtract(1, ordering: .relaxed) }
-            let value = try make(path)
-            entry = Entry(size: size, modified: modified, value: value)
-            return value
-        }
+        slot.lock.lock()
+        defer { slot.lock.unlock() }
+        if let entry = slot.entry, entry.size == size, entry.modified == modified { return entry.value }
+        valuesBeingMade.add(1, ordering: .relaxed)
+        defer { valuesBeingMade.subtract(1, ordering: .relaxed) }
+        let value = try make(path)
+        slot.entry = Entry(size: size, modified: modified, value: value)
+        return value
     }
 
     /// Whether a value for `path` was made earlier and is not being made again now (a hint: the
     /// file is not checked for changes).
     func isReady(at path: String) -> Bool {
-        guard let slot = slots.withLock({ $0[path] }) else { return false }
-        return slot.entry.withLockIfAvailable { $0 != nil } ?? false
+        guard let slot = slots.withLock({ $0[path] }), slot.lock.try() else { return false }
+        defer { slot.lock.unlock() }
+        return slot.entry != nil
     }
 }
 
