@@ -22,7 +22,9 @@ enum FileBytes {
         var status = stat()
         guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
         var bytes: [UInt8] = []
-        var capacity = max(Int(status.st_size), 0) + 1   // one more, to see the end without a second call
+        // One byte more than the file's size: a read that comes back short has reached the end, so
+        // a file that did not grow meanwhile takes one call.
+        var capacity = max(Int(status.st_size), 0) + 1
         while true {
             let start = bytes.count
             bytes.append(contentsOf: repeatElement(0, count: capacity))
@@ -34,7 +36,7 @@ enum FileBytes {
                 return nil
             }
             bytes.removeLast(capacity - count)
-            if count == 0 { return bytes }
+            if count < capacity { return bytes }
             capacity = max(capacity, 64 << 10)
         }
     }

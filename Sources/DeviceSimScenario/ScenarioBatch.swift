@@ -127,7 +127,7 @@ public enum ScenarioBatch {
     /// as the parser resolves it (relative to the file's folder); nil when it names none or cannot
     /// be read. Read without parsing the file: a scheduling hint only.
     static func worldFile(namedBy path: String) -> String? {
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
+        guard let bytes = FileBytes.contents(atPath: path), let text = String(validating: bytes, as: UTF8.self) else { return nil }
         for line in text.split(separator: "\n", omittingEmptySubsequences: true) where line.hasPrefix("world:") {
             var value = line.dropFirst("world:".count)
             if let comment = value.range(of: " #") { value = value[..<comment.lowerBound] }
