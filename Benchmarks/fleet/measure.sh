@@ -8,7 +8,7 @@
 # Cases (CASES, space-separated; default: all but the slowest two): 1x24h, 100x5, 1000x5, 100xall,
 # 1000xall, 10000x5 (slow), idle100000 (a `count:` entry), alone1000 (each device of 1000x5 in a
 # scenario file of its own, run one after another with --jobs 1: what a device costs alone), jobs (the
-# bundled Scenarios with --jobs 1 and --jobs 2).
+# bundled Scenarios with --jobs 1 and --jobs 2, by jobs-scaling.py, ROUNDS rounds: its own table).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 repository="$(cd "$here/../.." && pwd)"
@@ -46,13 +46,12 @@ for name in $cases; do
         continue
     fi
     if [ "$name" = jobs ]; then
-        for binary in "${binaries[@]}"; do
-            for jobs in 1 2; do
-                /usr/bin/time -f "%x %e %U %M" -o "$work/time" "$binary" run -q "$repository/Scenarios" --jobs $jobs > /dev/null 2>&1 || true
-                read -r status wall user rss < <(tail -1 "$work/time")
-                echo "| bundled Scenarios, --jobs $jobs | $binary | $wall s | $user s | $((rss / 1024)) MB | exit $status |"
-            done
-        done
+        # Single runs of under a second swing too much on a shared machine: medians of interleaved
+        # rounds, next to the machine's own ceiling (see jobs-scaling.py).
+        echo
+        echo "bundled Scenarios, --jobs 1 and --jobs 2:"
+        python3 "$here/jobs-scaling.py" "${binaries[@]}" --rounds "${ROUNDS:-9}" --folder "$repository/Scenarios"
+        echo
         continue
     fi
     make_case "$name" > "$work/$name.yaml"
