@@ -73,11 +73,12 @@ public enum ScenarioBatch {
         // Without events kept, outcomes are small: up to 128 may wait behind a slow one (a
         // week-long scenario among short ones), so the other workers keep going meanwhile.
         let state = BatchState(count: items.count, window: keepingEvents ? max(16, jobs * 4) : max(128, jobs * 16))
+        let worlds = WorldHints()
         let parsed = ParsedFiles(parse: parse)
         let options = RunOptions(swept: swept, traceFolder: traceFolder, keepingEvents: keepingEvents, removingDataFolders: removingDataFolders)
         let work: @Sendable () -> Void = {
             DispatchQueue.concurrentPerform(iterations: jobs) { _ in
-                while let index = state.claimNext(avoiding: { index in waitsForAFileBeingRead(items[index]) }) {
+                while let index = state.claimNext(avoiding: { index in worlds.waitsForAFileBeingRead(items[index].found.path) }) {
                     let item = items[index]
                     state.finish(index, outcome(of: item, parsed: parsed, runner: runner, options: options))
                 }
@@ -113,14 +114,6 @@ public enum ScenarioBatch {
     /// with `.seed-N` in a sweep (`<folder>/dog-walk/2.1-sign-in/walker.sqlite`).
     public static func dataFolder(in folder: String, name: String, seed: UInt64?, swept: Bool) -> String {
         String(traceFile(in: folder, name: name, seed: seed, swept: swept).dropLast(".jsonl".count))
-    }
-
-    /// Whether parsing `item` would wait now for a world file another worker is reading (a hint
-    /// from the file's `world:` line; the road network read with a world can take a while). A worker
-    /// runs another pair meanwhile, so that waiting leaves no core idle.
-    private static func waitsForAFileBeingRead(_ item: Item) -> Bool {
-        guard ParsedFileCaches.isMakingAny, let world = worldFile(namedBy: item.found.path) else { return false }
-        return !ParsedFileCache.worlds.isReady(at: world)
     }
 
     /// The world file that the scenario file at `path` names on a top-level `world:` line, resolved
@@ -169,6 +162,29 @@ public enum ScenarioBatch {
             let record = RunRecord(result, position: item.position, path: item.found.path, name: item.found.relativeName, swept: swept, wallSeconds: seconds)
             return .ran(record, result)
         }
+    }
+}
+
+/// The world files that a batch's scenario files name, read from each file once, for the workers to
+/// tell whether a pair would wait for a world another worker is reading. Used only under the batch
+/// state's lock (from ``BatchState/claimNext(avoiding:)``).
+private final class WorldHints: @unchecked Sendable {
+    private var worlds: [String: String?] = [:]
+
+    /// Whether parsing the scenario file at `path` would wait now for a world file another worker
+    /// is reading (the road network read with a world can take a while). A worker runs another pair
+    /// meanwhile, so that waiting leaves no core idle.
+    func waitsForAFileBeingRead(_ path: String) -> Bool {
+        guard ParsedFileCaches.isMakingAny else { return false }
+        let world: String?
+        if let known = worlds[path] {
+            world = known
+        } else {
+            world = ScenarioBatch.worldFile(namedBy: path)
+            worlds[path] = .some(world)
+        }
+        guard let world else { return false }
+        return !ParsedFileCache.worlds.isReady(at: world)
     }
 }
 
