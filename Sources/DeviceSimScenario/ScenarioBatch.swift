@@ -121,10 +121,10 @@ public enum ScenarioBatch {
     /// be read. Read without parsing the file: a scheduling hint only.
     static func worldFile(namedBy path: String) -> String? {
         guard let bytes = FileBytes.contents(atPath: path), let text = String(validating: bytes, as: UTF8.self) else { return nil }
-        for line in text.split(separator: "\n", omittingEmptySubsequences: true) where line.hasPrefix("world:") {
+        for line in text.split(whereSeparator: \.isNewline) where line.hasPrefix("world:") {
             var value = line.dropFirst("world:".count)
             if let comment = value.range(of: " #") { value = value[..<comment.lowerBound] }
-            value = value.trimmingCharacters(in: .whitespaces)[...]
+            value = value.trimmingCharacters(in: .whitespacesAndNewlines)[...]
             if value.count >= 2, let first = value.first, first == value.last, first == "\"" || first == "'" { value = value.dropFirst().dropLast() }
             guard !value.isEmpty else { return nil }
             let named = String(value)

@@ -50,9 +50,11 @@ import Testing
             "world: ../worlds/w.yaml", "world: \"../worlds/w.yaml\"   # quoted", "world:   '../worlds/w.yaml'", "world: \(expected) # absolute",
         ]
         for (index, line) in lines.enumerated() {
-            let file = scenarios.appendingPathComponent("s\(index).yaml")
-            try "name: s\n\(line)\ndevices:\n  - { id: a }\n".write(to: file, atomically: true, encoding: .utf8)
-            #expect(ScenarioBatch.worldFile(namedBy: file.path) == expected, "\(line)")
+            for newline in ["\n", "\r\n"] {
+                let file = scenarios.appendingPathComponent("s\(index).yaml")
+                try "name: s\(newline)\(line)\(newline)devices:\(newline)  - { id: a }\(newline)".write(to: file, atomically: true, encoding: .utf8)
+                #expect(ScenarioBatch.worldFile(namedBy: file.path) == expected, "\(line)")
+            }
         }
         let none = scenarios.appendingPathComponent("none.yaml")
         try "name: s\ndevices:\n  - { id: a, world: nested-is-not-top-level.yaml }\n".write(to: none, atomically: true, encoding: .utf8)
