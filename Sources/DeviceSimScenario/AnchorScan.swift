@@ -8,7 +8,8 @@ enum AnchorScan {
     static func rejectAnchorsAndAliases(in text: String, file: String) throws(ScenarioError) {
         var blockIndent: Int?  // indentation of the line that opened a block scalar
         var lineNumber = 0
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        // YAML's line breaks: LF, CR and CRLF (one Character in a Swift String, not a "\n").
+        for line in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }) {
             lineNumber += 1
             let characters = Array(line.unicodeScalars)
             let indent = characters.prefix { $0 == " " }.count

@@ -94,7 +94,8 @@ enum RunRecordCoding {
         }
         let decoder = JSONDecoder()
         var records: [RunRecord] = []
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: true)
+        // LF or CRLF line ends (CRLF is one Character in a Swift String, not a "\n").
+        let lines = text.split(omittingEmptySubsequences: true, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
         guard let first = lines.first, let header = try? decoder.decode(ResultsHeader.self, from: Data(first.utf8)),
               header.format == ResultsHeader.currentFormat else {
             throw ValidationErrorText("\(path):1: not a devicesim results file (write one with 'devicesim run --results FILE')")

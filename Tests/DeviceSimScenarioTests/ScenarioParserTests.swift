@@ -93,6 +93,10 @@ import Testing
         #expect(error(in: text)?.description == "test.yaml:1:7: YAML anchors (&name) are not supported in scenario files")
         let emphasis = "name: x\ndescription: |\n  *really* fine & so\ndevices: [{ id: a, at: [0, 0] }]\n"
         #expect(error(in: emphasis) == nil)
+        // CRLF line ends (one Character in a Swift String): still read line by line, so a comment on
+        // the first line does not hide the aliases after it.
+        let crlf = "name: x # a comment\r\ndevices:\r\n  - &a { id: a, at: [0, 0] }\r\n  - *a\r\n"
+        #expect(error(in: crlf)?.description == "test.yaml:3:5: YAML anchors (&name) are not supported in scenario files")
     }
 
     @Test func emptyAndNonMappingFilesAreRejected() {

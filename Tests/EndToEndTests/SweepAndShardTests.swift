@@ -81,6 +81,16 @@ import Testing
         // A missing shard is refused.
         let partial = try CLI.run(["merge"] + (1...3).map { folder.appendingPathComponent("shard-\($0).jsonl").path })
         #expect(partial.status == 2 && partial.standardError.contains("missing shard 4/4"))
+        // A shard's results that came back with CRLF line ends (through a Windows runner's
+        // artifacts) merge the same.
+        let shard1 = folder.appendingPathComponent("shard-1.jsonl")
+        try String(contentsOf: shard1, encoding: .utf8).replacingOccurrences(of: "\n", with: "\r\n").write(to: shard1, atomically: true, encoding: .utf8)
+        let again = try CLI.run(["merge", "-q"] + (1...4).map { folder.appendingPathComponent("shard-\($0).jsonl").path }
+            + ["--results", folder.appendingPathComponent("merged-crlf.jsonl").path])
+        #expect(again.status == whole.status)
+        let mergedFromCRLF = try String(contentsOf: folder.appendingPathComponent("merged-crlf.jsonl"), encoding: .utf8)
+        let wholeResults = try String(contentsOf: folder.appendingPathComponent("whole.jsonl"), encoding: .utf8)
+        #expect(Self.withoutTimes(mergedFromCRLF) == Self.withoutTimes(wholeResults))
     }
 
     @Test func parallelJobsGiveTheOutputOfOneJob() throws {
