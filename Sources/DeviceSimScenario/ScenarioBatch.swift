@@ -120,18 +120,12 @@ public enum ScenarioBatch {
     /// as the parser resolves it (relative to the file's folder); nil when it names none or cannot
     /// be read. Read without parsing the file: a scheduling hint only.
     static func worldFile(namedBy path: String) -> String? {
-        guard let bytes = FileBytes.contents(atPath: path), let text = String(validating: bytes, as: UTF8.self) else { return nil }
-        for line in text.split(whereSeparator: \.isNewline) where line.hasPrefix("world:") {
-            var value = line.dropFirst("world:".count)
-            if let comment = value.range(of: " #") { value = value[..<comment.lowerBound] }
-            value = value.trimmingCharacters(in: .whitespacesAndNewlines)[...]
-            if value.count >= 2, let first = value.first, first == value.last, first == "\"" || first == "'" { value = value.dropFirst().dropLast() }
-            guard !value.isEmpty else { return nil }
-            let named = String(value)
-            if named.hasPrefix("/") { return URL(fileURLWithPath: named).path }
-            return URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent(named).standardizedFileURL.path
-        }
-        return nil
+        guard let bytes = FileBytes.contents(atPath: path), let text = String(validating: bytes, as: UTF8.self),
+              var value = YAMLFileKind.topLevelValue(of: "world", in: text)?[...] else { return nil }
+        if let comment = value.range(of: " #") { value = value[..<comment.lowerBound] }
+        value = value.trimmingCharacters(in: .whitespaces)[...]
+        if value.count >= 2, let first = value.first, first == value.last, first == "\"" || first == "'" { value = value.dropFirst().dropLast() }
+        return value.isEmpty ? nil : ScenarioParser.resolvedFile(String(value), relativeTo: path).path
     }
 
     private struct RunOptions: Sendable {

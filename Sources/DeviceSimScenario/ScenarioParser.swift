@@ -172,11 +172,15 @@ public enum ScenarioParser {
         return scenario
     }
 
+    /// The file `path` names in the file `file`: absolute, or relative to `file`'s folder.
+    static func resolvedFile(_ path: String, relativeTo file: String) -> URL {
+        path.hasPrefix("/") ? URL(fileURLWithPath: path) : URL(fileURLWithPath: file).deletingLastPathComponent().appendingPathComponent(path).standardizedFileURL
+    }
+
     /// The file `node` names (relative to the scenario file's folder), which must be readable.
     static func readableFile(_ node: YAMLNode, kind: String, what: String) throws(ScenarioError) -> URL {
         let path = try node.string(what: what)
-        let folder = URL(fileURLWithPath: node.file).deletingLastPathComponent()
-        let url = path.hasPrefix("/") ? URL(fileURLWithPath: path) : folder.appendingPathComponent(path).standardizedFileURL
+        let url = resolvedFile(path, relativeTo: node.file)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
             throw node.error("the \(kind) file \(url.path) does not exist (a relative path is relative to this file's folder)")

@@ -48,20 +48,31 @@ public enum YAMLFileKind: String, Sendable, Hashable {
 
     /// Whether a line of `text` starts with the key `devices` (at column 1: a top-level key).
     static func hasTopLevelDevicesKey(_ text: String) -> Bool {
+        topLevelValue(of: "devices", in: text) != nil
+    }
+
+    /// What follows the colon on the first line of `text` that starts with `key` (at column 1: a
+    /// top-level key; spaces and tabs may stand before the colon), up to the line's end (its CR
+    /// left out); nil when no line does. Found by a scan of the bytes, without parsing.
+    static func topLevelValue(of key: String, in text: String) -> String? {
         var text = text
         return text.withUTF8 { bytes in
-            let key = Array("devices".utf8)
+            let key = Array(key.utf8)
             var lineStart = 0
             while lineStart < bytes.count {
-                if bytes.count - lineStart > key.count, bytes[lineStart..<lineStart + key.count].elementsEqual(key) {
+                let lineEnd = bytes[lineStart...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
+                if lineEnd - lineStart > key.count, bytes[lineStart..<lineStart + key.count].elementsEqual(key) {
                     var next = lineStart + key.count
-                    while next < bytes.count, bytes[next] == UInt8(ascii: " ") || bytes[next] == UInt8(ascii: "\t") { next += 1 }
-                    if next < bytes.count, bytes[next] == UInt8(ascii: ":") { return true }
+                    while next < lineEnd, bytes[next] == UInt8(ascii: " ") || bytes[next] == UInt8(ascii: "\t") { next += 1 }
+                    if next < lineEnd, bytes[next] == UInt8(ascii: ":") {
+                        var valueEnd = lineEnd
+                        if valueEnd > next + 1, bytes[valueEnd - 1] == UInt8(ascii: "\r") { valueEnd -= 1 }
+                        return String(decoding: UnsafeBufferPointer(rebasing: bytes[(next + 1)..<valueEnd]), as: UTF8.self)
+                    }
                 }
-                guard let newline = bytes[lineStart...].firstIndex(of: UInt8(ascii: "\n")) else { return false }
-                lineStart = newline + 1
+                lineStart = lineEnd + 1
             }
-            return false
+            return nil
         }
     }
 
