@@ -116,7 +116,7 @@ public struct RouteTimeline: Sendable {
     /// after it when one of them contains it, else by binary search. (Each leg starts where the one
     /// before ends, so a leg that contains `seconds` is the one the search finds.)
     private func legIndex(at seconds: Double, hint: Int) -> Int? {
-        for index in hint..<min(hint + 2, legs.count) where index >= 0 {
+        for index in hint..<min(hint + 2, legs.count) {
             if legs[index].startSeconds <= seconds, seconds < legs[index].endSeconds { return index }
         }
         guard let first = legs.first, let last = legs.last, seconds >= first.startSeconds, seconds < last.endSeconds else {
