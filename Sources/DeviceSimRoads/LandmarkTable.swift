@@ -53,7 +53,11 @@ public struct LandmarkTable: Sendable {
 
     /// Chooses up to `count` landmarks in `graph` and computes their travel times to and from every
     /// node (fewer when the largest strongly connected component has fewer distinct nodes).
-    init(_ graph: RoadGraph, count: Int) {
+    ///
+    /// With `sharing`, each landmark's backward search is offered to threads that want the table
+    /// meanwhile (see ``LandmarkSearchSharing``) while this thread runs the forward one; a search
+    /// nobody has started by then runs here. The table is the same whoever runs which search.
+    init(_ graph: RoadGraph, count: Int, sharing: LandmarkSearchSharing? = nil) {
         let nodeCount = graph.nodeCount
         let routable = (0..<nodeCount).filter { graph.isRoutable[$0] }
         guard count > 0, !routable.isEmpty else {
@@ -63,6 +67,7 @@ public struct LandmarkTable: Sendable {
         }
         let forward = CSR(starts: graph.edgeStarts, targets: graph.edgeTargets, seconds: graph.edgeSeconds)
         let backward = forward.reversed(nodeCount: nodeCount)
+        sharing?.start(searching: backward, nodeCount: nodeCount)
 
         // The first landmark: the routable node farthest from the component's centre.
         let vectors = graph.unitVectors
@@ -84,15 +89,22 @@ public struct LandmarkTable: Sendable {
         while chosen.count < count {
             let landmark = chosen.count
             chosen.append(Int32(next))
+            sharing?.offerBackwardSearch(from: Int32(next))
             scratch.computeTimes(from: Int32(next), in: forward)
             for node in 0..<nodeCount { interleaved[2 * (node * count + landmark)] = Self.roundedUp(scratch.times[node]) }
             for node in routable { fromLandmark[node] = scratch.times[node] }
-            scratch.computeTimes(from: Int32(next), in: backward)
-            for node in 0..<nodeCount { interleaved[2 * (node * count + landmark) + 1] = Self.roundedDown(scratch.times[node]) }
+            let toLandmark: [Double]
+            if let searched = sharing?.takeBackBackwardSearch() {
+                toLandmark = searched
+            } else {
+                scratch.computeTimes(from: Int32(next), in: backward)
+                toLandmark = scratch.times
+            }
+            for node in 0..<nodeCount { interleaved[2 * (node * count + landmark) + 1] = Self.roundedDown(toLandmark[node]) }
             // The next landmark: the routable node farthest (round trip) from every landmark so far.
             var farthest = -1, longest = 0.0
             for node in routable {
-                let roundTrip = min(shortestRoundTrip[node], fromLandmark[node] + scratch.times[node])
+                let roundTrip = min(shortestRoundTrip[node], fromLandmark[node] + toLandmark[node])
                 shortestRoundTrip[node] = roundTrip
                 if roundTrip > longest {
                     farthest = node
@@ -141,7 +153,7 @@ public struct LandmarkTable: Sendable {
 }
 
 /// A graph's edges in compressed sparse row form, for the landmark searches.
-private struct CSR {
+struct CSR: Sendable {
     var starts: [Int32]
     var targets: [Int32]
     var seconds: [Double]
@@ -167,7 +179,7 @@ private struct CSR {
 }
 
 /// Dijkstra's search over a whole graph, reusing its heap.
-private struct DijkstraScratch {
+struct DijkstraScratch {
     var times: [Double]
     var heap = MinimumHeap()
 
@@ -192,31 +204,4 @@ private struct DijkstraScratch {
             }
         }
     }
-}
-
-/// A graph's landmark table, computed once on first use and shared by copies of the graph.
-///
-/// Its lock is a `pthread` mutex (`NSLock`), whose waiters sleep: computing a table takes
-/// milliseconds, and a thread waiting for it on a priority-inheritance futex (`Mutex`) spins in the
-/// kernel as long as the computing thread runs, taking a processor another scenario could use.
-final class LandmarkStore: @unchecked Sendable {
-    /// The number of landmarks to choose.
-    let count: Int
-    private let lock = NSLock()
-    private var table: LandmarkTable?
-
-    init(count: Int) { self.count = count }
-
-    /// The table, computing it for `graph` if this is the first use.
-    func table(for graph: RoadGraph) -> LandmarkTable {
-        lock.withLock {
-            if let table { return table }
-            let computed = LandmarkTable(graph, count: count)
-            table = computed
-            return computed
-        }
-    }
-
-    /// The table if it has been computed.
-    var computed: LandmarkTable? { lock.withLock { table } }
 }
