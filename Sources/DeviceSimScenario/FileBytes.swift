@@ -40,4 +40,21 @@ enum FileBytes {
             capacity = max(capacity, 64 << 10)
         }
     }
+
+    /// The size and last modification of the file at `path` (links followed); nil when there is
+    /// none. `stat` alone: Foundation's `attributesOfItem(atPath:)` also looks up the names of the
+    /// file's owner and group on each call, reading `/etc/passwd` and `/etc/group` through NSS.
+    static func status(atPath path: String) -> FileStatus? {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        return FileStatus(size: Int(status.st_size), modifiedSeconds: Int(status.st_mtim.tv_sec), modifiedNanoseconds: Int(status.st_mtim.tv_nsec))
+    }
+}
+
+/// A file's size and last modification, from ``FileBytes/status(atPath:)``: equal as long as the
+/// file has not been written.
+struct FileStatus: Hashable, Sendable {
+    var size: Int
+    var modifiedSeconds: Int
+    var modifiedNanoseconds: Int
 }

@@ -16,8 +16,8 @@ import Synchronization
 /// ```
 final class ParsedFileCache<Value: Sendable>: Sendable {
     private struct Entry {
-        let size: Int
-        let modified: Date
+        /// The file's size and modification when it was read (nil: it could not be examined).
+        let status: FileStatus?
         let value: Value
     }
 
@@ -34,9 +34,7 @@ final class ParsedFileCache<Value: Sendable>: Sendable {
 
     /// The value made by `make` from the file at `path`, now or earlier in this process.
     func value<Failure: Error>(at path: String, make: (String) throws(Failure) -> Value) throws(Failure) -> Value {
-        let attributes = try? FileManager.default.attributesOfItem(atPath: path)
-        let size = (attributes?[.size] as? NSNumber)?.intValue ?? -1
-        let modified = attributes?[.modificationDate] as? Date ?? .distantPast
+        let status = FileBytes.status(atPath: path)
         let slot = slots.withLock { slots in
             if let slot = slots[path] { return slot }
             let slot = Slot()
@@ -45,11 +43,11 @@ final class ParsedFileCache<Value: Sendable>: Sendable {
         }
         slot.lock.lock()
         defer { slot.lock.unlock() }
-        if let entry = slot.entry, entry.size == size, entry.modified == modified { return entry.value }
+        if let entry = slot.entry, entry.status == status { return entry.value }
         valuesBeingMade.add(1, ordering: .relaxed)
         defer { valuesBeingMade.subtract(1, ordering: .relaxed) }
         let value = try make(path)
-        slot.entry = Entry(size: size, modified: modified, value: value)
+        slot.entry = Entry(status: status, value: value)
         return value
     }
 

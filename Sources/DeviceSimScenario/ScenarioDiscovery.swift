@@ -28,16 +28,15 @@ public enum ScenarioDiscovery {
                 found.append(Found(path: argument, relativeName: (argument as NSString).lastPathComponent))
                 continue
             }
-            guard let enumerator = files.enumerator(atPath: argument) else { continue }
+            guard let items = DirectoryWalk.files(under: argument) else { continue }
+            let base = argument.hasSuffix("/") ? String(argument.dropLast()) : argument
             var inFolder: [String] = []
-            while let item = enumerator.nextObject() as? String {
+            for item in items {
                 guard item.hasSuffix(".yaml") || item.hasSuffix(".yml") else { continue }
-                let base = argument.hasSuffix("/") ? String(argument.dropLast()) : argument
                 if scenariosOnly, let kind = YAMLFileKind(contentsOf: base + "/" + item), kind != .scenario { continue }
                 inFolder.append(item)
             }
             for item in inFolder.sorted() {
-                let base = argument.hasSuffix("/") ? String(argument.dropLast()) : argument
                 found.append(Found(path: base + "/" + item, relativeName: item))
             }
         }

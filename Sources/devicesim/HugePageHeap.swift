@@ -55,7 +55,12 @@ enum HugePageHeap {
     /// Whether a run of `files` is a fleet (see the type's description).
     static func isFleet(_ files: [String]) -> Bool {
         let files = Array(Set(files))
-        let sizes = files.map { (try? FileManager.default.attributesOfItem(atPath: $0)[.size] as? NSNumber)?.intValue ?? 0 }
+        // `stat`, not `FileManager.attributesOfItem`, which also looks up each file's owner and group
+        // names (reading /etc/passwd and /etc/group), before anything runs.
+        let sizes = files.map { file in
+            var status = stat()
+            return stat(file, &status) == 0 ? Int(status.st_size) : 0
+        }
         if sizes.contains(where: { $0 >= fleetFileSize }) { return true }
         guard files.count <= filesReadForCounts else { return false }
         return files.contains { file in

@@ -98,4 +98,41 @@ import Testing
         #expect(FileBytes.contents(atPath: folder.path) == nil)
         #expect(FileBytes.contents(atPath: folder.appendingPathComponent("missing").path) == nil)
     }
+
+    @Test func fileStatusIsFoundationsSizeAndDate() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("f")
+        try Data(repeating: 7, count: 1_234).write(to: file)
+        let status = try #require(FileBytes.status(atPath: file.path))
+        let attributes = try FileManager.default.attributesOfItem(atPath: file.path)
+        #expect(status.size == 1_234 && status.size == (attributes[.size] as? NSNumber)?.intValue)
+        let modified = try #require(attributes[.modificationDate] as? Date).timeIntervalSince1970
+        #expect(abs(Double(status.modifiedSeconds) + Double(status.modifiedNanoseconds) / 1e9 - modified) < 1e-6)
+        #expect(FileBytes.status(atPath: folder.appendingPathComponent("missing").path) == nil)
+    }
+
+    @Test func aDirectoryWalkListsWhatFileManagersEnumeratorLists() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let files = FileManager.default
+        for path in ["sub/deeper", "empty", "sub/.hidden-folder"] {
+            try files.createDirectory(at: folder.appendingPathComponent(path), withIntermediateDirectories: true)
+        }
+        for path in ["a.yaml", ".hidden.yaml", "sub/b.yml", "sub/notes.txt", "sub/deeper/c.yaml", "sub/.hidden-folder/d.yaml", "näme with space.yaml"] {
+            try Data("x: 1\n".utf8).write(to: folder.appendingPathComponent(path))
+        }
+        // A link to a folder is listed, not entered; a link to a file is listed.
+        try files.createSymbolicLink(atPath: folder.appendingPathComponent("link-to-sub").path, withDestinationPath: folder.appendingPathComponent("sub").path)
+        try files.createSymbolicLink(atPath: folder.appendingPathComponent("link.yaml").path, withDestinationPath: "a.yaml")
+        let enumerated = try #require(files.enumerator(atPath: folder.path)).compactMap { $0 as? String }.filter { item in
+            var status = stat()
+            return lstat(folder.path + "/" + item, &status) == 0 && (status.st_mode & S_IFMT) != S_IFDIR
+        }
+        let walked = try #require(DirectoryWalk.files(under: folder.path))
+        #expect(walked.sorted() == enumerated.sorted())
+        #expect(walked.count == 9)
+        #expect(Set(try #require(DirectoryWalk.files(under: folder.path + "/"))) == Set(walked))
+        #expect(DirectoryWalk.files(under: folder.appendingPathComponent("missing").path) == nil)
+    }
 }
