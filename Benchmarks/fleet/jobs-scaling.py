@@ -10,6 +10,11 @@ their caches and the memory bus, so what they lose to each other is what the mac
 running two things at once (on a shared host that can be a lot, and it changes from minute to
 minute: compare binaries in one run, side by side, never across runs). Prints medians over the
 rounds, and speed-ups over `--jobs 1`.
+
+The speed-ups are medians of each round's own ratios (its `--jobs 2` against its `--jobs 1`, run
+seconds apart, in alternating order), with their middle half: on a shared host the load changes
+between rounds more than between the runs of one round, so ratios taken within a round vary less
+than ratios of medians taken across rounds.
 """
 import argparse
 import os
@@ -49,15 +54,32 @@ for binary in arguments.binaries:
 for round in range(arguments.rounds):
     order = arguments.binaries if round % 2 == 0 else list(reversed(arguments.binaries))
     for binary in order:
-        for name, commands in cases(binary).items():
+        named = list(cases(binary).items())
+        for name, commands in (named if round % 2 == 0 else reversed(named)):
             times[binary][name].append(seconds(commands))
-print(f"{arguments.rounds} rounds, medians:")
+
+
+def middle(values):
+    """The median and the middle half (first and third quartiles)."""
+    quartiles = statistics.quantiles(values, n=4) if len(values) > 1 else values * 3
+    return statistics.median(values), quartiles[0], quartiles[2]
+
+
+print(f"{arguments.rounds} rounds; times are medians, speed-ups medians of each round's ratios [middle half]:")
 for binary in arguments.binaries:
-    medians = {name: statistics.median(values) for name, values in times[binary].items()}
-    one = medians["--jobs 1"]
-    ceiling = 2 * one / medians["two --jobs 1 processes at once"]
+    cells = times[binary]
+    medians = {name: statistics.median(values) for name, values in cells.items()}
+    one, two, pair = cells["--jobs 1"], cells["--jobs 2"], cells["two --jobs 1 processes at once"]
+    ratios = {
+        "--jobs 1": [1.0] * len(one),
+        "--jobs 2": [a / b for a, b in zip(one, two)],
+        "two --jobs 1 processes at once": [2 * a / p for a, p in zip(one, pair)],
+    }
+    shares = [a / b / (2 * a / p) for a, b, p in zip(one, two, pair)]
     print(binary)
     for name, median in medians.items():
-        speedup = ceiling if name.startswith("two") else one / median
-        print(f"  {name:32} {median * 1000:7.0f} ms  {speedup:4.2f}x" + (" (twice the work)" if name.startswith("two") else ""))
-    print(f"  --jobs 2 reaches {one / medians['--jobs 2'] / ceiling * 100:.0f} % of the machine's ceiling ({ceiling:.2f}x) for this work")
+        ratio, low, high = middle(ratios[name])
+        spread = "" if name == "--jobs 1" else f" [{low:4.2f}-{high:4.2f}]"
+        print(f"  {name:32} {median * 1000:7.0f} ms  {ratio:4.2f}x{spread}" + (" (twice the work)" if name.startswith("two") else ""))
+    share, low, high = middle(shares)
+    print(f"  --jobs 2 reaches {share * 100:.0f} % [{low * 100:.0f}-{high * 100:.0f} %] of the machine's ceiling for this work")
