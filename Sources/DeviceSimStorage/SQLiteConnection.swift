@@ -16,6 +16,7 @@ final class SQLiteConnection {
 
     /// Opens (creating if needed) the database at `path`.
     init(path: String) throws(SQLiteError) {
+        Self.configureSQLite
         self.path = path
         var db: OpaquePointer?
         let code = sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX, nil)
@@ -28,6 +29,14 @@ final class SQLiteConnection {
     }
 
     deinit { close() }
+
+    /// Set once, before the process's first connection: SQLite's memory statistics off. With them on,
+    /// every allocation SQLite makes (this build has no lookaside allocator, so that is every
+    /// allocation) takes one process-wide mutex, and two scenarios writing their devices' databases
+    /// on two threads queue on it. Nothing here reads the statistics. When the process has used
+    /// SQLite already (a host program's own databases), SQLite refuses the change and keeps its
+    /// settings.
+    private static let configureSQLite: Void = { _ = devicesim_sqlite3_disable_memory_statistics() }()
 
     /// Closes the connection; an open transaction is rolled back by SQLite.
     func close() {
