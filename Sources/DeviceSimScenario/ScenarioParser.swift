@@ -82,7 +82,7 @@ public enum ScenarioParser {
         var startDate = Date(timeIntervalSince1970: 1_767_225_600)
         if let node = map.optional("start-time") {
             let text = try node.string(what: "an ISO 8601 UTC time")
-            guard let date = ISO8601DateFormatter().date(from: text) else {
+            guard let date = ISO8601Time.date(from: text) else {
                 throw node.error("expected an ISO 8601 time such as 2026-05-01T08:00:00Z, found '\(text)'")
             }
             startDate = date
