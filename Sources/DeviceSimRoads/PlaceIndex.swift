@@ -41,6 +41,9 @@ public struct PlaceIndex: Sendable {
     /// Every place, in the order given (world places first, then OSM nodes, then streets).
     public let places: [Place]
     private let folded: [String]
+    /// Each folded name's UTF-8 bytes when they are all ASCII (most are, once accents are folded
+    /// away), for a byte search; nil for the others, searched with Foundation's `contains`.
+    private let foldedASCII: [[UInt8]?]
 
     /// Indexes `places`; a place whose name and source repeat an earlier one is kept only once.
     public init(_ places: [Place]) {
@@ -49,6 +52,12 @@ public struct PlaceIndex: Sendable {
         for place in places where seen.insert("\(place.source.rawValue)\u{0}\(place.name)").inserted { kept.append(place) }
         self.places = kept
         folded = kept.map { Self.fold($0.name) }
+        foldedASCII = folded.map(Self.asciiBytes)
+    }
+
+    private static func asciiBytes(_ text: String) -> [UInt8]? {
+        let bytes = Array(text.utf8)
+        return bytes.allSatisfy { $0 < 0x80 } ? bytes : nil
     }
 
     static func fold(_ text: String) -> String {
@@ -59,14 +68,35 @@ public struct PlaceIndex: Sendable {
     public func search(_ query: String, limit: Int = 10) -> [Place] {
         let needle = Self.fold(query.trimmingCharacters(in: .whitespaces))
         guard !needle.isEmpty else { return [] }
+        let needleASCII = Self.asciiBytes(needle)
         var ranked: [(rank: Int, index: Int)] = []
         for (index, name) in folded.enumerated() {
             let rank: Int
-            if name == needle { rank = 0 } else if name.hasPrefix(needle) { rank = 1 } else if name.contains(" " + needle) || name.contains("-" + needle) { rank = 2 } else if name.contains(needle) { rank = 3 } else { continue }
+            if let needleASCII, let nameASCII = foldedASCII[index] {
+                // ASCII in both: every byte is a character, so a byte search finds what `contains` does.
+                guard let found = Self.rank(of: needleASCII, in: nameASCII) else { continue }
+                rank = found
+            } else if name == needle { rank = 0 } else if name.hasPrefix(needle) { rank = 1 } else if name.contains(" " + needle) || name.contains("-" + needle) { rank = 2 } else if name.contains(needle) { rank = 3 } else { continue }
             ranked.append((rank, index))
         }
         ranked.sort { ($0.rank, folded[$0.index].count, $0.index) < ($1.rank, folded[$1.index].count, $1.index) }
         return ranked.prefix(limit).map { places[$0.index] }
+    }
+
+    /// How `name` matches `needle` (both ASCII, `needle` not empty): 0 the same, 1 a prefix, 2 after a
+    /// space or a hyphen, 3 anywhere else; nil not at all.
+    static func rank(of needle: [UInt8], in name: [UInt8]) -> Int? {
+        guard needle.count <= name.count else { return nil }
+        var best: Int?
+        for start in 0...(name.count - needle.count) where name[start] == needle[0] {
+            var index = 1
+            while index < needle.count, name[start + index] == needle[index] { index += 1 }
+            guard index == needle.count else { continue }
+            if start == 0 { return name.count == needle.count ? 0 : 1 }
+            if name[start - 1] == UInt8(ascii: " ") || name[start - 1] == UInt8(ascii: "-") { return 2 }
+            best = 3
+        }
+        return best
     }
 
     /// The first place named exactly `name` (ignoring case and accents).
