@@ -47,7 +47,12 @@ enum FileBytes {
     static func status(atPath path: String) -> FileStatus? {
         var status = stat()
         guard stat(path, &status) == 0 else { return nil }
-        return FileStatus(size: Int(status.st_size), modifiedSeconds: Int(status.st_mtim.tv_sec), modifiedNanoseconds: Int(status.st_mtim.tv_nsec))
+        #if canImport(Darwin)
+        let modified = status.st_mtimespec
+        #else
+        let modified = status.st_mtim
+        #endif
+        return FileStatus(size: Int(status.st_size), modifiedSeconds: Int(modified.tv_sec), modifiedNanoseconds: Int(modified.tv_nsec))
     }
 }
 
