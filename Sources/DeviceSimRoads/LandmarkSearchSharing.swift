@@ -20,9 +20,8 @@ import Foundation
 /// ```
 final class LandmarkSearchSharing: @unchecked Sendable {
     private let condition = NSCondition()
-    /// The reversed graph and its node count, from ``start(searching:nodeCount:)``.
+    /// The reversed graph, from ``start(searching:)``.
     private var graph: CSR?
-    private var nodeCount = 0
     /// A landmark whose backward search no one has started.
     private var offered: Int32?
     /// The search a helper finished, until the computing thread takes it back.
@@ -38,10 +37,9 @@ final class LandmarkSearchSharing: @unchecked Sendable {
     }
 
     /// Sets the graph the backward searches run on (the reversed graph), before the first offer.
-    func start(searching graph: CSR, nodeCount: Int) {
+    func start(searching graph: CSR) {
         condition.lock()
         self.graph = graph
-        self.nodeCount = nodeCount
         condition.unlock()
     }
 
@@ -80,7 +78,7 @@ final class LandmarkSearchSharing: @unchecked Sendable {
                 continue
             }
             offered = nil
-            if scratch == nil { scratch = DijkstraScratch(nodeCount: nodeCount) }
+            if scratch == nil { scratch = DijkstraScratch(nodeCount: graph.starts.count - 1) }
             condition.unlock()
             scratch!.computeTimes(from: landmark, in: graph)
             condition.lock()

@@ -67,7 +67,7 @@ public struct LandmarkTable: Sendable {
         }
         let forward = CSR(starts: graph.edgeStarts, targets: graph.edgeTargets, seconds: graph.edgeSeconds)
         let backward = forward.reversed(nodeCount: nodeCount)
-        sharing?.start(searching: backward, nodeCount: nodeCount)
+        sharing?.start(searching: backward)
 
         // The first landmark: the routable node farthest from the component's centre.
         let vectors = graph.unitVectors

@@ -13,9 +13,9 @@ import Darwin
 /// ```swift
 /// if let bytes = FileBytes.contents(atPath: "Scenarios/dog-walk/walk-2km.yaml") { print(bytes.count) }
 /// ```
-enum FileBytes {
+package enum FileBytes {
     /// The whole content of the regular file at `path`; nil when it cannot be opened or read.
-    static func contents(atPath path: String) -> [UInt8]? {
+    package static func contents(atPath path: String) -> [UInt8]? {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
@@ -44,7 +44,7 @@ enum FileBytes {
     /// The size and last modification of the file at `path` (links followed); nil when there is
     /// none. `stat` alone: Foundation's `attributesOfItem(atPath:)` also looks up the names of the
     /// file's owner and group on each call, reading `/etc/passwd` and `/etc/group` through NSS.
-    static func status(atPath path: String) -> FileStatus? {
+    package static func status(atPath path: String) -> FileStatus? {
         var status = stat()
         guard stat(path, &status) == 0 else { return nil }
         #if canImport(Darwin)
@@ -58,8 +58,8 @@ enum FileBytes {
 
 /// A file's size and last modification, from ``FileBytes/status(atPath:)``: equal as long as the
 /// file has not been written.
-struct FileStatus: Hashable, Sendable {
-    var size: Int
-    var modifiedSeconds: Int
-    var modifiedNanoseconds: Int
+package struct FileStatus: Hashable, Sendable {
+    package var size: Int
+    package var modifiedSeconds: Int
+    package var modifiedNanoseconds: Int
 }

@@ -1,3 +1,4 @@
+import DeviceSimScenario
 import Foundation
 
 #if canImport(Glibc)
@@ -55,16 +56,11 @@ enum HugePageHeap {
     /// Whether a run of `files` is a fleet (see the type's description).
     static func isFleet(_ files: [String]) -> Bool {
         let files = Array(Set(files))
-        // `stat`, not `FileManager.attributesOfItem`, which also looks up each file's owner and group
-        // names (reading /etc/passwd and /etc/group), before anything runs.
-        let sizes = files.map { file in
-            var status = stat()
-            return stat(file, &status) == 0 ? Int(status.st_size) : 0
-        }
+        let sizes = files.map { FileBytes.status(atPath: $0)?.size ?? 0 }
         if sizes.contains(where: { $0 >= fleetFileSize }) { return true }
         guard files.count <= filesReadForCounts else { return false }
         return files.contains { file in
-            guard let text = try? String(contentsOfFile: file, encoding: .utf8) else { return false }
+            guard let bytes = FileBytes.contents(atPath: file), let text = String(validating: bytes, as: UTF8.self) else { return false }
             return largestDeviceCount(in: text) >= fleetDeviceCount
         }
     }
