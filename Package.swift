@@ -80,7 +80,7 @@ let package = Package(
         ),
         // Helpers for users' own tests.
         .target(name: "DeviceSimTesting", dependencies: ["DeviceSim"]),
-        // The command line's sources stay in Sources/devicesim; the shipped executable is a main.swift
+        // The command line as a library (Sources/DeviceSimCLI); the shipped executable is a main.swift
         // calling it with the bundled apps.
         .target(
             name: "DeviceSimCLI",
@@ -91,7 +91,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            path: "Sources/devicesim"
+            path: "Sources/DeviceSimCLI"
         ),
         .executableTarget(name: "devicesim", dependencies: ["DeviceSimCLI"], path: "Sources/devicesim-executable"),
         .testTarget(name: "DeviceSimTimeTests", dependencies: ["DeviceSimTime"]),
