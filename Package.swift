@@ -32,7 +32,9 @@ let package = Package(
         .target(name: "DeviceSimTime", dependencies: ["CPrefetch"]),
         // The processor's prefetch hint (one static inline C function), for the scheduler's tick lanes.
         .target(name: "CPrefetch"),
-        // The hardware abstraction layer: protocols and value types of the device.
+        // The hardware abstraction layer: the device's protocols and values (location, Wi-Fi, beacons,
+        // geofences, connectivity, notifications and prompts, local storage, accounts on the device,
+        // civil time, the trace). No app's types.
         .target(name: "DeviceSimHAL", dependencies: ["DeviceSimTime"]),
         // `import DeviceSimCore`: the HAL and the clock types for app targets (no third-party dependency).
         .target(name: "DeviceSimCore", dependencies: ["DeviceSimHAL", "DeviceSimTime"]),
@@ -57,35 +59,65 @@ let package = Package(
         ),
         // SQLite's C API (Debian's libsqlite3-dev) for the devices' local databases.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
-        // The devices' local databases on disk (SQLite), with injectable storage faults.
+        // The devices' local databases on disk (a generic SQLite layer), with injectable storage faults.
         .target(name: "DeviceSimStorage", dependencies: ["CSQLite", "DeviceSimHAL", "DeviceSimTime"]),
-        // App flows written against the HAL only.
-        .target(name: "DeviceSimFlows", dependencies: ["DeviceSimHAL", "DeviceSimTime"]),
-        // The simulated backend server.
-        .target(name: "DeviceSimBackend", dependencies: ["DeviceSimHAL", "DeviceSimTime"]),
-        // Scenario files, runner, expectations, traces and reports.
+        // What every simulated app server shares: requests failing by operation and time.
+        .target(name: "DeviceSimServer", dependencies: ["DeviceSimTime"]),
+        // Scenario files, the runner, expectations, traces, and the registry of apps scenario files name.
         .target(
             name: "DeviceSimScenario",
             dependencies: [
-                "DeviceSimTime", "DeviceSimHAL", "DeviceSimSimulated", "DeviceSimFlows", "DeviceSimBackend", "DeviceSimStorage",
+                "DeviceSimTime", "DeviceSimHAL", "DeviceSimSimulated", "DeviceSimStorage", "DeviceSimRoads",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // The umbrella module: `import DeviceSim`.
+        // The HTML report: reads traces and results, writes one offline page.
+        .target(name: "DeviceSimReport", dependencies: ["DeviceSimScenario", "DeviceSimHAL", "DeviceSimTime"]),
+        // The bundled apps, each one module built like a user's app: its values and backend protocol,
+        // its flows (HAL only), its simulated server, its SQLite store and its scenario adapter.
+        .target(
+            name: "DeviceSimFriendLocator",
+            dependencies: ["DeviceSimHAL", "DeviceSimTime", "DeviceSimSimulated", "DeviceSimServer", "DeviceSimScenario"],
+            path: "Sources/Apps/FriendLocator"
+        ),
+        .target(
+            name: "DeviceSimDogWalk",
+            dependencies: ["CSQLite", "DeviceSimHAL", "DeviceSimTime", "DeviceSimStorage", "DeviceSimServer", "DeviceSimScenario"],
+            path: "Sources/Apps/DogWalk"
+        ),
+        .target(
+            name: "DeviceSimCampusGame",
+            dependencies: ["DeviceSimHAL", "DeviceSimTime", "DeviceSimStorage", "DeviceSimServer", "DeviceSimScenario"],
+            path: "Sources/Apps/CampusGame"
+        ),
+        .target(
+            name: "DeviceSimRoutes",
+            dependencies: ["DeviceSimHAL", "DeviceSimTime", "DeviceSimRoads", "DeviceSimSimulated", "DeviceSimStorage", "DeviceSimScenario"],
+            path: "Sources/Apps/Routes"
+        ),
+        .target(
+            name: "DeviceSimTaskList",
+            dependencies: ["DeviceSimHAL", "DeviceSimTime", "DeviceSimSimulated", "DeviceSimStorage", "DeviceSimServer", "DeviceSimScenario"],
+            path: "Sources/Apps/TaskList"
+        ),
+        // The umbrella module: `import DeviceSim` (the framework and the bundled apps, `BundledApps.all`).
         .target(
             name: "DeviceSim",
-            dependencies: ["DeviceSimCore", "DeviceSimTime", "DeviceSimHAL", "DeviceSimNMEA", "DeviceSimRoads", "DeviceSimSimulated", "DeviceSimFlows", "DeviceSimBackend", "DeviceSimScenario",
-                           "DeviceSimStorage"]
+            dependencies: [
+                "DeviceSimCore", "DeviceSimTime", "DeviceSimHAL", "DeviceSimNMEA", "DeviceSimRoads", "DeviceSimSimulated",
+                "DeviceSimStorage", "DeviceSimServer", "DeviceSimScenario", "DeviceSimReport",
+                "DeviceSimFriendLocator", "DeviceSimDogWalk", "DeviceSimCampusGame", "DeviceSimRoutes", "DeviceSimTaskList",
+            ]
         ),
         // Helpers for users' own tests.
         .target(name: "DeviceSimTesting", dependencies: ["DeviceSim"]),
-        // The command line as a library (Sources/DeviceSimCLI); the shipped executable is a main.swift
-        // calling it with the bundled apps.
+        // The command line as a library (Sources/DeviceSimCLI), with no app of its own: the shipped
+        // executable registers the bundled apps through `main(apps:)`, as a user's executable does.
         .target(
             name: "DeviceSimCLI",
             dependencies: [
-                "DeviceSim",
+                "DeviceSimTime", "DeviceSimHAL", "DeviceSimNMEA", "DeviceSimSimulated", "DeviceSimStorage", "DeviceSimScenario", "DeviceSimReport",
                 // libgps is a Linux package here: the live gpsd driver is built into the CLI on Linux only.
                 .target(name: "DeviceSimGPSD", condition: .when(platforms: [.linux])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -93,22 +125,33 @@ let package = Package(
             ],
             path: "Sources/DeviceSimCLI"
         ),
-        .executableTarget(name: "devicesim", dependencies: ["DeviceSimCLI"], path: "Sources/devicesim-executable"),
+        .executableTarget(name: "devicesim", dependencies: ["DeviceSimCLI", "DeviceSim"], path: "Sources/devicesim-executable"),
         .testTarget(name: "DeviceSimTimeTests", dependencies: ["DeviceSimTime"]),
         .testTarget(name: "DeviceSimHALTests", dependencies: ["DeviceSimHAL"]),
         .testTarget(name: "DeviceSimNMEATests", dependencies: ["DeviceSimNMEA", "DeviceSimTime"], resources: [.copy("Fixtures")]),
         .testTarget(name: "DeviceSimRoadsTests", dependencies: ["DeviceSimRoads"], exclude: ["Fixtures"]),
         .testTarget(name: "DeviceSimSimulatedTests", dependencies: ["DeviceSimSimulated"]),
-        .testTarget(name: "DeviceSimGPSDTests", dependencies: ["DeviceSimGPSD", "DeviceSimSimulated", "DeviceSimScenario", "DeviceSimNMEA"]),
+        .testTarget(name: "DeviceSimGPSDTests", dependencies: ["DeviceSimGPSD", "DeviceSimSimulated", "DeviceSimScenario", "DeviceSimNMEA", "DeviceSim"]),
         .testTarget(
-            name: "DeviceSimFlowsTests",
-            dependencies: ["DeviceSimFlows", "DeviceSimSimulated", "DeviceSimTesting", .product(name: "PropertyBased", package: "swift-property-based")]
+            name: "DeviceSimFriendLocatorTests",
+            dependencies: ["DeviceSimFriendLocator", "DeviceSimTesting"],
+            path: "Tests/Apps/FriendLocatorTests"
         ),
         .testTarget(
-            name: "DeviceSimBackendTests",
-            dependencies: ["DeviceSimBackend", "DeviceSimTesting", .product(name: "PropertyBased", package: "swift-property-based")]
+            name: "DeviceSimDogWalkTests",
+            dependencies: ["DeviceSimDogWalk", "DeviceSimTesting"],
+            path: "Tests/Apps/DogWalkTests"
         ),
-        .testTarget(name: "DeviceSimScenarioTests", dependencies: ["DeviceSimScenario", "DeviceSimRoads"]),
+        .testTarget(
+            name: "DeviceSimCampusGameTests",
+            dependencies: ["DeviceSimCampusGame", "DeviceSimTesting", .product(name: "PropertyBased", package: "swift-property-based")],
+            path: "Tests/Apps/CampusGameTests"
+        ),
+        .testTarget(name: "DeviceSimRoutesTests", dependencies: ["DeviceSimRoutes", "DeviceSimTesting"], path: "Tests/Apps/RoutesTests"),
+        .testTarget(name: "DeviceSimTaskListTests", dependencies: ["DeviceSimTaskList", "DeviceSimTesting"], path: "Tests/Apps/TaskListTests"),
+        // Scenario files of the bundled apps run here: the tests register them (BundledApps.all).
+        .testTarget(name: "DeviceSimScenarioTests", dependencies: ["DeviceSim", "DeviceSimScenario", "DeviceSimRoads"]),
+        .testTarget(name: "DeviceSimReportTests", dependencies: ["DeviceSim", "DeviceSimReport"]),
         .testTarget(name: "DeviceSimStorageTests", dependencies: ["DeviceSimStorage"]),
         .testTarget(name: "DeviceSimTestingTests", dependencies: ["DeviceSimTesting"]),
         .testTarget(name: "EndToEndTests", dependencies: ["devicesim"]),

@@ -1,10 +1,15 @@
-@_exported import DeviceSimBackend
+@_exported import DeviceSimCampusGame
 @_exported import DeviceSimCore
-@_exported import DeviceSimFlows
+@_exported import DeviceSimDogWalk
+@_exported import DeviceSimFriendLocator
 @_exported import DeviceSimHAL
 @_exported import DeviceSimNMEA
+@_exported import DeviceSimReport
 @_exported import DeviceSimRoads
+@_exported import DeviceSimRoutes
 @_exported import DeviceSimScenario
+@_exported import DeviceSimServer
 @_exported import DeviceSimSimulated
 @_exported import DeviceSimStorage
+@_exported import DeviceSimTaskList
 @_exported import DeviceSimTime

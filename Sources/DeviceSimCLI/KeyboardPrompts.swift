@@ -1,4 +1,7 @@
-import DeviceSim
+import DeviceSimHAL
+import DeviceSimScenario
+import DeviceSimSimulated
+import DeviceSimTime
 import Foundation
 
 /// The prompts showing on a live device, shared between the simulation's thread (which shows and
@@ -43,7 +46,7 @@ final class PromptBoard: @unchecked Sendable {
 /// simulated.device.notifications = prompts        // before the apps start
 /// KeyboardInput(onKey: prompts.keyHandler).start()
 /// ```
-final class KeyboardPrompts: UserNotifications {
+final class KeyboardPrompts: NotificationPresenting {
     /// The prompts showing, for the status line.
     let board = PromptBoard()
     private let notifications: SimulatedNotifications

@@ -1,7 +1,10 @@
 #if canImport(DeviceSimGPSD)
 import ArgumentParser
-import DeviceSim
 import DeviceSimGPSD
+import DeviceSimHAL
+import DeviceSimNMEA
+import DeviceSimScenario
+import DeviceSimTime
 import Foundation
 import Logging
 

@@ -1,5 +1,5 @@
 import ArgumentParser
-import DeviceSim
+import DeviceSimScenario
 import Foundation
 
 /// `devicesim merge`: join the results of shards into the result of one run.

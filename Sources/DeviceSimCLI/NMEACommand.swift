@@ -1,5 +1,6 @@
 import ArgumentParser
-import DeviceSim
+import DeviceSimNMEA
+import DeviceSimReport
 import Foundation
 
 /// `devicesim nmea`: tools for NMEA 0183 logs.

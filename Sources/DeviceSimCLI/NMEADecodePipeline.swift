@@ -1,4 +1,4 @@
-import DeviceSim
+import DeviceSimNMEA
 import Foundation
 
 /// `nmea decode` on every core. The input is read in pieces cut where decoding can start afresh

@@ -1,5 +1,8 @@
 import ArgumentParser
-import DeviceSim
+import DeviceSimHAL
+import DeviceSimNMEA
+import DeviceSimScenario
+import DeviceSimSimulated
 import Foundation
 
 /// `devicesim nmea export`: a route, a GPX file or a scenario device's walk, written as an NMEA log.

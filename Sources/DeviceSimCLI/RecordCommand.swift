@@ -1,7 +1,9 @@
 #if canImport(DeviceSimGPSD)
 import ArgumentParser
-import DeviceSim
 import DeviceSimGPSD
+import DeviceSimNMEA
+import DeviceSimScenario
+import DeviceSimTime
 import Foundation
 
 /// `devicesim record`: record what a GPS receiver sends through gpsd.

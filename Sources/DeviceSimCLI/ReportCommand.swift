@@ -1,5 +1,6 @@
 import ArgumentParser
-import DeviceSim
+import DeviceSimReport
+import DeviceSimScenario
 import Foundation
 
 /// `devicesim report`: an HTML report from saved traces (a CI job's artifacts, later).

@@ -1,5 +1,8 @@
 import ArgumentParser
-import DeviceSim
+import DeviceSimReport
+import DeviceSimScenario
+import DeviceSimStorage
+import DeviceSimTime
 import Foundation
 
 /// `devicesim run`: run scenario files in virtual time and check their expectations.

@@ -1,5 +1,5 @@
 import ArgumentParser
-import DeviceSim
+import DeviceSimScenario
 import Foundation
 
 /// What `run` and `merge` print: a line per scenario, its failed expectations, the final count and,

@@ -1,5 +1,9 @@
 import ArgumentParser
-import DeviceSim
+import DeviceSimHAL
+import DeviceSimNMEA
+import DeviceSimScenario
+import DeviceSimSimulated
+import DeviceSimTime
 import Foundation
 
 /// `devicesim serve`: a scenario on the wall clock, its devices' simulated receivers served as NMEA

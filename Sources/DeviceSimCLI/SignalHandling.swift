@@ -1,4 +1,4 @@
-import DeviceSim
+import DeviceSimTime
 import Dispatch
 import Foundation
 

@@ -1,5 +1,6 @@
 import ArgumentParser
-import DeviceSim
+import DeviceSimHAL
+import DeviceSimScenario
 
 /// The trace of a wall-clock run (`live`, `serve`): when `path` is given, a ``TraceFileWriter`` that
 /// gets every event of `recorder` as it happens (written at once, so the file is whole whenever the

@@ -1,5 +1,5 @@
 import ArgumentParser
-import DeviceSim
+import DeviceSimScenario
 import Foundation
 #if canImport(Glibc)
 import Glibc

@@ -1,5 +1,5 @@
 import ArgumentParser
-import DeviceSim
+import DeviceSimScenario
 import Foundation
 
 /// `devicesim validate`: check scenario files and world files without running them.
@@ -38,11 +38,8 @@ struct ValidateCommand: ParsableCommand {
         for item in found {
             do {
                 let kind = YAMLFileKind(contentsOf: item.path)
-                if kind == .game {
-                    let game = try GameFileParser.parse(contentsOf: item.path)
-                    if !quiet {
-                        Terminal.standardOutput.write("ok     \(item.path) — campus game \(game.name) (\(game.objectives.count) objective\(game.objectives.count == 1 ? "" : "s"), \(game.timeZone))\n")
-                    }
+                if kind == .appData, let summary = try ScenarioAppRegistry.validateDataFile(atPath: item.path) {
+                    if !quiet { Terminal.standardOutput.write("ok     \(item.path) — \(summary)\n") }
                     continue
                 }
                 if kind == .world {

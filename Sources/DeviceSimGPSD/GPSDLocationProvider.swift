@@ -50,12 +50,12 @@ public final class GPSDLocationProvider: LocationProvider {
 
     deinit { reader?.stop() }
 
-    public func observe(_ observer: @escaping (LocationUpdate) -> Void) -> Subscription {
+    public func observe(_ observer: @escaping (LocationUpdate) -> Void) -> ObservationToken {
         observers.add(observer)
     }
 
     /// Observes connection events (connected, connect failed with the retry delay, disconnected).
-    public func observeConnection(_ observer: @escaping (GPSDReader.Event) -> Void) -> Subscription {
+    public func observeConnection(_ observer: @escaping (GPSDReader.Event) -> Void) -> ObservationToken {
         connectionObservers.add(observer)
     }
 

@@ -23,7 +23,7 @@ public final class Device {
     /// Network connectivity, when the device has a driver for it.
     public var connectivity: (any ConnectivityMonitor)?
     /// Notifications and prompts, when the device has a driver for it.
-    public var notifications: (any UserNotifications)?
+    public var notifications: (any NotificationPresenting)?
     /// Local storage, when the device has one.
     public var storage: (any LocalStorage)?
     /// The accounts the device holds for apps to sign in with, when it has an account manager.
@@ -34,8 +34,6 @@ public final class Device {
     public let events: any EventSink
     /// The device's civil calendar (start date and time zone); UTC from 2026-01-01 unless set.
     public var civilClock: CivilClock = .default
-    /// The app's user data in the device's local database, when the device has one.
-    public var userData: (any UserDataStore)?
 
     /// Creates a device.
     public init(id: String, scheduler: EventScheduler, location: any LocationProvider, events: any EventSink) {

@@ -50,7 +50,7 @@ extension Device {
     private func stream<Value: Sendable>(
         of type: Value.Type,
         bufferingPolicy: AsyncStream<Value>.Continuation.BufferingPolicy,
-        _ observe: (@escaping (Value) -> Void) -> Subscription?
+        _ observe: (@escaping (Value) -> Void) -> ObservationToken?
     ) -> AsyncStream<Value> {
         let (stream, continuation) = AsyncStream.makeStream(of: Value.self, bufferingPolicy: bufferingPolicy)
         guard let observation = observe({ continuation.yield($0) }) else {

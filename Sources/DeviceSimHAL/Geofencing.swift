@@ -101,5 +101,5 @@ public protocol GeofenceMonitoring: AnyObject {
     /// Stops monitoring the region with this id; nothing happens when there is none.
     func stopMonitoring(_ id: String)
     /// Registers `observer` for every later transition; it stays registered while the subscription lives.
-    func observe(_ observer: @escaping (GeofenceEvent) -> Void) -> Subscription
+    func observe(_ observer: @escaping (GeofenceEvent) -> Void) -> ObservationToken
 }

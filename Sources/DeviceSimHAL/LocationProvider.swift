@@ -25,11 +25,11 @@ public protocol LocationProvider: AnyObject {
     var currentFix: LocationFix? { get }
 
     /// Registers `observer` for every later update; it stays registered while the subscription lives.
-    func observe(_ observer: @escaping (LocationUpdate) -> Void) -> Subscription
+    func observe(_ observer: @escaping (LocationUpdate) -> Void) -> ObservationToken
 }
 
 /// Keeps an observation alive; cancel it (or drop it) to stop receiving updates.
-public final class Subscription {
+public final class ObservationToken {
     private var onCancel: (() -> Void)?
 
     /// Creates a subscription that runs `onCancel` once when cancelled or released.
@@ -64,12 +64,12 @@ public final class ObserverList<Value> {
     @inlinable public var isEmpty: Bool { calls.isEmpty }
 
     /// Adds an observer; the subscription removes it.
-    @inlinable public func add(_ observer: @escaping (Value) -> Void) -> Subscription {
+    @inlinable public func add(_ observer: @escaping (Value) -> Void) -> ObservationToken {
         let id = nextID
         nextID += 1
         ids.append(id)
         calls.append(observer)
-        return Subscription { [weak self] in self?.remove(id) }
+        return ObservationToken { [weak self] in self?.remove(id) }
     }
 
     @usableFromInline func remove(_ id: Int) {

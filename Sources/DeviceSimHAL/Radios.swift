@@ -60,7 +60,7 @@ public protocol WiFiRadio: AnyObject {
     var lastScan: [WiFiScanResult] { get }
     /// Observes every delivered scan (periodic scans, and the results of ``requestScan()``; a throttled
     /// request delivers the previous results with ``WiFiScan/resultsUpdated`` false).
-    func observeScans(_ observer: @escaping (WiFiScan) -> Void) -> Subscription
+    func observeScans(_ observer: @escaping (WiFiScan) -> Void) -> ObservationToken
     /// Asks for a scan now. Like Android, the platform may throttle it: a throttled request delivers the
     /// previous results again, marked as not updated. Returns false when the request was throttled or
     /// the radio is off.
@@ -125,10 +125,10 @@ public protocol BeaconRanging: AnyObject {
     /// Whether Bluetooth is on.
     var isEnabled: Bool { get set }
     /// Observes every ranging report (one a second while Bluetooth is on).
-    func observeRanging(_ observer: @escaping ([BeaconSighting]) -> Void) -> Subscription
+    func observeRanging(_ observer: @escaping ([BeaconSighting]) -> Void) -> ObservationToken
     /// Observes beacon fences being entered (a beacon of the fence seen) and left (none seen for the
     /// exit delay, 10 s by default, or Bluetooth switched off).
-    func observeFences(_ observer: @escaping (BeaconFenceEvent) -> Void) -> Subscription
+    func observeFences(_ observer: @escaping (BeaconFenceEvent) -> Void) -> ObservationToken
 }
 
 /// Whether the device can reach the network.
@@ -141,7 +141,7 @@ public protocol ConnectivityMonitor: AnyObject {
     /// The current state.
     var state: ConnectivityState { get }
     /// Observes changes.
-    func observe(_ observer: @escaping (ConnectivityState) -> Void) -> Subscription
+    func observe(_ observer: @escaping (ConnectivityState) -> Void) -> ObservationToken
 }
 
 /// A notification or prompt shown to the user, with the choices offered.
@@ -176,7 +176,7 @@ public struct PromptWithdrawal {
 }
 
 /// Notifications and prompts: the app asks, the user (a scenario, or a person in live mode) answers.
-public protocol UserNotifications: AnyObject {
+public protocol NotificationPresenting: AnyObject {
     /// Shows `prompt`; `answer` is called once with the chosen answer, or nil if it times out
     /// unanswered. The result takes the prompt back while it is still showing.
     @discardableResult

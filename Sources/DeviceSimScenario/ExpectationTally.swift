@@ -104,7 +104,7 @@ public final class ExpectationTally: EventSink {
     }
 
     /// The first event each event expectation counted (nil for a position, or when none matched).
-    var firstMatches: [TraceEvent?] {
+    package var firstMatches: [TraceEvent?] {
         progress.map { entry in
             if case .event(_, _, _, let first, _) = entry { return first }
             return nil

@@ -97,8 +97,8 @@ public struct RunRecord: Codable, Sendable, Hashable {
 }
 
 /// Quoting for commands printed for people to paste into a POSIX shell.
-enum ShellQuoting {
-    static func quote(_ word: String) -> String {
+package enum ShellQuoting {
+    package static func quote(_ word: String) -> String {
         let safe = word.unicodeScalars.allSatisfy { scalar in
             scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "-_./=:,+@%".unicodeScalars.contains(scalar)
         }

@@ -1,4 +1,3 @@
-import DeviceSimBackend
 import DeviceSimHAL
 import DeviceSimSimulated
 import DeviceSimStorage
@@ -23,8 +22,9 @@ public struct Scenario: Sendable {
     public var duration: Duration
     /// The world the devices share (hotspots, access points, beacons), if the scenario names one.
     public var world: World?
-    /// The simulated backend's accounts, latency and failures.
-    public var backend: BackendSpec
+    /// The apps' servers' configurations, by app name, as each app read them from the file's top-level
+    /// keys (``ScenarioApp/parseServer(_:)``): one server per app, shared by every device.
+    public var servers: [String: any Sendable]
     /// The devices.
     public var devices: [DeviceSpec]
     /// What happens, ordered by time (file order among equal times).
@@ -53,7 +53,7 @@ public struct DeviceSpec: Sendable {
     public var track: TrackSpec?
     /// The app it runs.
     public var app: AppSpec?
-    /// The account of the device's user on the backend (the device id unless the file says otherwise).
+    /// The account of the device's user on the apps' servers (the device id unless the file says otherwise).
     public var account: String
     /// Its Wi-Fi radio (used when the scenario has a world).
     public var wifi: SimulatedWiFi.Configuration
@@ -69,17 +69,6 @@ public struct DeviceSpec: Sendable {
     public var geofences = GeofenceSpec()
     /// Where the device was declared.
     public var location: SourceLocation
-}
-
-/// The simulated backend of a scenario.
-public struct BackendSpec: Sendable {
-    /// Latency of every request.
-    public var configuration = SimulatedBackend.Configuration()
-    /// Accounts; when the file lists none, the parser gives every device's user one
-    /// (`<id>@example.org`), all of them friends.
-    public var accounts: [SimulatedBackend.Account] = []
-    /// Failures to inject.
-    public var failures: [SimulatedBackend.Failure] = []
 }
 
 /// A recorded track a device plays: an NMEA log (which replaces the simulated receiver) or a GPX

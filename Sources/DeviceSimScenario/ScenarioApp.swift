@@ -1,4 +1,5 @@
 import DeviceSimHAL
+import DeviceSimSimulated
 import DeviceSimTime
 import Synchronization
 
@@ -42,6 +43,26 @@ public protocol ScenarioApp: AnyObject, SendableMetatype {
     /// Performs a user action.
     func perform(_ action: Action)
 
+    /// The top-level keys of a scenario file that configure the app's server, which every device of
+    /// the scenario shares (the friend locator reads `backend:`); none unless the app says so.
+    static var serverKeys: [String] { get }
+    /// Reads the app's server configuration from a scenario file's top-level keys (its
+    /// ``serverKeys``), once per scenario file that names one of them or has a device running the app;
+    /// nil when the app keeps no configuration. Launched apps find the result with
+    /// ``ScenarioSimulation/serverConfiguration(of:)``.
+    static func parseServer(_ sections: ScenarioServerSections) throws(ScenarioError) -> (any Sendable)?
+
+    /// The top-level keys that mark a YAML file as one of the app's own data files (a campus game's
+    /// `objectives`), which scenario folders may hold beside their scenarios: `devicesim run` leaves
+    /// such files out and `devicesim validate` checks them with ``validateDataFile(atPath:)``.
+    static var dataFileKeys: [String] { get }
+    /// What such a file is and how a scenario names it, for the error when one is run as a scenario
+    /// ("a campus game file, not a scenario: a scenario's campus-game device names it with ...").
+    static var dataFileHint: String { get }
+    /// Reads one of the app's data files and says what it holds (`devicesim validate` prints it after
+    /// the path), or throws where the file is wrong.
+    static func validateDataFile(atPath path: String) throws(ScenarioError) -> String
+
     /// Whether the app keeps its data in the device's database, so `kill-app` and `restart-app` apply.
     static var keepsDataOnDevice: Bool { get }
     /// Stops the app (it is killed or restarted): its tasks end and it touches nothing afterwards.
@@ -51,7 +72,30 @@ public protocol ScenarioApp: AnyObject, SendableMetatype {
 extension ScenarioApp {
     public static var keepsDataOnDevice: Bool { false }
     public static var prompts: [String]? { nil }
+    public static var serverKeys: [String] { [] }
+    public static var dataFileKeys: [String] { [] }
+    public static var dataFileHint: String { "a data file of the app '\(name)', not a scenario" }
+    public static func validateDataFile(atPath path: String) throws(ScenarioError) -> String { "a data file of the app '\(name)'" }
+    public static func parseServer(_ sections: ScenarioServerSections) throws(ScenarioError) -> (any Sendable)? { nil }
     public func stop() {}
+}
+
+/// What an app's ``ScenarioApp/parseServer(_:)`` reads: the scenario file's top-level mapping (of
+/// which only the app's ``ScenarioApp/serverKeys`` are its own), the devices and the world.
+///
+/// ```swift
+/// static func parseServer(_ sections: ScenarioServerSections) throws(ScenarioError) -> (any Sendable)? {
+///     let latency = try sections.mapping.optional("my-server")?.duration(what: "a latency")
+///     return latency ?? .milliseconds(200)
+/// }
+/// ```
+public struct ScenarioServerSections {
+    /// The scenario file's top-level mapping.
+    public let mapping: YAMLMapping
+    /// The scenario's devices (after `count:` copies).
+    public let devices: [DeviceSpec]
+    /// The scenario's world, when it names one.
+    public let world: World?
 }
 
 /// What a launched app gets: its device and the simulation it lives in.
@@ -73,6 +117,11 @@ struct AnyScenarioApp: Sendable {
     let parseAction: @Sendable (String, YAMLMapping) throws(ScenarioError) -> any Sendable
     let launch: @Sendable (ScenarioAppContext, any Sendable) -> LaunchedApp
     let keepsDataOnDevice: Bool
+    let serverKeys: [String]
+    let dataFileKeys: [String]
+    let dataFileHint: String
+    let validateDataFile: @Sendable (String) throws(ScenarioError) -> String
+    let parseServer: @Sendable (ScenarioServerSections) throws(ScenarioError) -> (any Sendable)?
 
     init<App: ScenarioApp>(_ app: App.Type) {
         type = ObjectIdentifier(App.self)
@@ -81,6 +130,11 @@ struct AnyScenarioApp: Sendable {
         actions = App.actions
         prompts = App.prompts
         keepsDataOnDevice = App.keepsDataOnDevice
+        serverKeys = App.serverKeys
+        dataFileKeys = App.dataFileKeys
+        dataFileHint = App.dataFileHint
+        validateDataFile = { (path: String) throws(ScenarioError) -> String in try App.validateDataFile(atPath: path) }
+        parseServer = { (sections: ScenarioServerSections) throws(ScenarioError) -> (any Sendable)? in try App.parseServer(sections) }
         parseSettings = { (map: YAMLMapping?) throws(ScenarioError) -> any Sendable in try App.parseSettings(map) }
         parseAction = { (name: String, step: YAMLMapping) throws(ScenarioError) -> any Sendable in try App.parseAction(name, step: step) }
         launch = { context, settings in
@@ -97,9 +151,10 @@ struct LaunchedApp {
     let perform: (any Sendable) -> Void
 }
 
-/// The apps scenario files can name: the bundled ones, and any a user registers.
+/// The apps scenario files can name: those the program registered before reading any scenario file.
 ///
-/// A user's app is registered by the user's own code before any scenario file is read (no edit of
+/// The runner knows no app of its own: `devicesim` registers the bundled ones (`BundledApps.all` in
+/// the `DeviceSim` module) and a user's program registers its own the same way (no edit of
 /// DeviceSim); from then on scenario files name it like a bundled app, `devicesim validate` checks its
 /// settings and actions, and traces, expectations and reports cover it.
 ///
@@ -108,16 +163,7 @@ struct LaunchedApp {
 /// let scenario = try ScenarioParser.parse(contentsOf: "Scenarios/leave-home.yaml")
 /// ```
 public enum ScenarioAppRegistry {
-    /// The apps that ship with DeviceSim; they register the same way a user's app does.
-    public static let bundledApps: [any ScenarioApp.Type] = [
-        DogWalkScenarioApp.self,
-        FriendLocatorScenarioApp.self,
-        TaskListScenarioApp.self,
-        CampusGameScenarioApp.self,
-        RoutesScenarioApp.self,
-    ]
-
-    private static let registered = Mutex<[AnyScenarioApp]>(bundledApps.map { AnyScenarioApp($0) })
+    private static let registered = Mutex<[AnyScenarioApp]>([])
 
     static var apps: [AnyScenarioApp] { registered.withLock { $0 } }
 
@@ -150,6 +196,25 @@ public enum ScenarioAppRegistry {
 
     static func app(named name: String) -> AnyScenarioApp? {
         apps.first { $0.name == name }
+    }
+
+    /// The app whose data files have these top-level keys (the first registered app one of whose
+    /// ``ScenarioApp/dataFileKeys`` is among them).
+    static func dataFileOwner(topLevelKeys keys: [String]) -> AnyScenarioApp? {
+        apps.first { app in app.dataFileKeys.contains(where: keys.contains) }
+    }
+
+    /// Checks the app data file at `path` (see ``YAMLFileKind/appData``) with its app, and says what it
+    /// holds; nil when no registered app owns a file with its top-level keys.
+    ///
+    /// ```swift
+    /// if YAMLFileKind(contentsOf: path) == .appData, let summary = try ScenarioAppRegistry.validateDataFile(atPath: path) { ... }
+    /// ```
+    public static func validateDataFile(atPath path: String) throws(ScenarioError) -> String? {
+        let text = try ScenarioParser.readText(of: path, kind: "YAML", limit: ScenarioParser.maximumFileSize)
+        let keys = (try? YAMLNode.parse(text, file: path).fieldNames()) ?? []
+        guard let owner = dataFileOwner(topLevelKeys: keys) else { return nil }
+        return try owner.validateDataFile(path)
     }
 }
 

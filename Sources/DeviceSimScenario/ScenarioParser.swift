@@ -1,4 +1,3 @@
-import DeviceSimBackend
 import DeviceSimHAL
 import DeviceSimTime
 import DeviceSimSimulated
@@ -17,15 +16,20 @@ public enum ScenarioParser {
     /// The largest scenario file accepted (a fleet of 100,000 devices, one line each, is about 12 MB).
     public static let maximumFileSize = 64 << 20
 
-    static let topLevelKeys = ["name", "description", "seed", "start-time", "time-zone", "duration", "world", "backend", "devices", "timeline", "expect"]
+    /// The top-level keys every scenario file may use; registered apps add their servers' keys
+    /// (``ScenarioApp/serverKeys``, e.g. the friend locator's `backend`).
+    static let frameworkTopLevelKeys = ["name", "description", "seed", "start-time", "time-zone", "duration", "world", "devices", "timeline", "expect"]
+    /// The top-level keys a scenario file may use now: the framework's and the registered apps' servers'.
+    static var topLevelKeys: [String] {
+        var keys = frameworkTopLevelKeys
+        for app in ScenarioAppRegistry.apps { keys += app.serverKeys.filter { !keys.contains($0) } }
+        return keys
+    }
     static let deviceKeys = ["id", "count", "at", "altitude", "gps", "route", "track", "app", "account", "wifi", "bluetooth", "online", "geofences"]
     /// The most devices one entry with `count:` stands for.
     public static let maximumDeviceCount = 1_000_000
     static let wifiKeys = ["enabled", "scan-interval", "throttle"]
     static let bluetoothKeys = ["enabled", "samples-per-cycle", "fence-exit"]
-    static let backendKeys = ["latency", "accounts", "failures"]
-    static let accountKeys = ["id", "email", "friends", "groups", "sharing"]
-    static let failureKeys = ["operation", "within", "count"]
     static let trackKeys = ["file", "speed-factor", "start-offset", "loop", "speed"]
     static let gpsKeys = ["interval", "accuracy", "vertical-accuracy", "noise", "reacquisition", "satellites", "enabled"]
     static let routeKeys = ["start", "speed", "waypoints"]
@@ -45,7 +49,7 @@ public enum ScenarioParser {
     }
 
     /// The UTF-8 text of the file at `path`, at most `limit` bytes; `kind` names the file in errors.
-    static func readText(of path: String, kind: String, limit: Int) throws(ScenarioError) -> String {
+    public static func readText(of path: String, kind: String, limit: Int) throws(ScenarioError) -> String {
         guard let bytes = FileBytes.contents(atPath: path) else {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
@@ -69,7 +73,7 @@ public enum ScenarioParser {
     public static func parse(_ text: String, file: String) throws(ScenarioError) -> Scenario {
         let root = try YAMLNode.parse(text, file: file)
         // A world or game file given as a scenario: say what it is instead of listing its keys as unknown.
-        if let notAScenario = YAMLFileKind(topLevelKeys: (try? root.fieldNames()) ?? []).notAScenario { throw root.error(notAScenario) }
+        if let notAScenario = YAMLFileKind.notAScenario(topLevelKeys: (try? root.fieldNames()) ?? []) { throw root.error(notAScenario) }
         let map = try root.mapping(allowing: topLevelKeys, what: "scenario")
         let name = try map.required("name").string(what: "a scenario name")
         let description = try map.optional("description")?.string(what: "a description")
@@ -126,11 +130,13 @@ public enum ScenarioParser {
             }
         }
         let deviceIDs = devices.map(\.id)
-        var backend = try map.optional("backend").map { (n) throws(ScenarioError) in try parseBackend(n) } ?? BackendSpec()
-        if backend.accounts.isEmpty { backend.accounts = SimulatedBackend.Account.allFriends(devices.map(\.account)) }
-        let accountIDs = Set(backend.accounts.map(\.id))
-        for device in devices where !accountIDs.contains(device.account) {
-            throw ScenarioError("device '\(device.id)' uses the account '\(device.account)', which the backend does not list", at: device.location)
+        // Each app's server, shared by every device: read by the app, for a scenario that runs it or
+        // names one of its server keys.
+        var servers: [String: any Sendable] = [:]
+        let appsOnDevices = Set(devices.compactMap { $0.app?.name })
+        let sections = ScenarioServerSections(mapping: map, devices: devices, world: world)
+        for app in ScenarioAppRegistry.apps where appsOnDevices.contains(app.name) || app.serverKeys.contains(where: { map.optional($0) != nil }) {
+            if let configuration = try app.parseServer(sections) { servers[app.name] = configuration }
         }
 
         var timeline: [TimelineStep] = []
@@ -167,7 +173,7 @@ public enum ScenarioParser {
         }
         var scenario = Scenario(
             name: name, description: description, file: file, seed: seed, startDate: startDate, duration: duration,
-            world: world, backend: backend, devices: devices, timeline: timeline, expectations: expectations)
+            world: world, servers: servers, devices: devices, timeline: timeline, expectations: expectations)
         scenario.timeZone = timeZone
         return scenario
     }
@@ -178,7 +184,12 @@ public enum ScenarioParser {
     }
 
     /// The file `node` names (relative to the scenario file's folder), which must be readable.
-    static func readableFile(_ node: YAMLNode, kind: String, what: String) throws(ScenarioError) -> URL {
+    /// `kind` names the file in errors ("game", "world"); `what` says what the value should be.
+    ///
+    /// ```swift
+    /// let url = try ScenarioParser.readableFile(settings.required("game"), kind: "game", what: "a game file path")
+    /// ```
+    public static func readableFile(_ node: YAMLNode, kind: String, what: String) throws(ScenarioError) -> URL {
         let path = try node.string(what: what)
         let url = resolvedFile(path, relativeTo: node.file)
         var isDirectory: ObjCBool = false
@@ -190,55 +201,6 @@ public enum ScenarioParser {
         }
         guard FileManager.default.isReadableFile(atPath: url.path) else { throw node.error("cannot read the \(kind) file \(url.path): permission denied") }
         return url
-    }
-
-    private static func parseBackend(_ node: YAMLNode) throws(ScenarioError) -> BackendSpec {
-        let map = try node.mapping(allowing: backendKeys, what: "backend")
-        var spec = BackendSpec()
-        if let n = map.optional("latency") { spec.configuration.latency = try n.duration(what: "a request latency") }
-        if let accountsNode = map.optional("accounts") {
-            var seenAccountIDs = Set<String>()
-            for item in try accountsNode.sequence(what: "list of accounts") {
-                let account = try item.mapping(allowing: accountKeys, what: "account")
-                let id = try account.required("id").string(what: "an account id")
-                guard seenAccountIDs.insert(id).inserted else { throw item.error("a second account named '\(id)'") }
-                var parsed = SimulatedBackend.Account(id: id, email: try account.optional("email")?.string(what: "an e-mail address"))
-                if let n = account.optional("friends") { parsed.friends = try n.sequence(what: "list of friends").map { (f) throws(ScenarioError) in try f.string(what: "an account id") } }
-                if let groupsNode = account.optional("groups") {
-                    let names = (try? groupsNode.fieldNames()) ?? []
-                    let groups = try groupsNode.mapping(allowing: names, what: "groups")
-                    for name in names {
-                        guard name != "friends" else { throw groups.keyNode(name)!.error("'friends' is the default group of all friends; list them under 'friends:'") }
-                        parsed.groups[name] = try groups.required(name).sequence(what: "list of group members").map { (f) throws(ScenarioError) in try f.string(what: "an account id") }
-                    }
-                }
-                if let n = account.optional("sharing") { parsed.sharing = try n.bool() }
-                spec.accounts.append(parsed)
-            }
-            let ids = Set(spec.accounts.map(\.id))
-            for (index, account) in spec.accounts.enumerated() {
-                for friend in account.friends + account.groups.values.flatMap({ $0 }) where !ids.contains(friend) {
-                    throw try accountsNode.sequence()[index].error("account '\(account.id)' names '\(friend)', who has no account")
-                }
-            }
-        }
-        if let failuresNode = map.optional("failures") {
-            for item in try failuresNode.sequence(what: "list of failures") {
-                let failure = try item.mapping(allowing: failureKeys, what: "failure")
-                let operation = try failure.required("operation").choice(SimulatedBackend.Operation.allCases.map(\.rawValue), what: "backend operation")
-                var parsed = SimulatedBackend.Failure(operation: SimulatedBackend.Operation(rawValue: operation)!)
-                if let n = failure.optional("within") {
-                    let window = try parseWindow(n)
-                    parsed.from = VirtualInstant(offset: window.lowerBound)
-                    parsed.until = VirtualInstant(offset: window.upperBound)
-                }
-                if let n = failure.optional("count") {
-                    parsed.count = try nonNegative(n)
-                }
-                spec.failures.append(parsed)
-            }
-        }
-        return spec
     }
 
     private static func parseDevice(_ node: YAMLNode, startDate: Date, places: [String: GeoCoordinate]) throws(ScenarioError) -> DeviceSpec {
@@ -471,7 +433,8 @@ public enum ScenarioParser {
         }
     }
 
-    private static func parseWindow(_ node: YAMLNode) throws(ScenarioError) -> ClosedRange<Duration> {
+    /// A time window `[from, to]` of two durations, `from` not after `to`.
+    public static func parseWindow(_ node: YAMLNode) throws(ScenarioError) -> ClosedRange<Duration> {
         let items = try node.sequence(what: "time window [from, to]")
         guard items.count == 2 else { throw node.error("expected a time window [from, to], found a list of \(items.count)") }
         let from = try items[0].duration(), to = try items[1].duration()
@@ -519,7 +482,8 @@ public enum ScenarioParser {
         return .event(EventExpectation(name: name, device: device, window: window, fields: fields, minimum: minimum, maximum: maximum, location: node.location))
     }
 
-    private static func nonNegative(_ node: YAMLNode) throws(ScenarioError) -> Int {
+    /// A whole number that is not negative (a count).
+    public static func nonNegative(_ node: YAMLNode) throws(ScenarioError) -> Int {
         let value = try node.int(what: "a count")
         guard value >= 0 else { throw node.error("a count cannot be negative") }
         return value
@@ -528,7 +492,7 @@ public enum ScenarioParser {
 
 extension YAMLNode {
     /// The keys of a mapping node, whatever they are.
-    func fieldNames() throws -> [String] {
+    public func fieldNames() throws -> [String] {
         guard case .mapping(let mapping) = node else { return [] }
         return mapping.keys.compactMap { $0.scalar?.string }
     }

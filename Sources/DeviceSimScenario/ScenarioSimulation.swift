@@ -1,5 +1,3 @@
-import DeviceSimBackend
-import DeviceSimFlows
 import DeviceSimHAL
 import DeviceSimSimulated
 import DeviceSimStorage
@@ -33,9 +31,6 @@ public final class ScenarioSimulation {
         public let notifications: SimulatedNotifications
         /// Its connectivity.
         public let connectivity: SimulatedConnectivity
-        /// The dog-walk app's user data in its local database (`<id>.sqlite` in the run's data
-        /// folder, made when first used).
-        public internal(set) var database: SQLiteUserDataStore?
         /// Every database file of the device (one per app store that asked for one).
         public internal(set) var databases: [SQLiteDatabase] = []
         /// The storage faults injected into the device (`storage-fault`); its databases share them.
@@ -68,13 +63,11 @@ public final class ScenarioSimulation {
     /// The NMEA log each device plays, by device id (gps-on/off and signal-loss act on it).
     private var playbackByDevice: [String: NMEAPlaybackLocationProvider] = [:]
     /// Devices whose radios follow the fixes of a recorded or live location source.
-    private var radiosFollowingFixes: [Subscription] = []
+    private var radiosFollowingFixes: [ObservationToken] = []
     /// Problems found while setting up (a track that cannot be opened); the run fails with them.
     public private(set) var setupErrors: [String] = []
     /// The world, indexed for the radios (when the scenario names one).
     public let world: WorldIndex?
-    /// The simulated backend every device's apps talk to.
-    public let backend: SimulatedBackend
     /// The folder of the devices' databases (`<device id>.sqlite`); a temporary one is made only when
     /// a database is first opened.
     public let dataFolder: DataFolder
@@ -101,10 +94,6 @@ public final class ScenarioSimulation {
         let root = SeededRandomGenerator(seed: self.seed)
         let world = scenario.world.map(WorldIndex.init)
         self.world = world
-        backend = SimulatedBackend(
-            scheduler: scheduler, events: trace, configuration: scenario.backend.configuration,
-            hotspots: scenario.world?.hotspotInfos ?? [], accounts: scenario.backend.accounts)
-        for failure in scenario.backend.failures { backend.injectFailure(failure) }
         let folder = dataFolder.map(DataFolder.init(keeping:)) ?? DataFolder.temporaryWhenFirstUsed(prefix: "devicesim-data-")
         self.dataFolder = folder
         let civilClock = CivilClock(startDate: scenario.startDate, timeZone: scenario.timeZone)
@@ -136,13 +125,6 @@ public final class ScenarioSimulation {
             }
             let simulated = SimulatedDevice(device: device, motion: motion, gps: gps)
             device.civilClock = civilClock
-            let database = SQLiteUserDataStore(database: SQLiteDatabase(
-                folder: folder, file: "\(spec.id).sqlite", migrations: SQLiteUserDataStore.migrations, faults: simulated.storageFaults,
-                now: { [scheduler] in scheduler.now }))
-            if !folder.isTemporary { database.removeFiles() }
-            simulated.database = database
-            simulated.databases.append(database.database)
-            device.userData = database
             if gps == nil {
                 // The radios see the device where its location source says it is: its last fix.
                 radiosFollowingFixes.append(device.location.observe { update in
@@ -158,6 +140,12 @@ public final class ScenarioSimulation {
             deviceIndexByID[spec.id] = devices.count
             devices.append(simulated)
         }
+    }
+
+    /// The configuration of the server of the app named `app`, as the app read it from the scenario
+    /// file (``ScenarioApp/parseServer(_:)``); nil when it keeps none.
+    public func serverConfiguration(of app: String) -> (any Sendable)? {
+        scenario.servers[app]
     }
 
     /// The one instance of `Service` that every app of this simulation shares (an app's own server),
@@ -180,8 +168,13 @@ public final class ScenarioSimulation {
     /// let store = simulation.database(on: device, named: "task-list", migrations: SQLiteTaskListStore.migrations).map(SQLiteTaskListStore.init(database:))
     /// ```
     public func database(on device: Device, named name: String, migrations: [[String]]) -> SQLiteDatabase? {
+        database(on: device, file: "\(device.id).\(name).sqlite", migrations: migrations)
+    }
+
+    /// The database file `file` of `device` in the run's data folder, with `migrations` (made once,
+    /// sharing the device's storage faults); nil when the device is not the simulation's.
+    public func database(on device: Device, file: String, migrations: [[String]]) -> SQLiteDatabase? {
         guard let simulated = self.device(device.id) else { return nil }
-        let file = "\(device.id).\(name).sqlite"
         if let existing = simulated.databases.first(where: { $0.fileName == file }) { return existing }
         let database = SQLiteDatabase(folder: dataFolder, file: file, migrations: migrations, faults: simulated.storageFaults, now: { [scheduler] in scheduler.now })
         if !dataFolder.isTemporary { database.removeFiles() }
@@ -215,7 +208,7 @@ public final class ScenarioSimulation {
     }
 
     private var started = false
-    private var fenceSubscriptions: [Subscription] = []
+    private var fenceSubscriptions: [ObservationToken] = []
 
     /// Launches devices and apps and schedules the timeline (once).
     private func start() {
@@ -360,12 +353,19 @@ public final class ScenarioSimulation {
             fields.append(("during", .string(duringNextWrite ? "next-write" : "now")))
             guard simulated.app != nil else { return skip(simulated, fields, "the app is not running") }
             record(step, on: simulated, fields)
-            if duringNextWrite, let database = simulated.database {
-                database.onKilled = { [unowned self, unowned simulated] in
-                    database.onKilled = nil
-                    stopApp(on: simulated, "app.killed", [("during", .string("write"))])
+            if duringNextWrite, !simulated.databases.isEmpty {
+                // The app dies in its next write to any of its databases.
+                let databases = simulated.databases
+                for database in databases {
+                    database.onKilled = { [unowned self, unowned simulated] in
+                        for other in databases {
+                            other.onKilled = nil
+                            other.cancelKillDuringNextWrite()
+                        }
+                        stopApp(on: simulated, "app.killed", [("during", .string("write"))])
+                    }
+                    database.killDuringNextWrite()
                 }
-                database.killDuringNextWrite()
             } else {
                 stopApp(on: simulated, "app.killed", [("during", .string("idle"))])
             }

@@ -4,7 +4,7 @@ import DeviceSimTime
 
 extension TrackSpec {
     /// `route` as this track plays it: its speeds multiplied and its pauses divided by ``speedFactor``.
-    func playing(_ route: Route) -> Route {
+    package func playing(_ route: Route) -> Route {
         var scaled = route
         scaled.speed *= speedFactor
         scaled.waypoints = route.waypoints.map { waypoint in
@@ -18,7 +18,7 @@ extension TrackSpec {
 
     /// When a pass of the track that begins at `instant` starts along its route: the first pass
     /// starts ``startOffset`` (at the playback rate) before zero, later passes where they begin.
-    func routeStart(forPassAt instant: VirtualInstant) -> VirtualInstant {
+    package func routeStart(forPassAt instant: VirtualInstant) -> VirtualInstant {
         guard instant == .zero else { return instant }
         return VirtualInstant(nanoseconds: -Int64(Double(startOffset.wholeNanoseconds) / speedFactor))
     }

@@ -1,7 +1,8 @@
 import Foundation
 
 /// What a YAML file beside the scenarios is: a scenario, a world file (places, hotspots, beacons,
-/// roads, radio settings) or a campus game file (objectives), told apart by its top-level keys. Scenario
+/// roads, radio settings) or a data file of a registered app (a campus game's objectives: see
+/// ``ScenarioApp/dataFileKeys``), told apart by its top-level keys. Scenario
 /// folders may hold a scenario's world and game files next to it: `devicesim run FOLDER` runs only the
 /// scenarios, `devicesim validate FOLDER` checks each file as what it is.
 ///
@@ -9,23 +10,26 @@ import Foundation
 /// if YAMLFileKind(contentsOf: "Scenarios/campus-game/otaniemi/otaniemi.yaml") == .world { ... }
 /// ```
 public enum YAMLFileKind: String, Sendable, Hashable {
+    /// A scenario file (it has `devices`).
     case scenario
+    /// A world file.
     case world
-    case game
+    /// A data file of a registered app (``ScenarioApp/dataFileKeys``).
+    case appData = "app-data"
 
     /// The keys only a world file has at its top level.
     static let worldKeys: Set<String> = ["radio", "places", "hotspots", "beacons", "roads"]
 
     /// The kind the top-level `keys` denote: anything with `devices` is a scenario; without them, world
-    /// keys make a world file and `objectives` a game file; the rest is read as a scenario (whose parser
-    /// then says what is missing).
+    /// keys make a world file and a registered app's data-file keys its data file; the rest is read as
+    /// a scenario (whose parser then says what is missing).
     public init(topLevelKeys keys: [String]) {
         if keys.contains("devices") {
             self = .scenario
         } else if keys.contains(where: Self.worldKeys.contains) {
             self = .world
-        } else if keys.contains("objectives") {
-            self = .game
+        } else if ScenarioAppRegistry.dataFileOwner(topLevelKeys: keys) != nil {
+            self = .appData
         } else {
             self = .scenario
         }
@@ -76,12 +80,13 @@ public enum YAMLFileKind: String, Sendable, Hashable {
         }
     }
 
-    /// Why a file of this kind is not a scenario, and what to do with it instead (nil for a scenario).
-    var notAScenario: String? {
-        switch self {
+    /// Why a file with these top-level keys is not a scenario, and what to do with it instead (nil for a
+    /// scenario).
+    static func notAScenario(topLevelKeys keys: [String]) -> String? {
+        switch YAMLFileKind(topLevelKeys: keys) {
         case .scenario: nil
         case .world: "this is a world file, not a scenario: a scenario names it with 'world: <path relative to the scenario>'; check it on its own with 'devicesim validate'"
-        case .game: "this is a campus game file, not a scenario: a scenario's campus-game device names it with 'app: { name: campus-game, settings: { game: <path relative to the scenario> } }'; check it on its own with 'devicesim validate'"
+        case .appData: "this is \(ScenarioAppRegistry.dataFileOwner(topLevelKeys: keys)?.dataFileHint ?? "an app's data file, not a scenario"); check it on its own with 'devicesim validate'"
         }
     }
 }

@@ -79,7 +79,7 @@ public final class NMEAPlaybackLocationProvider: LocationProvider {
 
     deinit { try? handle?.close() }
 
-    public func observe(_ observer: @escaping (LocationUpdate) -> Void) -> Subscription {
+    public func observe(_ observer: @escaping (LocationUpdate) -> Void) -> ObservationToken {
         observers.add(observer)
     }
 

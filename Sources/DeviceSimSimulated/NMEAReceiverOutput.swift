@@ -31,7 +31,7 @@ public final class NMEAReceiverOutput {
     public var startDate: Date
     private let configuration: Configuration
     private let send: ([UInt8]) -> Void
-    private var subscription: Subscription?
+    private var subscription: ObservationToken?
     private var timer: RepeatingEvent?
     private var lastEpoch: VirtualInstant?
     /// Epochs sent so far, and how many of them had a fix.

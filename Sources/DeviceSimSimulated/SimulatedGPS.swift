@@ -85,7 +85,7 @@ public final class SimulatedGPS: LocationProvider, TickPrefetching {
         self.random = random
     }
 
-    public func observe(_ observer: @escaping (LocationUpdate) -> Void) -> Subscription {
+    public func observe(_ observer: @escaping (LocationUpdate) -> Void) -> ObservationToken {
         observers.add(observer)
     }
 

@@ -89,7 +89,7 @@ public final class SimulatedGeofenceMonitor: GeofenceMonitoring {
     private let configuration: Configuration
     private var regions: [Monitored] = []
     private let observers = ObserverList<GeofenceEvent>()
-    private var locationSubscription: Subscription?
+    private var locationSubscription: ObservationToken?
     private var lastCoordinate: GeoCoordinate?
 
     /// Creates the monitor of `device`, fed by its location source (it keeps the device's scheduler,
@@ -138,7 +138,7 @@ public final class SimulatedGeofenceMonitor: GeofenceMonitoring {
         followLocation(!regions.isEmpty)
     }
 
-    public func observe(_ observer: @escaping (GeofenceEvent) -> Void) -> Subscription {
+    public func observe(_ observer: @escaping (GeofenceEvent) -> Void) -> ObservationToken {
         observers.add(observer)
     }
 

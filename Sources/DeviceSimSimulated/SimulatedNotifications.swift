@@ -13,7 +13,7 @@ import DeviceSimTime
 /// let notifications = SimulatedNotifications(device: device)
 /// notifications.answer(prompt: "locate-precisely", with: "yes")   // now, or when it shows
 /// ```
-public final class SimulatedNotifications: UserNotifications {
+public final class SimulatedNotifications: NotificationPresenting {
     private struct Pending {
         var prompt: UserPrompt
         var answer: (String?) -> Void
@@ -159,7 +159,7 @@ public final class SimulatedConnectivity: ConnectivityMonitor {
         didSet { if state != oldValue { observers.send(state) } }
     }
 
-    public func observe(_ observer: @escaping (ConnectivityState) -> Void) -> Subscription {
+    public func observe(_ observer: @escaping (ConnectivityState) -> Void) -> ObservationToken {
         observers.add(observer)
     }
 }

@@ -9,10 +9,10 @@ import Foundation
 /// try db.transaction { try db.execute("INSERT INTO dogs(name) VALUES (?)", [.text("Rex")]) }
 /// let rows = try db.query("SELECT id, name FROM dogs")
 /// ```
-final class SQLiteConnection {
+public final class SQLiteConnection {
     private var handle: OpaquePointer?
     /// The database file.
-    let path: String
+    public let path: String
 
     /// Opens (creating if needed) the database at `path`.
     init(path: String) throws(SQLiteError) {
@@ -45,12 +45,12 @@ final class SQLiteConnection {
     }
 
     /// Runs `sql` (one statement) with `values` bound to its `?` parameters.
-    func execute(_ sql: String, _ values: [SQLiteValue] = []) throws(SQLiteError) {
+    public func execute(_ sql: String, _ values: [SQLiteValue] = []) throws(SQLiteError) {
         _ = try query(sql, values)
     }
 
     /// Runs `sql` and returns every row.
-    func query(_ sql: String, _ values: [SQLiteValue] = []) throws(SQLiteError) -> [[SQLiteValue]] {
+    public func query(_ sql: String, _ values: [SQLiteValue] = []) throws(SQLiteError) -> [[SQLiteValue]] {
         guard let handle else { throw SQLiteError(code: SQLITE_MISUSE, message: "the database is closed") }
         var statement: OpaquePointer?
         var code = sqlite3_prepare_v2(handle, sql, -1, &statement, nil)
@@ -83,7 +83,7 @@ final class SQLiteConnection {
     }
 
     /// Runs `body` in one transaction: committed when it returns, rolled back when it throws.
-    func transaction<T>(_ body: () throws(SQLiteError) -> T) throws(SQLiteError) -> T {
+    public func transaction<T>(_ body: () throws(SQLiteError) -> T) throws(SQLiteError) -> T {
         try execute("BEGIN IMMEDIATE")
         do {
             let value = try body()
@@ -96,7 +96,7 @@ final class SQLiteConnection {
     }
 
     /// The row id of the last insert.
-    var lastInsertID: Int64 { handle.map { sqlite3_last_insert_rowid($0) } ?? 0 }
+    public var lastInsertID: Int64 { handle.map { sqlite3_last_insert_rowid($0) } ?? 0 }
 
     private func error(_ code: Int32) -> SQLiteError {
         SQLiteError(code: code, message: handle.map { String(cString: sqlite3_errmsg($0)) } ?? "closed")
@@ -106,31 +106,41 @@ final class SQLiteConnection {
 }
 
 /// A value in a row or a bound parameter.
-enum SQLiteValue: Hashable {
+public enum SQLiteValue: Hashable, Sendable {
+    /// SQL NULL.
     case null
+    /// A 64-bit integer.
     case integer(Int64)
+    /// A floating-point number.
     case real(Double)
+    /// UTF-8 text.
     case text(String)
 
-    var int: Int64? { if case .integer(let n) = self { n } else { nil } }
-    var double: Double? {
+    /// The integer, when the value is one.
+    public var int: Int64? { if case .integer(let n) = self { n } else { nil } }
+    /// The number, when the value is a real or an integer.
+    public var double: Double? {
         switch self {
         case .real(let n): n
         case .integer(let n): Double(n)
         default: nil
         }
     }
-    var string: String? { if case .text(let s) = self { s } else { nil } }
+    /// The text, when the value is text.
+    public var string: String? { if case .text(let s) = self { s } else { nil } }
 
-    init(_ text: String?) { self = text.map(SQLiteValue.text) ?? .null }
+    /// Text, or NULL for nil.
+    public init(_ text: String?) { self = text.map(SQLiteValue.text) ?? .null }
 }
 
 /// An SQLite result code with its message.
-struct SQLiteError: Error, CustomStringConvertible {
-    let code: Int32
-    let message: String
+public struct SQLiteError: Error, CustomStringConvertible {
+    /// The extended result code.
+    public let code: Int32
+    /// SQLite's message.
+    public let message: String
 
     /// The primary result code (SQLITE_FULL, SQLITE_READONLY, SQLITE_NOTADB, ...).
-    var primary: Int32 { code & 0xff }
-    var description: String { "\(message) (SQLite code \(code))" }
+    public var primary: Int32 { code & 0xff }
+    public var description: String { "\(message) (SQLite code \(code))" }
 }

@@ -92,6 +92,12 @@ public final class SQLiteDatabase {
         killNextWrite = true
     }
 
+    /// Takes back ``killDuringNextWrite()`` before a write happened (another database of the device
+    /// was written first, and the app died there).
+    public func cancelKillDuringNextWrite() {
+        killNextWrite = false
+    }
+
     /// Damages the database file the way a bad sector would: its header is overwritten. The app finds
     /// out the next time it opens the database.
     public func damageFile() {
@@ -104,7 +110,8 @@ public final class SQLiteDatabase {
 
     // MARK: Internals
 
-    func open() throws(StorageError) -> SQLiteConnection {
+    /// The open connection (opened, migrated or recovered on first use).
+    public func open() throws(StorageError) -> SQLiteConnection {
         if let connection { return connection }
         let db: SQLiteConnection
         do {
@@ -148,12 +155,13 @@ public final class SQLiteDatabase {
         }
     }
 
-    func run<T>(_ key: String, _ body: () throws(SQLiteError) -> T) throws(StorageError) -> T {
+    /// Runs `body`, turning an SQLite error into a ``StorageError`` about `key`.
+    public func run<T>(_ key: String, _ body: () throws(SQLiteError) -> T) throws(StorageError) -> T {
         do { return try body() } catch { throw Self.storageError(error, key: key) }
     }
 
     /// Runs `body` on the open connection as a read of `key` (an injected read fault fails it first).
-    func read<T>(_ key: String, _ body: (SQLiteConnection) throws(SQLiteError) -> T) throws(StorageError) -> T {
+    public func read<T>(_ key: String, _ body: (SQLiteConnection) throws(SQLiteError) -> T) throws(StorageError) -> T {
         if faults.take(write: false, at: now()) != nil { throw .readFailed(key: key, reason: "an I/O error while reading the database; try again") }
         let db = try open()
         return try run(key) { () throws(SQLiteError) in try body(db) }
@@ -161,7 +169,7 @@ public final class SQLiteDatabase {
 
     /// Runs `body` as one write transaction of `key`: committed when it returns, rolled back (leaving
     /// everything as it was) when it or an injected fault fails.
-    func write<T>(_ key: String, _ body: (SQLiteConnection) throws(SQLiteError) -> T) throws(StorageError) -> T {
+    public func write<T>(_ key: String, _ body: (SQLiteConnection) throws(SQLiteError) -> T) throws(StorageError) -> T {
         let fault = faults.take(write: true, at: now())
         let db = try open()
         if fault == .readOnly { try? db.execute("PRAGMA query_only = ON") }

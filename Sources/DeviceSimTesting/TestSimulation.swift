@@ -44,7 +44,7 @@ public final class TestSimulation {
     private let root: SeededRandomGenerator
     private var devices: [TestDevice] = []
     private var knownEscapes = 0
-    private var simulatedBackend: SimulatedBackend?
+    private var sharedServices: [ObjectIdentifier: AnyObject] = [:]
 
     /// Creates a simulation at virtual time zero, in `world` if given.
     public init(seed: UInt64 = 1, world: World? = nil, startDate: Date = Date(timeIntervalSince1970: 1_767_225_600), limits: RunLimits = RunLimits()) {
@@ -61,20 +61,22 @@ public final class TestSimulation {
         scheduler.executor.hostsMainActor = MainQueue.isCurrent
     }
 
-    /// The simulated backend the devices share, with the world's hotspots. Unless ``makeBackend(accounts:configuration:)``
-    /// made one first, it has an account per device added so far (`<id>@example.org`), all friends.
-    public var backend: SimulatedBackend {
-        if let simulatedBackend { return simulatedBackend }
-        return makeBackend(accounts: SimulatedBackend.Account.allFriends(devices.map(\.device.id)))
-    }
-
-    /// Creates the shared backend with these accounts.
-    @discardableResult
-    public func makeBackend(accounts: [SimulatedBackend.Account], configuration: SimulatedBackend.Configuration = .init()) -> SimulatedBackend {
-        let made = SimulatedBackend(scheduler: scheduler, events: trace, configuration: configuration, hotspots: world?.world.hotspotInfos ?? [], accounts: accounts)
-        simulatedBackend = made
+    /// The one instance of `Service` that every device of this simulation shares (an app's server),
+    /// made by `make` the first time it is asked for.
+    ///
+    /// ```swift
+    /// let server = simulation.sharedService { TaskServer(scheduler: simulation.scheduler, events: simulation.trace) }
+    /// ```
+    public func sharedService<Service: AnyObject>(_ make: () -> Service) -> Service {
+        let key = ObjectIdentifier(Service.self)
+        if let existing = sharedServices[key] as? Service { return existing }
+        let made = make()
+        sharedServices[key] = made
         return made
     }
+
+    /// The ids of the devices added so far, in order.
+    public var deviceIDs: [String] { devices.map(\.device.id) }
 
     /// The current virtual time.
     public var now: VirtualInstant { scheduler.now }

@@ -15,7 +15,7 @@ struct GPSDLocationProviderTests {
         var fixes: [LocationFix] = []
         var unavailable: [String] = []
         var connections: [String] = []
-        var subscriptions: [Subscription] = []
+        var subscriptions: [ObservationToken] = []
     }
 
     /// Runs `scheduler` on the wall clock until `done` or `limit`.

@@ -1,3 +1,4 @@
+import DeviceSim
 import DeviceSimGPSD
 import DeviceSimHAL
 import DeviceSimScenario
@@ -8,6 +9,8 @@ import Testing
 /// Recording what gpsd sends, and replaying it in virtual time.
 @Suite(.serialized, .enabled(if: GPSFake.shouldRun, "gpsd and gpsfake (Debian gpsd, gpsd-clients) are not installed"))
 struct RecordAndReplayTests {
+    init() throws { try ScenarioAppRegistry.register(BundledApps.all) }
+
     static let walk = GPSDLocationProviderTests.walk
 
     static let scenario = """

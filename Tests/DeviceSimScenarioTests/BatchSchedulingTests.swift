@@ -1,3 +1,4 @@
+import DeviceSim
 import DeviceSimSimulated
 @testable import DeviceSimScenario
 import Foundation
@@ -5,6 +6,8 @@ import Testing
 
 /// How a batch's workers pick their next pair, and what they read to decide it.
 @Suite struct BatchSchedulingTests {
+    init() throws { try ScenarioAppRegistry.register(BundledApps.all) }
+
     func temporaryFolder() throws -> URL {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("batch-scheduling-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

@@ -1,3 +1,4 @@
+import DeviceSim
 import DeviceSimHAL
 import DeviceSimScenario
 import DeviceSimStorage
@@ -5,6 +6,8 @@ import Foundation
 import Testing
 
 @Suite struct DogWalkStorageScenarioTests {
+    init() throws { try ScenarioAppRegistry.register(BundledApps.all) }
+
     func scenario(_ name: String) throws -> Scenario {
         try ScenarioParser.parse(contentsOf: repositoryRoot.appendingPathComponent("Scenarios/dog-walk/\(name).yaml").path)
     }
@@ -13,7 +16,7 @@ import Testing
         let folder = try DataFolder.temporary(prefix: "devicesim-kill-test-")
         let simulation = ScenarioSimulation(try scenario("storage-killed-while-writing"), dataFolder: folder.path)
         try simulation.run()
-        let database = try #require(simulation.device("walker")?.database)
+        let database = try #require(simulation.device("walker")?.databases.first.map(SQLiteUserDataStore.init(database:)))
         // The kill left the poo's rollback journal beside the file, as a real kill of the process can.
         #expect(database.crashLeftJournal)
         #expect(simulation.trace.events.contains { $0.name == "app.killed" })

@@ -1,3 +1,4 @@
+import DeviceSim
 import DeviceSimHAL
 import DeviceSimRoads
 import DeviceSimScenario
@@ -5,6 +6,8 @@ import Foundation
 import Testing
 
 @Suite struct FollowRouteTests {
+    init() throws { try ScenarioAppRegistry.register(BundledApps.all) }
+
     /// A scenario file "in" Scenarios/roads/, so that the Helsinki world path resolves.
     static let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Scenarios/roads/test.yaml").path

@@ -1,3 +1,4 @@
+import DeviceSim
 import DeviceSimScenario
 import Foundation
 import Testing
@@ -6,6 +7,8 @@ import Testing
 let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
 @Suite struct FriendLocatorScenarioTests {
+    init() throws { try ScenarioAppRegistry.register(BundledApps.all) }
+
     static let files: [String] = {
         let folder = repositoryRoot.appendingPathComponent("Scenarios/friend-locator")
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []

@@ -1,3 +1,4 @@
+import DeviceSim
 import DeviceSimHAL
 import DeviceSimScenario
 import Foundation
@@ -5,6 +6,8 @@ import Testing
 
 /// Geofences in scenario files: regions from coordinates or a world's places, timing, limits, errors.
 @Suite struct GeofenceScenarioTests {
+    init() throws { try ScenarioAppRegistry.register(BundledApps.all) }
+
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     func scenario(_ geofences: String) -> String {

@@ -1,3 +1,4 @@
+import DeviceSim
 @testable import DeviceSimScenario
 import DeviceSimTime
 import Foundation
@@ -5,6 +6,8 @@ import Testing
 
 /// A scenario's `start-time` reads as `ISO8601DateFormatter` reads it, whatever the path taken.
 @Suite struct ISO8601TimeTests {
+    init() throws { try ScenarioAppRegistry.register(BundledApps.all) }
+
     @Test func theUsualFormIsReadDirectlyAsTheFormatterReadsIt() {
         var random = SeededRandomGenerator(seed: 8601)
         func pick(_ range: ClosedRange<Int>) -> Int { range.lowerBound + Int(random.next() % UInt64(range.count)) }

@@ -1,3 +1,4 @@
+import DeviceSim
 import DeviceSimHAL
 import DeviceSimScenario
 import DeviceSimSimulated
@@ -5,6 +6,8 @@ import DeviceSimTime
 import Testing
 
 @Suite struct LiveRunTests {
+    init() throws { try ScenarioAppRegistry.register(BundledApps.all) }
+
     static let text = """
         name: live
         devices:

@@ -1,3 +1,4 @@
+import DeviceSim
 import DeviceSimHAL
 import DeviceSimScenario
 import Testing
@@ -48,7 +49,7 @@ final class ImpostorScenarioApp: ScenarioApp {
 }
 
 @Suite struct OpenAppRegistryTests {
-    init() throws { try ScenarioAppRegistry.register(DoorCounterScenarioApp.self) }
+    init() throws { try ScenarioAppRegistry.register(BundledApps.all + [DoorCounterScenarioApp.self]) }
 
     func scenario(settings: String = "step: 2", step: String = "{ at: 1s, do: tap, times: 3 }") -> String {
         """

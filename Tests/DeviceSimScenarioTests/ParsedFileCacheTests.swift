@@ -1,3 +1,4 @@
+import DeviceSim
 import DeviceSimRoads
 import DeviceSimSimulated
 @testable import DeviceSimScenario
@@ -7,6 +8,8 @@ import Testing
 /// Scenario files naming the same OpenStreetMap extract share one road network read once per
 /// process, but a changed file is read again.
 @Suite struct ParsedFileCacheTests {
+    init() throws { try ScenarioAppRegistry.register(BundledApps.all) }
+
     static let extract = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Simulator/worlds/helsinki.osm.pbf")
 

@@ -1,3 +1,4 @@
+import DeviceSim
 import DeviceSimHAL
 import DeviceSimScenario
 import DeviceSimTime
@@ -8,6 +9,8 @@ import Testing
 /// beside the scenarios, a place name in a game file, times written `10 sec` or `08:10`, and a failed
 /// expectation that only said "0 found".
 @Suite struct ReaderInputTests {
+    init() throws { try ScenarioAppRegistry.register(BundledApps.all) }
+
     func temporaryFolder() throws -> URL {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("reader-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -22,7 +25,7 @@ import Testing
     @Test func filesAreToldApartByTheirTopLevelKeys() {
         #expect(YAMLFileKind(topLevelKeys: ["name", "places"]) == .world)
         #expect(YAMLFileKind(topLevelKeys: ["name", "roads"]) == .world)
-        #expect(YAMLFileKind(topLevelKeys: ["name", "time-zone", "objectives"]) == .game)
+        #expect(YAMLFileKind(topLevelKeys: ["name", "time-zone", "objectives"]) == .appData)
         #expect(YAMLFileKind(topLevelKeys: ["name", "world", "devices"]) == .scenario)
         #expect(YAMLFileKind(topLevelKeys: ["name", "places", "devices"]) == .scenario)
         #expect(YAMLFileKind(topLevelKeys: ["name"]) == .scenario)

@@ -1,3 +1,4 @@
+import DeviceSim
 import DeviceSimHAL
 import DeviceSimScenario
 import Foundation
@@ -7,6 +8,8 @@ import Testing
 /// which only the running app's map service knows: a route through a place it does not know is left
 /// out, with the unknown place named.
 @Suite struct RoutesSettingsTests {
+    init() throws { try ScenarioAppRegistry.register(BundledApps.all) }
+
     static let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Scenarios/routes/test.yaml").path
 

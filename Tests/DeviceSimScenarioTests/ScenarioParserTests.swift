@@ -1,7 +1,11 @@
+import DeviceSim
+@testable import DeviceSimFriendLocator
 import DeviceSimScenario
 import Testing
 
 @Suite struct ScenarioParserTests {
+    init() throws { try ScenarioAppRegistry.register(BundledApps.all) }
+
     let minimal = """
         name: minimal
         devices:
@@ -42,7 +46,7 @@ import Testing
         #expect(scenario.devices.map(\.id) == ["walker-1", "walker-2", "walker-3"])
         #expect(scenario.devices.map(\.account) == ["walker-1", "walker-2", "walker-3"])
         #expect(Set(scenario.devices.map(\.start)).count == 1)
-        #expect(scenario.backend.accounts.map(\.id).sorted() == ["walker-1", "walker-2", "walker-3"])
+        #expect(scenario.servers["friend-locator"] == nil, "no device runs the friend locator and the file has no backend")
         let zero = error(in: text.replacingOccurrences(of: "count: 3", with: "count: 0"))
         #expect(zero?.description.contains("1 to 1000000, found 0") == true)
         let clash = error(in: text.replacingOccurrences(of: "timeline:", with: "  - { id: walker-2, at: [52.5, 13.4] }\ntimeline:"))
@@ -112,5 +116,20 @@ import Testing
         #expect(DurationText.parse("5 parsecs") == nil)
         #expect(DurationText.parse("-5") == nil)
         #expect(DurationText.format(.seconds(5_430)) == "1h30m30s")
+    }
+
+    @Test func theFriendLocatorServerHasAnAccountForEveryDeviceUnlessTheBackendListsThem() throws {
+        let text = minimal.replacingOccurrences(of: "  - id: walker\n", with: "  - id: walker\n    count: 3\n")
+            .replacingOccurrences(of: "app: { name: dog-walk }", with: "app: { name: friend-locator }")
+            .replacingOccurrences(of: "do: start-service", with: "device: walker-2, do: find-friends")
+        let scenario = try ScenarioParser.parse(text, file: "test.yaml")
+        let server = try #require(scenario.servers["friend-locator"] as? FriendLocatorServerSpec)
+        #expect(server.accounts.map(\.id) == ["walker-1", "walker-2", "walker-3"])
+        let allFriends = server.accounts.allSatisfy { $0.friendOfEveryone }
+        #expect(allFriends)
+
+        let listed = text.replacingOccurrences(of: "devices:\n", with: "backend:\n  accounts: [{ id: walker-1 }]\ndevices:\n")
+        let error = try #require(throws: ScenarioError.self) { try ScenarioParser.parse(listed, file: "test.yaml") }
+        #expect(error.description.contains("device 'walker-2' uses the account 'walker-2', which the backend does not list"))
     }
 }

@@ -1,8 +1,11 @@
+import DeviceSim
 import DeviceSimScenario
 import Foundation
 import Testing
 
 @Suite struct ScenarioRunnerTests {
+    init() throws { try ScenarioAppRegistry.register(BundledApps.all) }
+
     static let walk = """
         name: walk
         seed: 42

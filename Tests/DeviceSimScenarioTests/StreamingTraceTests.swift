@@ -1,3 +1,4 @@
+import DeviceSim
 import DeviceSimHAL
 import DeviceSimScenario
 import Foundation
@@ -6,6 +7,8 @@ import Testing
 /// A trace streamed to its file and expectations tallied as events go by, without keeping the trace:
 /// what live mode does for a day outdoors (and what `run` can reuse).
 @Suite struct StreamingTraceTests {
+    init() throws { try ScenarioAppRegistry.register(BundledApps.all) }
+
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     func temporaryFile(_ name: String) throws -> String {

@@ -1,7 +1,10 @@
+import DeviceSim
 @testable import DeviceSimScenario
 import Testing
 
 @Suite struct SweepPlanTests {
+    init() throws { try ScenarioAppRegistry.register(BundledApps.all) }
+
     @Test func seedsAreARangeACountOrAList() throws {
         #expect(try SeedSelection(parsing: "3-7").values == [3, 4, 5, 6, 7])
         #expect(try SeedSelection(parsing: "4").values == [1, 2, 3, 4])

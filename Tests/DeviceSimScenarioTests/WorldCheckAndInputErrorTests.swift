@@ -1,3 +1,4 @@
+import DeviceSim
 import DeviceSimScenario
 import DeviceSimSimulated
 import DeviceSimTime
@@ -7,6 +8,8 @@ import Testing
 /// Issue 11, points 7 and 12: world files checked on their own, coverage warnings, errors a user can
 /// act on, and one trace per scenario file.
 @Suite struct WorldCheckAndInputErrorTests {
+    init() throws { try ScenarioAppRegistry.register(BundledApps.all) }
+
     func temporaryFolder() throws -> URL {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("wt11-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

@@ -1,9 +1,12 @@
+import DeviceSim
 import DeviceSimHAL
 import DeviceSimScenario
 import DeviceSimSimulated
 import Testing
 
 @Suite struct WorldParserTests {
+    init() throws { try ScenarioAppRegistry.register(BundledApps.all) }
+
     static let valid = """
         name: tiny
         radio: { wifi-exponent: 2.0, shadowing: 3 }

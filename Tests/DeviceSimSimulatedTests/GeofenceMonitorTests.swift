@@ -13,7 +13,7 @@ final class HandheldLocation: LocationProvider {
 
     init(scheduler: EventScheduler) { self.scheduler = scheduler }
 
-    func observe(_ observer: @escaping (LocationUpdate) -> Void) -> Subscription { observers.add(observer) }
+    func observe(_ observer: @escaping (LocationUpdate) -> Void) -> ObservationToken { observers.add(observer) }
 
     func move(to latitude: Double, longitude: Double = 0) {
         let fix = LocationFix(receivedAt: scheduler.now, coordinate: GeoCoordinate(latitude: latitude, longitude: longitude), mode: .threeDimensional)

@@ -28,7 +28,7 @@ import Testing
     final class Collector {
         var fixes: [LocationFix] = []
         var unavailable: [(String, Double)] = []
-        var subscription: Subscription?
+        var subscription: ObservationToken?
     }
 
     func play(_ url: URL, _ configure: (inout NMEAPlaybackLocationProvider.Configuration) -> Void = { _ in }, for duration: Duration) throws -> (Collector, NMEAPlaybackLocationProvider) {

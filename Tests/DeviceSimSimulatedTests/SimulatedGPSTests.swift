@@ -18,7 +18,7 @@ import Testing
 
     final class Recorder {
         var updates: [(LocationUpdate, VirtualInstant)] = []
-        var subscription: Subscription?
+        var subscription: ObservationToken?
         var fixes: [LocationFix] { updates.compactMap { if case .fix(let fix) = $0.0 { fix } else { nil } } }
         var unavailable: [(String, VirtualInstant)] {
             updates.compactMap { if case .unavailable(let reason) = $0.0 { (reason, $0.1) } else { nil } }

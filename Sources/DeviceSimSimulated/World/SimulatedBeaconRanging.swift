@@ -137,16 +137,16 @@ public final class SimulatedBeaconRanging: BeaconRanging, TickPrefetching {
         return sightings
     }
 
-    public func observeRanging(_ observer: @escaping ([BeaconSighting]) -> Void) -> Subscription {
+    public func observeRanging(_ observer: @escaping ([BeaconSighting]) -> Void) -> ObservationToken {
         let subscription = reports.add(observer)
         reportObservers += 1
-        return Subscription { [weak self] in
+        return ObservationToken { [weak self] in
             subscription.cancel()
             self?.reportObservers -= 1
         }
     }
 
-    public func observeFences(_ observer: @escaping (BeaconFenceEvent) -> Void) -> Subscription {
+    public func observeFences(_ observer: @escaping (BeaconFenceEvent) -> Void) -> ObservationToken {
         fenceEvents.add(observer)
     }
 

@@ -78,7 +78,7 @@ public final class SimulatedWiFi: WiFiRadio, TickPrefetching {
     }
 
     /// Observes every delivered scan.
-    public func observeScans(_ observer: @escaping (WiFiScan) -> Void) -> Subscription {
+    public func observeScans(_ observer: @escaping (WiFiScan) -> Void) -> ObservationToken {
         observers.add(observer)
     }
 

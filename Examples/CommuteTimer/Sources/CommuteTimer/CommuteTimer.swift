@@ -38,7 +38,7 @@ public final class CommuteTimer {
     public private(set) var startedAt: VirtualInstant?
     /// The lengths of the finished commutes, oldest first.
     public private(set) var commutes: [Duration] = []
-    private var subscription: Subscription?
+    private var subscription: ObservationToken?
 
     public init(device: Device, settings: Settings) {
         self.device = device

@@ -1,0 +1,195 @@
+import DeviceSimHAL
+import DeviceSimServer
+import DeviceSimTime
+
+/// The device-facing flows of the campus game, written against the HAL, a ``CampusGameBackend`` and
+/// a ``CampusGameStore`` only:
+///
+/// - **Join the game** (1-6): the server adds the user to today's game unless already in it and
+///   returns its objectives; the app stores the game on the device and shows that the user was added
+///   (or already was) and the objectives.
+/// - **View objectives** (1-5): today's objectives from the server.
+/// - **Objective achieved** (1-8): the current GPS fix against the stored objectives
+///   (``GameObjective/reached(among:by:accuracy:)``: the fix's accuracy circle, capped at 20 m, must
+///   reach into the objective's circle). Not at one: a message. Already achieved on the device: a
+///   message and no request. Otherwise the server is asked; its confirmation (points, daily and weekly
+///   totals, the building's info) or its "already achieved" is shown, and the device marks the
+///   objective only once the server has accepted it, so the device never disagrees with the server.
+/// - **Daily and weekly scoreboards** (1-6): the top ten and the user's own row, highlighted.
+///
+/// No fix, no joined game, offline and server errors each show a message and change nothing.
+///
+/// Events (device's trace): `game.join-shown` (`added`, `game`, `objectives`), `objectives.shown`,
+/// `objective.not-here` (`nearest`, `distance`), `objective.already-achieved` (`objective`, `by`:
+/// `device` / `server`, `message`), `objective.confirmed` (`objective`, `points`, `daily`, `weekly`,
+/// `info`), `scoreboard.shown` (`period`, `rows`, `you`), `game.error` (`operation`, `message`).
+///
+/// ```swift
+/// let app = CampusGameApp(device: device, account: "alice", server: server, store: InMemoryCampusGameStore())
+/// app.joinGame()
+/// app.objectiveAchieved()
+/// ```
+public final class CampusGameApp {
+    /// The device.
+    public let device: Device
+    /// The player's account.
+    public let account: String
+    /// The game's server.
+    public let server: any CampusGameBackend
+    /// Where the app keeps today's game.
+    public let store: any CampusGameStore
+    /// The app's state, as saved on the device.
+    public private(set) var state = CampusGameLocalState()
+    /// The last scoreboard shown.
+    public private(set) var lastScoreboard: Scoreboard?
+
+    /// Creates the app; it loads what the device saved.
+    public init(device: Device, account: String, server: any CampusGameBackend, store: any CampusGameStore) {
+        self.device = device
+        self.account = account
+        self.server = server
+        self.store = store
+        do {
+            state = try store.load()
+        } catch {
+            device.record("game.error", [("operation", .string("load")), ("message", .string(error.description))])
+        }
+    }
+
+    // MARK: User actions
+
+    /// "Join Game".
+    public func joinGame() { run { await $0.performJoin() } }
+
+    /// "View Objectives".
+    public func viewObjectives() { run { await $0.performViewObjectives() } }
+
+    /// "Objective Achieved".
+    public func objectiveAchieved() { run { await $0.performObjectiveAchieved() } }
+
+    /// "View Daily Scoreboard" / "View Weekly Scoreboard".
+    public func viewScoreboard(_ period: ScoreboardPeriod) { run { await $0.performViewScoreboard(period) } }
+
+    // MARK: Flows
+
+    private func performJoin() async {
+        do throws(BackendError) {
+            let join = try await online().join(account)
+            state = CampusGameLocalState(
+                gameID: join.game.id, objectives: join.game.objectives.map(StoredObjective.init),
+                achieved: state.gameID == join.game.id ? state.achieved : [])
+            guard save("join") else { return }
+            let message = join.added ? "You have been added to today's game." : "You are already in today's game."
+            device.record("game.join-shown", [
+                ("added", .bool(join.added)), ("game", .string(join.game.id)), ("message", .string(message)),
+                ("objectives", .string(join.game.objectives.map(\.name).joined(separator: "|"))),
+            ])
+        } catch {
+            failed("join", error)
+        }
+    }
+
+    private func performViewObjectives() async {
+        do throws(BackendError) {
+            let game = try await online().todaysGame(for: account)
+            device.record("objectives.shown", [
+                ("game", .string(game.id)), ("count", .int(game.objectives.count)),
+                ("objectives", .string(game.objectives.map { "\($0.name) (\($0.points))" }.joined(separator: "|"))),
+            ])
+        } catch {
+            failed("objectives", error)
+        }
+    }
+
+    private func performObjectiveAchieved() async {
+        guard let fix = device.location.currentFix else {
+            device.record("game.error", [("operation", .string("achieve")), ("message", .string("No GPS position yet: go outside and try again."))])
+            return
+        }
+        guard state.gameID != nil, !state.objectives.isEmpty else {
+            device.record("game.error", [("operation", .string("achieve")), ("message", .string("Join today's game first."))])
+            return
+        }
+        let objectives = state.objectives.map(\.objective)
+        let accuracy = fix.horizontalAccuracy ?? GameObjective.accuracyAllowance
+        guard let objective = GameObjective.reached(among: objectives, by: fix.coordinate, accuracy: accuracy) else {
+            let nearest = objectives.min { $0.center.distance(to: fix.coordinate) < $1.center.distance(to: fix.coordinate) }!
+            device.record("objective.not-here", [
+                ("nearest", .string(nearest.name)), ("distance", .double((nearest.center.distance(to: fix.coordinate)).rounded())),
+                ("message", .string("You are not at an objective. The nearest is \(nearest.name).")),
+            ])
+            return
+        }
+        guard !state.achieved.contains(objective.id) else {
+            device.record("objective.already-achieved", [
+                ("objective", .string(objective.id)), ("by", .string("device")),
+                ("message", .string("You have already achieved \(objective.name) today.")),
+            ])
+            return
+        }
+        let game = state.gameID
+        do throws(BackendError) {
+            let outcome = try await online().achieve(objective: objective.id, by: account, at: fix.coordinate, accuracy: accuracy)
+            guard state.gameID == game else { return }   // a new day's game was joined meanwhile
+            state.achieved.insert(objective.id)   // accepted now, or already by the server
+            guard save("achieve") else { return }
+            switch outcome {
+            case .achieved(let points, let daily, let weekly, let info):
+                device.record("objective.confirmed", [
+                    ("objective", .string(objective.id)), ("points", .int(points)), ("daily", .int(daily)), ("weekly", .int(weekly)),
+                    ("info", .string(info)),
+                ])
+            case .alreadyAchieved(let message):
+                device.record("objective.already-achieved", [("objective", .string(objective.id)), ("by", .string("server")), ("message", .string(message))])
+            }
+        } catch {
+            failed("achieve", error)
+        }
+    }
+
+    private func performViewScoreboard(_ period: ScoreboardPeriod) async {
+        do throws(BackendError) {
+            let board = try await online().scoreboard(period, for: account)
+            lastScoreboard = board
+            device.record("scoreboard.shown", [
+                ("period", .string(period.rawValue)), ("since", .string(board.periodStart)),
+                ("rows", .string(board.rows.map { "\($0.rank). \($0.account) \($0.score)" }.joined(separator: "|"))),
+                ("you", .string(board.requesterRow.map { "\($0.rank). \($0.account) \($0.score)" } ?? "")),
+            ])
+        } catch {
+            failed("scoreboard", error)
+        }
+    }
+
+    // MARK: Helpers
+
+    private func failed(_ operation: String, _ error: BackendError) {
+        let message: String
+        switch error {
+        case .unreachable: message = "No internet connection: try again when you are online."
+        case .serverError: message = "The game server had a problem: try again later."
+        default: message = error.description
+        }
+        device.record("game.error", [("operation", .string(operation)), ("message", .string(message)), ("reason", .string(error.description))])
+    }
+
+    private func save(_ operation: String) -> Bool {
+        do {
+            try store.save(state)
+            return true
+        } catch {
+            device.record("game.error", [("operation", .string(operation)), ("message", .string("Could not save on the device: \(error)"))])
+            return false
+        }
+    }
+
+    private func online() throws(BackendError) -> any CampusGameBackend {
+        if device.connectivity?.state == .offline { throw .unreachable }
+        return server
+    }
+
+    private func run(_ operation: @escaping @Sendable (CampusGameApp) async -> Void) {
+        let app = SimulationBound(self, executor: device.scheduler.executor)
+        device.scheduler.spawn { await operation(app.value) }
+    }
+}

@@ -1,0 +1,121 @@
+import DeviceSimHAL
+import DeviceSimScenario
+import DeviceSimStorage
+import DeviceSimTime
+import Foundation
+
+/// The campus game in scenario files. The devices share one game server, made from the game file
+/// the first device names; each device plays as its `account`.
+///
+/// ```yaml
+/// app:
+///   name: campus-game
+///   settings: { game: ../../Simulator/games/tu-campus.yaml }
+/// timeline:
+///   - { at: 0s, do: join-game }
+///   - { at: 10m, do: objective-achieved }
+///   - { at: 11m, do: view-daily-scoreboard }
+/// ```
+public final class CampusGameScenarioApp: ScenarioApp {
+    public struct Settings: Sendable {
+        var game: GameDefinition
+        var latency: Duration = .milliseconds(200)
+        var failures: [(operation: SimulatedGameServer.Operation, from: Duration, until: Duration?, count: Int?)] = []
+    }
+
+    public enum Action: String, Sendable {
+        case join = "join-game"
+        case viewObjectives = "view-objectives"
+        case achieved = "objective-achieved"
+        case daily = "view-daily-scoreboard"
+        case weekly = "view-weekly-scoreboard"
+    }
+
+    public static let name = "campus-game"
+    public static let settingKeys = ["game", "time-zone", "week-starts", "server-latency", "server-failures"]
+    public static let prompts: [String]? = []
+    public static let actions: [String: [String]] = Dictionary(uniqueKeysWithValues: [Action.join, .viewObjectives, .achieved, .daily, .weekly].map { ($0.rawValue, [String]()) })
+
+    let app: CampusGameApp
+
+    public static func parseSettings(_ settings: YAMLMapping?) throws(ScenarioError) -> Settings {
+        guard let settings, let gameNode = settings.optional("game") else {
+            let message = "the campus game needs its game file: app: { name: campus-game, settings: { game: path/to/game.yaml } }"
+            throw settings.map { $0.node.error(message) } ?? ScenarioError(message, at: nil)
+        }
+        let url = try ScenarioParser.readableFile(gameNode, kind: "game", what: "a game file path")
+        var parsed = Settings(game: try GameFileParser.parse(contentsOf: url.path))
+        if let node = settings.optional("time-zone") {
+            let zone = try node.string(what: "an IANA time zone name")
+            guard TimeZone(identifier: zone) != nil else { throw node.error("unknown time zone '\(zone)'; use an IANA name such as Europe/Berlin") }
+            parsed.game.timeZone = zone
+        }
+        if let node = settings.optional("week-starts") {
+            parsed.game.weekStarts = GameCalendar.Weekday(rawValue: try node.choice(GameCalendar.Weekday.allCases.map(\.rawValue), what: "a day of the week"))!
+        }
+        if let node = settings.optional("server-latency") { parsed.latency = try node.duration(what: "the server's latency") }
+        if let node = settings.optional("server-failures") {
+            for item in try node.sequence(what: "list of failures") {
+                let failure = try item.mapping(allowing: ["operation", "within", "count"], what: "failure")
+                let operation = SimulatedGameServer.Operation(rawValue: try failure.required("operation").choice(SimulatedGameServer.Operation.allCases.map(\.rawValue), what: "a game server operation"))!
+                var from: Duration = .zero, until: Duration?
+                if let within = failure.optional("within") {
+                    let bounds = try within.sequence(what: "[from, until] window")
+                    guard bounds.count == 2 else { throw within.error("expected [from, until], e.g. [0s, 10m]") }
+                    from = try bounds[0].duration()
+                    until = try bounds[1].duration()
+                }
+                let count = try failure.optional("count")?.int(what: "a number of requests")
+                parsed.failures.append((operation, from, until, count))
+            }
+        }
+        return parsed
+    }
+
+    public static let dataFileKeys = ["objectives"]
+    public static let dataFileHint =
+        "a campus game file, not a scenario: a scenario's campus-game device names it with 'app: { name: campus-game, settings: { game: <path relative to the scenario> } }'"
+
+    public static func validateDataFile(atPath path: String) throws(ScenarioError) -> String {
+        let game = try GameFileParser.parse(contentsOf: path)
+        return "campus game \(game.name) (\(game.objectives.count) objective\(game.objectives.count == 1 ? "" : "s"), \(game.timeZone))"
+    }
+
+    public static func parseAction(_ name: String, step: YAMLMapping) throws(ScenarioError) -> Action {
+        guard let action = Action(rawValue: name) else { throw step.node.error("unknown campus-game action '\(name)'") }
+        return action
+    }
+
+    public init(context: ScenarioAppContext, settings: Settings) {
+        let simulation = context.simulation
+        let scheduler = context.device.scheduler
+        let server = simulation.sharedService { () -> SimulatedGameServer in
+            let calendar = GameCalendar(
+                startDate: simulation.scenario.startDate,
+                timeZone: TimeZone(identifier: settings.game.timeZone) ?? TimeZone(secondsFromGMT: 0)!,
+                firstWeekday: settings.game.weekStarts)
+            var configuration = SimulatedGameServer.Configuration()
+            configuration.latency = settings.latency
+            let server = SimulatedGameServer(scheduler: scheduler, events: simulation.trace, calendar: calendar, configuration: configuration, objectives: settings.game.objectives)
+            for failure in settings.failures {
+                server.injectFailure(failure.operation, from: VirtualInstant(offset: failure.from), until: failure.until.map { VirtualInstant(offset: $0) }, count: failure.count)
+            }
+            return server
+        }
+        let account = simulation.spec(ofDevice: context.device.id)?.account ?? context.device.id
+        // The app's state lives in the device's campus-game database (an SQLite file in the run's data folder).
+        let store: any CampusGameStore = simulation.database(on: context.device, named: "campus-game", migrations: SQLiteCampusGameStore.migrations)
+            .map(SQLiteCampusGameStore.init(database:)) ?? InMemoryCampusGameStore()
+        app = CampusGameApp(device: context.device, account: account, server: server, store: store)
+    }
+
+    public func perform(_ action: Action) {
+        switch action {
+        case .join: app.joinGame()
+        case .viewObjectives: app.viewObjectives()
+        case .achieved: app.objectiveAchieved()
+        case .daily: app.viewScoreboard(.daily)
+        case .weekly: app.viewScoreboard(.weekly)
+        }
+    }
+}

@@ -1,0 +1,79 @@
+import DeviceSimHAL
+import DeviceSimScenario
+
+/// A campus game file: the game's time zone, the day its week starts on, and its objectives at real
+/// buildings. Errors carry `file:line:column` like scenario files.
+///
+/// ```yaml
+/// name: TU Berlin campus hunt
+/// time-zone: Europe/Berlin          # IANA name (UTC)
+/// week-starts: monday               # (monday)
+/// objectives:
+///   - { id: library, name: University Library, at: [52.51080, 13.33050], radius: 30, points: 10, info: "Opened in 2004." }
+/// ```
+public struct GameDefinition: Sendable, Hashable {
+    /// The game's name.
+    public var name: String
+    /// The game's IANA time zone: days and weeks roll over at its local midnight.
+    public var timeZone: String
+    /// The first day of the week.
+    public var weekStarts: GameCalendar.Weekday
+    /// The objectives of every day's game.
+    public var objectives: [GameObjective]
+}
+
+/// Reads game files.
+public enum GameFileParser {
+    static let keys = ["name", "time-zone", "week-starts", "objectives"]
+    static let objectiveKeys = ["id", "name", "at", "radius", "points", "info"]
+
+    /// Reads the game file at `path`.
+    public static func parse(contentsOf path: String) throws(ScenarioError) -> GameDefinition {
+        try parse(ScenarioParser.readText(of: path, kind: "game", limit: ScenarioParser.maximumFileSize), file: path)
+    }
+
+    /// Reads a game file's text.
+    public static func parse(_ text: String, file: String) throws(ScenarioError) -> GameDefinition {
+        let root = try YAMLNode.parse(text, file: file)
+        let map = try root.mapping(allowing: keys, what: "game file")
+        let name = try map.optional("name")?.string(what: "the game's name") ?? "campus game"
+        var timeZone = "UTC"
+        if let node = map.optional("time-zone") {
+            timeZone = try node.string(what: "an IANA time zone name")
+            do { _ = try GameCalendar(startDate: .init(timeIntervalSince1970: 0), timeZone: timeZone) } catch { throw node.error(error.description) }
+        }
+        var weekStarts = GameCalendar.Weekday.monday
+        if let node = map.optional("week-starts") {
+            weekStarts = GameCalendar.Weekday(rawValue: try node.choice(GameCalendar.Weekday.allCases.map(\.rawValue), what: "a day of the week"))!
+        }
+        let list = try map.required("objectives").sequence(what: "list of objectives")
+        guard !list.isEmpty else { throw try map.required("objectives").error("a game needs at least one objective") }
+        var objectives: [GameObjective] = []
+        for item in list {
+            let objective = try item.mapping(allowing: objectiveKeys, what: "objective")
+            let idNode = try objective.required("id")
+            let id = try idNode.string(what: "an objective id")
+            guard !objectives.contains(where: { $0.id == id }) else { throw idNode.error("two objectives have the id '\(id)'") }
+            let radiusNode = try objective.required("radius")
+            let radius = try radiusNode.double(what: "a radius in metres")
+            guard radius > 0, radius <= 5_000 else { throw radiusNode.error("radius must be within 0...5000 metres") }
+            let pointsNode = try objective.required("points")
+            let points = try pointsNode.int(what: "a number of points")
+            guard points > 0 else { throw pointsNode.error("points must be 1 or more") }
+            objectives.append(GameObjective(
+                id: id, name: try objective.optional("name")?.string(what: "the building's name"),
+                center: try position(of: objective.required("at")), radius: radius, points: points,
+                info: try objective.optional("info")?.string(what: "the building's info message") ?? ""))
+        }
+        return GameDefinition(name: name, timeZone: timeZone, weekStarts: weekStarts, objectives: objectives)
+    }
+
+    /// An objective's position: `[lat, lon]` or `{lat: …, lon: …}`. A game file has no world, so a
+    /// place name is refused with what to write instead.
+    static func position(of node: YAMLNode) throws(ScenarioError) -> GeoCoordinate {
+        if let name = node.scalarText, Double(name) == nil {
+            throw node.error("expected the objective's position as [latitude, longitude], found the place name '\(name)': a game file has no world, so place names cannot be used here (copy the place's [lat, lon] from the world file)")
+        }
+        return try node.coordinate()
+    }
+}

@@ -1,0 +1,67 @@
+import DeviceSimHAL
+
+/// The dog profile dialog: adding the first dog friend (5-A) and editing the dog profile.
+extension DogWalkApp {
+    /// The user selects the "edit dog profile" menu item: the dialog shows with the dog's profile.
+    public func editDogProfile() {
+        guard let dog = selectedDog else { return ignored("edit-dog-profile", "no dog friend is shown; start the service first") }
+        run { await $0.dogProfileDialog(editing: dog) }
+    }
+
+    /// The user fills attributes of the dialog's profile (nil: left as it is).
+    public func fillDogProfile(name: String?, sex: DogProfile.Sex?, dateOfBirth: String?) {
+        guard var draft = dogProfileDraft else { return ignored("fill-dog-profile", "the dog profile dialog is not shown") }
+        if let name { draft.name = name }
+        if let sex { draft.sex = sex }
+        if let dateOfBirth { draft.dateOfBirth = dateOfBirth }
+        dogProfileDraft = draft
+        device.record("dog-profile.filled", Self.profileFields(draft))
+    }
+
+    /// The user confirms (submits) the dialog.
+    public func confirmDogProfile() {
+        submit(.dogProfileConfirmed, to: .dogProfile, action: "confirm-dog-profile")
+    }
+
+    /// Adding the first dog friend; false when the app stopped first.
+    func addFirstDog() async -> Bool {
+        await dogProfileDialog(editing: nil)
+    }
+
+    /// Shows the dialog (empty to add a dog, or with `dog` to edit it), waits for the confirmation and
+    /// saves; a failed save keeps the dialog open with the reason, and the user may confirm again.
+    @discardableResult
+    private func dogProfileDialog(editing dog: DogProfile?) async -> Bool {
+        dogProfileDraft = dog ?? DogProfile()
+        let mode = dog == nil ? "add" : "edit"
+        device.record("dog-profile.dialog-shown", [("mode", .string(mode)), ("asks", .string("name|sex|date-of-birth"))] + Self.profileFields(dogProfileDraft!))
+        while !isStopped {
+            guard case .dogProfileConfirmed? = await waitFor(.dogProfile), let draft = dogProfileDraft, let store = store else { return false }
+            do {
+                if dog == nil {
+                    let saved = try store.addDog(draft)
+                    userData?.dogs.append(saved)
+                    device.record("dog-profile.added", Self.profileFields(saved))
+                } else {
+                    try store.updateDog(draft)
+                    if let index = userData?.dogs.firstIndex(where: { $0.id == draft.id }) { userData?.dogs[index] = draft }
+                    if selectedDog?.id == draft.id { selectedDog = draft }
+                    device.record("dog-profile.updated", Self.profileFields(draft))
+                }
+            } catch {
+                guard !isStopped else { return false }
+                device.record("dog-profile.save-failed", [("reason", .string(error.description))])
+                continue
+            }
+            device.record("user-data.saved", [("what", .string("dog profile"))])
+            dogProfileDraft = nil
+            device.record("dog-profile.dialog-closed")
+            return true
+        }
+        return false
+    }
+
+    static func profileFields(_ dog: DogProfile) -> [(key: String, value: TraceValue)] {
+        [("id", dog.id.map { .int(Int($0)) } ?? .null), ("name", text(dog.name)), ("sex", text(dog.sex?.rawValue)), ("date-of-birth", text(dog.dateOfBirth))]
+    }
+}

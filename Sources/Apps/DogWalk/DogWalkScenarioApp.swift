@@ -1,0 +1,261 @@
+import DeviceSimHAL
+import DeviceSimScenario
+import DeviceSimTime
+
+/// The dog-walk map app in scenario files. Its user data lives in the device's SQLite database; the
+/// scenario's devices share one account server. `user-data:` is what the database holds before the
+/// scenario starts (the app was used before); `server-accounts:` are the users the server knows.
+///
+/// ```yaml
+/// app:
+///   name: dog-walk
+///   settings:
+///     update-interval: 5s
+///     overlap-distance: 5          # metres: closer records show as one marker, the latest
+///     clean-up-message: 5s         # how long "please clean up" shows
+///     user-data:
+///       account: offline
+///       dogs: [{ name: Rex, sex: male, date-of-birth: 2020-04-01 }]
+///       records: [{ kind: pee, at: [52.52, 13.405], ago: 2h }]
+///     server-accounts:
+///       - { email: anna@example.org, password: walkies-2026, dogs: [{ name: Bella }] }
+/// timeline:
+///   - { at: 0s, do: start-app }
+///   - { at: 1s, do: start-service }
+///   - { at: 10s, do: click-poo }
+/// ```
+public final class DogWalkScenarioApp: ScenarioApp {
+    public struct Settings: Sendable {
+        var app = DogWalkApp.Settings()
+        var userData: UserData?
+        var serverAccounts: [(email: String, password: String, temporary: Bool, data: UserData)] = []
+        var latency: Duration = .milliseconds(200)
+    }
+
+    public enum Action: Sendable {
+        case startApp, startService, stopService, centerMap
+        case enterCredential(email: String, password: String)
+        case signUp(email: String)
+        case enterNewPassword(String, confirmation: String)
+        case fillDogProfile(name: String?, sex: DogProfile.Sex?, dateOfBirth: String?)
+        case confirmDogProfile, editDogProfile
+        case clickMarker, closeMenu
+        case place(BusinessRecord.Kind)
+        case clickRecord(id: Int64?, near: GeoCoordinate?)
+        case openRecordList, closeRecordList, deleteRecord
+        case selectRecord(id: Int64)
+    }
+
+    /// What the app's devices keep across app restarts: whether the app ran before (a restart boots
+    /// it), and the e-mail addresses the user reads on the phone.
+    final class DeviceMemory {
+        var launched: Set<String> = []
+        var mailboxes: [String: Set<String>] = [:]
+    }
+
+    public static let name = "dog-walk"
+    public static let keepsDataOnDevice = true
+    public static let settingKeys = ["update-interval", "overlap-distance", "clean-up-message", "user-data", "server-accounts", "server-latency"]
+    public static let prompts: [String]? = ["sign-in-options", "delete-record"]
+    public static let actions: [String: [String]] = [
+        "start-app": [], "start-service": [], "stop-service": [], "center-map": [],
+        "enter-credential": ["email", "password"], "sign-up": ["email"], "enter-new-password": ["password", "confirm"],
+        "fill-dog-profile": ["name", "sex", "date-of-birth"], "confirm-dog-profile": [], "edit-dog-profile": [],
+        "click-marker": [], "close-menu": [], "click-pee": [], "click-poo": [],
+        "click-record": ["record", "near"], "open-record-list": [], "select-record": ["record"], "delete-record": [], "close-record-list": [],
+    ]
+
+    let app: DogWalkApp
+    private let device: Device
+    private let memory: DeviceMemory
+    private var mailSubscription: ObservationToken?
+
+    public static func parseSettings(_ settings: YAMLMapping?) throws(ScenarioError) -> Settings {
+        var parsed = Settings()
+        guard let settings else { return parsed }
+        if let interval = settings.optional("update-interval") {
+            parsed.app.updateInterval = try interval.duration(what: "an update interval")
+            guard parsed.app.updateInterval >= .milliseconds(100) else { throw interval.error("update-interval must be at least 100ms") }
+        }
+        if let node = settings.optional("overlap-distance") {
+            parsed.app.overlapDistance = try node.double(what: "a distance in metres")
+            guard parsed.app.overlapDistance >= 0, parsed.app.overlapDistance <= 1_000 else { throw node.error("overlap-distance must be within 0...1000 metres") }
+        }
+        if let node = settings.optional("clean-up-message") {
+            parsed.app.cleanUpMessageDuration = try node.duration(what: "how long the clean-up message shows")
+            guard parsed.app.cleanUpMessageDuration > .zero else { throw node.error("clean-up-message must be longer than zero") }
+        }
+        if let node = settings.optional("server-latency") { parsed.latency = try node.duration(what: "the server's latency") }
+        if let node = settings.optional("user-data") {
+            let map = try node.mapping(allowing: ["account", "dogs", "records"], what: "user data")
+            let accountNode = try map.required("account")
+            let account = try accountNode.string(what: "the account: offline or an e-mail address")
+            var data = try parseDogsAndRecords(map)
+            data.account = account == "offline" ? .offline : UserAccount(email: account, accessToken: "token-stored", isOffline: false)
+            parsed.userData = data
+        }
+        if let node = settings.optional("server-accounts") {
+            for item in try node.sequence(what: "list of accounts") {
+                let map = try item.mapping(allowing: ["email", "password", "temporary", "dogs", "records"], what: "server account")
+                let email = try map.required("email").string(what: "an e-mail address")
+                guard !parsed.serverAccounts.contains(where: { $0.email == email }) else { throw item.error("a second account for \(email)") }
+                parsed.serverAccounts.append((email, try map.required("password").string(what: "a password"),
+                                              try map.optional("temporary")?.bool() ?? false, try parseDogsAndRecords(map)))
+            }
+        }
+        return parsed
+    }
+
+    /// `dogs:` and `records:` of a user data mapping (dogs get ids 1, 2, ...; a record belongs to the
+    /// first dog unless it names one).
+    private static func parseDogsAndRecords(_ map: YAMLMapping) throws(ScenarioError) -> UserData {
+        var data = UserData(account: .offline)
+        for item in try map.optional("dogs")?.sequence(what: "list of dogs") ?? [] {
+            let dog = try item.mapping(allowing: ["name", "sex", "date-of-birth"], what: "dog")
+            data.dogs.append(DogProfile(
+                id: Int64(data.dogs.count + 1), name: try dog.optional("name")?.string(what: "the dog's name"),
+                sex: try dog.optional("sex").map { (n) throws(ScenarioError) in DogProfile.Sex(rawValue: try n.choice(["female", "male"], what: "sex"))! },
+                dateOfBirth: try dog.optional("date-of-birth").map { (n) throws(ScenarioError) in try parseDate(n) }))
+        }
+        for item in try map.optional("records")?.sequence(what: "list of business records") ?? [] {
+            let record = try item.mapping(allowing: ["kind", "at", "ago", "dog"], what: "business record")
+            var dogID: Int64 = 1
+            if let n = record.optional("dog") {
+                let name = try n.string(what: "a dog's name")
+                guard let dog = data.dogs.first(where: { $0.name == name }) else { throw n.error("no dog named '\(name)' in dogs:") }
+                dogID = dog.id!
+            } else if data.dogs.isEmpty {
+                throw item.error("a business record belongs to a dog; list one under dogs:")
+            }
+            let ago = try record.optional("ago")?.duration(what: "how long ago it was placed") ?? .zero
+            data.records.append(BusinessRecord(
+                dogID: dogID, kind: BusinessRecord.Kind(rawValue: try record.required("kind").choice(["pee", "poo"], what: "record kind"))!,
+                coordinate: try record.required("at").coordinate(), placedAt: VirtualInstant(nanoseconds: -ago.wholeNanoseconds), localTime: ""))
+        }
+        return data
+    }
+
+    private static func parseDate(_ node: YAMLNode) throws(ScenarioError) -> String {
+        let text = try node.string(what: "a date, yyyy-MM-dd")
+        let parts = text.split(separator: "-").compactMap { Int($0) }
+        guard parts.count == 3, text.count == 10, (1...12).contains(parts[1]), (1...31).contains(parts[2]) else {
+            throw node.error("expected a date such as 2020-04-01, found '\(text)'")
+        }
+        return text
+    }
+
+    public static func parseAction(_ name: String, step: YAMLMapping) throws(ScenarioError) -> Action {
+        func text(_ key: String, _ what: String) throws(ScenarioError) -> String { try step.required(key).string(what: what) }
+        func recordID() throws(ScenarioError) -> Int64? {
+            guard let node = step.optional("record") else { return nil }
+            let id = try node.int(what: "a record id")
+            guard id > 0 else { throw node.error("record ids start at 1") }
+            return Int64(id)
+        }
+        switch name {
+        case "start-app": return .startApp
+        case "start-service": return .startService
+        case "stop-service": return .stopService
+        case "center-map": return .centerMap
+        case "enter-credential": return .enterCredential(email: try text("email", "an e-mail address"), password: try text("password", "a password"))
+        case "sign-up": return .signUp(email: try text("email", "an e-mail address"))
+        case "enter-new-password": return .enterNewPassword(try text("password", "the new password"), confirmation: try text("confirm", "the new password again"))
+        case "fill-dog-profile":
+            return .fillDogProfile(
+                name: try step.optional("name")?.string(what: "the dog's name"),
+                sex: try step.optional("sex").map { (n) throws(ScenarioError) in DogProfile.Sex(rawValue: try n.choice(["female", "male"], what: "sex"))! },
+                dateOfBirth: try step.optional("date-of-birth").map { (n) throws(ScenarioError) in try parseDate(n) })
+        case "confirm-dog-profile": return .confirmDogProfile
+        case "edit-dog-profile": return .editDogProfile
+        case "click-marker": return .clickMarker
+        case "close-menu": return .closeMenu
+        case "click-pee": return .place(.pee)
+        case "click-poo": return .place(.poo)
+        case "click-record":
+            let id = try recordID()
+            let near = try step.optional("near")?.coordinate()
+            guard (id == nil) != (near == nil) else { throw step.node.error("click-record needs either 'record: <id>' or 'near: [lat, lon]'") }
+            return .clickRecord(id: id, near: near)
+        case "open-record-list": return .openRecordList
+        case "select-record":
+            guard let id = try recordID() else { throw step.node.error("select-record needs 'record: <id>' (an item of the list)") }
+            return .selectRecord(id: id)
+        case "delete-record": return .deleteRecord
+        case "close-record-list": return .closeRecordList
+        default: throw step.node.error("unknown dog-walk action '\(name)'")
+        }
+    }
+
+    public init(context: ScenarioAppContext, settings: Settings) {
+        let simulation = context.simulation
+        let device = context.device
+        self.device = device
+        let server = simulation.sharedService { () -> SimulatedAccountServer in
+            let server = SimulatedAccountServer(scheduler: device.scheduler, events: simulation.trace, latency: settings.latency)
+            for account in settings.serverAccounts {
+                server.addAccount(email: account.email, password: account.password, temporary: account.temporary, data: Self.dated(account.data, on: device.civilClock))
+            }
+            return server
+        }
+        memory = simulation.sharedService { DeviceMemory() }
+        // The app's database is `<device id>.sqlite` in the run's data folder, kept across restarts.
+        let store = simulation.database(on: device, file: "\(device.id).sqlite", migrations: SQLiteUserDataStore.migrations)
+            .map(SQLiteUserDataStore.init(database:))
+        app = DogWalkApp(device: device, store: store, settings: settings.app, accounts: server, userDataService: server)
+        mailSubscription = server.observeMail { [memory, weak device] mail in
+            guard let device, memory.mailboxes[device.id]?.contains(mail.to) == true else { return }
+            device.notifications?.notify(id: "mail", message: mail.message)
+        }
+        let relaunch = memory.launched.contains(device.id)
+        memory.launched.insert(device.id)
+        if relaunch {
+            app.startApp()
+        } else if let data = settings.userData, let store {
+            // The app was used before the scenario: its database already holds this.
+            do {
+                try store.replaceAll(with: Self.dated(data, on: device.civilClock))
+            } catch {
+                device.record("user-data.save-failed", [("what", .string("user-data setting")), ("reason", .string(error.description))])
+            }
+            store.close()
+        }
+    }
+
+    /// `data` with each record's local time from its instant on `clock`.
+    private static func dated(_ data: UserData, on clock: CivilClock) -> UserData {
+        var data = data
+        for index in data.records.indices { data.records[index].localTime = clock.time(at: data.records[index].placedAt).timestamp }
+        return data
+    }
+
+    public func perform(_ action: Action) {
+        switch action {
+        case .startApp: app.startApp()
+        case .startService: app.startService()
+        case .stopService: app.stopService()
+        case .centerMap: app.centerMap()
+        case .enterCredential(let email, let password): app.enterCredential(email: email, password: password)
+        case .signUp(let email):
+            memory.mailboxes[device.id, default: []].insert(email)
+            app.signUp(email: email)
+        case .enterNewPassword(let password, let confirmation): app.enterNewPassword(password, confirmation: confirmation)
+        case .fillDogProfile(let name, let sex, let dateOfBirth): app.fillDogProfile(name: name, sex: sex, dateOfBirth: dateOfBirth)
+        case .confirmDogProfile: app.confirmDogProfile()
+        case .editDogProfile: app.editDogProfile()
+        case .clickMarker: app.clickLocationMarker()
+        case .closeMenu: app.closeBusinessMenu()
+        case .place(let kind): app.placeRecord(kind)
+        case .clickRecord(let id, let near): app.clickRecord(id: id, near: near)
+        case .openRecordList: app.openRecordList()
+        case .selectRecord(let id): app.selectListItem(id: id)
+        case .deleteRecord: app.deleteSelectedRecord()
+        case .closeRecordList: app.closeRecordList()
+        }
+    }
+
+    public func stop() {
+        app.stop()
+        mailSubscription?.cancel()
+        mailSubscription = nil
+    }
+}

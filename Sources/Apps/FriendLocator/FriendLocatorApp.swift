@@ -1,0 +1,585 @@
+import DeviceSimHAL
+import DeviceSimServer
+import DeviceSimTime
+
+/// The device-facing flows of the friend-locator app (its document: "Friend locator" use cases),
+/// written against the HAL and the ``LocatorBackend`` protocol only, in async/await on the device's
+/// clock:
+///
+/// - **Register as user**: with ``Settings/signedIn`` false the app opens on its sign-up screen;
+///   ``signUp(email:)`` logs in through the federation provider, shows the answer, and on success goes
+///   on to the main part (below).
+/// - **Show location to friends**, in the three privacy modes. Hotspots are detected through Wi-Fi
+///   scans and, with a location fix, their areas (``HotspotPresenceDetector``); the user can be in
+///   several overlapping hotspots at once, and her location is the one she entered last of those she
+///   is in. Each entry is a *visit* handled at once, in a task of its own: with *auto-ping* the app
+///   pings the chosen group; without it, it asks by notification which group to inform, or none. Then
+///   it locates the user precisely: with *auto-locate* through Bluetooth beacons; without it, it asks
+///   "locate precisely?" and, on yes, "Bluetooth or manual pinning?". When Bluetooth fails (off, or no
+///   beacon of the hotspot's fence within ``Settings/locateTimeout``) it offers manual pinning, if
+///   ``Settings/manualPinning`` allows. Finally it syncs the location with the backend and pings the
+///   group (again, with the better precision, when auto-ping already pinged). Leaving a hotspot ends
+///   its visit (its open prompts are withdrawn) and syncs where she still is.
+/// - **Sharing off**: when the account does not share its location, nothing of it leaves the device
+///   (`location.withheld`): no prompts, no pings, no syncs.
+/// - **Offline**: a sync or ping that cannot reach the server is queued and sent when the device is
+///   back online (the newest location wins; a ping about a hotspot she has left is dropped).
+/// - **Add a friend** by e-mail (found, or not found).
+/// - **Find friends in my area** (none, or some shown on the map), within ``Settings/area``.
+/// - **Turn off location tracking**: Bluetooth off, "quit" to the backend; success or the error.
+/// - Pings from friends arrive as notifications.
+///
+/// Events (device's trace): `app.started`, `signup.shown`, `signed-up`, `sign-up.failed`,
+/// `hotspot.entered`, `hotspot.left`, `location.withheld`, `ping.sent`, `ping.declined`, `ping.failed`,
+/// `ping.dropped`, `ping.received`, `locate.started`, `located`, `locate.failed`, `locate.declined`,
+/// `location.synced`, `sync.failed`, `friend.added`, `friend.not-found`, `friends.none`,
+/// `friends.shown`, `location.off`, `location.off-failed`, `app.error`.
+///
+/// ```swift
+/// let app = FriendLocatorApp(device: alice, account: "alice", backend: backend, settings: .init(autoPing: true))
+/// app.start()
+/// try scheduler.run(for: .seconds(600))
+/// ```
+public final class FriendLocatorApp {
+    /// Which friends "Show friends in my area" shows.
+    public enum FriendsArea: Sendable, Hashable, CustomStringConvertible {
+        /// Friends in any hotspot (the document's literal reading).
+        case any
+        /// Friends in a hotspot whose centre (or their pinned position) is within this many metres of
+        /// the user (her fix, or the hotspot she is in).
+        case within(metres: Double)
+
+        public var description: String {
+            switch self {
+            case .any: "any"
+            case .within(let metres): "\(TraceValue.format(metres))m"
+            }
+        }
+    }
+
+    /// The app's settings (its settings screen).
+    public struct Settings: Sendable, Hashable {
+        /// Ping the group at once when entering a hotspot (otherwise ask).
+        public var autoPing = false
+        /// Locate precisely through Bluetooth without asking.
+        public var autoLocate = false
+        /// The group auto-ping informs.
+        public var group = "friends"
+        /// Offer manual position pinning when Bluetooth cannot locate.
+        public var manualPinning = true
+        /// How long a prompt waits for an answer.
+        public var promptTimeout: Duration = .seconds(60)
+        /// How long Bluetooth ranging may take to find a beacon of the hotspot.
+        public var locateTimeout: Duration = .seconds(60)
+        /// Consecutive Wi-Fi sightings before a hotspot counts as entered.
+        public var enterAfter = 2
+        /// Consecutive Wi-Fi misses before it counts as left.
+        public var leaveAfter = 3
+        /// The weakest access point signal that counts as a sighting, dBm.
+        public var minimumRSSI: Double = -70
+        /// Which friends "Show friends in my area" shows (default: within 1 km).
+        public var area: FriendsArea = .within(metres: 1000)
+        /// Whether the user is already signed in when the app starts (false: the sign-up screen).
+        public var signedIn = true
+
+        /// Settings; the defaults are the most private mode (ask for everything).
+        public init(autoPing: Bool = false, autoLocate: Bool = false, group: String = "friends") {
+            self.autoPing = autoPing
+            self.autoLocate = autoLocate
+            self.group = group
+        }
+    }
+
+    /// The device.
+    public let device: Device
+    /// The user's account (after sign-up: the one the federation provider returned).
+    public private(set) var account: String
+    /// The server.
+    public let backend: any LocatorBackend
+    /// The settings.
+    public let settings: Settings
+    /// The hotspots the user is in, as the app last decided, in the order she entered them.
+    public private(set) var insideHotspots: [HotspotInfo] = []
+    /// The hotspot that is her location: the one she entered last of those she is in.
+    public var currentHotspot: String? { insideHotspots.last?.name }
+    /// Whether location tracking is on (off after a successful "turn off location").
+    public private(set) var isTrackingEnabled = true
+    /// Whether the account shares its location, as loaded at start (nothing leaves the device when not).
+    public private(set) var isSharing = true
+    /// Whether the user is signed in.
+    public private(set) var isSignedIn: Bool
+    /// Friends shown on the map by the last "find friends in my area".
+    public private(set) var friendsOnMap: [SharedLocation] = []
+    /// The user's groups, as loaded at start.
+    public private(set) var groups: [String] = []
+    /// The hotspots, as loaded at start.
+    public private(set) var hotspots: [HotspotInfo] = []
+
+    /// How long the app waits before loading hotspots again after a failure.
+    static let loadRetry: Duration = .seconds(30)
+
+    private var service: Task<Void, Never>?
+    private var pingSubscription: ObservationToken?
+    private var connectivitySubscription: ObservationToken?
+    /// The visit of each hotspot she is in (prompts, locating), by hotspot name.
+    private var visits: [String: Task<Void, Never>] = [:]
+    private var outbox = Outbox()
+
+    /// Creates the app; ``start()`` launches it.
+    public init(device: Device, account: String, backend: any LocatorBackend, settings: Settings = Settings()) {
+        self.device = device
+        self.account = account
+        self.backend = backend
+        self.settings = settings
+        self.isSignedIn = settings.signedIn
+    }
+
+    // MARK: User actions
+
+    /// Launches the app: signed in, it loads hotspots, groups and the sharing state, then watches
+    /// Wi-Fi for hotspots, and pings from friends arrive as notifications; signed out, it shows the
+    /// sign-up screen.
+    public func start() {
+        guard service == nil, !isShowingSignUp else { return }
+        guard isSignedIn else {
+            isShowingSignUp = true
+            device.record("app.started", [("signed-in", .bool(false))])
+            device.record("signup.shown", [("message", .string("Sign up with your university account"))])
+            return
+        }
+        pingSubscription = backend.observePings(to: account) { [unowned self] notice in received(notice) }
+        connectivitySubscription = device.connectivity?.observe { [unowned self] state in
+            if state == .online { flushOutbox() }
+        }
+        let app = bound
+        service = device.scheduler.spawn { await app.value.watchHotspots() }
+    }
+
+    private var isShowingSignUp = false
+
+    /// Stops watching (the app is closed).
+    public func stop() {
+        service?.cancel()
+        service = nil
+        for visit in visits.values { visit.cancel() }
+        visits = [:]
+        pingSubscription = nil
+        connectivitySubscription = nil
+    }
+
+    /// "Sign up" on the sign-up screen, with the user's university e-mail address.
+    public func signUp(email: String) {
+        let app = bound
+        device.scheduler.spawn { await app.value.performSignUp(email: email) }
+    }
+
+    /// "Manage friends", "+", an e-mail address.
+    public func addFriend(email: String) {
+        let app = bound
+        device.scheduler.spawn { await app.value.performAddFriend(email: email) }
+    }
+
+    /// "Show friends in my area".
+    public func findFriendsInArea() {
+        let app = bound
+        device.scheduler.spawn { await app.value.performFindFriends() }
+    }
+
+    /// "Turn off location".
+    public func turnOffLocation() {
+        let app = bound
+        device.scheduler.spawn { await app.value.performTurnOff() }
+    }
+
+    private var bound: SimulationBound<FriendLocatorApp> { SimulationBound(self, executor: device.scheduler.executor) }
+
+    // MARK: Signing up
+
+    private func performSignUp(email: String) async {
+        guard !isSignedIn else {
+            device.record("sign-up.failed", [("email", .string(email)), ("message", .string("already signed in as \(account)"))])
+            return
+        }
+        do throws(BackendError) {
+            account = try await online().signUp(email: email)
+            isSignedIn = true
+            isShowingSignUp = false
+            device.record("signed-up", [("account", .string(account)), ("email", .string(email)), ("message", .string("Welcome, \(account): you are signed in"))])
+            start()
+        } catch {
+            device.record("sign-up.failed", [("email", .string(email)), ("message", .string(error.description))])
+        }
+    }
+
+    // MARK: Hotspots
+
+    private func watchHotspots() async {
+        device.record("app.started", [
+            ("account", .string(account)), ("auto-ping", .bool(settings.autoPing)), ("auto-locate", .bool(settings.autoLocate)),
+            ("group", .string(settings.group)),
+        ])
+        while true {
+            do throws(BackendError) {
+                hotspots = try await online().hotspots()
+                groups = try await online().groups(of: account)
+                isSharing = try await online().isSharing(account)
+                break
+            } catch {
+                device.record("app.error", [("operation", .string("load")), ("reason", .string(error.description)), ("retry-in", .double(Self.loadRetry.inSeconds))])
+            }
+            do { try await device.clock.sleep(for: Self.loadRetry) } catch { return }
+        }
+        guard device.wifi != nil else {
+            device.record("app.error", [("operation", .string("hotspot-detection")), ("reason", .string("the device has no Wi-Fi"))])
+            return
+        }
+        var presence = HotspotPresenceDetector(
+            hotspots: hotspots, enterAfter: settings.enterAfter, leaveAfter: settings.leaveAfter, minimumRSSI: settings.minimumRSSI)
+        for await scan in device.wifiScans() {
+            for change in presence.update(with: scan, fix: device.location.currentFix) {
+                guard isTrackingEnabled, !Task.isCancelled else { continue }
+                if change.entered { entered(change.hotspot) } else { left(change.hotspot) }
+            }
+        }
+    }
+
+    /// An entry: recorded at once; its visit (prompts, locating, sync, ping) runs in a task of its own.
+    private func entered(_ hotspot: HotspotInfo) {
+        insideHotspots.append(hotspot)
+        device.record("hotspot.entered", [("hotspot", .string(hotspot.name))])
+        guard isSharing else {
+            device.record("location.withheld", [("hotspot", .string(hotspot.name)), ("reason", .string("location sharing is off for \(account)"))])
+            return
+        }
+        let app = bound
+        visits[hotspot.name] = device.scheduler.spawn { await app.value.visit(hotspot) }
+    }
+
+    /// An exit: ends the hotspot's visit (its open prompts are withdrawn), drops pings about it still
+    /// waiting to be sent, and syncs where she still is.
+    private func left(_ hotspot: HotspotInfo) {
+        insideHotspots.removeAll { $0.name == hotspot.name }
+        device.record("hotspot.left", [("hotspot", .string(hotspot.name))])
+        visits.removeValue(forKey: hotspot.name)?.cancel()
+        for ping in outbox.dropPings(about: hotspot.name) {
+            device.record("ping.dropped", [
+                ("group", .string(ping.group)), ("hotspot", .string(hotspot.name)), ("reason", .string("left \(hotspot.name) before it could be sent")),
+            ])
+        }
+        guard isSharing else { return }
+        let location = SharedLocation(account: account, hotspot: currentHotspot, coordinate: nil, precision: .hotspot)
+        let app = bound
+        device.scheduler.spawn { await app.value.sync(location) }
+    }
+
+    private func visit(_ hotspot: HotspotInfo) async {
+        var location = SharedLocation(account: account, hotspot: hotspot.name, coordinate: nil, precision: .hotspot)
+
+        var group: String?
+        if settings.autoPing {
+            group = settings.group
+            send(ping: settings.group, location)
+        } else {
+            let answer = await ask(UserPrompt(
+                id: "inform-group", message: "You entered \(hotspot.name). Inform a group about your presence?",
+                choices: groups + ["no"]))
+            if Task.isCancelled { return }
+            if let answer, answer != "no" {
+                group = answer
+            } else {
+                device.record("ping.declined", [("hotspot", .string(hotspot.name)), ("answer", .string(answer ?? "none"))])
+            }
+        }
+
+        if settings.autoLocate {
+            location = await locateThroughBluetooth(in: hotspot) ?? location
+        } else {
+            let answer = await ask(UserPrompt(id: "locate-precisely", message: "Locate you precisely in \(hotspot.name)?", choices: ["yes", "no"]))
+            if Task.isCancelled { return }
+            if answer == "yes" {
+                let method = await ask(UserPrompt(
+                    id: "locate-method", message: "Locate you through Bluetooth or by pinning your position on the map?",
+                    choices: ["bluetooth", "manual"]))
+                if Task.isCancelled { return }
+                switch method {
+                case "bluetooth": location = await locateThroughBluetooth(in: hotspot) ?? location
+                case "manual": location = await pinManually(in: hotspot) ?? location
+                default: device.record("locate.declined", [("hotspot", .string(hotspot.name)), ("answer", .string("none"))])
+                }
+            } else {
+                device.record("locate.declined", [("hotspot", .string(hotspot.name)), ("answer", .string(answer ?? "none"))])
+            }
+        }
+
+        guard isTrackingEnabled, !Task.isCancelled else { return }
+        visits[hotspot.name] = nil
+        // A hotspot-level location of a visit that a later entry has overtaken would hide where she is now.
+        if location.precision != .hotspot || currentHotspot == hotspot.name { await sync(location) }
+        if let group, !settings.autoPing || location.precision != .hotspot {
+            send(ping: group, location)
+        }
+    }
+
+    // MARK: Locating
+
+    private func locateThroughBluetooth(in hotspot: HotspotInfo) async -> SharedLocation? {
+        device.record("locate.started", [("hotspot", .string(hotspot.name)), ("method", .string("bluetooth"))])
+        let outcome = await rangeBeacon(of: hotspot)
+        if Task.isCancelled { return nil }
+        switch outcome {
+        case .success(let sighting):
+            device.record("located", [
+                ("hotspot", .string(hotspot.name)), ("method", .string("bluetooth")), ("beacon", .string(sighting.beacon.description)),
+                ("distance", .double(sighting.estimatedDistance)), ("proximity", .string(sighting.proximity.rawValue)),
+            ])
+            return SharedLocation(account: account, hotspot: hotspot.name, coordinate: hotspot.beacons[sighting.beacon], precision: .beacon)
+        case .failure(let reason):
+            device.record("locate.failed", [("hotspot", .string(hotspot.name)), ("method", .string("bluetooth")), ("reason", .string(reason.rawValue))])
+            return settings.manualPinning ? await pinManually(in: hotspot) : nil
+        }
+    }
+
+    private enum RangingFailure: String, Error {
+        case bluetoothOff = "bluetooth-off"
+        case noBeacons = "no-beacons-in-hotspot"
+        case timeout = "no-beacon-in-range"
+        case cancelled
+    }
+
+    private func rangeBeacon(of hotspot: HotspotInfo) async -> Result<BeaconSighting, RangingFailure> {
+        guard let ranging = device.beacons, ranging.isEnabled else { return .failure(.bluetoothOff) }
+        guard !hotspot.beacons.isEmpty else { return .failure(.noBeacons) }
+        let scheduler = device.scheduler
+        let timeout = settings.locateTimeout
+        return await waitForCallback(on: scheduler.executor, cancelled: .failure(.cancelled)) { finish in
+            let subscription = ranging.observeRanging { report in
+                if let sighting = report.first(where: { hotspot.beacons[$0.beacon] != nil }) { finish(.success(sighting)) }
+            }
+            let timer = scheduler.schedule(after: timeout) { finish(.failure(ranging.isEnabled ? .timeout : .bluetoothOff)) }
+            return {
+                subscription.cancel()
+                timer.cancel()
+            }
+        }
+    }
+
+    private func pinManually(in hotspot: HotspotInfo) async -> SharedLocation? {
+        let answer = await ask(UserPrompt(id: "pin-position", message: "Pin your position on the map of \(hotspot.name)?", choices: ["pin", "cancel"]))
+        if Task.isCancelled { return nil }
+        guard answer == "pin" else {
+            device.record("locate.declined", [("hotspot", .string(hotspot.name)), ("method", .string("manual")), ("answer", .string(answer ?? "none"))])
+            return nil
+        }
+        let coordinate = device.location.currentFix?.coordinate ?? hotspot.center
+        device.record("located", [
+            ("hotspot", .string(hotspot.name)), ("method", .string("manual")),
+            ("lat", .double(coordinate.latitude)), ("lon", .double(coordinate.longitude)),
+        ])
+        return SharedLocation(account: account, hotspot: hotspot.name, coordinate: coordinate, precision: .manual)
+    }
+
+    // MARK: Backend
+
+    /// Pings `group` in a task of its own (a visit that ends does not cut a request short).
+    private func send(ping group: String, _ location: SharedLocation) {
+        let app = bound
+        device.scheduler.spawn { await app.value.sendPing(to: group, location, attempt: 1) }
+    }
+
+    private func sendPing(to group: String, _ location: SharedLocation, attempt: Int) async {
+        do throws(BackendError) {
+            let recipients = try await online().ping(from: location.account, group: group, location: location)
+            device.record("ping.sent", [
+                ("group", .string(group)), ("recipients", .string(recipients.joined(separator: ","))),
+                ("hotspot", location.hotspot.map(TraceValue.string) ?? .null), ("precision", .string(location.precision.rawValue)),
+                ("attempt", .int(attempt)),
+            ])
+        } catch {
+            let queued = error == .unreachable && isTrackingEnabled && isSharing
+                && (location.hotspot.map { hotspot in insideHotspots.contains { $0.name == hotspot } } ?? true)
+            device.record("ping.failed", [("group", .string(group)), ("reason", .string(error.description)), ("attempt", .int(attempt)), ("queued", .bool(queued))])
+            if queued { outbox.queue(ping: Outbox.Ping(group: group, location: location, attempts: attempt)) }
+            if case .locationOff = error { isSharing = false }
+        }
+    }
+
+    private func sync(_ location: SharedLocation, version: Int? = nil, attempt: Int = 1) async {
+        let version = version ?? outbox.nextVersion()
+        do throws(BackendError) {
+            try await online().updateLocation(location)
+            outbox.synced(version: version)
+            device.record("location.synced", [
+                ("hotspot", location.hotspot.map(TraceValue.string) ?? .null), ("precision", .string(location.precision.rawValue)),
+                ("attempt", .int(attempt)),
+            ])
+        } catch {
+            let queued = error == .unreachable && isTrackingEnabled && isSharing && outbox.isNewest(version)
+            device.record("sync.failed", [("reason", .string(error.description)), ("attempt", .int(attempt)), ("queued", .bool(queued))])
+            if queued { outbox.queue(sync: Outbox.Sync(location: location, version: version, attempts: attempt)) }
+            if case .locationOff = error { isSharing = false }
+        }
+    }
+
+    /// Back online: sends the newest location that could not be synced, then the pings still waiting.
+    private func flushOutbox() {
+        guard !outbox.isEmpty else { return }
+        let (sync, pings) = outbox.takeAll()
+        let app = bound
+        device.scheduler.spawn {
+            let app = app.value
+            if let sync { await app.sync(sync.location, version: sync.version, attempt: sync.attempts + 1) }
+            for ping in pings { await app.sendPing(to: ping.group, ping.location, attempt: ping.attempts + 1) }
+        }
+    }
+
+    private func received(_ notice: PingNotice) {
+        let place = notice.location.hotspot ?? "somewhere"
+        device.record("ping.received", [
+            ("from", .string(notice.from)), ("group", .string(notice.group)), ("hotspot", .string(place)),
+            ("precision", .string(notice.location.precision.rawValue)),
+        ])
+        device.notifications?.notify(id: "ping", message: "\(notice.from) is at \(place)")
+    }
+
+    private func performAddFriend(email: String) async {
+        do throws(BackendError) {
+            let friend = try await online().addFriend(email: email, to: account)
+            device.record("friend.added", [("friend", .string(friend)), ("email", .string(email)), ("group", .string("friends"))])
+        } catch .notFound {
+            device.record("friend.not-found", [("email", .string(email)), ("message", .string(BackendError.notFound(email: email).description))])
+        } catch {
+            device.record("app.error", [("operation", .string("add-friend")), ("reason", .string(error.description))])
+        }
+    }
+
+    private func performFindFriends() async {
+        let here = device.location.currentFix?.coordinate ?? insideHotspots.last?.center
+        if case .within = settings.area, here == nil {
+            device.record("friends.none", [
+                ("area", .string(settings.area.description)),
+                ("message", .string("where you are is not known (no location fix and no hotspot): turn on location or enter a hotspot")),
+            ])
+            return
+        }
+        do throws(BackendError) {
+            var friends = try await online().friendsInArea(of: account)
+            if case .within(let radius) = settings.area, let here {
+                let centres = Dictionary(hotspots.map { ($0.name, $0.center) }, uniquingKeysWith: { first, _ in first })
+                friends = friends.filter { friend in
+                    guard let position = friend.coordinate ?? friend.hotspot.flatMap({ centres[$0] }) else { return false }
+                    return position.distance(to: here) <= radius
+                }
+            }
+            friendsOnMap = friends
+            if friends.isEmpty {
+                device.record("friends.none", [
+                    ("area", .string(settings.area.description)), ("message", .string("none of your friends who share their location is around")),
+                ])
+            } else {
+                device.record("friends.shown", [
+                    ("count", .int(friends.count)),
+                    ("friends", .string(friends.map { "\($0.account)@\($0.hotspot ?? "?")" }.joined(separator: ","))),
+                    ("area", .string(settings.area.description)),
+                ])
+            }
+        } catch {
+            device.record("app.error", [("operation", .string("friends-in-area")), ("reason", .string(error.description))])
+        }
+    }
+
+    private func performTurnOff() async {
+        if let bluetooth = device.beacons, bluetooth.isEnabled {
+            bluetooth.isEnabled = false
+            device.record("bluetooth.disabled", [("by", .string("app"))])
+        }
+        do throws(BackendError) {
+            try await online().quit(account)
+            isTrackingEnabled = false
+            insideHotspots = []
+            for visit in visits.values { visit.cancel() }
+            visits = [:]
+            _ = outbox.takeAll()
+            device.record("location.off", [("message", .string("Location tracking is off; your last location was deleted"))])
+        } catch {
+            device.record("location.off-failed", [("reason", .string(error.description))])
+        }
+    }
+
+    // MARK: Helpers
+
+    /// The backend, for a request; refused at once while the device is offline.
+    private func online() throws(BackendError) -> any LocatorBackend {
+        if device.connectivity?.state == .offline { throw .unreachable }
+        return backend
+    }
+
+    private func ask(_ prompt: UserPrompt) async -> String? {
+        guard let notifications = device.notifications else { return nil }
+        let timeout = settings.promptTimeout
+        return await waitForCallback(on: device.scheduler.executor, cancelled: nil) { finish in
+            let shown = notifications.ask(prompt, timeout: timeout) { finish($0) }
+            return { shown.withdraw() }
+        }
+    }
+}
+
+/// What could not be sent while offline: the newest location (locations carry versions that grow with
+/// every location the app decides on), and pings.
+private struct Outbox {
+    struct Sync {
+        var location: SharedLocation
+        var version: Int
+        var attempts: Int
+    }
+
+    struct Ping {
+        var group: String
+        var location: SharedLocation
+        var attempts: Int
+    }
+
+    private var latestVersion = 0
+    private var syncedVersion = 0
+    private var sync: Sync?
+    private var pings: [Ping] = []
+
+    var isEmpty: Bool { sync == nil && pings.isEmpty }
+
+    mutating func nextVersion() -> Int {
+        latestVersion += 1
+        return latestVersion
+    }
+
+    /// Whether no location newer than `version` was decided on since.
+    func isNewest(_ version: Int) -> Bool { version == latestVersion }
+
+    mutating func synced(version: Int) {
+        syncedVersion = max(syncedVersion, version)
+        if let queued = sync, queued.version <= version { sync = nil }
+    }
+
+    /// Keeps `item` unless a newer location was synced or queued meanwhile (the newest wins).
+    mutating func queue(sync item: Sync) {
+        guard item.version > syncedVersion, item.version > (sync?.version ?? 0) else { return }
+        sync = item
+    }
+
+    mutating func queue(ping: Ping) {
+        pings.append(ping)
+    }
+
+    /// Removes the pings about `hotspot` and returns them.
+    mutating func dropPings(about hotspot: String) -> [Ping] {
+        let dropped = pings.filter { $0.location.hotspot == hotspot }
+        pings.removeAll { $0.location.hotspot == hotspot }
+        return dropped
+    }
+
+    mutating func takeAll() -> (sync: Sync?, pings: [Ping]) {
+        defer {
+            sync = nil
+            pings = []
+        }
+        return (sync, pings)
+    }
+}

@@ -1,0 +1,359 @@
+import DeviceSimHAL
+import DeviceSimTime
+
+/// The routes app ("the fastest route from location A to location N"), written against the HAL, a
+/// ``MapService`` and a ``RoutesStore`` only. Its document's narratives and use cases:
+///
+/// - **Narrative 1** Opening the app online shows the map at the current location; offline, the
+///   routes screen with the saved routes.
+/// - **Narrative 2 / 3, Search use case** The user searches (suggestions; no connection: the error
+///   state; nothing found: the empty state) and selects places; each selected place is the next stop
+///   and the app shows the fastest route from the current location through the stops in order.
+/// - **Narrative 5, Save route use case** "Save", a name, confirm: the route is saved in the local
+///   database; when the database refuses, an error message, and the route stays on the map.
+/// - **Narrative 4, Select route use case** On the routes screen, a saved route opens on the map
+///   (online) or on the route details screen (offline).
+/// - **Narrative 6, Edit route use case** On the map with a saved route, "edit" opens editing mode
+///   (rename, add stops); save updates the database (refused: an error message, still editing,
+///   nothing lost) or discard drops the changes.
+/// - **Narrative 7, Delete route use case** From the map or by swiping on the routes screen, a
+///   confirmation (prompt `delete-route`: `confirm` / `cancel`), then the route leaves the database
+///   (refused: an error message, the route stays).
+///
+/// Events (the device's trace): `app.started`, `screen.shown` (`screen`; on the routes screen
+/// `count` and `names`), `location.shown`, `search.results` (`query`, `state`: `suggestions`,
+/// `empty`, `error`; `count`, `places`), `route.shown` (`screen`, `places`, `length` m, `time` s,
+/// `name` when saved), `route.failed`, `form.shown`, `route.saved`, `route.save-failed`,
+/// `editing.shown`, `route.updated`, `route.update-failed`, `editing.discarded`, `route.deleted`,
+/// `route.delete-failed`, `delete.cancelled`, `error.shown` (`message`), `routes.stored` (what the
+/// database holds after each write: `count`, `names`), `storage.failed`, `action.ignored`.
+///
+/// ```swift
+/// let app = RoutesApp(device: device, maps: service, store: InMemoryRoutesStore())
+/// app.start()
+/// app.search("kamp")
+/// app.selectSuggestion("Kamppi")
+/// app.saveRoute(named: "To Kamppi")
+/// ```
+public final class RoutesApp {
+    /// What the app shows.
+    public enum Screen: String, Sendable, Hashable {
+        case starting, map, routes, routeDetails = "route-details", editing
+    }
+
+    /// The device.
+    public let device: Device
+    /// The online map service.
+    public let maps: any MapService
+    /// Where saved routes are kept.
+    public let store: any RoutesStore
+    /// What the app shows now.
+    public private(set) var screen: Screen = .starting
+    /// The saved routes as the app last read or wrote them.
+    public private(set) var savedRoutes: [SavedRoute] = []
+    /// The route on the map (or on the details screen), if any.
+    public private(set) var shownRoute: PlannedRoute?
+    /// The saved route being shown, if the shown route is one.
+    public private(set) var selected: SavedRoute?
+    /// The last search's suggestions.
+    public private(set) var suggestions: [RoutePlace] = []
+
+    private var stops: [RoutePlace] = []
+    private var draft: SavedRoute?
+    private var locationSubscription: ObservationToken?
+    private var locationShown = false
+    private var stopped = false
+
+    /// Creates the app; ``start()`` launches it.
+    public init(device: Device, maps: any MapService, store: any RoutesStore) {
+        self.device = device
+        self.maps = maps
+        self.store = store
+    }
+
+    private var isOnline: Bool { device.connectivity?.state != .offline }
+
+    // MARK: Narrative 1: opening the app
+
+    /// The user opens the app.
+    public func start() {
+        do {
+            savedRoutes = try store.load()
+        } catch {
+            device.record("storage.failed", [("operation", .string("load")), ("reason", .string(error.description))])
+        }
+        device.record("app.started", [("online", .bool(isOnline)), ("saved", .int(savedRoutes.count))])
+        if isOnline {
+            showMap()
+        } else {
+            showRoutes()
+        }
+    }
+
+    /// Stops the app (killed or restarted): it observes nothing and touches nothing afterwards.
+    public func stop() {
+        stopped = true
+        locationSubscription?.cancel()
+        locationSubscription = nil
+    }
+
+    /// The user goes to the map.
+    public func openMap() {
+        guard screen != .editing else { return ignored("open-map", "editing a route") }
+        selected = nil
+        shownRoute = nil
+        stops = []
+        showMap()
+    }
+
+    /// The user goes to the routes screen.
+    public func openRoutes() {
+        guard screen != .editing else { return ignored("open-routes", "editing a route") }
+        showRoutes()
+    }
+
+    private func showMap() {
+        screen = .map
+        device.record("screen.shown", [("screen", .string(screen.rawValue))])
+        if let fix = device.location.currentFix {
+            showLocation(fix.coordinate)
+        } else if locationSubscription == nil {
+            locationSubscription = device.location.observe { [weak self] update in
+                guard let self, case .fix(let fix) = update else { return }
+                self.locationSubscription?.cancel()
+                self.locationSubscription = nil
+                if self.screen == .map, !self.locationShown { self.showLocation(fix.coordinate) }
+            }
+        }
+    }
+
+    private func showLocation(_ coordinate: GeoCoordinate) {
+        locationShown = true
+        device.record("location.shown", [("lat", .double(coordinate.latitude)), ("lon", .double(coordinate.longitude))])
+    }
+
+    private func showRoutes() {
+        screen = .routes
+        device.record("screen.shown", [
+            ("screen", .string(screen.rawValue)), ("count", .int(savedRoutes.count)),
+            ("names", .string(savedRoutes.map(\.name).joined(separator: ", "))),
+        ])
+    }
+
+    // MARK: Narratives 2 and 3: search, the fastest route A..N
+
+    /// Search use case 1-3: the user enters `query`; the app shows suggestions, or the error state
+    /// (no connection) or the empty state (nothing matches).
+    public func search(_ query: String) {
+        guard screen == .map || screen == .editing else { return ignored("search", "not on the map") }
+        guard isOnline else {
+            suggestions = []
+            device.record("search.results", [("query", .string(query)), ("state", .string("error")), ("message", .string("No internet connection: unable to search for places."))])
+            return
+        }
+        let here = device.location.currentFix?.coordinate ?? stops.last?.coordinate ?? GeoCoordinate(latitude: 0, longitude: 0)
+        suggestions = maps.suggestions(for: query, near: here)
+        device.record("search.results", [
+            ("query", .string(query)), ("state", .string(suggestions.isEmpty ? "empty" : "suggestions")), ("count", .int(suggestions.count)),
+            ("places", .string(suggestions.map(\.name).joined(separator: ", "))),
+        ])
+    }
+
+    /// Search use case 4-5: the user selects a suggestion; it becomes the next stop and the app shows
+    /// the fastest route from the current location through every stop in order.
+    public func selectSuggestion(_ name: String) {
+        guard screen == .map || screen == .editing else { return ignored("select-suggestion", "not on the map") }
+        guard let place = suggestions.first(where: { $0.name == name }) ?? suggestions.first(where: { $0.name.lowercased() == name.lowercased() }) else {
+            return ignored("select-suggestion", "'\(name)' is not among the suggestions")
+        }
+        suggestions = []
+        if screen == .editing, var edited = draft {
+            guard let route = plan(from: edited.route.start, through: edited.route.places + [place]) else { return }
+            edited.route = route
+            draft = edited
+            announce(route, name: edited.name)
+            return
+        }
+        guard let here = device.location.currentFix?.coordinate else {
+            device.record("route.failed", [("reason", .string("the current location is not known yet"))])
+            return
+        }
+        if selected != nil {
+            selected = nil
+            stops = []
+        }
+        guard let route = plan(from: here, through: stops + [place]) else { return }
+        stops.append(place)
+        shownRoute = route
+        announce(route, name: nil)
+    }
+
+    private func plan(from start: GeoCoordinate, through places: [RoutePlace]) -> PlannedRoute? {
+        guard isOnline else {
+            device.record("route.failed", [("reason", .string("no internet connection"))])
+            return nil
+        }
+        do {
+            return try maps.fastestRoute(from: start, through: places)
+        } catch {
+            device.record("route.failed", [("places", .string(places.map(\.name).joined(separator: " > "))), ("reason", .string(error.description))])
+            return nil
+        }
+    }
+
+    private func announce(_ route: PlannedRoute, name: String?) {
+        var fields: [(key: String, value: TraceValue)] = [
+            ("screen", .string(screen.rawValue)), ("places", .string(route.places.map(\.name).joined(separator: " > "))), ("mode", .string(route.mode)),
+            ("length", .double((route.metres * 10).rounded() / 10)), ("time", .double((route.seconds * 10).rounded() / 10)),
+        ]
+        if let name { fields.append(("name", .string(name))) }
+        device.record("route.shown", fields)
+    }
+
+    // MARK: Narrative 5: save
+
+    /// Save route use case: "save", the name, confirm. Refused by the database: an error message,
+    /// and the route stays on the map to save again.
+    public func saveRoute(named name: String) {
+        guard screen == .map, let route = shownRoute, selected == nil else { return ignored("save-route", "no new route on the map") }
+        device.record("form.shown", [("form", .string("route-name"))])
+        do {
+            let saved = try store.insert(name: name, route: route)
+            savedRoutes.append(saved)
+            selected = saved
+            device.record("route.saved", [("id", .int(saved.id)), ("name", .string(name)), ("places", .string(route.places.map(\.name).joined(separator: " > ")))])
+        } catch {
+            device.record("route.save-failed", [("name", .string(name)), ("reason", .string(error.description))])
+            showError("Unable to save the route: \(error.description).")
+        }
+        device.record("form.hidden", [("form", .string("route-name"))])
+        recordStored()
+    }
+
+    // MARK: Narrative 4: select
+
+    /// Select route use case: online the route on the map, offline on the route details screen.
+    public func selectRoute(_ name: String) {
+        guard screen == .routes else { return ignored("select-route", "not on the routes screen") }
+        guard let route = savedRoutes.first(where: { $0.name == name }) else { return ignored("select-route", "no saved route '\(name)'") }
+        selected = route
+        shownRoute = route.route
+        stops = route.route.places
+        screen = isOnline ? .map : .routeDetails
+        device.record("screen.shown", [("screen", .string(screen.rawValue)), ("name", .string(route.name))])
+        announce(route.route, name: route.name)
+    }
+
+    // MARK: Narrative 6: edit
+
+    /// Edit route use case 1-3: editing mode for the saved route on the map.
+    public func editRoute() {
+        guard screen == .map, let route = selected else { return ignored("edit-route", "no saved route on the map") }
+        draft = route
+        screen = .editing
+        device.record("editing.shown", [("name", .string(route.name))])
+    }
+
+    /// In editing mode: a new name for the route.
+    public func renameRoute(_ name: String) {
+        guard screen == .editing, draft != nil else { return ignored("rename-route", "not editing") }
+        draft?.name = name
+        device.record("route.renamed", [("name", .string(name))])
+    }
+
+    /// Edit route use case 4-5: save the changes. Refused by the database: an error message, still
+    /// editing with the changes kept.
+    public func saveChanges() {
+        guard screen == .editing, let edited = draft else { return ignored("save-changes", "not editing") }
+        do {
+            try store.update(edited)
+            if let index = savedRoutes.firstIndex(where: { $0.id == edited.id }) { savedRoutes[index] = edited }
+            selected = edited
+            shownRoute = edited.route
+            draft = nil
+            device.record("route.updated", [("id", .int(edited.id)), ("name", .string(edited.name)), ("places", .string(edited.route.places.map(\.name).joined(separator: " > ")))])
+            screen = .map
+            device.record("screen.shown", [("screen", .string(screen.rawValue)), ("name", .string(edited.name))])
+        } catch {
+            device.record("route.update-failed", [("name", .string(edited.name)), ("reason", .string(error.description))])
+            showError("Unable to update the route: \(error.description).")
+        }
+        recordStored()
+    }
+
+    /// In editing mode: drop the changes.
+    public func discardChanges() {
+        guard screen == .editing, let route = selected else { return ignored("discard-changes", "not editing") }
+        draft = nil
+        screen = .map
+        device.record("editing.discarded", [("name", .string(route.name))])
+        device.record("screen.shown", [("screen", .string(screen.rawValue)), ("name", .string(route.name))])
+        announce(route.route, name: route.name)
+    }
+
+    // MARK: Narrative 7: delete
+
+    /// Delete route use case (from the map): a confirmation, then the route leaves the database.
+    public func deleteShownRoute() {
+        guard screen == .map, let route = selected else { return ignored("delete-route", "no saved route on the map") }
+        confirmDeletion(of: route)
+    }
+
+    /// Delete route use case (by swiping on the routes screen).
+    public func swipeToDelete(_ name: String) {
+        guard screen == .routes else { return ignored("swipe-delete", "not on the routes screen") }
+        guard let route = savedRoutes.first(where: { $0.name == name }) else { return ignored("swipe-delete", "no saved route '\(name)'") }
+        confirmDeletion(of: route)
+    }
+
+    private func confirmDeletion(of route: SavedRoute) {
+        guard let notifications = device.notifications else { return delete(route) }
+        let prompt = UserPrompt(id: "delete-route", message: "Delete the route '\(route.name)'?", choices: ["confirm", "cancel"])
+        _ = notifications.ask(prompt, timeout: nil) { [weak self] answer in
+            guard let self, !self.stopped else { return }
+            if answer == "confirm" {
+                self.delete(route)
+            } else {
+                self.device.record("delete.cancelled", [("name", .string(route.name))])
+            }
+        }
+    }
+
+    private func delete(_ route: SavedRoute) {
+        do {
+            try store.delete(id: route.id)
+            savedRoutes.removeAll { $0.id == route.id }
+            device.record("route.deleted", [("id", .int(route.id)), ("name", .string(route.name))])
+            if selected?.id == route.id {
+                selected = nil
+                shownRoute = nil
+                stops = []
+            }
+            if screen == .routes { showRoutes() }
+        } catch {
+            device.record("route.delete-failed", [("name", .string(route.name)), ("reason", .string(error.description))])
+            showError("Unable to delete the route: \(error.description).")
+        }
+        recordStored()
+    }
+
+    // MARK: Helpers
+
+    private func showError(_ message: String) {
+        device.record("error.shown", [("screen", .string(screen.rawValue)), ("message", .string(message))])
+    }
+
+    /// What the database holds now, read back (so a scenario sees what is stored, not what the app thinks).
+    private func recordStored() {
+        do {
+            let stored = try store.load()
+            device.record("routes.stored", [("count", .int(stored.count)), ("names", .string(stored.map(\.name).joined(separator: ", ")))])
+        } catch {
+            device.record("storage.failed", [("operation", .string("load")), ("reason", .string(error.description))])
+        }
+    }
+
+    private func ignored(_ action: String, _ reason: String) {
+        device.record("action.ignored", [("action", .string(action)), ("reason", .string(reason))])
+    }
+}

@@ -1,0 +1,148 @@
+import DeviceSimHAL
+import DeviceSimRoads
+import DeviceSimScenario
+import DeviceSimSimulated
+import DeviceSimStorage
+
+/// The routes app in scenario files: its map service searches the world's places and OpenStreetMap
+/// names and routes on the world's roads; saved routes live in the device's `routes` database.
+///
+/// ```yaml
+/// world: ../../Simulator/worlds/helsinki.yaml
+/// devices:
+///   - id: phone
+///     at: railway-station
+///     app:
+///       name: routes
+///       settings:
+///         mode: foot                                   # foot (default), bike or car
+///         saved-routes:                                # in the database before the scenario starts
+///           - { name: Museums, through: [ateneum, kiasma] }
+/// timeline:
+///   - { at: 5s, do: search, text: senate }
+///   - { at: 10s, do: select-suggestion, place: senate-square }
+///   - { at: 20s, do: save-route, name: To the Senate Square }
+/// ```
+public final class RoutesScenarioApp: ScenarioApp {
+    struct SavedRouteSetting: Sendable {
+        var name: String
+        var through: [String]
+    }
+
+    public struct Settings: Sendable {
+        var mode: TravelMode = .foot
+        var savedRoutes: [SavedRouteSetting] = []
+    }
+
+    public enum Action: Sendable {
+        case openMap, openRoutes, editRoute, saveChanges, discardChanges, deleteRoute
+        case search(text: String)
+        case selectSuggestion(place: String)
+        case saveRoute(name: String)
+        case selectRoute(name: String)
+        case renameRoute(name: String)
+        case swipeDelete(name: String)
+    }
+
+    public static let name = "routes"
+    public static let settingKeys = ["mode", "saved-routes"]
+    public static let prompts: [String]? = ["delete-route"]
+    public static let actions: [String: [String]] = [
+        "open-map": [], "open-routes": [], "edit-route": [], "save-changes": [], "discard-changes": [], "delete-route": [],
+        "search": ["text"], "select-suggestion": ["place"], "save-route": ["name"], "select-route": ["route"], "rename-route": ["name"],
+        "swipe-delete": ["route"],
+    ]
+    public static var keepsDataOnDevice: Bool { true }
+
+    let app: RoutesApp
+
+    public static func parseSettings(_ settings: YAMLMapping?) throws(ScenarioError) -> Settings {
+        var parsed = Settings()
+        guard let settings else { return parsed }
+        if let node = settings.optional("mode") {
+            parsed.mode = TravelMode(rawValue: try node.choice(TravelMode.allCases.map(\.rawValue), what: "travel mode"))!
+        }
+        if let node = settings.optional("saved-routes") {
+            for item in try node.sequence(what: "list of saved routes") {
+                let route = try item.mapping(allowing: ["name", "through"], what: "saved route")
+                let places = try route.required("through").sequence(what: "list of places").map { (place) throws(ScenarioError) in
+                    try place.string(what: "a place name")
+                }
+                guard !places.isEmpty else { throw try route.required("through").error("a saved route goes through at least one place") }
+                parsed.savedRoutes.append(SavedRouteSetting(name: try route.required("name").string(what: "the route's name"), through: places))
+            }
+        }
+        return parsed
+    }
+
+    public static func parseAction(_ name: String, step: YAMLMapping) throws(ScenarioError) -> Action {
+        switch name {
+        case "open-map": return .openMap
+        case "open-routes": return .openRoutes
+        case "edit-route": return .editRoute
+        case "save-changes": return .saveChanges
+        case "discard-changes": return .discardChanges
+        case "delete-route": return .deleteRoute
+        case "search": return .search(text: try step.required("text").string(what: "the text searched for"))
+        case "select-suggestion": return .selectSuggestion(place: try step.requiredText("place", what: "a suggested place"))
+        case "save-route": return .saveRoute(name: try step.requiredText("name", what: "the route's name"))
+        case "select-route": return .selectRoute(name: try step.requiredText("route", what: "a saved route's name"))
+        case "rename-route": return .renameRoute(name: try step.requiredText("name", what: "the route's new name"))
+        case "swipe-delete": return .swipeDelete(name: try step.requiredText("route", what: "a saved route's name"))
+        default: throw step.node.error("unknown routes action '\(name)'")
+        }
+    }
+
+    public init(context: ScenarioAppContext, settings: Settings) {
+        let device = context.device
+        let service = RoadMapService(world: context.simulation.scenario.world ?? World(name: "none"), mode: settings.mode)
+        let store: any RoutesStore
+        if let database = context.simulation.database(on: device, named: "routes", migrations: SQLiteRoutesStore.migrations) {
+            store = SQLiteRoutesStore(database: database)
+        } else {
+            store = InMemoryRoutesStore()
+        }
+        // `saved-routes`: planned from where the device starts, saved before the app opens (once: a
+        // restarted app finds them in its database).
+        if !settings.savedRoutes.isEmpty, (try? store.load())?.isEmpty ?? false {
+            let start = context.simulation.device(device.id)?.motion.state(at: device.scheduler.now).coordinate ?? GeoCoordinate(latitude: 0, longitude: 0)
+            for saved in settings.savedRoutes {
+                let places = saved.through.compactMap { service.place(named: $0) }
+                guard places.count == saved.through.count else {
+                    let unknown = saved.through.filter { service.place(named: $0) == nil }.map { "'\($0)'" }.joined(separator: ", ")
+                    let reason = "unknown place \(unknown): neither a place of the world nor a name on its OpenStreetMap roads"
+                    device.record("settings.ignored", [("route", .string(saved.name)), ("reason", .string(reason))])
+                    continue
+                }
+                do {
+                    _ = try store.insert(name: saved.name, route: try service.fastestRoute(from: start, through: places))
+                } catch {
+                    device.record("settings.ignored", [("route", .string(saved.name)), ("reason", .string("\(error)"))])
+                }
+            }
+        }
+        app = RoutesApp(device: device, maps: service, store: store)
+        app.start()
+    }
+
+    public func stop() {
+        app.stop()
+    }
+
+    public func perform(_ action: Action) {
+        switch action {
+        case .openMap: app.openMap()
+        case .openRoutes: app.openRoutes()
+        case .editRoute: app.editRoute()
+        case .saveChanges: app.saveChanges()
+        case .discardChanges: app.discardChanges()
+        case .deleteRoute: app.deleteShownRoute()
+        case .search(let text): app.search(text)
+        case .selectSuggestion(let place): app.selectSuggestion(place)
+        case .saveRoute(let name): app.saveRoute(named: name)
+        case .selectRoute(let name): app.selectRoute(name)
+        case .renameRoute(let name): app.renameRoute(name)
+        case .swipeDelete(let name): app.swipeToDelete(name)
+        }
+    }
+}

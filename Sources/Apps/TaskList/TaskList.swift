@@ -1,0 +1,99 @@
+import DeviceSimHAL
+import DeviceSimServer
+
+/// A task of the task-list app.
+public struct TaskItem: Sendable, Hashable, Codable {
+    /// A stable id, made by the device that created the task (`t1`, `t2`, ...).
+    public var id: String
+    /// What the task says.
+    public var text: String
+    /// Whether it is marked important.
+    public var important: Bool
+
+    /// Creates a task.
+    public init(id: String, text: String, important: Bool = false) {
+        self.id = id
+        self.text = text
+        self.important = important
+    }
+}
+
+/// A user's whole task list as the server stores it: the tasks and the revision the server gave them.
+public struct TaskListSnapshot: Sendable, Hashable, Codable {
+    /// The tasks, in the list's order.
+    public var tasks: [TaskItem]
+    /// The server's revision of the list (0: never uploaded).
+    public var revision: Int
+
+    /// Creates a snapshot.
+    public init(tasks: [TaskItem], revision: Int) {
+        self.tasks = tasks
+        self.revision = revision
+    }
+}
+
+/// The task-list app's storage server ("Хранилище" in the app's document): each account's task list,
+/// downloaded and uploaded whole. DeviceSim's `SimulatedTaskServer` implements it in virtual time.
+///
+/// ```swift
+/// let list = try await server.download(account: "anna@gmail.com")
+/// let revision = try await server.upload(account: "anna@gmail.com", tasks: list.tasks)
+/// ```
+public protocol TaskBackend: AnyObject {
+    /// The account's task list (empty at revision 0 for a new account).
+    func download(account: String) async throws(BackendError) -> TaskListSnapshot
+    /// Replaces the account's task list; returns the new revision.
+    func upload(account: String, tasks: [TaskItem]) async throws(BackendError) -> Int
+}
+
+/// What the task-list app keeps on the device between launches: who is signed in, the tasks, and
+/// whether the tasks hold changes not yet uploaded.
+public struct TaskListLocalState: Sendable, Hashable, Codable {
+    /// The signed-in account (nil: signed out).
+    public var account: String?
+    /// The tasks as the device has them.
+    public var tasks: [TaskItem]
+    /// The server revision the device's tasks were last in step with.
+    public var revision: Int
+    /// Whether the device has changes the server has not accepted yet.
+    public var hasUnsentChanges: Bool
+    /// The next task number the device hands out.
+    public var nextTaskNumber: Int
+
+    /// Creates a state.
+    public init(account: String? = nil, tasks: [TaskItem] = [], revision: Int = 0, hasUnsentChanges: Bool = false, nextTaskNumber: Int = 1) {
+        self.account = account
+        self.tasks = tasks
+        self.revision = revision
+        self.hasUnsentChanges = hasUnsentChanges
+        self.nextTaskNumber = nextTaskNumber
+    }
+}
+
+/// Where the task-list app keeps its ``TaskListLocalState`` on the device; a save is all or nothing.
+public protocol TaskListStore: AnyObject {
+    /// The saved state (an empty, signed-out state when nothing was saved).
+    func load() throws(StorageError) -> TaskListLocalState
+    /// Replaces the saved state.
+    func save(_ state: TaskListLocalState) throws(StorageError)
+}
+
+/// A ``TaskListStore`` in memory, for tests.
+public final class InMemoryTaskListStore: TaskListStore {
+    /// What is saved.
+    public private(set) var state: TaskListLocalState
+    /// How many saves succeeded.
+    public private(set) var saveCount = 0
+
+    /// A store holding `state`.
+    public init(_ state: TaskListLocalState = TaskListLocalState()) {
+        self.state = state
+    }
+
+    public func load() throws(StorageError) -> TaskListLocalState { state }
+
+    public func save(_ state: TaskListLocalState) throws(StorageError) {
+        self.state = state
+        saveCount += 1
+    }
+}

@@ -1,0 +1,353 @@
+import DeviceSimHAL
+import DeviceSimServer
+import DeviceSimTime
+
+/// The device-facing flows of the task-list app (the app's document numbers them 2.1 to 2.12), written
+/// against the HAL, a ``TaskBackend`` and a ``TaskListStore`` only:
+///
+/// - **2.1 Entering the app**: signed in, the app downloads the tasks (2.5) and shows them (2.3);
+///   signed out, it asks to sign in (2.2).
+/// - **2.2 Signing in**: the sign-in methods (prompt `sign-in-method`); the device's accounts of the
+///   chosen method (A1, prompt `choose-account`), or, with none, the offer to add one (A2, prompt
+///   `add-account`: `add` / `cancel`), then waiting for the system's "add account" screen; cancelling
+///   goes back to the methods.
+/// - **2.3 / 2.4** The task list and the important tasks, switching between them.
+/// - **2.5 Download**: no internet is flow E1 (prompt `download-failed`: `retry` / `cancel`).
+/// - **2.6 - 2.10** Add, edit, delete, mark as important: each change is saved on the device at once
+///   and followed by **2.11 Upload**: no internet is flow E2 (prompt `upload-failed`: `retry`), and
+///   the changes stay on the device, marked unsent, until an upload succeeds.
+/// - **2.12 Signing out** (after unsent changes are uploaded), back to 2.2.
+///
+/// Nothing changed on the device is lost: every change is saved before it is sent, a change made
+/// while an upload is under way is sent after it, and a download never replaces unsent changes (they
+/// are uploaded instead).
+///
+/// Events (device's trace): `app.started`, `screen.shown` (`screen`, `count`), `signed-in`,
+/// `sign-in.cancelled`, `form.shown`, `form.hidden`, `task.added`, `task.edited`, `task.deleted`,
+/// `task.marked`, `task.not-found`, `download.started`, `download.succeeded`, `download.failed`,
+/// `download.cancelled`, `upload.started`, `upload.succeeded`, `upload.failed`, `signed-out`,
+/// `storage.failed`, `action.ignored` (`action`, `reason`: an action while no one is signed in).
+///
+/// ```swift
+/// let app = TaskListApp(device: device, backend: server, store: InMemoryTaskListStore())
+/// app.start()
+/// app.addTask("Buy milk")
+/// ```
+public final class TaskListApp {
+    /// The app's settings.
+    public struct Settings: Sendable, Hashable {
+        /// The sign-in methods the app offers, in order.
+        public var signInMethods = ["google", "email"]
+
+        /// The defaults.
+        public init() {}
+    }
+
+    /// What the app shows.
+    public enum Screen: String, Sendable, Hashable {
+        case starting, signIn = "sign-in", accounts, addAccount = "add-account", waitingForAccount = "waiting-for-account"
+        case tasks, important, signingOut = "signing-out"
+    }
+
+    /// The device.
+    public let device: Device
+    /// The storage server.
+    public let backend: any TaskBackend
+    /// Where the app keeps its state on the device.
+    public let store: any TaskListStore
+    /// The settings.
+    public let settings: Settings
+    /// What the app shows now.
+    public private(set) var screen: Screen = .starting
+    /// The app's state (as saved on the device after every change).
+    public private(set) var state = TaskListLocalState()
+    /// The tasks the current screen lists.
+    public var shownTasks: [TaskItem] { screen == .important ? state.tasks.filter(\.important) : state.tasks }
+
+    private var changeCount = 0
+    private var uploading = false
+    private var signingOut = false
+    private var signOutAfterUpload = false
+
+    /// Creates the app; ``start()`` launches it.
+    public init(device: Device, backend: any TaskBackend, store: any TaskListStore, settings: Settings = Settings()) {
+        self.device = device
+        self.backend = backend
+        self.store = store
+        self.settings = settings
+    }
+
+    // MARK: User actions
+
+    /// 2.1: the user launches the app.
+    public func start() {
+        run { await $0.enter() }
+    }
+
+    /// 2.4: "view important tasks" in the top bar.
+    public func showImportantTasks() {
+        guard state.account != nil else { return ignored("view-important") }
+        show(.important)
+    }
+
+    /// 2.3: "view all tasks".
+    public func showAllTasks() {
+        guard state.account != nil else { return ignored("view-all") }
+        show(.tasks)
+    }
+
+    /// 2.7: "+", the text, confirm.
+    public func addTask(_ text: String) {
+        change("add-task", form: "add", task: nil) { app in
+            let task = TaskItem(id: "t\(app.state.nextTaskNumber)", text: text)
+            app.state.nextTaskNumber += 1
+            app.state.tasks.append(task)
+            return ("task.added", task)
+        }
+    }
+
+    /// 2.8: "Edit" in a task's menu, the new text, confirm.
+    public func editTask(_ reference: String, text: String) {
+        change("edit-task", form: "edit", task: reference) { app in
+            guard let index = app.index(of: reference) else { return nil }
+            app.state.tasks[index].text = text
+            return ("task.edited", app.state.tasks[index])
+        }
+    }
+
+    /// 2.9: "Delete" in a task's menu.
+    public func deleteTask(_ reference: String) {
+        change("delete-task", form: nil, task: reference) { app in
+            guard let index = app.index(of: reference) else { return nil }
+            return ("task.deleted", app.state.tasks.remove(at: index))
+        }
+    }
+
+    /// 2.10: "Mark as important" in a task's menu (`important` nil: toggle).
+    public func markTask(_ reference: String, important: Bool? = nil) {
+        change("mark-important", form: nil, task: reference) { app in
+            guard let index = app.index(of: reference) else { return nil }
+            app.state.tasks[index].important = important ?? !app.state.tasks[index].important
+            return ("task.marked", app.state.tasks[index])
+        }
+    }
+
+    /// 2.12: "Sign out" in the top bar.
+    public func signOut() {
+        guard state.account != nil else { return ignored("sign-out") }
+        guard !signingOut else { return ignored("sign-out", "already signing out") }
+        run { await $0.performSignOut() }
+    }
+
+    // MARK: 2.1 and 2.2
+
+    private func enter() async {
+        do {
+            state = try store.load()
+        } catch {
+            device.record("storage.failed", [("operation", .string("load")), ("reason", .string(error.description))])
+        }
+        device.record("app.started", [("signed-in", .bool(state.account != nil)), ("account", state.account.map(TraceValue.string) ?? .null)])
+        if state.account != nil {
+            show(.tasks)
+            await download()
+        } else {
+            await signIn()
+        }
+    }
+
+    private func signIn() async {
+        while state.account == nil {
+            show(.signIn)
+            guard let method = await ask(UserPrompt(id: "sign-in-method", message: "Sign in with", choices: settings.signInMethods)) else { return }
+            if device.accounts?.accounts(for: method).isEmpty ?? true {
+                // A2: offer to add an account, wait for the system's screen, then A1.
+                show(.addAccount)
+                let offer = await ask(UserPrompt(id: "add-account", message: "There is no \(method) account on this device. Add one?", choices: ["add", "cancel"]))
+                guard offer == "add", let accounts = device.accounts else {
+                    device.record("sign-in.cancelled", [("method", .string(method)), ("step", .string("add-account"))])
+                    continue
+                }
+                show(.waitingForAccount)
+                let added: String? = await waitForCallback(on: device.scheduler.executor, cancelled: nil) { finish in
+                    accounts.requestNewAccount(for: method) { finish($0) }
+                    return nil
+                }
+                guard added != nil else {
+                    device.record("sign-in.cancelled", [("method", .string(method)), ("step", .string("adding-account"))])
+                    continue
+                }
+            }
+            // A1: the accounts of the method.
+            show(.accounts)
+            let accounts = device.accounts?.accounts(for: method) ?? []
+            guard let account = await ask(UserPrompt(id: "choose-account", message: "Choose a \(method) account", choices: accounts)) else { return }
+            state = TaskListLocalState(account: account, nextTaskNumber: state.nextTaskNumber)
+            save()
+            device.record("signed-in", [("method", .string(method)), ("account", .string(account))])
+        }
+        show(.tasks)
+        await download()
+    }
+
+    // MARK: 2.3 and 2.4
+
+    private func show(_ screen: Screen) {
+        self.screen = screen
+        var fields: [(key: String, value: TraceValue)] = [("screen", .string(screen.rawValue))]
+        if screen == .tasks || screen == .important { fields.append(("count", .int(shownTasks.count))) }
+        device.record("screen.shown", fields)
+    }
+
+    // MARK: 2.5 Download, with E1
+
+    private func download() async {
+        guard let account = state.account else { return }
+        while true {
+            device.record("download.started", [("account", .string(account))])
+            do throws(BackendError) {
+                let list = try await online().download(account: account)
+                guard state.account == account else { return }
+                if state.hasUnsentChanges {
+                    // The device's changes were never sent: they win, and go up now.
+                    device.record("download.succeeded", [("revision", .int(list.revision)), ("count", .int(list.tasks.count)), ("kept", .string("unsent-changes"))])
+                    await upload()
+                } else {
+                    state.tasks = list.tasks
+                    state.revision = list.revision
+                    let highest = list.tasks.compactMap { Int($0.id.dropFirst()) }.max() ?? 0
+                    state.nextTaskNumber = max(state.nextTaskNumber, highest + 1)
+                    save()
+                    device.record("download.succeeded", [("revision", .int(list.revision)), ("count", .int(list.tasks.count))])
+                    show(screen == .important ? .important : .tasks)
+                }
+                return
+            } catch {
+                device.record("download.failed", [("reason", .string(error.description))])
+                let message = error == .unreachable ? "No internet connection." : "The tasks could not be loaded: \(error)."
+                let choice = await ask(UserPrompt(id: "download-failed", message: message, choices: ["retry", "cancel"]))
+                guard choice == "retry" else {
+                    device.record("download.cancelled", [("showing", .string("tasks on the device"))])
+                    return
+                }
+            }
+        }
+    }
+
+    // MARK: 2.6 - 2.10 Changes
+
+    /// A user action the current screen does not offer (no one is signed in: the sign-in screens
+    /// show), recorded instead of dropped so that a scenario's author sees why nothing happened.
+    private func ignored(_ action: String, _ reason: String = "no one is signed in (the sign-in screens show)") {
+        device.record("action.ignored", [("action", .string(action)), ("reason", .string(reason))])
+    }
+
+    private func change(_ action: String, form: String?, task reference: String?, _ apply: @escaping (TaskListApp) -> (event: String, task: TaskItem)?) {
+        guard state.account != nil else { return ignored(action) }
+        if let form { device.record("form.shown", [("form", .string(form))] + (reference.map { [("task", TraceValue.string($0))] } ?? [])) }
+        guard let (event, task) = apply(self) else {
+            device.record("task.not-found", [("task", .string(reference ?? ""))])
+            if let form { device.record("form.hidden", [("form", .string(form))]) }
+            return
+        }
+        changeCount += 1
+        state.hasUnsentChanges = true
+        save()
+        device.record(event, [("task", .string(task.id)), ("text", .string(task.text)), ("important", .bool(task.important)), ("count", .int(state.tasks.count))])
+        if let form { device.record("form.hidden", [("form", .string(form))]) }
+        if screen == .tasks || screen == .important { show(screen) }
+        run { await $0.upload() }
+    }
+
+    private func index(of reference: String) -> Int? {
+        state.tasks.firstIndex { $0.id == reference } ?? state.tasks.firstIndex { $0.text == reference }
+    }
+
+    // MARK: 2.11 Upload, with E2
+
+    private func upload() async {
+        guard !uploading else { return }   // the running upload sends this change too (see below)
+        uploading = true
+        defer {
+            uploading = false
+            if signOutAfterUpload, !state.hasUnsentChanges {
+                signOutAfterUpload = false
+                run { await $0.completeSignOut() }
+            }
+        }
+        while state.hasUnsentChanges, let account = state.account {
+            let sent = state.tasks
+            let sentChange = changeCount
+            device.record("upload.started", [("count", .int(sent.count))])
+            do throws(BackendError) {
+                let revision = try await online().upload(account: account, tasks: sent)
+                guard state.account == account else { return }
+                state.revision = revision
+                if changeCount == sentChange { state.hasUnsentChanges = false }
+                save()
+                device.record("upload.succeeded", [("revision", .int(revision)), ("count", .int(sent.count)), ("unsent", .bool(state.hasUnsentChanges))])
+            } catch {
+                device.record("upload.failed", [("reason", .string(error.description)), ("unsent", .int(state.tasks.count))])
+                let message = error == .unreachable
+                    ? "No internet connection: your changes will not be saved."
+                    : "Your changes could not be saved: \(error)."
+                guard await ask(UserPrompt(id: "upload-failed", message: message, choices: ["retry"])) == "retry" else { return }
+            }
+        }
+    }
+
+    // MARK: 2.12 Sign out
+
+    private func performSignOut() async {
+        if state.hasUnsentChanges {
+            show(.signingOut)
+            if uploading {
+                signOutAfterUpload = true   // the running upload (or its E2 dialog) finishes the sign-out
+                return
+            }
+            signingOut = true
+            await upload()
+            signingOut = false
+            guard !state.hasUnsentChanges else { return }   // still unsent: stay signed in, nothing lost
+        }
+        await completeSignOut()
+    }
+
+    private func completeSignOut() async {
+        guard state.account != nil else { return }
+        let account = state.account
+        state = TaskListLocalState(nextTaskNumber: 1)
+        save()
+        device.record("signed-out", [("account", account.map(TraceValue.string) ?? .null)])
+        await signIn()
+    }
+
+    // MARK: Helpers
+
+    private func save() {
+        do {
+            try store.save(state)
+        } catch {
+            device.record("storage.failed", [("operation", .string("save")), ("reason", .string(error.description))])
+        }
+    }
+
+    private func online() throws(BackendError) -> any TaskBackend {
+        if device.connectivity?.state == .offline { throw .unreachable }
+        return backend
+    }
+
+    /// Shows a dialog that stays until the user answers it.
+    private func ask(_ prompt: UserPrompt) async -> String? {
+        guard let notifications = device.notifications else { return nil }
+        return await waitForCallback(on: device.scheduler.executor, cancelled: nil) { finish in
+            notifications.ask(prompt, timeout: nil) { finish($0) }
+            return nil
+        }
+    }
+
+    private func run(_ operation: @escaping @Sendable (TaskListApp) async -> Void) {
+        let app = SimulationBound(self, executor: device.scheduler.executor)
+        device.scheduler.spawn { await operation(app.value) }
+    }
+}

@@ -1,0 +1,145 @@
+import DeviceSimHAL
+import DeviceSimScenario
+import DeviceSimSimulated
+import DeviceSimStorage
+
+/// The task-list app in scenario files. The scenario's devices share one simulated task server; each
+/// device gets an account manager holding its `device-accounts`.
+///
+/// ```yaml
+/// app:
+///   name: task-list
+///   settings:
+///     sign-in-methods: [google, email]
+///     device-accounts: { google: [anna@gmail.com] }
+///     signed-in: anna@gmail.com          # signed in before the scenario starts (default: signed out)
+///     server-tasks: { anna@gmail.com: [Buy milk, { text: Call mom, important: true }] }
+/// timeline:
+///   - { at: 5s, do: answer, prompt: sign-in-method, choice: google }
+///   - { at: 1m, do: add-task, text: Water the plants }
+///   - { at: 2m, do: mark-important, task: Water the plants }
+/// ```
+public final class TaskListScenarioApp: ScenarioApp {
+    public struct Settings: Sendable {
+        var app = TaskListApp.Settings()
+        var deviceAccounts: [String: [String]] = [:]
+        var signedIn: String?
+        var serverTasks: [String: [TaskItem]] = [:]
+        var latency: Duration = .milliseconds(200)
+    }
+
+    public enum Action: Sendable {
+        case viewImportant, viewAll, signOut
+        case add(text: String)
+        case edit(task: String, text: String)
+        case delete(task: String)
+        case mark(task: String, important: Bool?)
+        case addAccount(method: String, account: String)
+        case cancelAddAccount(method: String)
+    }
+
+    public static let name = "task-list"
+    public static let settingKeys = ["sign-in-methods", "device-accounts", "signed-in", "server-tasks", "server-latency"]
+    public static let prompts: [String]? = ["sign-in-method", "choose-account", "add-account", "download-failed", "upload-failed"]
+    public static let actions: [String: [String]] = [
+        "view-important": [], "view-all": [], "sign-out": [],
+        "add-task": ["text"], "edit-task": ["task", "text"], "delete-task": ["task"], "mark-important": ["task", "important"],
+        "add-account": ["method", "account"], "cancel-add-account": ["method"],
+    ]
+
+    let app: TaskListApp
+    let accounts: SimulatedDeviceAccounts?
+
+    public static func parseSettings(_ settings: YAMLMapping?) throws(ScenarioError) -> Settings {
+        var parsed = Settings()
+        guard let settings else { return parsed }
+        if let node = settings.optional("sign-in-methods") {
+            parsed.app.signInMethods = try node.sequence(what: "list of sign-in methods").map { (method) throws(ScenarioError) in try method.string(what: "a sign-in method") }
+            guard !parsed.app.signInMethods.isEmpty else { throw node.error("sign-in-methods needs at least one method") }
+        }
+        if let node = settings.optional("device-accounts") {
+            for (method, list) in try node.entries(what: "device-accounts (sign-in method: [accounts])") {
+                parsed.deviceAccounts[method] = try list.sequence(what: "list of accounts").map { (account) throws(ScenarioError) in try account.string(what: "an account") }
+            }
+        }
+        if let node = settings.optional("signed-in") { parsed.signedIn = try node.string(what: "the account signed in at the start") }
+        if let node = settings.optional("server-tasks") {
+            for (account, list) in try node.entries(what: "server-tasks (account: [tasks])") {
+                var tasks: [TaskItem] = []
+                for item in try list.sequence(what: "list of tasks") {
+                    if item.isMapping {
+                        let task = try item.mapping(allowing: ["text", "important"], what: "task")
+                        tasks.append(TaskItem(id: "t\(tasks.count + 1)", text: try task.required("text").string(what: "the task's text"),
+                                              important: try task.optional("important")?.bool() ?? false))
+                    } else {
+                        tasks.append(TaskItem(id: "t\(tasks.count + 1)", text: try item.string(what: "a task's text")))
+                    }
+                }
+                parsed.serverTasks[account] = tasks
+            }
+        }
+        if let node = settings.optional("server-latency") { parsed.latency = try node.duration(what: "the server's latency") }
+        return parsed
+    }
+
+    public static func parseAction(_ name: String, step: YAMLMapping) throws(ScenarioError) -> Action {
+        switch name {
+        case "view-important": return .viewImportant
+        case "view-all": return .viewAll
+        case "sign-out": return .signOut
+        case "add-task": return .add(text: try step.requiredText("text", what: "the new task's text"))
+        case "edit-task": return .edit(task: try step.requiredText("task", what: "a task (its text or id)"), text: try step.requiredText("text", what: "the task's new text"))
+        case "delete-task": return .delete(task: try step.requiredText("task", what: "a task (its text or id)"))
+        case "mark-important": return .mark(task: try step.requiredText("task", what: "a task (its text or id)"), important: try step.optional("important")?.bool())
+        case "add-account": return .addAccount(method: try step.requiredText("method", what: "a sign-in method"), account: try step.requiredText("account", what: "the account added"))
+        case "cancel-add-account": return .cancelAddAccount(method: try step.requiredText("method", what: "a sign-in method"))
+        default: throw step.node.error("unknown task-list action '\(name)'")
+        }
+    }
+
+    public init(context: ScenarioAppContext, settings: Settings) {
+        let device = context.device
+        let server = context.simulation.sharedService {
+            SimulatedTaskServer(scheduler: device.scheduler, events: context.simulation.trace, latency: settings.latency, lists: settings.serverTasks)
+        }
+        if device.accounts == nil {
+            let manager = SimulatedDeviceAccounts(device: device, accounts: settings.deviceAccounts)
+            device.accounts = manager
+            accounts = manager
+        } else {
+            accounts = device.accounts as? SimulatedDeviceAccounts
+        }
+        // The app's state lives in the device's task-list database (an SQLite file in the run's data
+        // folder); `signed-in` is what it holds before the scenario starts.
+        let store: any TaskListStore
+        if let database = context.simulation.database(on: device, named: "task-list", migrations: SQLiteTaskListStore.migrations) {
+            let sqlite = SQLiteTaskListStore(database: database)
+            if let account = settings.signedIn {
+                do {
+                    try sqlite.save(TaskListLocalState(account: account))
+                } catch {
+                    device.record("storage.failed", [("operation", .string("save")), ("reason", .string(error.description))])
+                }
+            }
+            store = sqlite
+        } else {
+            store = InMemoryTaskListStore(TaskListLocalState(account: settings.signedIn))
+        }
+        app = TaskListApp(device: device, backend: server, store: store, settings: settings.app)
+        app.start()
+    }
+
+    public func perform(_ action: Action) {
+        switch action {
+        case .viewImportant: app.showImportantTasks()
+        case .viewAll: app.showAllTasks()
+        case .signOut: app.signOut()
+        case .add(let text): app.addTask(text)
+        case .edit(let task, let text): app.editTask(task, text: text)
+        case .delete(let task): app.deleteTask(task)
+        case .mark(let task, let important): app.markTask(task, important: important)
+        case .addAccount(let method, let account): accounts?.finishAdding(method: method, account: account)
+        case .cancelAddAccount(let method): accounts?.cancelAdding(method: method)
+        }
+    }
+}

@@ -1,0 +1,122 @@
+import DeviceSimScenario
+import DeviceSimHAL
+import Foundation
+
+/// Puts an HTML report together from what a run left behind: its records (from the run itself or a
+/// `--results` file), its traces and its scenario files. Traces are read one at a time, so memory
+/// holds one scenario's events, not the run's.
+///
+/// ```swift
+/// let inputs = records.map { ReportGenerator.Input(record: $0, tracePath: ScenarioBatch.traceFile(in: "out/traces", name: $0.name, seed: $0.seed, swept: $0.swept)) }
+/// let summary = try ReportGenerator.write(inputs, to: "out/report.html", wallSeconds: 6.2)
+/// ```
+public enum ReportGenerator {
+    /// One scenario run to report.
+    public struct Input: Sendable {
+        /// Its record (nil: only its trace is known).
+        public var record: RunRecord?
+        /// Its trace file (nil or missing: the report shows the record only).
+        public var tracePath: String?
+        /// Its scenario file, for the world, the devices' motion and the expectations (nil: the record's path).
+        public var scenarioPath: String?
+        /// Its name (nil: the record's).
+        public var name: String?
+
+        public init(record: RunRecord? = nil, tracePath: String? = nil, scenarioPath: String? = nil, name: String? = nil) {
+            self.record = record
+            self.tracePath = tracePath
+            self.scenarioPath = scenarioPath
+            self.name = name
+        }
+    }
+
+    /// What was written.
+    public struct Summary: Sendable, Hashable {
+        /// Scenarios in the report.
+        public var scenarios: Int
+        /// Scenarios with a section of their own.
+        public var detailed: Int
+        /// The file's size in bytes.
+        public var bytes: Int
+        /// Problems that left something out (a trace that could not be read, a scenario file that no longer parses).
+        public var warnings: [String]
+    }
+
+    /// Writes the report of `inputs` to `path`.
+    public static func write(
+        _ inputs: [Input], to path: String, title: String = "DeviceSim report", wallSeconds: Double?, limits: ReportLimits = ReportLimits()
+    ) throws(ScenarioError) -> Summary {
+        var report = HTMLReport(title: title, limits: limits)
+        var warnings: [String] = []
+        var scenarios: [String: Scenario?] = [:]
+        // Failed runs get their sections first, so the limit never hides a failure behind passes.
+        let failing = inputs.indices.filter { inputs[$0].record.map { !$0.passed } ?? false }
+        var failuresLeft = failing.count
+        var tracesLeftOut = 0
+        let order = failing + inputs.indices.filter { !(inputs[$0].record.map { !$0.passed } ?? false) }
+        for index in order {
+            let input = inputs[index]
+            let knownFailed = input.record.map { !$0.passed } ?? false
+            if knownFailed { failuresLeft -= 1 }
+            if let record = input.record, record.invalid != nil {
+                report.addSummary(of: record)
+                continue
+            }
+            let roomForPasses = report.detailedCount + failuresLeft < limits.detailedScenarios
+            guard let tracePath = input.tracePath, report.hasRoomForDetail, knownFailed || roomForPasses || input.record == nil else {
+                if let record = input.record { report.addSummary(of: record) } else { tracesLeftOut += 1 }
+                continue
+            }
+            let events: [TraceEvent]
+            do {
+                events = try TraceFileReader.read(path: tracePath)
+            } catch {
+                warnings.append(error.description)
+                if let record = input.record { report.addSummary(of: record) }
+                continue
+            }
+            var scenario: Scenario?
+            if let scenarioPath = input.scenarioPath ?? input.record?.path {
+                if let known = scenarios[scenarioPath] {
+                    scenario = known
+                } else {
+                    do {
+                        scenario = try ScenarioParser.parse(contentsOf: scenarioPath)
+                    } catch {
+                        warnings.append("\(scenarioPath): the map and the expectations' moments are left out: \(error)")
+                    }
+                    scenarios[scenarioPath] = scenario
+                }
+            }
+            let name = input.name ?? input.record?.name ?? (tracePath as NSString).lastPathComponent
+            let section = ReportSection(name: name, record: input.record, scenario: scenario, events: events)
+            report.add(section, record: input.record)
+        }
+        if tracesLeftOut > 0 {
+            warnings.append("\(tracesLeftOut) traces without a results record are left out: past the limit of \(limits.detailedScenarios) scenarios shown in full")
+        }
+        let html = report.html(wallSeconds: wallSeconds)
+        let url = URL(fileURLWithPath: path)
+        do {
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(html.utf8).write(to: url, options: .atomic)
+        } catch {
+            throw ScenarioError("cannot write the report \(path): \((error as NSError).localizedDescription)", at: nil)
+        }
+        return Summary(scenarios: inputs.count, detailed: report.detailedCount, bytes: html.utf8.count, warnings: warnings)
+    }
+
+    /// The scenario file among `found` that wrote the trace at `tracePath` (`out/traces/dog-walk/tunnel.jsonl`
+    /// or `…/tunnel.seed-7.jsonl` comes from the file named `dog-walk/tunnel.yaml`), matching the longest name.
+    public static func scenario(forTrace tracePath: String, among found: [ScenarioDiscovery.Found]) -> ScenarioDiscovery.Found? {
+        var stem = tracePath
+        if stem.hasSuffix(".jsonl") { stem.removeLast(".jsonl".count) }
+        if let range = stem.range(of: #"\.seed-[0-9]+$"#, options: .regularExpression) { stem.removeSubrange(range) }
+        let candidates = found.filter { file in
+            var name = file.relativeName
+            for suffix in [".yaml", ".yml"] where name.hasSuffix(suffix) { name.removeLast(suffix.count) }
+            return stem == name || stem.hasSuffix("/" + name)
+        }
+        return candidates.max { $0.relativeName.count < $1.relativeName.count }
+    }
+}

@@ -1,0 +1,35 @@
+/// Why a backend request failed, with a message an app can show.
+public enum BackendError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// No account has this e-mail address.
+    case notFound(email: String)
+    /// The account is unknown to the backend.
+    case unknownAccount(String)
+    /// The account has no group of this name.
+    case unknownGroup(String)
+    /// The user turned location tracking off; location requests are denied.
+    case locationOff(String)
+    /// The server failed the request (an injected failure).
+    case serverError(operation: String)
+    /// The device is offline.
+    case unreachable
+    /// The campus game: the user has not joined today's game.
+    case notInGame(String)
+    /// The campus game: no objective of today's game has this id.
+    case unknownObjective(String)
+    /// The campus game: the server's own check puts the reported position outside the objective.
+    case notAtObjective(String)
+
+    public var description: String {
+        switch self {
+        case .notFound(let email): "no user with the e-mail address \(email)"
+        case .unknownAccount(let account): "unknown account '\(account)'"
+        case .unknownGroup(let group): "no group named '\(group)'"
+        case .locationOff(let account): "\(account) has turned location tracking off"
+        case .serverError(let operation): "the server failed the request '\(operation)'"
+        case .unreachable: "the server cannot be reached: the device is offline"
+        case .notInGame(let account): "\(account) has not joined today's game"
+        case .unknownObjective(let objective): "today's game has no objective '\(objective)'"
+        case .notAtObjective(let objective): "the server could not confirm the position at '\(objective)'"
+        }
+    }
+}

@@ -1,0 +1,64 @@
+import DeviceSimDogWalk
+import DeviceSimHAL
+import DeviceSimTime
+import Testing
+
+@Suite struct SimulatedAccountServerTests {
+    /// Runs `body` on a fresh simulation with a server and returns what it returned, with the server's events.
+    func run<Value: Sendable>(_ body: @escaping @Sendable (SimulatedAccountServer) async throws(AccountError) -> Value) throws -> (Result<Value, AccountError>, SimulatedAccountServer, [TraceEvent]) {
+        let scheduler = EventScheduler()
+        let trace = TraceRecorder()
+        let server = SimulatedAccountServer(scheduler: scheduler, events: trace)
+        server.addAccount(email: "ben@example.org", password: "bens-password", data: UserData(account: .offline, dogs: [DogProfile(id: 1, name: "Bella")]))
+        let result = SendableBox<Result<Value, AccountError>>()
+        let bound = SimulationBound(server, executor: scheduler.executor)
+        scheduler.spawn {
+            do throws(AccountError) { result.value = .success(try await body(bound.value)) } catch { result.value = .failure(error) }
+        }
+        try scheduler.run(for: .seconds(10))
+        return (try #require(result.value), server, trace.events)
+    }
+
+    @Test func signingUpMailsATemporaryPasswordThatMustBeReplacedAtTheFirstSignIn() throws {
+        let (result, server, events) = try run { server throws(AccountError) in
+            try await server.signUp(email: "anna@example.org")
+            let temporary = String(server.outbox[0].message.split(separator: " ")[4].dropLast())
+            guard case .newPasswordRequired(let session) = try await server.signIn(email: "anna@example.org", password: temporary) else { return "" }
+            do throws(AccountError) {
+                _ = try await server.setNewPassword(email: "anna@example.org", session: session, newPassword: "short")
+                return "accepted a short password"
+            } catch {
+                guard case .weakPassword = error else { throw error }
+            }
+            let token = try await server.setNewPassword(email: "anna@example.org", session: session, newPassword: "walkies-2026")
+            let data = try await server.userData(accessToken: token)
+            guard case .signedIn = try await server.signIn(email: "anna@example.org", password: "walkies-2026") else { return "still temporary" }
+            return "\(data.account.email ?? "-") \(data.dogs.count) \(data.records.count)"
+        }
+        #expect(try result.get() == "anna@example.org 0 0")
+        #expect(server.outbox.map(\.to) == ["anna@example.org"])
+        #expect(server.outbox[0].message.hasPrefix("Your temporary password is Tmp-"))
+        #expect(events.map(\.name) == [
+            "account.registered", "account.user-data-created", "account.temporary-password-sent", "account.authenticated",
+            "account.new-password-required", "account.password-changed", "account.token-issued", "account.user-data-served",
+            "account.authenticated", "account.token-issued",
+        ])
+        // The same sign-up gets the same temporary password on another server (another run).
+        let (_, again, _) = try run { server throws(AccountError) in try await server.signUp(email: "anna@example.org") }
+        #expect(again.outbox == server.outbox)
+    }
+
+    @Test func aWrongPasswordOrAKnownEmailIsRefusedWithAClearError() throws {
+        let (wrong, _, events) = try run { server throws(AccountError) in try await server.signIn(email: "ben@example.org", password: "guess") }
+        #expect(throws: AccountError.wrongCredential) { try wrong.get() }
+        #expect(AccountError.wrongCredential.description == "wrong e-mail or password; check them and try again")
+        #expect(events.map(\.name) == ["account.authentication-failed"])
+        let (known, _, _) = try run { server throws(AccountError) in try await server.signUp(email: "ben@example.org") }
+        #expect(throws: AccountError.alreadyRegistered(email: "ben@example.org")) { try known.get() }
+        let (served, _, _) = try run { server throws(AccountError) -> [String?] in
+            guard case .signedIn(let token) = try await server.signIn(email: "ben@example.org", password: "bens-password") else { return [] }
+            return try await server.userData(accessToken: token).dogs.map(\.name)
+        }
+        #expect(try served.get() == ["Bella"])
+    }
+}

@@ -1,0 +1,69 @@
+import DeviceSimHAL
+import DeviceSimStorage
+import DeviceSimTime
+import Foundation
+import Testing
+
+/// The generic SQLite layer every app's store is built on: migrations, writes that are all or nothing,
+/// injected faults, and a kill during a write.
+@Suite final class SQLiteDatabaseTests {
+    let folder: DataFolder
+
+    init() throws {
+        folder = try DataFolder.temporary(prefix: "devicesim-sqlite-tests-")
+    }
+
+    func database(_ file: String = "phone.notes.sqlite") -> SQLiteDatabase {
+        SQLiteDatabase(folder: folder, file: file, migrations: [["CREATE TABLE notes (text TEXT NOT NULL)"]], now: { .zero })
+    }
+
+    func notes(in database: SQLiteDatabase) throws -> [String] {
+        try database.read("notes") { db throws(SQLiteError) in try db.query("SELECT text FROM notes ORDER BY rowid").compactMap { $0.first?.string } }
+    }
+
+    func add(_ text: String, to database: SQLiteDatabase) throws {
+        try database.write("note") { db throws(SQLiteError) in try db.execute("INSERT INTO notes (text) VALUES (?)", [.text(text)]) }
+    }
+
+    @Test func migrationsRunOnceAndRowsSurviveAReopen() throws {
+        let first = database()
+        try add("buy milk", to: first)
+        first.close()
+        let second = database()
+        #expect(try second.schemaVersion() == 1)
+        #expect(try notes(in: second) == ["buy milk"])
+    }
+
+    @Test func aFaultedWriteLeavesWhatWasSavedBefore() throws {
+        let db = database()
+        try add("buy milk", to: db)
+        for kind in [StorageFaults.Kind.diskFull, .writeError, .readOnly] {
+            db.faults.inject(kind, count: 1)
+            #expect(throws: StorageError.self) { try self.add("lost", to: db) }
+            #expect(try notes(in: db) == ["buy milk"])
+        }
+    }
+
+    @Test func aKillDuringTheNextWriteLosesThatWriteOnlyAndCallsBack() throws {
+        let db = database()
+        try add("kept", to: db)
+        var killed = 0
+        db.onKilled = { killed += 1 }
+        db.killDuringNextWrite()
+        #expect(throws: StorageError.self) { try self.add("cut short", to: db) }
+        #expect(killed == 1)
+        #expect(try database().integrityCheck() == "ok")
+        #expect(try notes(in: database()) == ["kept"])
+    }
+
+    @Test func aKillTakenBackLetsTheNextWriteThrough() throws {
+        let db = database()
+        var killed = 0
+        db.onKilled = { killed += 1 }
+        db.killDuringNextWrite()
+        db.cancelKillDuringNextWrite()
+        try add("saved", to: db)
+        #expect(killed == 0)
+        #expect(try notes(in: db) == ["saved"])
+    }
+}
