@@ -61,13 +61,14 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // The devices' local databases on disk (a generic SQLite layer), with injectable storage faults.
         .target(name: "DeviceSimStorage", dependencies: ["CSQLite", "DeviceSimHAL", "DeviceSimTime"]),
-        // What every simulated app server shares: requests failing by operation and time.
-        .target(name: "DeviceSimServer", dependencies: ["DeviceSimTime"]),
+        // What every simulated app server shares: a device's connection to it (latency, requests lost
+        // in flight, timeouts) and requests failing by operation and time.
+        .target(name: "DeviceSimServer", dependencies: ["DeviceSimHAL", "DeviceSimTime"]),
         // Scenario files, the runner, expectations, traces, and the registry of apps scenario files name.
         .target(
             name: "DeviceSimScenario",
             dependencies: [
-                "DeviceSimTime", "DeviceSimHAL", "DeviceSimSimulated", "DeviceSimStorage", "DeviceSimRoads",
+                "DeviceSimTime", "DeviceSimHAL", "DeviceSimSimulated", "DeviceSimStorage", "DeviceSimRoads", "DeviceSimServer",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -1,4 +1,5 @@
 import DeviceSimHAL
+import DeviceSimServer
 import DeviceSimSimulated
 import DeviceSimStorage
 import Foundation
@@ -142,6 +143,9 @@ public enum StepAction: Sendable {
     case bluetooth(Bool)
     /// Go online or offline.
     case connectivity(Bool)
+    /// The connection drops for an instant: every request of the device on its way loses its request
+    /// or its reply (`lose:`; nil: the seed decides).
+    case dropConnection(LostInFlight?)
     /// The user answers a prompt (the one showing, or the next of that kind unless `onlyIfShowing`)
     /// after a reaction time.
     case answer(prompt: String, choice: String, after: Duration, onlyIfShowing: Bool)
@@ -168,6 +172,7 @@ public enum StepAction: Sendable {
         case .wifi(let on): on ? "wifi-on" : "wifi-off"
         case .bluetooth(let on): on ? "bluetooth-on" : "bluetooth-off"
         case .connectivity(let on): on ? "go-online" : "go-offline"
+        case .dropConnection: "drop-connection"
         case .answer: "answer"
         case .app(let name, _): name
         case .storageFault: "storage-fault"

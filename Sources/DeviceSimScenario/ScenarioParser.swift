@@ -1,4 +1,5 @@
 import DeviceSimHAL
+import DeviceSimServer
 import DeviceSimTime
 import DeviceSimSimulated
 import DeviceSimStorage
@@ -34,10 +35,10 @@ public enum ScenarioParser {
     static let gpsKeys = ["interval", "accuracy", "vertical-accuracy", "noise", "reacquisition", "satellites", "enabled"]
     static let routeKeys = ["start", "speed", "waypoints"]
     static let waypointKeys = ["at", "speed", "pause", "altitude"]
-    static let stepKeys = ["at", "device", "do", "for", "to", "speed", "waypoints", "prompt", "choice", "after", "when", "kind", "count", "during"] + FollowRouteSpec.ownKeys
+    static let stepKeys = ["at", "device", "do", "for", "to", "speed", "waypoints", "prompt", "choice", "after", "when", "kind", "count", "during", "lose"] + FollowRouteSpec.ownKeys
     static let deviceActions = [
         "gps-on", "gps-off", "signal-loss", "signal-restore", "move", "teleport", "wifi-on", "wifi-off", "bluetooth-on", "bluetooth-off",
-        "go-online", "go-offline", "answer", "follow-route", "storage-fault", "kill-app", "restart-app",
+        "go-online", "go-offline", "drop-connection", "answer", "follow-route", "storage-fault", "kill-app", "restart-app",
     ]
     static let eventExpectationKeys = ["event", "device", "within", "where", "count", "at-least", "at-most", "never"]
     static let positionExpectationKeys = ["position", "device", "at", "near", "radius"]
@@ -381,6 +382,10 @@ public enum ScenarioParser {
         case "wifi-on", "wifi-off": action = .wifi(name == "wifi-on"); ownKeys = []
         case "bluetooth-on", "bluetooth-off": action = .bluetooth(name == "bluetooth-on"); ownKeys = []
         case "go-online", "go-offline": action = .connectivity(name == "go-online"); ownKeys = []
+        case "drop-connection":
+            let lose = try map.optional("lose")?.choice(LostInFlight.allCases.map(\.rawValue), what: "what the drop loses")
+            action = .dropConnection(lose.flatMap(LostInFlight.init(rawValue:)))
+            ownKeys = ["lose"]
         case "answer":
             let when = try map.optional("when")?.choice(["next", "showing"], what: "answer timing") ?? "next"
             action = .answer(

@@ -1,4 +1,5 @@
 import DeviceSimHAL
+import DeviceSimServer
 import DeviceSimSimulated
 import DeviceSimStorage
 import DeviceSimTime
@@ -35,6 +36,9 @@ public final class ScenarioSimulation {
         public internal(set) var databases: [SQLiteDatabase] = []
         /// The storage faults injected into the device (`storage-fault`); its databases share them.
         public let storageFaults = StorageFaults()
+        /// The connection drops scripted for the device (`drop-connection` with `lose:`); its apps'
+        /// server connections share them.
+        public let connectionDrops = ConnectionDrops()
         /// Its app, if it runs one.
         var app: LaunchedApp?
 
@@ -92,6 +96,7 @@ public final class ScenarioSimulation {
         self.scheduler = EventScheduler(limits: limits)
         self.trace = trace
         let root = SeededRandomGenerator(seed: self.seed)
+        random = root
         let world = scenario.world.map(WorldIndex.init)
         self.world = world
         let folder = dataFolder.map(DataFolder.init(keeping:)) ?? DataFolder.temporaryWhenFirstUsed(prefix: "devicesim-data-")
@@ -159,6 +164,22 @@ public final class ScenarioSimulation {
     }
 
     private var sharedServices: [ObjectIdentifier: AnyObject] = [:]
+    private let random: SeededRandomGenerator
+
+    /// The seeded random numbers of `component` of the device `device` (an app's server connection,
+    /// say): split from the simulation's seed per device and per component, so adding one does not
+    /// change what another draws.
+    public func random(_ component: String, device: String) -> SeededRandomGenerator {
+        random.split("device:\(device)").split(component)
+    }
+
+    /// A connection of `device` to an app's server with `latency`: requests cross the device's
+    /// connectivity, and `drop-connection` steps catch them on the way (see ``ServerConnection``).
+    public func serverConnection(of device: Device, app: String, latency: Duration, timeout: Duration = ServerConnection.defaultTimeout) -> ServerConnection {
+        ServerConnection(
+            device: device, latency: latency, timeout: timeout, random: random("\(app).connection", device: device.id),
+            drops: self.device(device.id)?.connectionDrops ?? ConnectionDrops())
+    }
 
     /// The database file `<device id>.<name>.sqlite` of `device` in the run's data folder, with
     /// `migrations` (made once, sharing the device's storage faults); nil when the device is not the
@@ -325,6 +346,15 @@ public final class ScenarioSimulation {
             beacons.isEnabled = on
         case .connectivity(let online):
             simulated.connectivity.state = online ? .online : .offline
+        case .dropConnection(let lose):
+            if let lose {
+                fields.append(("lose", .string(lose.rawValue)))
+                simulated.connectionDrops.script(lose)
+            }
+            // Down and up again at this instant: whatever the device had on its way is caught.
+            let state = simulated.connectivity.state
+            simulated.connectivity.state = .offline
+            simulated.connectivity.state = state
         case .answer(let prompt, let choice, let after, let onlyIfShowing):
             fields += [
                 ("prompt", .string(prompt)), ("choice", .string(choice)), ("after", .double(after.inSeconds)),
@@ -395,7 +425,7 @@ extension StepAction {
     var isGPSAction: Bool {
         switch self {
         case .gpsOn, .gpsOff, .signalLoss, .signalRestore: true
-        case .move, .teleport, .followRoute, .wifi, .bluetooth, .connectivity, .answer, .app, .storageFault, .killApp, .restartApp: false
+        case .move, .teleport, .followRoute, .wifi, .bluetooth, .connectivity, .dropConnection, .answer, .app, .storageFault, .killApp, .restartApp: false
         }
     }
 }

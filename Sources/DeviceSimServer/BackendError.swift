@@ -12,6 +12,9 @@ public enum BackendError: Error, Sendable, Hashable, CustomStringConvertible {
     case serverError(operation: String)
     /// The device is offline.
     case unreachable
+    /// The connection dropped while the request was on its way: no reply came within the timeout
+    /// (the server may or may not have acted on it).
+    case timedOut(operation: String)
     /// The campus game: the user has not joined today's game.
     case notInGame(String)
     /// The campus game: no objective of today's game has this id.
@@ -27,6 +30,7 @@ public enum BackendError: Error, Sendable, Hashable, CustomStringConvertible {
         case .locationOff(let account): "\(account) has turned location tracking off"
         case .serverError(let operation): "the server failed the request '\(operation)'"
         case .unreachable: "the server cannot be reached: the device is offline"
+        case .timedOut(let operation): "the server did not answer '\(operation)' in time: the connection dropped"
         case .notInGame(let account): "\(account) has not joined today's game"
         case .unknownObjective(let objective): "today's game has no objective '\(objective)'"
         case .notAtObjective(let objective): "the server could not confirm the position at '\(objective)'"

@@ -31,6 +31,16 @@ public final class SQLiteTaskListStore: TaskListStore {
                 important INTEGER NOT NULL)
             """,
         ],
+        [
+            // The server's list the device's tasks are changes of (version 2: merges, not overwrites).
+            """
+            CREATE TABLE base_tasks (
+                position INTEGER PRIMARY KEY,
+                id TEXT NOT NULL UNIQUE,
+                text TEXT NOT NULL,
+                important INTEGER NOT NULL)
+            """,
+        ],
     ]
 
     /// The database file the tables are in.
@@ -51,24 +61,29 @@ public final class SQLiteTaskListStore: TaskListStore {
             guard let list = try db.query("SELECT account, revision, has_unsent_changes, next_task_number FROM task_list WHERE id = 1").first else {
                 return TaskListLocalState()
             }
-            let tasks = try db.query("SELECT id, text, important FROM tasks ORDER BY position").map { row in
-                TaskItem(id: row[0].string ?? "", text: row[1].string ?? "", important: row[2].int == 1)
+            func tasks(in table: String) throws(SQLiteError) -> [TaskItem] {
+                try db.query("SELECT id, text, important FROM \(table) ORDER BY position").map { row in
+                    TaskItem(id: row[0].string ?? "", text: row[1].string ?? "", important: row[2].int == 1)
+                }
             }
             return TaskListLocalState(
-                account: list[0].string, tasks: tasks, revision: Int(list[1].int ?? 0), hasUnsentChanges: list[2].int == 1,
-                nextTaskNumber: Int(list[3].int ?? 1))
+                account: list[0].string, tasks: try tasks(in: "tasks"), revision: Int(list[1].int ?? 0), base: try tasks(in: "base_tasks"),
+                hasUnsentChanges: list[2].int == 1, nextTaskNumber: Int(list[3].int ?? 1))
         }
     }
 
     public func save(_ state: TaskListLocalState) throws(StorageError) {
         try database.write("task list") { db throws(SQLiteError) in
             try db.execute("DELETE FROM tasks")
+            try db.execute("DELETE FROM base_tasks")
             try db.execute(
                 "INSERT OR REPLACE INTO task_list (id, account, revision, has_unsent_changes, next_task_number) VALUES (1, ?, ?, ?, ?)",
                 [SQLiteValue(state.account), .integer(Int64(state.revision)), .integer(state.hasUnsentChanges ? 1 : 0), .integer(Int64(state.nextTaskNumber))])
-            for (position, task) in state.tasks.enumerated() {
-                try db.execute("INSERT INTO tasks (position, id, text, important) VALUES (?, ?, ?, ?)",
-                               [.integer(Int64(position)), .text(task.id), .text(task.text), .integer(task.important ? 1 : 0)])
+            for (table, tasks) in [("tasks", state.tasks), ("base_tasks", state.base)] {
+                for (position, task) in tasks.enumerated() {
+                    try db.execute("INSERT INTO \(table) (position, id, text, important) VALUES (?, ?, ?, ?)",
+                                   [.integer(Int64(position)), .text(task.id), .text(task.text), .integer(task.important ? 1 : 0)])
+                }
             }
         }
     }

@@ -2,12 +2,18 @@ import DeviceSimHAL
 import DeviceSimServer
 import DeviceSimTime
 
-/// The task-list app's storage server in virtual time: each account's task list, downloaded and
-/// uploaded whole, with a revision that grows with every upload; latency on every request and
-/// injected failures.
+/// The task-list app's storage server in virtual time: each account's task list (one list per
+/// account, shared by every device signed in to it), downloaded and uploaded whole, with a revision
+/// that grows with every accepted upload. An upload based on an older revision is refused with the
+/// server's list (``TaskUploadOutcome/conflict(_:)``), never applied over it; an upload whose request
+/// id was seen before gets its first answer again, and is not applied twice. Latency on every
+/// request and injected failures; ``client(connection:)`` puts a device's connection (drops,
+/// timeouts) in front of it.
 ///
 /// Events (no device): `tasks.downloaded` (`account`, `revision`, `count`), `tasks.uploaded`
-/// (`account`, `revision`, `count`), `tasks.failed` (`account`, `operation`).
+/// (`account`, `revision`, `count`), `tasks.conflict` (`account`, `based-on`, `revision`),
+/// `tasks.repeated` (`account`, `request`: a retried request answered as before), `tasks.failed`
+/// (`account`, `operation`).
 ///
 /// ```swift
 /// let server = SimulatedTaskServer(scheduler: scheduler, events: trace, lists: ["anna@gmail.com": [TaskItem(id: "t1", text: "Milk")]])
@@ -27,6 +33,8 @@ public final class SimulatedTaskServer: TaskBackend {
     private let scheduler: EventScheduler
     private let events: any EventSink
     private var failures = InjectedFailures<Operation>()
+    /// The answer to every upload by request id (a retry after a lost reply gets it again).
+    private var answered: [String: TaskUploadOutcome] = [:]
 
     /// A server holding `lists` (by account, each at revision 1).
     public init(scheduler: EventScheduler, events: any EventSink, latency: Duration = .milliseconds(200), lists: [String: [TaskItem]] = [:]) {
@@ -48,17 +56,56 @@ public final class SimulatedTaskServer: TaskBackend {
 
     public func download(account: String) async throws(BackendError) -> TaskListSnapshot {
         try await request(.download, account: account)
+        return answerDownload(account: account)
+    }
+
+    public func upload(account: String, tasks: [TaskItem], basedOn revision: Int, requestID: String) async throws(BackendError) -> TaskUploadOutcome {
+        try await request(.upload, account: account)
+        return answerUpload(account: account, tasks: tasks, basedOn: revision, requestID: requestID)
+    }
+
+    /// A client of the server for one device: its requests cross `connection` (the device's
+    /// connectivity, drops in flight, timeouts) instead of the server's own latency.
+    public func client(connection: ServerConnection) -> any TaskBackend {
+        TaskServerClient(server: self, connection: connection)
+    }
+
+    /// Handles a download that has arrived (injected failures apply).
+    func serveDownload(account: String) throws(BackendError) -> TaskListSnapshot {
+        try failIfInjected(.download, account: account)
+        return answerDownload(account: account)
+    }
+
+    /// Handles an upload that has arrived (injected failures apply).
+    func serveUpload(account: String, tasks: [TaskItem], basedOn revision: Int, requestID: String) throws(BackendError) -> TaskUploadOutcome {
+        try failIfInjected(.upload, account: account)
+        return answerUpload(account: account, tasks: tasks, basedOn: revision, requestID: requestID)
+    }
+
+    private func answerDownload(account: String) -> TaskListSnapshot {
         let list = list(of: account)
         record("tasks.downloaded", account: account, [("revision", .int(list.revision)), ("count", .int(list.tasks.count))])
         return list
     }
 
-    public func upload(account: String, tasks: [TaskItem]) async throws(BackendError) -> Int {
-        try await request(.upload, account: account)
-        let revision = list(of: account).revision + 1
-        lists[account] = TaskListSnapshot(tasks: tasks, revision: revision)
-        record("tasks.uploaded", account: account, [("revision", .int(revision)), ("count", .int(tasks.count))])
-        return revision
+    private func answerUpload(account: String, tasks: [TaskItem], basedOn revision: Int, requestID: String) -> TaskUploadOutcome {
+        let key = account + "\u{1F}" + requestID
+        if let earlier = answered[key] {
+            record("tasks.repeated", account: account, [("request", .string(requestID))])
+            return earlier
+        }
+        let current = list(of: account)
+        let outcome: TaskUploadOutcome
+        if revision == current.revision {
+            lists[account] = TaskListSnapshot(tasks: tasks, revision: current.revision + 1)
+            record("tasks.uploaded", account: account, [("revision", .int(current.revision + 1)), ("count", .int(tasks.count))])
+            outcome = .accepted(revision: current.revision + 1)
+        } else {
+            record("tasks.conflict", account: account, [("based-on", .int(revision)), ("revision", .int(current.revision))])
+            outcome = .conflict(current)
+        }
+        answered[key] = outcome
+        return outcome
     }
 
     private func request(_ operation: Operation, account: String) async throws(BackendError) {
@@ -67,6 +114,10 @@ public final class SimulatedTaskServer: TaskBackend {
         } catch {
             throw .serverError(operation: operation.rawValue)
         }
+        try failIfInjected(operation, account: account)
+    }
+
+    private func failIfInjected(_ operation: Operation, account: String) throws(BackendError) {
         if failures.consume(operation, at: scheduler.now) {
             record("tasks.failed", account: account, [("operation", .string(operation.rawValue))])
             throw .serverError(operation: operation.rawValue)

@@ -32,18 +32,31 @@ public struct TaskListSnapshot: Sendable, Hashable, Codable {
     }
 }
 
+/// What the server did with an upload.
+public enum TaskUploadOutcome: Sendable, Hashable {
+    /// The list was stored as the new revision.
+    case accepted(revision: Int)
+    /// The upload was based on an older revision than the server's (another device uploaded
+    /// meanwhile): nothing was stored, and this is the server's list, to merge with and send again.
+    case conflict(TaskListSnapshot)
+}
+
 /// The task-list app's storage server ("Хранилище" in the app's document): each account's task list,
-/// downloaded and uploaded whole. DeviceSim's `SimulatedTaskServer` implements it in virtual time.
+/// downloaded and uploaded whole. Every upload names the revision it was based on: a stale one is
+/// refused with the server's list (never a silent overwrite), and every upload has a request id, so
+/// that a retry after a lost reply is not applied twice. DeviceSim's `SimulatedTaskServer` implements
+/// it in virtual time.
 ///
 /// ```swift
 /// let list = try await server.download(account: "anna@gmail.com")
-/// let revision = try await server.upload(account: "anna@gmail.com", tasks: list.tasks)
+/// let outcome = try await server.upload(account: "anna@gmail.com", tasks: list.tasks, basedOn: list.revision, requestID: "phone-1")
 /// ```
 public protocol TaskBackend: AnyObject {
     /// The account's task list (empty at revision 0 for a new account).
     func download(account: String) async throws(BackendError) -> TaskListSnapshot
-    /// Replaces the account's task list; returns the new revision.
-    func upload(account: String, tasks: [TaskItem]) async throws(BackendError) -> Int
+    /// Replaces the account's task list if it is still at `revision`; the same `requestID` again gets
+    /// the first answer again.
+    func upload(account: String, tasks: [TaskItem], basedOn revision: Int, requestID: String) async throws(BackendError) -> TaskUploadOutcome
 }
 
 /// What the task-list app keeps on the device between launches: who is signed in, the tasks, and
@@ -55,16 +68,22 @@ public struct TaskListLocalState: Sendable, Hashable, Codable {
     public var tasks: [TaskItem]
     /// The server revision the device's tasks were last in step with.
     public var revision: Int
+    /// The server's list at ``revision``: what this device's changes are changes of (the common list
+    /// of a merge with another device's upload).
+    public var base: [TaskItem]
     /// Whether the device has changes the server has not accepted yet.
     public var hasUnsentChanges: Bool
     /// The next task number the device hands out.
     public var nextTaskNumber: Int
 
     /// Creates a state.
-    public init(account: String? = nil, tasks: [TaskItem] = [], revision: Int = 0, hasUnsentChanges: Bool = false, nextTaskNumber: Int = 1) {
+    public init(
+        account: String? = nil, tasks: [TaskItem] = [], revision: Int = 0, base: [TaskItem] = [], hasUnsentChanges: Bool = false, nextTaskNumber: Int = 1
+    ) {
         self.account = account
         self.tasks = tasks
         self.revision = revision
+        self.base = base
         self.hasUnsentChanges = hasUnsentChanges
         self.nextTaskNumber = nextTaskNumber
     }

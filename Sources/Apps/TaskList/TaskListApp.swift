@@ -19,14 +19,18 @@ import DeviceSimTime
 /// - **2.12 Signing out** (after unsent changes are uploaded), back to 2.2.
 ///
 /// Nothing changed on the device is lost: every change is saved before it is sent, a change made
-/// while an upload is under way is sent after it, and a download never replaces unsent changes (they
-/// are uploaded instead).
+/// while an upload is under way is sent after it, and a download or an upload that meets another
+/// device's newer list merges the two (``TaskListMerge``) instead of replacing either. A change made
+/// while the E2 dialog shows and the device is back online is uploaded at once (the dialog goes).
+/// Signing out waits for the unsent changes to be uploaded; offline, its E2 dialog offers `retry` or
+/// `cancel` (stay signed in), and the task list takes no changes meanwhile.
 ///
 /// Events (device's trace): `app.started`, `screen.shown` (`screen`, `count`), `signed-in`,
 /// `sign-in.cancelled`, `form.shown`, `form.hidden`, `task.added`, `task.edited`, `task.deleted`,
 /// `task.marked`, `task.not-found`, `download.started`, `download.succeeded`, `download.failed`,
-/// `download.cancelled`, `upload.started`, `upload.succeeded`, `upload.failed`, `signed-out`,
-/// `storage.failed`, `action.ignored` (`action`, `reason`: an action while no one is signed in).
+/// `download.cancelled`, `upload.started`, `upload.succeeded`, `upload.conflict` (another device
+/// uploaded first: the lists were merged), `upload.failed`, `sign-out.cancelled`, `signed-out`,
+/// `storage.failed`, `action.ignored` (`action`, `reason`: an action the screen does not offer now).
 ///
 /// ```swift
 /// let app = TaskListApp(device: device, backend: server, store: InMemoryTaskListStore())
@@ -68,6 +72,15 @@ public final class TaskListApp {
     private var uploading = false
     private var signingOut = false
     private var signOutAfterUpload = false
+    /// The E2 dialog while it shows: taking it back answers `retry`.
+    private var uploadDialog: (withdrawal: PromptWithdrawal, retry: () -> Void)?
+    /// The upload last sent and its request id: sending the same list on the same base again (a
+    /// retry) reuses the id, so the server answers it once.
+    private var lastUpload: (tasks: [TaskItem], revision: Int, requestID: String)?
+    private var uploadNumber = 0
+    private var tasks: [Task<Void, Never>] = []
+    /// Whether the app was stopped (killed or restarted): it does nothing afterwards.
+    public private(set) var isStopped = false
 
     /// Creates the app; ``start()`` launches it.
     public init(device: Device, backend: any TaskBackend, store: any TaskListStore, settings: Settings = Settings()) {
@@ -130,6 +143,15 @@ public final class TaskListApp {
             app.state.tasks[index].important = important ?? !app.state.tasks[index].important
             return ("task.marked", app.state.tasks[index])
         }
+    }
+
+    /// Stops the app (killed, or restarted): its tasks end and it touches nothing afterwards.
+    public func stop() {
+        isStopped = true
+        uploadDialog?.withdrawal.withdraw()
+        uploadDialog = nil
+        for task in tasks { task.cancel() }
+        tasks = []
     }
 
     /// 2.12: "Sign out" in the top bar.
@@ -207,22 +229,23 @@ public final class TaskListApp {
             device.record("download.started", [("account", .string(account))])
             do throws(BackendError) {
                 let list = try await online().download(account: account)
-                guard state.account == account else { return }
+                guard state.account == account, !isStopped else { return }
                 if state.hasUnsentChanges {
-                    // The device's changes were never sent: they win, and go up now.
-                    device.record("download.succeeded", [("revision", .int(list.revision)), ("count", .int(list.tasks.count)), ("kept", .string("unsent-changes"))])
+                    // Changes made here before the list arrived: merged with it, then sent.
+                    state.tasks = TaskListMerge.merge(base: state.base, local: state.tasks, remote: list.tasks)
+                    adopt(list)
+                    device.record("download.succeeded", [("revision", .int(list.revision)), ("count", .int(state.tasks.count)), ("merged", .bool(true))])
+                    show(screen == .important ? .important : .tasks)
                     await upload()
                 } else {
                     state.tasks = list.tasks
-                    state.revision = list.revision
-                    let highest = list.tasks.compactMap { Int($0.id.dropFirst()) }.max() ?? 0
-                    state.nextTaskNumber = max(state.nextTaskNumber, highest + 1)
-                    save()
+                    adopt(list)
                     device.record("download.succeeded", [("revision", .int(list.revision)), ("count", .int(list.tasks.count))])
                     show(screen == .important ? .important : .tasks)
                 }
                 return
             } catch {
+                guard !isStopped else { return }
                 device.record("download.failed", [("reason", .string(error.description))])
                 let message = error == .unreachable ? "No internet connection." : "The tasks could not be loaded: \(error)."
                 let choice = await ask(UserPrompt(id: "download-failed", message: message, choices: ["retry", "cancel"]))
@@ -244,6 +267,7 @@ public final class TaskListApp {
 
     private func change(_ action: String, form: String?, task reference: String?, _ apply: @escaping (TaskListApp) -> (event: String, task: TaskItem)?) {
         guard state.account != nil else { return ignored(action) }
+        guard screen != .signingOut else { return ignored(action, "signing out: the task list is hidden until the sign-out ends or is cancelled") }
         if let form { device.record("form.shown", [("form", .string(form))] + (reference.map { [("task", TraceValue.string($0))] } ?? [])) }
         guard let (event, task) = apply(self) else {
             device.record("task.not-found", [("task", .string(reference ?? ""))])
@@ -253,9 +277,16 @@ public final class TaskListApp {
         changeCount += 1
         state.hasUnsentChanges = true
         save()
+        guard !isStopped else { return }   // killed during the save: the user saw nothing saved
         device.record(event, [("task", .string(task.id)), ("text", .string(task.text)), ("important", .bool(task.important)), ("count", .int(state.tasks.count))])
         if let form { device.record("form.hidden", [("form", .string(form))]) }
         if screen == .tasks || screen == .important { show(screen) }
+        if let dialog = uploadDialog, device.connectivity?.state != .offline {
+            // Back online with the E2 dialog still up: the change goes up now, and the dialog goes.
+            uploadDialog = nil
+            dialog.withdrawal.withdraw()
+            dialog.retry()
+        }
         run { await $0.upload() }
     }
 
@@ -275,24 +306,73 @@ public final class TaskListApp {
                 run { await $0.completeSignOut() }
             }
         }
-        while state.hasUnsentChanges, let account = state.account {
+        while state.hasUnsentChanges, let account = state.account, !isStopped {
             let sent = state.tasks
             let sentChange = changeCount
+            let requestID = requestID(for: sent)
             device.record("upload.started", [("count", .int(sent.count))])
             do throws(BackendError) {
-                let revision = try await online().upload(account: account, tasks: sent)
-                guard state.account == account else { return }
-                state.revision = revision
-                if changeCount == sentChange { state.hasUnsentChanges = false }
-                save()
-                device.record("upload.succeeded", [("revision", .int(revision)), ("count", .int(sent.count)), ("unsent", .bool(state.hasUnsentChanges))])
+                let outcome = try await online().upload(account: account, tasks: sent, basedOn: state.revision, requestID: requestID)
+                guard state.account == account, !isStopped else { return }
+                switch outcome {
+                case .accepted(let revision):
+                    adopt(TaskListSnapshot(tasks: sent, revision: revision))
+                    if changeCount == sentChange { state.hasUnsentChanges = false }
+                    save()
+                    device.record("upload.succeeded", [("revision", .int(revision)), ("count", .int(sent.count)), ("unsent", .bool(state.hasUnsentChanges))])
+                case .conflict(let list):
+                    // Another device uploaded first: join its list with this device's changes, send again.
+                    state.tasks = TaskListMerge.merge(base: state.base, local: state.tasks, remote: list.tasks)
+                    adopt(list)
+                    if state.tasks == list.tasks, changeCount == sentChange { state.hasUnsentChanges = false }
+                    save()
+                    device.record("upload.conflict", [("revision", .int(list.revision)), ("count", .int(state.tasks.count))])
+                    if screen == .tasks || screen == .important { show(screen) }
+                }
             } catch {
+                guard !isStopped else { return }
                 device.record("upload.failed", [("reason", .string(error.description)), ("unsent", .int(state.tasks.count))])
-                let message = error == .unreachable
-                    ? "No internet connection: your changes will not be saved."
-                    : "Your changes could not be saved: \(error)."
-                guard await ask(UserPrompt(id: "upload-failed", message: message, choices: ["retry"])) == "retry" else { return }
+                let message = switch error {
+                case .unreachable: "No internet connection: your changes are not saved to the server yet (they stay on this phone)."
+                case .timedOut: "The connection was lost: your changes may not be saved to the server yet (they stay on this phone)."
+                default: "Your changes could not be saved to the server: \(error) (they stay on this phone)."
+                }
+                let choices = signingOut ? ["retry", "cancel"] : ["retry"]
+                guard await askAboutUpload(UserPrompt(id: "upload-failed", message: message, choices: choices)) == "retry" else { return }
             }
+        }
+    }
+
+    /// The request id of an upload of `tasks` on the current base: the same as the last one when
+    /// this is a retry of it.
+    private func requestID(for tasks: [TaskItem]) -> String {
+        if let last = lastUpload, last.tasks == tasks, last.revision == state.revision { return last.requestID }
+        uploadNumber += 1
+        let id = "\(device.id)-\(uploadNumber)"
+        lastUpload = (tasks, state.revision, id)
+        return id
+    }
+
+    /// Takes `list` as the server's list the device is now in step with.
+    private func adopt(_ list: TaskListSnapshot) {
+        state.base = list.tasks
+        state.revision = list.revision
+        let highest = (list.tasks + state.tasks).compactMap(TaskListMerge.number(of:)).max() ?? 0
+        state.nextTaskNumber = max(state.nextTaskNumber, highest + 1)
+        save()
+    }
+
+    /// Shows the E2 dialog; a change made once the device is back online takes it back and answers
+    /// `retry` (``change(_:form:task:_:)``).
+    private func askAboutUpload(_ prompt: UserPrompt) async -> String? {
+        guard let notifications = device.notifications else { return nil }
+        return await waitForCallback(on: device.scheduler.executor, cancelled: nil) { [weak self] finish in
+            let withdrawal = notifications.ask(prompt, timeout: nil) { answer in
+                self?.uploadDialog = nil
+                finish(answer)
+            }
+            self?.uploadDialog = (withdrawal, { finish("retry") })
+            return nil
         }
     }
 
@@ -308,7 +388,13 @@ public final class TaskListApp {
             signingOut = true
             await upload()
             signingOut = false
-            guard !state.hasUnsentChanges else { return }   // still unsent: stay signed in, nothing lost
+            guard !state.hasUnsentChanges else {
+                // Cancelled (or the app stopped): stay signed in, nothing lost.
+                guard !isStopped else { return }
+                device.record("sign-out.cancelled", [("unsent", .int(state.tasks.count))])
+                show(.tasks)
+                return
+            }
         }
         await completeSignOut()
     }
@@ -347,7 +433,9 @@ public final class TaskListApp {
     }
 
     private func run(_ operation: @escaping @Sendable (TaskListApp) async -> Void) {
+        guard !isStopped else { return }
         let app = SimulationBound(self, executor: device.scheduler.executor)
-        device.scheduler.spawn { await operation(app.value) }
+        tasks.removeAll { $0.isCancelled }
+        tasks.append(device.scheduler.spawn { await operation(app.value) })
     }
 }

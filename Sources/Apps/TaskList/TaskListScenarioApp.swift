@@ -97,11 +97,21 @@ public final class TaskListScenarioApp: ScenarioApp {
         }
     }
 
+    public static let keepsDataOnDevice = true
+
+    /// The devices whose app was launched before (a restart finds its database as it was left).
+    private final class Launched {
+        var devices: Set<String> = []
+    }
+
     public init(context: ScenarioAppContext, settings: Settings) {
         let device = context.device
-        let server = context.simulation.sharedService {
-            SimulatedTaskServer(scheduler: device.scheduler, events: context.simulation.trace, latency: settings.latency, lists: settings.serverTasks)
+        let simulation = context.simulation
+        let server = simulation.sharedService {
+            SimulatedTaskServer(scheduler: device.scheduler, events: simulation.trace, latency: settings.latency, lists: settings.serverTasks)
         }
+        let launched = simulation.sharedService { Launched() }
+        let relaunch = !launched.devices.insert(device.id).inserted
         if device.accounts == nil {
             let manager = SimulatedDeviceAccounts(device: device, accounts: settings.deviceAccounts)
             device.accounts = manager
@@ -114,7 +124,7 @@ public final class TaskListScenarioApp: ScenarioApp {
         let store: any TaskListStore
         if let database = context.simulation.database(on: device, named: "task-list", migrations: SQLiteTaskListStore.migrations) {
             let sqlite = SQLiteTaskListStore(database: database)
-            if let account = settings.signedIn {
+            if let account = settings.signedIn, !relaunch {
                 do {
                     try sqlite.save(TaskListLocalState(account: account))
                 } catch {
@@ -125,8 +135,15 @@ public final class TaskListScenarioApp: ScenarioApp {
         } else {
             store = InMemoryTaskListStore(TaskListLocalState(account: settings.signedIn))
         }
-        app = TaskListApp(device: device, backend: server, store: store, settings: settings.app)
+        // Each device reaches the one server through its own connection: its latency, its
+        // connectivity, and requests lost when the connection drops.
+        let backend = server.client(connection: simulation.serverConnection(of: device, app: Self.name, latency: settings.latency))
+        app = TaskListApp(device: device, backend: backend, store: store, settings: settings.app)
         app.start()
+    }
+
+    public func stop() {
+        app.stop()
     }
 
     public func perform(_ action: Action) {
