@@ -74,10 +74,6 @@ public final class TaskListApp {
     private var signOutAfterUpload = false
     /// The E2 dialog while it shows: taking it back answers `retry`.
     private var uploadDialog: (withdrawal: PromptWithdrawal, retry: () -> Void)?
-    /// The upload last sent and its request id: sending the same list on the same base again (a
-    /// retry) reuses the id, so the server answers it once.
-    private var lastUpload: (tasks: [TaskItem], revision: Int, requestID: String)?
-    private var uploadNumber = 0
     private var tasks: [Task<Void, Never>] = []
     /// Whether the app was stopped (killed or restarted): it does nothing afterwards.
     public private(set) var isStopped = false
@@ -234,12 +230,14 @@ public final class TaskListApp {
                     // Changes made here before the list arrived: merged with it, then sent.
                     state.tasks = TaskListMerge.merge(base: state.base, local: state.tasks, remote: list.tasks)
                     adopt(list)
+                    guard !isStopped else { return }   // killed while saving
                     device.record("download.succeeded", [("revision", .int(list.revision)), ("count", .int(state.tasks.count)), ("merged", .bool(true))])
                     show(screen == .important ? .important : .tasks)
                     await upload()
                 } else {
                     state.tasks = list.tasks
                     adopt(list)
+                    guard !isStopped else { return }   // killed while saving
                     device.record("download.succeeded", [("revision", .int(list.revision)), ("count", .int(list.tasks.count))])
                     show(screen == .important ? .important : .tasks)
                 }
@@ -319,6 +317,7 @@ public final class TaskListApp {
                     adopt(TaskListSnapshot(tasks: sent, revision: revision))
                     if changeCount == sentChange { state.hasUnsentChanges = false }
                     save()
+                    guard !isStopped else { return }   // killed while saving
                     device.record("upload.succeeded", [("revision", .int(revision)), ("count", .int(sent.count)), ("unsent", .bool(state.hasUnsentChanges))])
                 case .conflict(let list):
                     // Another device uploaded first: join its list with this device's changes, send again.
@@ -326,6 +325,7 @@ public final class TaskListApp {
                     adopt(list)
                     if state.tasks == list.tasks, changeCount == sentChange { state.hasUnsentChanges = false }
                     save()
+                    guard !isStopped else { return }   // killed while saving
                     device.record("upload.conflict", [("revision", .int(list.revision)), ("count", .int(state.tasks.count))])
                     if screen == .tasks || screen == .important { show(screen) }
                 }
@@ -343,14 +343,17 @@ public final class TaskListApp {
         }
     }
 
-    /// The request id of an upload of `tasks` on the current base: the same as the last one when
-    /// this is a retry of it.
+    /// The request id of an upload of `tasks` on the current base: made from the device, the base
+    /// revision and the list's contents, so a retry of the same upload (also after a restart) has the
+    /// same id and the server answers it once, and any other upload has another.
     private func requestID(for tasks: [TaskItem]) -> String {
-        if let last = lastUpload, last.tasks == tasks, last.revision == state.revision { return last.requestID }
-        uploadNumber += 1
-        let id = "\(device.id)-\(uploadNumber)"
-        lastUpload = (tasks, state.revision, id)
-        return id
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325   // FNV-1a: the same on every run and machine
+        for task in tasks {
+            for byte in "\(task.id)\u{1F}\(task.text)\u{1F}\(task.important)\u{1E}".utf8 {
+                hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+            }
+        }
+        return "\(device.id)-r\(state.revision)-\(String(hash, radix: 16))"
     }
 
     /// Takes `list` as the server's list the device is now in step with.
