@@ -32,6 +32,8 @@ public struct Scenario: Sendable {
     public var timeline: [TimelineStep]
     /// What must be observed.
     public var expectations: [Expectation]
+    /// The reads of stored rows that `stored:` and `server:` expectations check.
+    public var probes: [StoredProbe] = []
 }
 
 /// One device of a scenario.

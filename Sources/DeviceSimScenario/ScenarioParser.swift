@@ -42,6 +42,8 @@ public enum ScenarioParser {
     ]
     static let eventExpectationKeys = ["event", "device", "within", "where", "count", "at-least", "at-most", "never"]
     static let positionExpectationKeys = ["position", "device", "at", "near", "radius"]
+    static let storedExpectationKeys = ["stored", "device", "database", "at", "rows"]
+    static let serverExpectationKeys = ["server", "table", "account", "at", "rows"]
     static let positionProbes = ["marker": ["marker.shown", "marker.moved"], "map-center": ["map.shown", "map.centered"]]
 
     /// Reads and parses the file at `path`.
@@ -149,9 +151,15 @@ public enum ScenarioParser {
         timeline = timeline.enumerated().sorted { ($0.element.at, $0.offset) < ($1.element.at, $1.offset) }.map(\.element)
 
         var expectations: [Expectation] = []
+        var probes: [StoredProbe] = []
         if let node = map.optional("expect") {
             for expectationNode in try node.sequence(what: "list of expectations") {
-                expectations.append(try parseExpectation(expectationNode, deviceIDs: deviceIDs, places: places))
+                if let (probe, expectation) = try parseStoredExpectation(expectationNode, devices: devices, id: probes.count) {
+                    probes.append(probe)
+                    expectations.append(expectation)
+                } else {
+                    expectations.append(try parseExpectation(expectationNode, deviceIDs: deviceIDs, places: places))
+                }
             }
         }
 
@@ -176,6 +184,7 @@ public enum ScenarioParser {
             name: name, description: description, file: file, seed: seed, startDate: startDate, duration: duration,
             world: world, servers: servers, devices: devices, timeline: timeline, expectations: expectations)
         scenario.timeZone = timeZone
+        scenario.probes = probes
         return scenario
     }
 
@@ -485,6 +494,46 @@ public enum ScenarioParser {
         }
         if let maximum, maximum < minimum { throw node.error("at-most \(maximum) is less than at-least \(minimum)") }
         return .event(EventExpectation(name: name, device: device, window: window, fields: fields, minimum: minimum, maximum: maximum, location: node.location))
+    }
+
+    /// A `stored:` or `server:` expectation: the read it needs and the event expectation on what the
+    /// read finds (nil for any other expectation).
+    private static func parseStoredExpectation(_ node: YAMLNode, devices: [DeviceSpec], id: Int) throws(ScenarioError) -> (StoredProbe, Expectation)? {
+        guard node.isMapping, let keys = try? node.fieldNames(), keys.contains("stored") || keys.contains("server") else { return nil }
+        let isServer = keys.contains("server")
+        let map = try node.mapping(allowing: isServer ? serverExpectationKeys : storedExpectationKeys, what: isServer ? "server expectation" : "stored expectation")
+        let at = try map.required("at").duration(what: "when the rows are read")
+        let rowsNode = try map.required("rows")
+        var rows: [[String]] = []
+        for row in try rowsNode.sequence(what: "list of rows, each a list of values: [[Buy milk, 0]]") {
+            rows.append(try row.sequence(what: "a row: a list of values").map { (value) throws(ScenarioError) in try value.string(what: "a value") })
+        }
+        let source: StoredProbe.Source
+        let device: String?
+        if isServer {
+            let app = try map.required("server").choice(ScenarioAppRegistry.names, what: "an app")
+            source = .server(app: app, table: try map.required("table").string(what: "a table of the app's server"),
+                             account: try map.optional("account")?.string(what: "an account"))
+            device = nil
+        } else {
+            let queryNode = try map.required("stored")
+            let query = try queryNode.string(what: "a SQL query")
+            let firstWord = query.drop { $0.isWhitespace }.prefix { $0.isLetter }.uppercased()
+            guard firstWord == "SELECT" || firstWord == "WITH" else {
+                throw queryNode.error("a stored expectation reads with a SELECT query; found '\(query.prefix(40))'")
+            }
+            let id = try map.optional("device")?.choice(devices.map(\.id), what: "device")
+                ?? (devices.count == 1 ? devices[0].id : nil)
+            guard let id else { throw node.error("this scenario has several devices; say whose database with 'device:'") }
+            let file = try map.optional("database").map { (n) throws(ScenarioError) in "\(id).\(try n.string(what: "a database name (task-list: <device>.task-list.sqlite)")).sqlite" } ?? "\(id).sqlite"
+            source = .database(device: id, file: file, query: query)
+            device = id
+        }
+        let probe = StoredProbe(source: source, at: at, id: id)
+        let expectation = EventExpectation(
+            name: isServer ? "server.rows" : "stored.rows", device: device, window: at...at,
+            fields: [("probe", String(id)), ("rows", StoredProbe.text(of: rows))], minimum: 1, maximum: 1, location: node.location)
+        return (probe, .event(expectation))
     }
 
     /// A whole number that is not negative (a count).

@@ -153,6 +153,43 @@ public final class ScenarioSimulation {
         scenario.servers[app]
     }
 
+    /// Makes `server` the server of the app named `app` that `server:` expectations read.
+    public func registerInspectableServer(_ server: any InspectableServer, for app: String) {
+        inspectableServers[app] = server
+    }
+
+    private var inspectableServers: [String: any InspectableServer] = [:]
+
+    /// Reads what a `stored:` or `server:` expectation checks and records it as an event.
+    private func read(_ probe: StoredProbe) {
+        let rows: String
+        switch probe.source {
+        case .database(let id, let file, let query):
+            guard let database = device(id)?.databases.first(where: { $0.fileName == file }) else {
+                rows = "error: \(id) has no database \(file) (yet)"
+                break
+            }
+            do {
+                let db = try database.open()
+                try db.execute("PRAGMA query_only = ON")
+                defer { try? db.execute("PRAGMA query_only = OFF") }
+                rows = StoredProbe.text(of: try db.query(query).map { row in row.map(\.displayText) })
+            } catch {
+                rows = "error: \(error)"
+            }
+            device(id)?.device.record("stored.rows", [("probe", .string(String(probe.id))), ("file", .string(file)), ("rows", .string(rows))])
+            return
+        case .server(let app, let table, let account):
+            if let server = inspectableServers[app] {
+                rows = server.rows(of: table, account: account).map(StoredProbe.text(of:))
+                    ?? "error: the \(app) server has no table '\(table)' (it has \(server.inspectableTables.keys.sorted().joined(separator: ", ")))"
+            } else {
+                rows = "error: no device runs \(app), so it has no server"
+            }
+        }
+        trace.record(TraceEvent(time: scheduler.now, device: nil, name: "server.rows", fields: [("probe", .string(String(probe.id))), ("rows", .string(rows))]))
+    }
+
     /// The one instance of `Service` that every app of this simulation shares (an app's own server),
     /// made by `make` the first time it is asked for.
     public func sharedService<Service: AnyObject>(_ make: () -> Service) -> Service {
@@ -260,6 +297,9 @@ public final class ScenarioSimulation {
             launchApp(on: simulated, spec: spec)
         }
         for playback in playbacks { playback.start() }
+        for probe in scenario.probes {
+            scheduler.schedule(at: VirtualInstant(offset: probe.at)) { [unowned self] in read(probe) }
+        }
         for step in scenario.timeline {
             scheduler.schedule(at: VirtualInstant(offset: step.at)) { [unowned self] in perform(step) }
         }

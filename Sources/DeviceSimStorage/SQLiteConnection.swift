@@ -129,6 +129,16 @@ public enum SQLiteValue: Hashable, Sendable {
     /// The text, when the value is text.
     public var string: String? { if case .text(let s) = self { s } else { nil } }
 
+    /// The value as a scenario writes it: `null`, a whole number, a number, or the text.
+    public var displayText: String {
+        switch self {
+        case .null: "null"
+        case .integer(let n): String(n)
+        case .real(let n): String(n)
+        case .text(let s): s
+        }
+    }
+
     /// Text, or NULL for nil.
     public init(_ text: String?) { self = text.map(SQLiteValue.text) ?? .null }
 }

@@ -301,6 +301,7 @@ public final class TaskListApp {
             uploading = false
             if signOutAfterUpload, !state.hasUnsentChanges {
                 signOutAfterUpload = false
+                signingOut = false
                 run { await $0.completeSignOut() }
             }
         }
@@ -338,7 +339,10 @@ public final class TaskListApp {
                 default: "Your changes could not be saved to the server: \(error) (they stay on this phone)."
                 }
                 let choices = signingOut ? ["retry", "cancel"] : ["retry"]
-                guard await askAboutUpload(UserPrompt(id: "upload-failed", message: message, choices: choices)) == "retry" else { return }
+                guard await askAboutUpload(UserPrompt(id: "upload-failed", message: message, choices: choices)) == "retry" else {
+                    if signingOut, !isStopped { cancelSignOut() }
+                    return
+                }
             }
         }
     }
@@ -384,22 +388,31 @@ public final class TaskListApp {
     private func performSignOut() async {
         if state.hasUnsentChanges {
             show(.signingOut)
-            if uploading {
-                signOutAfterUpload = true   // the running upload (or its E2 dialog) finishes the sign-out
-                return
-            }
             signingOut = true
-            await upload()
-            signingOut = false
-            guard !state.hasUnsentChanges else {
-                // Cancelled (or the app stopped): stay signed in, nothing lost.
-                guard !isStopped else { return }
-                device.record("sign-out.cancelled", [("unsent", .int(state.tasks.count))])
-                show(.tasks)
+            if uploading {
+                // The running upload finishes the sign-out; an E2 dialog it shows now asks again,
+                // offering to cancel the sign-out.
+                signOutAfterUpload = true
+                if let dialog = uploadDialog {
+                    uploadDialog = nil
+                    dialog.withdrawal.withdraw()
+                    dialog.retry()
+                }
                 return
             }
+            await upload()
+            guard !state.hasUnsentChanges else { return }   // cancelled (see cancelSignOut) or stopped
+            signingOut = false
         }
         await completeSignOut()
+    }
+
+    /// The user cancelled the sign-out at its E2 dialog: she stays signed in, nothing lost.
+    private func cancelSignOut() {
+        signingOut = false
+        signOutAfterUpload = false
+        device.record("sign-out.cancelled", [("unsent", .int(state.tasks.count))])
+        show(.tasks)
     }
 
     private func completeSignOut() async {

@@ -110,6 +110,7 @@ public final class TaskListScenarioApp: ScenarioApp {
         let server = simulation.sharedService {
             SimulatedTaskServer(scheduler: device.scheduler, events: simulation.trace, latency: settings.latency, lists: settings.serverTasks)
         }
+        simulation.registerInspectableServer(server, for: Self.name)
         let launched = simulation.sharedService { Launched() }
         let relaunch = !launched.devices.insert(device.id).inserted
         if device.accounts == nil {

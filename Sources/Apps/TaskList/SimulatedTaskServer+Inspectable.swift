@@ -1,0 +1,25 @@
+import DeviceSimServer
+
+/// What `server: task-list` expectations read: `tasks` (`id`, `text`, `important`: one account's list
+/// in order) and `lists` (`account`, `revision`, `count`: every account's, or one's).
+extension SimulatedTaskServer: InspectableServer {
+    public var inspectableTables: [String: [String]] {
+        ["tasks": ["id", "text", "important"], "lists": ["account", "revision", "count"]]
+    }
+
+    public func rows(of table: String, account: String?) -> [[String]]? {
+        switch table {
+        case "tasks":
+            guard let account else { return lists.keys.sorted().flatMap { rows(of: "tasks", account: $0) ?? [] } }
+            return list(of: account).tasks.map { [$0.id, $0.text, String($0.important)] }
+        case "lists":
+            let accounts = account.map { [$0] } ?? lists.keys.sorted()
+            return accounts.map { account in
+                let list = list(of: account)
+                return [account, String(list.revision), String(list.tasks.count)]
+            }
+        default:
+            return nil
+        }
+    }
+}
