@@ -81,6 +81,31 @@ public final class CampusGameScenarioApp: ScenarioApp {
         return "campus game \(game.name) (\(game.objectives.count) objective\(game.objectives.count == 1 ? "" : "s"), \(game.timeZone))"
     }
 
+    /// The game server is one for the whole scenario, made from these settings: every campus-game
+    /// device must give the same ones (or none but the first).
+    static let serverSettingKeys = ["game", "time-zone", "week-starts", "server-latency", "server-failures"]
+
+    /// Refuses a scenario whose campus-game devices configure the one shared server differently.
+    public static func parseServer(_ sections: ScenarioServerSections) throws(ScenarioError) -> (any Sendable)? {
+        var first: (id: String, settings: Settings)?
+        for device in sections.devices where device.app?.name == name {
+            guard let settings = device.app?.settings as? Settings else { continue }
+            guard let reference = first else {
+                first = (device.id, settings)
+                continue
+            }
+            let same = settings.game == reference.settings.game && settings.latency == reference.settings.latency
+                && String(describing: settings.failures) == String(describing: reference.settings.failures)
+            guard same else {
+                throw ScenarioError(
+                    "device '\(device.id)' gives the campus game's server other settings than device '\(reference.id)': "
+                        + "\(serverSettingKeys.joined(separator: ", ")) configure the one game server every device shares; give them the same values",
+                    at: device.location)
+            }
+        }
+        return nil
+    }
+
     public static func parseAction(_ name: String, step: YAMLMapping) throws(ScenarioError) -> Action {
         guard let action = Action(rawValue: name) else { throw step.node.error("unknown campus-game action '\(name)'") }
         return action

@@ -144,6 +144,45 @@ public final class DogWalkScenarioApp: ScenarioApp {
         return text
     }
 
+    /// The account server every dog-walk device of a scenario shares: the accounts all devices list
+    /// (an account listed on several devices must be listed alike) and one latency.
+    struct ServerSpec: Sendable {
+        var accounts: [(email: String, password: String, temporary: Bool, data: UserData)] = []
+        var latency: Duration = .milliseconds(200)
+    }
+
+    /// Joins every device's `server-accounts` into the one server (before, only the first device's
+    /// counted), refusing an account two devices list differently or two latencies.
+    public static func parseServer(_ sections: ScenarioServerSections) throws(ScenarioError) -> (any Sendable)? {
+        var spec = ServerSpec()
+        var listedBy: [String: (device: String, index: Int)] = [:]
+        var latencyFrom: String?
+        for device in sections.devices where device.app?.name == name {
+            guard let settings = device.app?.settings as? Settings else { continue }
+            if let other = latencyFrom, settings.latency != spec.latency {
+                throw ScenarioError(
+                    "device '\(device.id)' gives the dog walk's server another server-latency than device '\(other)'; the server is one for the whole scenario",
+                    at: device.location)
+            }
+            if latencyFrom == nil { latencyFrom = device.id; spec.latency = settings.latency }
+            for account in settings.serverAccounts {
+                let key = account.email.lowercased()
+                if let earlier = listedBy[key] {
+                    let known = spec.accounts[earlier.index]
+                    guard known.password == account.password, known.temporary == account.temporary, known.data == account.data else {
+                        throw ScenarioError(
+                            "device '\(device.id)' lists the server account \(account.email), which device '\(earlier.device)' lists differently; the server is one for the whole scenario: list each account once, or alike",
+                            at: device.location)
+                    }
+                    continue
+                }
+                listedBy[key] = (device.id, spec.accounts.count)
+                spec.accounts.append(account)
+            }
+        }
+        return spec
+    }
+
     public static func parseAction(_ name: String, step: YAMLMapping) throws(ScenarioError) -> Action {
         func text(_ key: String, _ what: String) throws(ScenarioError) -> String { try step.required(key).string(what: what) }
         func recordID() throws(ScenarioError) -> Int64? {
@@ -191,8 +230,9 @@ public final class DogWalkScenarioApp: ScenarioApp {
         let device = context.device
         self.device = device
         let server = simulation.sharedService { () -> SimulatedAccountServer in
-            let server = SimulatedAccountServer(scheduler: device.scheduler, events: simulation.trace, latency: settings.latency)
-            for account in settings.serverAccounts {
+            let spec = simulation.serverConfiguration(of: Self.name) as? ServerSpec ?? ServerSpec(accounts: settings.serverAccounts, latency: settings.latency)
+            let server = SimulatedAccountServer(scheduler: device.scheduler, events: simulation.trace, latency: spec.latency)
+            for account in spec.accounts {
                 server.addAccount(email: account.email, password: account.password, temporary: account.temporary, data: Self.dated(account.data, on: device.civilClock))
             }
             return server
