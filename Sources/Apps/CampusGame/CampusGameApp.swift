@@ -20,7 +20,8 @@ import DeviceSimTime
 /// No fix, no joined game, offline and server errors each show a message and change nothing.
 ///
 /// Events (device's trace): `game.join-shown` (`added`, `game`, `objectives`), `objectives.shown`,
-/// `objective.not-here` (`nearest`, `distance`), `objective.already-achieved` (`objective`, `by`:
+/// `objective.not-here` (`nearest`, `distance`), `objective.pending` (`objective`, `message`: a second
+/// tap while the request is on its way), `objective.already-achieved` (`objective`, `by`:
 /// `device` / `server`, `message`), `objective.confirmed` (`objective`, `points`, `daily`, `weekly`,
 /// `info`), `scoreboard.shown` (`period`, `rows`, `you`), `game.error` (`operation`, `message`).
 ///
@@ -42,6 +43,12 @@ public final class CampusGameApp {
     public private(set) var state = CampusGameLocalState()
     /// The last scoreboard shown.
     public private(set) var lastScoreboard: Scoreboard?
+    /// The objectives whose "Objective Achieved" request is on its way (a second tap sends no second
+    /// request).
+    public private(set) var pendingObjectives: Set<String> = []
+    /// Whether the app was stopped (killed or restarted): it does nothing afterwards.
+    public private(set) var isStopped = false
+    private var tasks: [Task<Void, Never>] = []
 
     /// Creates the app; it loads what the device saved.
     public init(device: Device, account: String, server: any CampusGameBackend, store: any CampusGameStore) {
@@ -69,6 +76,14 @@ public final class CampusGameApp {
 
     /// "View Daily Scoreboard" / "View Weekly Scoreboard".
     public func viewScoreboard(_ period: ScoreboardPeriod) { run { await $0.performViewScoreboard(period) } }
+
+    /// Stops the app (killed, or restarted): its requests are abandoned and it touches nothing
+    /// afterwards; a new app on the device loads what was saved.
+    public func stop() {
+        isStopped = true
+        for task in tasks { task.cancel() }
+        tasks = []
+    }
 
     // MARK: Flows
 
@@ -127,12 +142,25 @@ public final class CampusGameApp {
             ])
             return
         }
+        guard !pendingObjectives.contains(objective.id) else {
+            // A second tap while the first request is on its way: no second request.
+            device.record("objective.pending", [
+                ("objective", .string(objective.id)), ("message", .string("Checking \(objective.name) with the game server...")),
+            ])
+            return
+        }
         let game = state.gameID
+        pendingObjectives.insert(objective.id)
+        defer { pendingObjectives.remove(objective.id) }
         do throws(BackendError) {
             let outcome = try await online().achieve(objective: objective.id, by: account, at: fix.coordinate, accuracy: accuracy)
-            guard state.gameID == game else { return }   // a new day's game was joined meanwhile
-            state.achieved.insert(objective.id)   // accepted now, or already by the server
-            guard save("achieve") else { return }
+            guard !isStopped else { return }
+            if state.gameID == game {
+                state.achieved.insert(objective.id)   // accepted now, or already by the server
+                // The server has counted it: the confirmation shows even if the phone cannot save
+                // (it says so), and a later tap finds it achieved.
+                _ = save("achieve", afterServerAccepted: true)
+            }
             switch outcome {
             case .achieved(let points, let daily, let weekly, let info):
                 device.record("objective.confirmed", [
@@ -143,6 +171,7 @@ public final class CampusGameApp {
                 device.record("objective.already-achieved", [("objective", .string(objective.id)), ("by", .string("server")), ("message", .string(message))])
             }
         } catch {
+            guard !isStopped else { return }
             failed("achieve", error)
         }
     }
@@ -173,12 +202,15 @@ public final class CampusGameApp {
         device.record("game.error", [("operation", .string(operation)), ("message", .string(message)), ("reason", .string(error.description))])
     }
 
-    private func save(_ operation: String) -> Bool {
+    private func save(_ operation: String, afterServerAccepted: Bool = false) -> Bool {
         do {
             try store.save(state)
             return true
         } catch {
-            device.record("game.error", [("operation", .string(operation)), ("message", .string("Could not save on the device: \(error)"))])
+            let message = afterServerAccepted
+                ? "The game server has counted it, but this phone could not save it: \(error)"
+                : "Could not save on the device: \(error)"
+            device.record("game.error", [("operation", .string(operation)), ("message", .string(message))])
             return false
         }
     }
@@ -189,7 +221,9 @@ public final class CampusGameApp {
     }
 
     private func run(_ operation: @escaping @Sendable (CampusGameApp) async -> Void) {
+        guard !isStopped else { return }
         let app = SimulationBound(self, executor: device.scheduler.executor)
-        device.scheduler.spawn { await operation(app.value) }
+        tasks.removeAll { $0.isCancelled }
+        tasks.append(device.scheduler.spawn { await operation(app.value) })
     }
 }

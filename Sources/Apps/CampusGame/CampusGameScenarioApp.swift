@@ -72,6 +72,7 @@ public final class CampusGameScenarioApp: ScenarioApp {
         return parsed
     }
 
+    public static let keepsDataOnDevice = true
     public static let dataFileKeys = ["objectives"]
     public static let dataFileHint =
         "a campus game file, not a scenario: a scenario's campus-game device names it with 'app: { name: campus-game, settings: { game: <path relative to the scenario> } }'"
@@ -142,5 +143,9 @@ public final class CampusGameScenarioApp: ScenarioApp {
         case .daily: app.viewScoreboard(.daily)
         case .weekly: app.viewScoreboard(.weekly)
         }
+    }
+
+    public func stop() {
+        app.stop()
     }
 }
