@@ -48,6 +48,27 @@ public final class SQLiteUserDataStore: UserDataStore {
             "ALTER TABLE business_records ADD COLUMN local_time TEXT NOT NULL DEFAULT ''",
             "CREATE INDEX business_records_by_dog ON business_records(dog_id, placed_at_ns)",
         ],
+        // Version 3: a record's id is never given again after it was deleted (a confirmation still
+        // showing for a deleted record must not delete a newer one that took its id).
+        [
+            """
+            CREATE TABLE business_records_v3 (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                dog_id INTEGER NOT NULL REFERENCES dogs(id) ON DELETE CASCADE,
+                kind TEXT NOT NULL CHECK (kind IN ('pee', 'poo')),
+                latitude REAL NOT NULL,
+                longitude REAL NOT NULL,
+                placed_at_ns INTEGER NOT NULL,
+                local_time TEXT NOT NULL DEFAULT '')
+            """,
+            """
+            INSERT INTO business_records_v3 (id, dog_id, kind, latitude, longitude, placed_at_ns, local_time)
+                SELECT id, dog_id, kind, latitude, longitude, placed_at_ns, local_time FROM business_records
+            """,
+            "DROP TABLE business_records",
+            "ALTER TABLE business_records_v3 RENAME TO business_records",
+            "CREATE INDEX business_records_by_dog ON business_records(dog_id, placed_at_ns)",
+        ],
     ]
 
     /// A store in the file at `path` (created on first use); `now` is the device's time, for faults.

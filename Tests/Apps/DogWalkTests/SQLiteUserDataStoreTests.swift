@@ -36,7 +36,21 @@ import Testing
         #expect(loaded.account.accessToken == "tok")
         #expect(loaded.dogs == [dog])
         #expect(loaded.records.map(\.kind) == [.pee, .poo])
-        #expect(try store().schemaVersion() == 2)
+        #expect(try store().schemaVersion() == 3)
+    }
+
+    @Test func aDeletedRecordsIdIsNeverGivenAgain() throws {
+        let db = store()
+        try db.replaceAll(with: UserData(account: .offline))
+        let dog = try db.addDog(DogProfile(name: "Rex"))
+        let pee = try db.addRecord(record(dog.id!, .pee, 1))
+        let poo = try db.addRecord(record(dog.id!, .poo, 2))
+        try db.deleteRecord(id: poo.id!)
+        let later = try db.addRecord(record(dog.id!, .poo, 3))
+        #expect(later.id != poo.id, "a confirmation still showing for the deleted poo would delete this one")
+        // A stale confirmation for the deleted record deletes nothing.
+        try db.deleteRecord(id: poo.id!)
+        #expect(try db.load()?.records.map(\.id) == [pee.id, later.id])
     }
 
     @Test func failedWritesLeaveEarlierDataAndALaterRetrySucceeds() throws {
