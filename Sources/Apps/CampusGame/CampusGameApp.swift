@@ -197,6 +197,7 @@ public final class CampusGameApp {
         switch error {
         case .unreachable: message = "No internet connection: try again when you are online."
         case .serverError: message = "The game server had a problem: try again later."
+        case .timedOut: message = "The connection was lost before the game server answered: try again."
         default: message = error.description
         }
         device.record("game.error", [("operation", .string(operation)), ("message", .string(message)), ("reason", .string(error.description))])

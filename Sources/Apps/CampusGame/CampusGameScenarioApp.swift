@@ -132,7 +132,10 @@ public final class CampusGameScenarioApp: ScenarioApp {
         // The app's state lives in the device's campus-game database (an SQLite file in the run's data folder).
         let store: any CampusGameStore = simulation.database(on: context.device, named: "campus-game", migrations: SQLiteCampusGameStore.migrations)
             .map(SQLiteCampusGameStore.init(database:)) ?? InMemoryCampusGameStore()
-        app = CampusGameApp(device: context.device, account: account, server: server, store: store)
+        // Each phone reaches the one game server through its own connection: its connectivity, and
+        // requests lost when the connection drops.
+        let client = server.client(connection: simulation.serverConnection(of: context.device, app: Self.name, latency: settings.latency))
+        app = CampusGameApp(device: context.device, account: account, server: client, store: store)
     }
 
     public func perform(_ action: Action) {

@@ -80,7 +80,13 @@ public final class SimulatedGameServer: CampusGameBackend {
     // MARK: Requests
 
     public func join(_ account: String) async throws(BackendError) -> GameJoin {
-        try await request(.join, account: account)
+        try await travel(.join)
+        return try serveJoin(account)
+    }
+
+    /// Handles a join that has arrived (injected failures apply).
+    func serveJoin(_ account: String) throws(BackendError) -> GameJoin {
+        try failIfInjected(.join, account: account)
         let game = todaysGame()
         let added = players[game.id, default: []].insert(account).inserted
         if added {
@@ -94,12 +100,24 @@ public final class SimulatedGameServer: CampusGameBackend {
     }
 
     public func todaysGame(for account: String) async throws(BackendError) -> GameOfTheDay {
-        try await request(.objectives, account: account)
+        try await travel(.objectives)
+        return try serveTodaysGame(for: account)
+    }
+
+    /// Handles a request for today's game that has arrived.
+    func serveTodaysGame(for account: String) throws(BackendError) -> GameOfTheDay {
+        try failIfInjected(.objectives, account: account)
         return todaysGame()
     }
 
     public func achieve(objective id: String, by account: String, at coordinate: GeoCoordinate, accuracy: Double) async throws(BackendError) -> ObjectiveOutcome {
-        try await request(.achieve, account: account)
+        try await travel(.achieve)
+        return try serveAchieve(objective: id, by: account, at: coordinate, accuracy: accuracy)
+    }
+
+    /// Handles an "objective achieved" that has arrived.
+    func serveAchieve(objective id: String, by account: String, at coordinate: GeoCoordinate, accuracy: Double) throws(BackendError) -> ObjectiveOutcome {
+        try failIfInjected(.achieve, account: account)
         let game = todaysGame()
         guard players[game.id]?.contains(account) == true else { throw .notInGame(account) }
         guard let objective = objectives.first(where: { $0.id == id }) else { throw .unknownObjective(id) }
@@ -124,8 +142,20 @@ public final class SimulatedGameServer: CampusGameBackend {
     }
 
     public func scoreboard(_ period: ScoreboardPeriod, for account: String) async throws(BackendError) -> Scoreboard {
-        try await request(.scoreboard, account: account)
+        try await travel(.scoreboard)
+        return try serveScoreboard(period, for: account)
+    }
+
+    /// Handles a scoreboard request that has arrived.
+    func serveScoreboard(_ period: ScoreboardPeriod, for account: String) throws(BackendError) -> Scoreboard {
+        try failIfInjected(.scoreboard, account: account)
         return currentScoreboard(period, for: account)
+    }
+
+    /// A client of the server for one device: its requests cross `connection` (the device's
+    /// connectivity, drops in flight, timeouts) instead of the server's own latency.
+    public func client(connection: ServerConnection) -> any CampusGameBackend {
+        GameServerClient(server: self, connection: connection)
     }
 
     /// The scoreboard of the period that contains the current instant, as `account` would get it
@@ -159,12 +189,16 @@ public final class SimulatedGameServer: CampusGameBackend {
         return standing.score
     }
 
-    private func request(_ operation: Operation, account: String) async throws(BackendError) {
+    /// The request's way to the server: its latency.
+    private func travel(_ operation: Operation) async throws(BackendError) {
         do {
             try await VirtualClock(scheduler).sleep(for: configuration.latency)
         } catch {
             throw .serverError(operation: operation.rawValue)
         }
+    }
+
+    private func failIfInjected(_ operation: Operation, account: String) throws(BackendError) {
         if failures.consume(operation, at: scheduler.now) {
             record("game.failed", account: account, [("operation", .string(operation.rawValue))])
             throw .serverError(operation: operation.rawValue)
