@@ -268,7 +268,13 @@ public enum ScenarioParser {
             let name = try appMap.required("name").choice(ScenarioAppRegistry.names, what: "app")
             let definition = ScenarioAppRegistry.app(named: name)!
             let settingsMap = try appMap.optional("settings")?.mapping(allowing: definition.settingKeys, what: "\(name) settings")
-            app = AppSpec(name: name, settings: try definition.parseSettings(settingsMap))
+            do {
+                app = AppSpec(name: name, settings: try definition.parseSettings(settingsMap))
+            } catch {
+                // An app's error about settings it misses (no node to point at) points at the app.
+                guard error.location == nil else { throw error }
+                throw ScenarioError(error.message, at: appNode.location)
+            }
         }
         var wifi = SimulatedWiFi.Configuration()
         var wifiEnabled = true

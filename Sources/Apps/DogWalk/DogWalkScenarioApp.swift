@@ -141,6 +141,12 @@ public final class DogWalkScenarioApp: ScenarioApp {
         guard parts.count == 3, text.count == 10, (1...12).contains(parts[1]), (1...31).contains(parts[2]) else {
             throw node.error("expected a date such as 2020-04-01, found '\(text)'")
         }
+        let (year, month, day) = (parts[0], parts[1], parts[2])
+        let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+        let days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
+        guard day <= days else {
+            throw node.error("\(text) is not a date: \(year)-\(String(format: "%02d", month)) has \(days) days")
+        }
         return text
     }
 

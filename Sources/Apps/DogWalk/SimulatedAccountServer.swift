@@ -63,7 +63,7 @@ public final class SimulatedAccountServer: AccountService, UserDataService {
     public func addAccount(email: String, password: String, temporary: Bool = false, data: UserData) {
         var data = data
         data.account = UserAccount(email: email, accessToken: nil, isOffline: false)
-        accounts[email] = Account(email: email, password: password, isTemporary: temporary, data: data)
+        accounts[email.lowercased()] = Account(email: email, password: password, isTemporary: temporary, data: data)
     }
 
     /// Observes the e-mails the server sends.
@@ -74,12 +74,12 @@ public final class SimulatedAccountServer: AccountService, UserDataService {
     public func signUp(email: String) async throws(AccountError) {
         try await wait()
         guard Self.isEmail(email) else { throw .invalidEmail(email) }
-        guard accounts[email] == nil else {
+        guard accounts[email.lowercased()] == nil else {
             record("account.registration-refused", email, [("reason", .string(AccountError.alreadyRegistered(email: email).description))])
             throw .alreadyRegistered(email: email)
         }
         let password = temporaryPassword(for: email)
-        accounts[email] = Account(email: email, password: password, isTemporary: true, data: UserData(account: UserAccount(email: email, accessToken: nil, isOffline: false)))
+        accounts[email.lowercased()] = Account(email: email, password: password, isTemporary: true, data: UserData(account: UserAccount(email: email, accessToken: nil, isOffline: false)))
         record("account.registered", email)
         record("account.user-data-created", email, [("dogs", .int(0)), ("records", .int(0))])
         let sent = Mail(to: email, subject: "Your temporary password", message: "Your temporary password is \(password); you will choose a new one when you first sign in.")
@@ -90,7 +90,7 @@ public final class SimulatedAccountServer: AccountService, UserDataService {
 
     public func signIn(email: String, password: String) async throws(AccountError) -> SignInOutcome {
         try await wait()
-        guard let account = accounts[email], account.password == password else {
+        guard let account = accounts[email.lowercased()], account.password == password else {
             record("account.authentication-failed", email, [("reason", .string(AccountError.wrongCredential.description))])
             throw .wrongCredential
         }
@@ -107,20 +107,20 @@ public final class SimulatedAccountServer: AccountService, UserDataService {
 
     public func setNewPassword(email: String, session: String, newPassword: String) async throws(AccountError) -> String {
         try await wait()
-        guard sessions[session] == email, var account = accounts[email] else { throw .invalidSession }
+        guard sessions[session] == email, var account = accounts[email.lowercased()] else { throw .invalidSession }
         guard newPassword.count >= 8 else { throw .weakPassword(reason: "use at least 8 characters") }
         guard newPassword != account.password else { throw .weakPassword(reason: "choose a password other than the temporary one") }
         sessions[session] = nil
         account.password = newPassword
         account.isTemporary = false
-        accounts[email] = account
+        accounts[email.lowercased()] = account
         record("account.password-changed", email)
         return issueToken(for: email)
     }
 
     public func userData(accessToken: String) async throws(AccountError) -> UserData {
         try await wait()
-        guard let email = tokens[accessToken], let account = accounts[email] else { throw .invalidToken }
+        guard let email = tokens[accessToken], let account = accounts[email.lowercased()] else { throw .invalidToken }
         record("account.user-data-served", email, [("dogs", .int(account.data.dogs.count)), ("records", .int(account.data.records.count))])
         var data = account.data
         data.account = UserAccount(email: email, accessToken: accessToken, isOffline: false)

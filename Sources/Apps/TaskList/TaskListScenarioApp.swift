@@ -157,7 +157,12 @@ public final class TaskListScenarioApp: ScenarioApp {
         case .delete(let task): app.deleteTask(task)
         case .mark(let task, let important): app.markTask(task, important: important)
         case .addAccount(let method, let account): accounts?.finishAdding(method: method, account: account)
-        case .cancelAddAccount(let method): accounts?.cancelAdding(method: method)
+        case .cancelAddAccount(let method):
+            if accounts?.cancelAdding(method: method) != true {
+                app.device.record("action.ignored", [
+                    ("action", .string("cancel-add-account")), ("reason", .string("no '\(method)' add-account screen is open")),
+                ])
+            }
         }
     }
 }

@@ -61,4 +61,19 @@ import Testing
         }
         #expect(try served.get() == ["Bella"])
     }
+
+    @Test func eMailAddressesCompareIgnoringCase() throws {
+        let (result, server, _) = try run { server throws(AccountError) in
+            do throws(AccountError) {
+                try await server.signUp(email: "BEN@Example.org")
+                return "registered a second account"
+            } catch {
+                guard case .alreadyRegistered = error else { throw error }
+            }
+            guard case .signedIn = try await server.signIn(email: "Ben@EXAMPLE.org", password: "bens-password") else { return "not signed in" }
+            return "ok"
+        }
+        #expect(try result.get() == "ok")
+        #expect(server.outbox.isEmpty, "no second temporary password is mailed")
+    }
 }
