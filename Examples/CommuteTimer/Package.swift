@@ -1,8 +1,8 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
-// A worked example of your own app in DeviceSim scenario files (see "Your own app in scenario files"
-// in DeviceSim's README). It uses DeviceSim by path, as a package of yours would from a checkout.
+// A worked example of your own app in DeviceSim scenario files (see docs/your-own-app.md
+// in DeviceSim). It uses DeviceSim by path, as a package of yours would from a checkout.
 let package = Package(
     name: "CommuteTimer",
     platforms: [.macOS(.v15), .iOS(.v18)],

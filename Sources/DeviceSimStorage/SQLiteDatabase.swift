@@ -124,8 +124,8 @@ public final class SQLiteDatabase {
             // could lose the last transactions.
             try db.execute("PRAGMA synchronous = OFF")
             // The rollback journal is kept in memory: no journal file is created, opened and closed
-            // around every write (a real cost when many devices write at once: see the README's
-            // fleet section). A write that fails still rolls back from it. The one write that must
+            // around every write (a real cost when many devices write at once: see docs/benchmarks.md,
+            // the fleet section). A write that fails still rolls back from it. The one write that must
             // leave a journal on disk, a kill's, switches to a file journal first (`write`), and a
             // hot journal left by a kill is rolled back by the next open as before.
             try db.execute("PRAGMA journal_mode = MEMORY")

@@ -1,4 +1,4 @@
-// The example of README.md's "Testing your own flows", verbatim, so it cannot rot.
+// The example of docs/testing-your-flows.md, verbatim, so it cannot rot.
 import DeviceSim
 import DeviceSimTesting
 import Testing

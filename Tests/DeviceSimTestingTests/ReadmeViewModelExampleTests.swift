@@ -1,4 +1,4 @@
-// The view-model example of README.md's "Testing your own flows" (app code and tests), verbatim, so it
+// The view-model example of docs/testing-your-flows.md (app code and tests), verbatim, so it
 // cannot rot. CI also builds it in a package of its own (.ci/check-readme-package).
 import DeviceSim
 import DeviceSimTesting

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `devicesim run` of a fleet restarts itself once with glibc's malloc on transparent huge pages when
-/// the kernel offers them on request (Linux only; see the README's fleet section).
+/// the kernel offers them on request (Linux only; see docs/command-line.md, "Huge pages for fleets").
 @Suite struct HugePageHeapTests {
     static let kernelSetting = try? String(contentsOfFile: "/sys/kernel/mm/transparent_hugepage/enabled", encoding: .utf8)
 
