@@ -49,11 +49,22 @@ public struct OSMExtract: Sendable {
     /// An empty extract.
     public init() {}
 
-    /// Adds a node (any order; ``finish()`` sorts).
-    mutating func appendNode(id: Int64, latitude: Double, longitude: Double) {
+    /// Nodes left out because their latitude or longitude is out of range (not finite, beyond ±90° or
+    /// ±180°).
+    public private(set) var invalidNodeCount = 0
+
+    /// Adds a node (any order; ``finish()`` sorts); a node whose position is out of range is left
+    /// out and counted in ``invalidNodeCount`` (false).
+    @discardableResult
+    mutating func appendNode(id: Int64, latitude: Double, longitude: Double) -> Bool {
+        guard latitude.isFinite, longitude.isFinite, abs(latitude) <= 90, abs(longitude) <= 180 else {
+            invalidNodeCount += 1
+            return false
+        }
         nodeIDs.append(id)
         latitudes.append(latitude)
         longitudes.append(longitude)
+        return true
     }
 
     /// Sorts the nodes by id when the file did not have them sorted.
