@@ -7,19 +7,37 @@ import Foundation
 ///
 /// The file is a sequence of blocks: a 4-byte big-endian length, a `BlobHeader`, then a `Blob`
 /// whose payload (raw or zlib-compressed) is an `OSMHeader` or an `OSMData` `PrimitiveBlock` of
-/// string table, dense nodes and ways (OSM-binary's fileformat.proto and osmformat.proto).
-/// Relations are skipped: routing does not need them.
+/// string table, dense nodes, ways and relations (OSM-binary's fileformat.proto and osmformat.proto).
+/// Of relations, turn restrictions (`type=restriction`) and pedestrian areas (`type=multipolygon`
+/// with `highway`) are kept for routing, and named ones for search.
 ///
 /// ```swift
 /// let extract = try OSMPBFReader.read(contentsOf: "helsinki.osm.pbf")
 /// print(extract.highways.count)
 /// ```
 public enum OSMPBFReader {
-    /// The way tags kept for routing; other tags are dropped while reading.
+    /// The way tags kept for routing; other tags are dropped while reading. The access keys are also
+    /// kept with a `:forward` or `:backward` suffix.
     public static let routingTagKeys: Set<String> = [
-        "highway", "name", "oneway", "oneway:bicycle", "junction", "maxspeed", "access", "foot", "bicycle",
-        "vehicle", "motor_vehicle", "motorcar", "area",
+        "highway", "name", "oneway", "oneway:bicycle", "oneway:motor_vehicle", "oneway:motorcar", "oneway:vehicle", "oneway:foot",
+        "junction", "maxspeed", "access", "foot", "bicycle", "vehicle", "motor_vehicle", "motorcar", "area", "service",
+        "motorroad", "cycleway", "psv",
     ]
+    /// The access keys read per direction (`motor_vehicle:forward=no`).
+    static let directionalAccessKeys: Set<String> = ["access", "foot", "bicycle", "vehicle", "motor_vehicle", "motorcar"]
+    /// The tags kept for place search, of nodes, ways and relations.
+    public static let searchTagKeys: Set<String> = [
+        "name", "name:fi", "name:sv", "name:en", "alt_name", "official_name", "short_name", "loc_name",
+        "addr:street", "addr:housenumber", "amenity", "shop", "tourism", "building", "place", "leisure", "historic", "office",
+    ]
+
+    /// Whether a way's tag is kept for routing.
+    static func keepsRoutingTag(_ key: String) -> Bool {
+        if routingTagKeys.contains(key) { return true }
+        if key.hasSuffix(":forward") { return directionalAccessKeys.contains(String(key.dropLast(8))) }
+        if key.hasSuffix(":backward") { return directionalAccessKeys.contains(String(key.dropLast(9))) }
+        return false
+    }
     /// The `OSMHeader` features this reader understands.
     static let knownFeatures: Set<String> = ["OsmSchema-V0.6", "DenseNodes", "HistoricalInformation"]
     /// The largest `BlobHeader` the format allows (64 KiB).
@@ -188,6 +206,7 @@ public enum OSMPBFReader {
                 case (1, .lengthDelimited): var m = try group.message(); try readNode(&m, block, into: &extract)
                 case (2, .lengthDelimited): var m = try group.message(); try readDenseNodes(&m, block, into: &extract)
                 case (3, .lengthDelimited): var m = try group.message(); try readWay(&m, block, into: &extract)
+                case (4, .lengthDelimited): var m = try group.message(); try readRelation(&m, block, into: &extract)
                 default: try group.skip(wire)
                 }
             }
@@ -225,9 +244,12 @@ public enum OSMPBFReader {
         guard keys.count == values.count else { throw .malformed("node \(id) has \(keys.count) tag keys but \(values.count) values") }
         let latitude = block.latitude(lat), longitude = block.longitude(lon)
         guard extract.appendNode(id: id, latitude: latitude, longitude: longitude) else { return }
-        for (key, value) in zip(keys, values) where try block.string(key) == "name" {
-            extract.namedNodes.append(.init(id: id, name: try block.string(value), coordinate: GeoCoordinate(latitude: latitude, longitude: longitude)))
+        var tags: [String: String] = [:]
+        for (key, value) in zip(keys, values) {
+            let name = try block.string(key)
+            if searchTagKeys.contains(name) { tags[name] = try block.string(value) }
         }
+        extract.addNodeTags(id: id, coordinate: GeoCoordinate(latitude: latitude, longitude: longitude), tags)
     }
 
     private static func readDenseNodes(_ reader: inout ProtobufReader, _ block: BlockContext, into extract: inout OSMExtract) throws(OSMReadError) {
@@ -245,19 +267,23 @@ public enum OSMPBFReader {
         guard ids.count == lats.count, ids.count == lons.count else {
             throw .malformed("dense nodes with \(ids.count) ids, \(lats.count) latitudes and \(lons.count) longitudes")
         }
-        let nameIndex = block.strings.firstIndex(of: "name").map(UInt64.init)
+        // Which string indices are search keys.
+        let searchKeys = block.strings.map { searchTagKeys.contains($0) }
         var cursor = 0
         for index in ids.indices {
             let latitude = block.latitude(lats[index]), longitude = block.longitude(lons[index])
             let kept = extract.appendNode(id: ids[index], latitude: latitude, longitude: longitude)
             guard !keysValues.isEmpty else { continue }
+            var tags: [String: String] = [:]
             while cursor < keysValues.count, keysValues[cursor] != 0 {
                 guard cursor + 1 < keysValues.count else { throw .malformed("dense node \(ids[index]) has a tag key without a value") }
-                if kept, keysValues[cursor] == nameIndex {
-                    extract.namedNodes.append(.init(id: ids[index], name: try block.string(keysValues[cursor + 1]), coordinate: GeoCoordinate(latitude: latitude, longitude: longitude)))
+                let key = keysValues[cursor]
+                if kept, key < UInt64(searchKeys.count), searchKeys[Int(key)] {
+                    tags[block.strings[Int(key)]] = try block.string(keysValues[cursor + 1])
                 }
                 cursor += 2
             }
+            if !tags.isEmpty { extract.addNodeTags(id: ids[index], coordinate: GeoCoordinate(latitude: latitude, longitude: longitude), tags) }
             cursor += 1  // The 0 that ends this node's tags.
         }
     }
@@ -280,12 +306,55 @@ public enum OSMPBFReader {
             }
         }
         guard keys.count == values.count else { throw .malformed("way \(id) has \(keys.count) tag keys but \(values.count) values") }
-        var tags: [String: String] = [:]
+        var tags: [String: String] = [:], searchTags: [String: String] = [:]
         for (key, value) in zip(keys, values) {
             let name = try block.string(key)
-            if routingTagKeys.contains(name) { tags[name] = try block.string(value) }
+            if keepsRoutingTag(name) { tags[name] = try block.string(value) }
+            if searchTagKeys.contains(name) { searchTags[name] = try block.string(value) }
         }
-        guard tags["highway"] != nil else { return }
-        extract.highways.append(.init(id: id, nodeIDs: refs, tags: tags))
+        if tags["highway"] != nil {
+            extract.highways.append(.init(id: id, nodeIDs: refs, tags: tags))
+        } else {
+            extract.otherWays[id] = refs
+            if OSMExtract.Feature.isSearchable(searchTags) { extract.pendingFeatures.append(.init(kind: .way, id: id, tags: searchTags, members: [])) }
+        }
+    }
+
+    private static func readRelation(_ reader: inout ProtobufReader, _ block: BlockContext, into extract: inout OSMExtract) throws(OSMReadError) {
+        var id: Int64 = 0
+        var keys: [UInt64] = [], values: [UInt64] = [], roles: [UInt64] = [], members: [Int64] = [], types: [UInt64] = []
+        while let (field, wire) = try reader.nextField() {
+            switch field {
+            case 1 where wire == .varint: id = Int64(bitPattern: try reader.varint())
+            case 2: try reader.repeatedVarints(wire) { keys.append($0) }
+            case 3: try reader.repeatedVarints(wire) { values.append($0) }
+            case 8: try reader.repeatedVarints(wire) { roles.append($0) }
+            case 9: var last: Int64 = 0; try readSigned(&reader, wire) { last &+= $0; members.append(last) }
+            case 10: try reader.repeatedVarints(wire) { types.append($0) }
+            default: try reader.skip(wire)
+            }
+        }
+        guard keys.count == values.count else { throw .malformed("relation \(id) has \(keys.count) tag keys but \(values.count) values") }
+        guard roles.count == members.count, types.count == members.count else {
+            throw .malformed("relation \(id) has \(members.count) members but \(roles.count) roles and \(types.count) types")
+        }
+        var tags: [String: String] = [:]
+        for (key, value) in zip(keys, values) { tags[try block.string(key)] = try block.string(value) }
+        var memberList: [OSMExtract.Member] = []
+        for index in members.indices {
+            guard let kind = OSMExtract.Member.Kind(rawValue: types[index]) else { throw .malformed("relation \(id) has a member of unknown type \(types[index])") }
+            memberList.append(.init(kind: kind, id: members[index], role: try block.string(roles[index])))
+        }
+        switch tags["type"] {
+        case "restriction":
+            extract.restrictionRelations.append(.init(id: id, tags: tags.filter { $0.key.hasPrefix("restriction") || $0.key == "except" }, members: memberList))
+        case "multipolygon" where tags["highway"] != nil:
+            extract.areaRelations.append(.init(id: id, tags: tags.filter { keepsRoutingTag($0.key) }, members: memberList))
+        default: break
+        }
+        let searchTags = tags.filter { searchTagKeys.contains($0.key) }
+        if OSMExtract.Feature.isSearchable(searchTags) {
+            extract.pendingFeatures.append(.init(kind: .relation, id: id, tags: searchTags, members: memberList.filter { $0.kind == .way }.map(\.id)))
+        }
     }
 }
