@@ -30,7 +30,8 @@ public struct RoadNetwork: Sendable {
     let footSegments: SegmentIndex, bikeSegments: SegmentIndex, carSegments: SegmentIndex
     /// The car graph's turn copies.
     let carSplits: TurnSplits
-    /// Named places: OSM nodes with a name, then named streets.
+    /// Named places: OSM nodes with a name, named ways and relations (buildings, squares), named
+    /// streets, then addresses.
     public let places: PlaceIndex
     /// Walkable areas routed across.
     public let pedestrianAreaCount: Int
@@ -131,8 +132,10 @@ public struct RoadNetwork: Sendable {
         footSegments = Self.segments(edges[.foot]!, coordinates: coordinates, graph: foot, splits: TurnSplits(originalCount: coordinates.count))
         bikeSegments = Self.segments(edges[.bike]!, coordinates: coordinates, graph: bike, splits: TurnSplits(originalCount: coordinates.count))
         carSegments = Self.segments(carEdges, coordinates: coordinates, graph: car, splits: splits)
-        let named = extract.namedNodes.map { Place(name: $0.name, coordinate: $0.coordinate, source: .osmNode) }
-        places = PlaceIndex(named + streets)
+        // Named nodes first, then named ways and relations, then streets, then addresses.
+        let features = extract.features.compactMap(Place.init)
+        let order: [Place.Source] = [.osmNode, .osmArea, .street, .address]
+        places = PlaceIndex(order.flatMap { source in (features + streets).filter { $0.source == source } })
     }
 
     /// Each mode's speeds (m/s) forward and backward along a way with `tags` (nil: closed that way);
