@@ -34,13 +34,19 @@ import Foundation
 /// never faster than `maxspeed`; people walk at the class speed.
 ///
 /// **Access**: the first of the mode's tags present decides (foot: `foot`, `access`; bike:
-/// `bicycle`, `vehicle`, `access`; car: `motorcar`, `motor_vehicle`, `vehicle`, `access`): `no`,
-/// `private`, `agricultural`, `forestry`, `delivery`, `use_sidepath` close the way, any other value
-/// opens it (`yes`, `designated`, `permissive`, `destination`...).
+/// `bicycle`, `vehicle`, `access`; car: `motorcar`, `motor_vehicle`, `vehicle`, `access`), each read
+/// as `tag:forward` / `tag:backward` for the direction before `tag`: `no`, `private`,
+/// `agricultural`, `forestry`, `delivery`, `use_sidepath` close the way that way, any other value
+/// opens it (`yes`, `designated`, `permissive`, `destination`...). `service=emergency_access` is
+/// closed to cars, car parks and driveways are driven at 10 km/h; `motorroad=yes` closes the way to
+/// foot and bike; `bicycle=dismount` makes a bicycle walk.
 ///
-/// **One-way**: `oneway=yes/true/1` (forward only) and `oneway=-1/reverse` (backward only), implied by
-/// `junction=roundabout`/`circular` and by motorways unless `oneway=no`. Cars and bicycles obey it
-/// (bicycles not where `oneway:bicycle=no`); people on foot walk both ways.
+/// **One-way**: per mode the first of `oneway:foot` (foot); `oneway:bicycle`, `oneway:vehicle`,
+/// `oneway` (bike; `cycleway=opposite*` both ways); `oneway:motorcar`, `oneway:motor_vehicle`,
+/// `oneway:vehicle`, `oneway` (car): `yes/true/1` forward only, `-1/reverse` backward only, `no`
+/// both; implied for bike and car by `junction=roundabout`/`circular` and motorways.
+///
+/// The user's table of these rules: docs/road-rules.md.
 public enum RoadRules {
     /// Default speeds per class, km/h, as (car, bike, foot); nil: not allowed by default.
     public static let classSpeeds: [String: (car: Double?, bike: Double?, foot: Double?)] = [
