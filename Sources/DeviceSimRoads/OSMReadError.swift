@@ -6,12 +6,16 @@ public enum OSMReadError: Error, Sendable, Equatable, CustomStringConvertible {
     case malformed(String)
     /// The file needs a feature this reader does not have (such as LZMA-compressed blocks).
     case unsupported(String)
+    /// Block `block` (counting from 1) of `file` is not valid OSM PBF or is beyond the format's
+    /// limits.
+    case badBlock(file: String, block: Int, reason: String)
 
     public var description: String {
         switch self {
         case .unreadable(let path, let reason): "cannot read OSM file \(path): \(reason)"
         case .malformed(let detail): "not a valid OSM PBF file: \(detail)"
         case .unsupported(let detail): "unsupported OSM PBF file: \(detail)"
+        case .badBlock(let file, let block, let reason): "not a valid OSM PBF file: \(file), block \(block): \(reason)"
         }
     }
 }

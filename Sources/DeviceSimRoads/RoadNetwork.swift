@@ -4,25 +4,39 @@ import DeviceSimHAL
 ///
 /// Built from the extract's `highway` ways under ``RoadRules``: each way becomes edges between its
 /// consecutive nodes (every node kept, so routes follow the streets' real shape), in the directions
-/// and at the speed the rules give each mode. Edge time is the great-circle length of the segment
-/// over the speed.
+/// and at the speed the rules give each mode. Walkable areas (squares) become edges across them
+/// (``PedestrianAreas``). The car graph carries the turn restrictions as copies of the nodes where
+/// they apply (``TurnSplits``), so its node indices past ``coordinates``' count are such copies.
+/// Edge time is the great-circle length of the segment over the speed.
+///
+/// Positions join the network at the nearest point of the nearest segment a mode may use
+/// (``join(_:for:within:)``).
 ///
 /// ```swift
 /// let network = try RoadNetwork(contentsOf: "Simulator/worlds/helsinki.osm.pbf")
 /// var planner = RoutePlanner(network: network, mode: .foot)
-/// let route = try planner.route(from: here, through: [network.places.place(named: "Kiasma")!]).get()
+/// let route = try planner.route(from: here, through: [RouteStop(network.places.place(named: "Kiasma")!)]).get()
 /// ```
 public struct RoadNetwork: Sendable {
-    /// Every road node's position (shared by the modes' graphs).
+    /// Every road node's position (shared by the modes' graphs; the car graph adds its turn copies).
     public let coordinates: [GeoCoordinate]
     /// Every road node's OSM id, parallel to ``coordinates``.
     public let osmNodeIDs: [Int64]
     /// The graphs, one per mode.
     public let foot: RoadGraph, bike: RoadGraph, car: RoadGraph
-    /// Positions snap to these, one per mode.
+    /// Nearest nodes, one locator per mode.
     let footLocator: NodeLocator, bikeLocator: NodeLocator, carLocator: NodeLocator
-    /// Named places: OSM nodes with a name, then named streets.
+    /// The segments positions join, one index per mode.
+    let footSegments: SegmentIndex, bikeSegments: SegmentIndex, carSegments: SegmentIndex
+    /// The car graph's turn copies.
+    let carSplits: TurnSplits
+    /// Named places: OSM nodes with a name, named ways and relations (buildings, squares), named
+    /// streets, then addresses.
     public let places: PlaceIndex
+    /// Walkable areas routed across.
+    public let pedestrianAreaCount: Int
+    /// Turn restrictions read, and left out (via ways, members outside the extract).
+    public let turnRestrictionCount: Int, skippedTurnRestrictionCount: Int
 
     /// Reads the OSM PBF file at `path` and builds the network.
     public init(contentsOf path: String) throws(OSMReadError) {
@@ -45,35 +59,132 @@ public struct RoadNetwork: Sendable {
             ids.append(id)
             return new
         }
-        for way in extract.highways {
-            var rules: [(TravelMode, metresPerSecond: Double, RoadRules.Directions)] = []
-            for mode in TravelMode.allCases {
-                if let speed = RoadRules.speed(of: mode, tags: way.tags) { rules.append((mode, speed / 3.6, RoadRules.directions(of: mode, tags: way.tags))) }
+        /// Adds the edges of a way piece between nodes `a` and `b` under `tags`.
+        func addEdges(_ a: Int32, _ b: Int32, _ rules: [(TravelMode, forward: Double?, backward: Double?)]) {
+            let metres = coordinates[Int(a)].distance(to: coordinates[Int(b)])
+            for (mode, forward, backward) in rules {
+                if let forward { edges[mode]!.append(.init(from: a, to: b, seconds: metres / forward)) }
+                if let backward { edges[mode]!.append(.init(from: b, to: a, seconds: metres / backward)) }
             }
+        }
+        var entrances = Set<Int64>()
+        for way in extract.highways {
+            let rules = Self.rules(for: way.tags)
             guard !rules.isEmpty else { continue }
+            entrances.formUnion(way.nodeIDs)
             let nodes = way.nodeIDs.map(node)
             if let name = way.tags["name"], let middle = nodes[nodes.count / 2] {
                 streets.append(Place(name: name, coordinate: coordinates[Int(middle)], source: .street))
             }
             for (a, b) in zip(nodes, nodes.dropFirst()) {
                 guard let a, let b else { continue }  // A node outside the extract cuts the way.
-                let metres = coordinates[Int(a)].distance(to: coordinates[Int(b)])
-                for (mode, speed, directions) in rules {
-                    if directions.forward { edges[mode]!.append(.init(from: a, to: b, seconds: metres / speed)) }
-                    if directions.backward { edges[mode]!.append(.init(from: b, to: a, seconds: metres / speed)) }
-                }
+                addEdges(a, b, rules)
             }
         }
+        let areas = PedestrianAreas.areas(of: extract)
+        for area in areas {
+            let rules = Self.rules(for: area.tags)
+            guard !rules.isEmpty else { continue }
+            for (a, b) in PedestrianAreas.edges(of: area, position: extract.coordinate(ofNode:), isEntrance: entrances.contains) {
+                guard let a = node(a), let b = node(b) else { continue }
+                addEdges(a, b, rules)
+            }
+        }
+        pedestrianAreaCount = areas.count
         self.coordinates = coordinates
         osmNodeIDs = ids
+
+        // Turn restrictions: a copy of each via node per restricted arrival with a car edge.
+        let restrictions = TurnRestrictions(extract)
+        var copies: [Int64: Int32] = [:], originals: [Int32] = [], arrivals: [Int32] = []
+        let carEdges = edges[.car]!
+        var carArrivals: [Int32: Set<Int32>] = [:]
+        for edge in carEdges { carArrivals[edge.to, default: []].insert(edge.from) }
+        for via in 0..<Int32(coordinates.count) where restrictions.restricts(ids[Int(via)]) {
+            let restricted = restrictions.restrictedArrivals(at: ids[Int(via)])
+            for from in (carArrivals[via] ?? []).sorted() where restricted.contains(ids[Int(from)]) {
+                copies[TurnSplits.key(via: via, from: from)] = Int32(coordinates.count + originals.count)
+                originals.append(via)
+                arrivals.append(from)
+            }
+        }
+        let splits = TurnSplits(originalCount: coordinates.count, originals: originals, copies: copies)
+        var splitEdges: [RoadGraph.Edge] = []
+        for edge in carEdges {
+            for source in splits.representatives(of: edge.from) {
+                if source != edge.from {
+                    let from = arrivals[Int(source) - coordinates.count]
+                    guard restrictions.allows(from: ids[Int(from)], via: ids[Int(edge.from)], to: ids[Int(edge.to)]) else { continue }
+                }
+                splitEdges.append(.init(from: source, to: splits.entry(to: edge.to, from: edge.from), seconds: edge.seconds))
+            }
+        }
+        carSplits = splits
+        turnRestrictionCount = extract.restrictionRelations.count - restrictions.skippedCount
+        skippedTurnRestrictionCount = restrictions.skippedCount
+
         foot = RoadGraph(mode: .foot, coordinates: coordinates, edges: edges[.foot]!)
         bike = RoadGraph(mode: .bike, coordinates: coordinates, edges: edges[.bike]!)
-        car = RoadGraph(mode: .car, coordinates: coordinates, edges: edges[.car]!)
+        car = RoadGraph(mode: .car, coordinates: coordinates + originals.map { coordinates[Int($0)] }, edges: splitEdges)
         footLocator = NodeLocator(foot)
         bikeLocator = NodeLocator(bike)
         carLocator = NodeLocator(car)
-        let named = extract.namedNodes.map { Place(name: $0.name, coordinate: $0.coordinate, source: .osmNode) }
-        places = PlaceIndex(named + streets)
+        footSegments = Self.segments(edges[.foot]!, coordinates: coordinates, graph: foot, splits: TurnSplits(originalCount: coordinates.count))
+        bikeSegments = Self.segments(edges[.bike]!, coordinates: coordinates, graph: bike, splits: TurnSplits(originalCount: coordinates.count))
+        carSegments = Self.segments(carEdges, coordinates: coordinates, graph: car, splits: splits)
+        // Named nodes first, then named ways and relations, then streets, then addresses.
+        let features = extract.features.compactMap(Place.init)
+        let order: [Place.Source] = [.osmNode, .osmArea, .street, .address]
+        places = PlaceIndex(order.flatMap { source in (features + streets).filter { $0.source == source } })
+    }
+
+    /// Each mode's speeds (m/s) forward and backward along a way with `tags` (nil: closed that way);
+    /// modes closed both ways are left out.
+    private static func rules(for tags: [String: String]) -> [(TravelMode, forward: Double?, backward: Double?)] {
+        var rules: [(TravelMode, forward: Double?, backward: Double?)] = []
+        for mode in TravelMode.allCases {
+            let directions = RoadRules.directions(of: mode, tags: tags)
+            let forward = directions.forward ? RoadRules.speed(of: mode, tags: tags, direction: .forward).map { $0 / 3.6 } : nil
+            let backward = directions.backward ? RoadRules.speed(of: mode, tags: tags, direction: .backward).map { $0 / 3.6 } : nil
+            if forward != nil || backward != nil { rules.append((mode, forward, backward)) }
+        }
+        return rules
+    }
+
+    /// The segments of `edges` (original nodes) that a position may join: both ways' fastest times,
+    /// kept where the join can be left and reached within the graph's largest strongly connected
+    /// component.
+    private static func segments(_ edges: [RoadGraph.Edge], coordinates: [GeoCoordinate], graph: RoadGraph, splits: TurnSplits) -> SegmentIndex {
+        var times: [Int64: (forward: Double, backward: Double)] = [:]
+        for edge in edges where edge.from != edge.to {
+            let a = min(edge.from, edge.to), b = max(edge.from, edge.to)
+            let key = Int64(a) << 32 | Int64(b)
+            var entry = times[key] ?? (.infinity, .infinity)
+            if edge.from == a { entry.forward = min(entry.forward, edge.seconds) } else { entry.backward = min(entry.backward, edge.seconds) }
+            times[key] = entry
+        }
+        var segments: [SegmentIndex.Segment] = []
+        for (key, time) in times.sorted(by: { $0.key < $1.key }) {
+            let segment = SegmentIndex.Segment(a: Int32(key >> 32), b: Int32(key & 0xFFFF_FFFF), forward: time.forward, backward: time.backward)
+            let anchors = Self.anchors(of: segment, fraction: 0.5, length: 0, graph: graph, splits: splits)
+            if !anchors.departures.isEmpty, !anchors.arrivals.isEmpty { segments.append(segment) }
+        }
+        return SegmentIndex(coordinates: coordinates, segments: segments)
+    }
+
+    /// Where a point at `fraction` along `segment` (of `length` metres) leaves to and is reached
+    /// from in the graph, with the time and length of the piece of segment between; only nodes of
+    /// the graph's largest strongly connected component.
+    static func anchors(of segment: SegmentIndex.Segment, fraction: Double, length: Double, graph: RoadGraph, splits: TurnSplits) -> (departures: [RoadJoin.Anchor], arrivals: [RoadJoin.Anchor]) {
+        var departures: [RoadJoin.Anchor] = [], arrivals: [RoadJoin.Anchor] = []
+        for (from, to, seconds, share) in [(segment.a, segment.b, segment.forward, fraction), (segment.b, segment.a, segment.backward, 1 - fraction)] where seconds.isFinite {
+            let entered = splits.entry(to: to, from: from)
+            if graph.isRoutable[Int(entered)] { departures.append(.init(node: entered, seconds: (1 - share) * seconds, metres: (1 - share) * length, speed: seconds > 0 ? length / seconds : 0)) }
+            for source in splits.representatives(of: from) where graph.isRoutable[Int(source)] && graph.seconds(from: source, to: entered) != nil {
+                arrivals.append(.init(node: source, seconds: share * seconds, metres: share * length, speed: seconds > 0 ? length / seconds : 0))
+            }
+        }
+        return (departures, arrivals)
     }
 
     /// The graph of `mode`.
@@ -85,8 +196,30 @@ public struct RoadNetwork: Sendable {
         }
     }
 
-    /// The node of `mode`'s graph nearest `position` (in its largest strongly connected component, so that routes between snapped positions exist), and its
-    /// distance in metres; nil when the mode has no roads at all.
+    func segments(for mode: TravelMode) -> SegmentIndex {
+        switch mode {
+        case .foot: footSegments
+        case .bike: bikeSegments
+        case .car: carSegments
+        }
+    }
+
+    func splits(for mode: TravelMode) -> TurnSplits { mode == .car ? carSplits : TurnSplits(originalCount: coordinates.count) }
+
+    /// Where `position` joins the streets `mode` may use: the nearest point of the nearest segment
+    /// within `limit` metres that routes can leave and reach; nil when there is none.
+    public func join(_ position: GeoCoordinate, for mode: TravelMode, within limit: Double) -> RoadJoin? {
+        let index = segments(for: mode)
+        guard let hit = index.nearest(to: position, within: limit) else { return nil }
+        let segment = index.segments[hit.segment]
+        let length = coordinates[Int(segment.a)].distance(to: coordinates[Int(segment.b)])
+        let anchors = Self.anchors(of: segment, fraction: hit.fraction, length: length, graph: graph(for: mode), splits: splits(for: mode))
+        return RoadJoin(position: position, point: hit.point, distance: hit.distance, segment: hit.segment, fraction: hit.fraction, length: length,
+                        forwardSeconds: segment.forward, backwardSeconds: segment.backward, departures: anchors.departures, arrivals: anchors.arrivals)
+    }
+
+    /// The node of `mode`'s graph nearest `position` (in its largest strongly connected component),
+    /// and its distance in metres; nil when the mode has no roads at all.
     public func nearestNode(to position: GeoCoordinate, for mode: TravelMode) -> (node: Int32, distance: Double)? {
         switch mode {
         case .foot: footLocator.nearestNode(to: position)

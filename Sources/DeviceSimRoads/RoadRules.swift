@@ -34,13 +34,19 @@ import Foundation
 /// never faster than `maxspeed`; people walk at the class speed.
 ///
 /// **Access**: the first of the mode's tags present decides (foot: `foot`, `access`; bike:
-/// `bicycle`, `vehicle`, `access`; car: `motorcar`, `motor_vehicle`, `vehicle`, `access`): `no`,
-/// `private`, `agricultural`, `forestry`, `delivery`, `use_sidepath` close the way, any other value
-/// opens it (`yes`, `designated`, `permissive`, `destination`...).
+/// `bicycle`, `vehicle`, `access`; car: `motorcar`, `motor_vehicle`, `vehicle`, `access`), each read
+/// as `tag:forward` / `tag:backward` for the direction before `tag`: `no`, `private`,
+/// `agricultural`, `forestry`, `delivery`, `use_sidepath` close the way that way, any other value
+/// opens it (`yes`, `designated`, `permissive`, `destination`...). `service=emergency_access` is
+/// closed to cars, car parks and driveways are driven at 10 km/h; `motorroad=yes` closes the way to
+/// foot and bike; `bicycle=dismount` makes a bicycle walk.
 ///
-/// **One-way**: `oneway=yes/true/1` (forward only) and `oneway=-1/reverse` (backward only), implied by
-/// `junction=roundabout`/`circular` and by motorways unless `oneway=no`. Cars and bicycles obey it
-/// (bicycles not where `oneway:bicycle=no`); people on foot walk both ways.
+/// **One-way**: per mode the first of `oneway:foot` (foot); `oneway:bicycle`, `oneway:vehicle`,
+/// `oneway` (bike; `cycleway=opposite*` both ways); `oneway:motorcar`, `oneway:motor_vehicle`,
+/// `oneway:vehicle`, `oneway` (car): `yes/true/1` forward only, `-1/reverse` backward only, `no`
+/// both; implied for bike and car by `junction=roundabout`/`circular` and motorways.
+///
+/// The user's table of these rules: docs/road-rules.md.
 public enum RoadRules {
     /// Default speeds per class, km/h, as (car, bike, foot); nil: not allowed by default.
     public static let classSpeeds: [String: (car: Double?, bike: Double?, foot: Double?)] = [
@@ -82,8 +88,36 @@ public enum RoadRules {
         }
     }
 
-    /// The speed of `mode` on a way with `tags`, in km/h, or nil when the mode may not use it.
+    /// `service=` values a car may not use.
+    public static let closedServiceValues: Set<String> = ["emergency_access"]
+    /// `service=` values a car drives at ``carOnMinorServiceSpeed`` (car parks, driveways, alleys).
+    public static let minorServiceValues: Set<String> = ["parking_aisle", "driveway", "alley", "drive-through", "drive-thru"]
+    /// A car's speed on the minor service roads of ``minorServiceValues``, km/h.
+    public static let carOnMinorServiceSpeed = 10.0
+
+    /// A direction along a way.
+    public enum Direction: String, Sendable, Hashable, CaseIterable {
+        case forward, backward
+    }
+
+    /// The access value that decides for `mode` in `direction`: of the mode's tags (most specific
+    /// first) the first present, each read as `tag:direction` before `tag`; nil when none is.
+    public static func access(of mode: TravelMode, tags: [String: String], direction: Direction) -> String? {
+        for key in mode.accessTags {
+            if let value = tags["\(key):\(direction.rawValue)"] ?? tags[key] { return value }
+        }
+        return nil
+    }
+
+    /// The speed of `mode` on a way with `tags`, in km/h, or nil when the mode may use it in
+    /// neither direction.
     public static func speed(of mode: TravelMode, tags: [String: String]) -> Double? {
+        speed(of: mode, tags: tags, direction: .forward) ?? speed(of: mode, tags: tags, direction: .backward)
+    }
+
+    /// The speed of `mode` on a way with `tags` in `direction`, in km/h, or nil when the mode may not
+    /// use it that way (one-way rules aside: see ``directions(of:tags:)``).
+    public static func speed(of mode: TravelMode, tags: [String: String], direction: Direction) -> Double? {
         guard let highway = tags["highway"], tags["area"] != "yes", let defaults = classSpeeds[highway] else { return nil }
         var classSpeed: Double?
         switch mode {
@@ -91,10 +125,16 @@ public enum RoadRules {
         case .bike: classSpeed = defaults.bike
         case .foot: classSpeed = defaults.foot
         }
-        let access = mode.accessTags.lazy.compactMap { tags[$0] }.first
+        if mode != .car, tags["motorroad"] == "yes" { return nil }
+        if mode == .car, highway == "service", let service = tags["service"] {
+            if closedServiceValues.contains(service) { return nil }
+            if minorServiceValues.contains(service) { classSpeed = carOnMinorServiceSpeed }
+        }
+        let access = access(of: mode, tags: tags, direction: direction)
         if let access {
             if closingAccessValues.contains(access) { return nil }
-            if classSpeed == nil, access != "no" {
+            if mode == .bike, access == "dismount" { return bikeOnFootwaySpeed }
+            if classSpeed == nil {
                 // Explicitly allowed on a class the mode does not use by default.
                 switch mode {
                 case .bike where ["pedestrian", "footway", "corridor"].contains(highway): classSpeed = bikeOnFootwaySpeed
@@ -107,7 +147,7 @@ public enum RoadRules {
         guard var speed = classSpeed else { return nil }
         if let limit = tags["maxspeed"].flatMap(parseMaxspeed) {
             switch mode {
-            case .car: speed = limit
+            case .car: speed = minorServiceValues.contains(tags["service"] ?? "") ? min(speed, limit) : limit
             case .bike: speed = min(speed, limit)
             case .foot: break
             }
@@ -115,16 +155,35 @@ public enum RoadRules {
         return speed > 0 ? speed : nil
     }
 
-    /// The directions `mode` may travel a way with `tags` in.
+    /// The one-way tags of each mode, most specific first (the first present decides).
+    static func onewayTags(of mode: TravelMode) -> [String] {
+        switch mode {
+        case .foot: ["oneway:foot"]
+        case .bike: ["oneway:bicycle", "oneway:vehicle", "oneway"]
+        case .car: ["oneway:motorcar", "oneway:motor_vehicle", "oneway:vehicle", "oneway"]
+        }
+    }
+
+    /// The directions `mode` may travel a way with `tags` in: its one-way rules, then its access in
+    /// each direction (`motor_vehicle:forward=no`).
     public static func directions(of mode: TravelMode, tags: [String: String]) -> Directions {
-        guard mode != .foot else { return Directions(forward: true, backward: true) }
-        if mode == .bike, tags["oneway:bicycle"] == "no" { return Directions(forward: true, backward: true) }
-        switch tags["oneway"] {
+        var directions = onewayDirections(of: mode, tags: tags)
+        if directions.forward, speed(of: mode, tags: tags, direction: .forward) == nil { directions.forward = false }
+        if directions.backward, speed(of: mode, tags: tags, direction: .backward) == nil { directions.backward = false }
+        return directions
+    }
+
+    private static func onewayDirections(of mode: TravelMode, tags: [String: String]) -> Directions {
+        if mode == .bike, ["opposite", "opposite_lane", "opposite_track"].contains(tags["cycleway"] ?? "") {
+            return Directions(forward: true, backward: true)
+        }
+        let value = onewayTags(of: mode).lazy.compactMap { tags[$0] }.first
+        switch value {
         case "yes", "true", "1": return Directions(forward: true, backward: false)
         case "-1", "reverse": return Directions(forward: false, backward: true)
         case "no", "false", "0": return Directions(forward: true, backward: true)
         default:
-            let implied = ["roundabout", "circular"].contains(tags["junction"] ?? "") || tags["highway"] == "motorway"
+            let implied = mode != .foot && (["roundabout", "circular"].contains(tags["junction"] ?? "") || tags["highway"] == "motorway")
             return Directions(forward: true, backward: !implied)
         }
     }

@@ -19,9 +19,12 @@ public struct RouteStop: Sendable, Hashable {
 
 /// A planned route on the roads, from a position through stops.
 ///
-/// The route starts at the position itself, goes straight to the nearest road node (the snap), then
-/// along roads to the node nearest each stop and straight on to the stop. Those straight snap legs
-/// are travelled at ``RoutePlanner/offRoadSpeed`` and included in the times and lengths.
+/// The route starts at the position itself, goes straight to the point where it joins the street
+/// (the nearest point of the nearest segment the mode may use, ``RoadJoin``), along the streets to
+/// the point where each stop joins them, and straight on to the stop. Those straight legs are
+/// travelled at ``RoutePlanner/offRoadSpeed`` and included in the times and lengths. Two positions
+/// that join the street at the same point are joined by the straight line between them (a place to
+/// itself: no length at all).
 public struct RoadRoute: Sendable, Hashable {
     /// One leg: from the previous stop (or the start) to a stop.
     public struct Leg: Sendable, Hashable {
@@ -37,7 +40,7 @@ public struct RoadRoute: Sendable, Hashable {
     public var mode: TravelMode
     /// The legs, in travel order.
     public var legs: [Leg]
-    /// The route's points: the start, road nodes, the stops.
+    /// The route's points: the start, the join points, road nodes, the stops.
     public var points: [GeoCoordinate]
     /// The speed on each segment between consecutive ``points``, m/s (0 for a segment of no length
     /// where a stop coincides with its road node).
@@ -59,6 +62,8 @@ public enum RoutingFailure: Error, Sendable, Hashable, CustomStringConvertible {
     case unreachable(from: String, to: String, mode: TravelMode)
     /// The route has no stops.
     case noStops
+    /// A position (the start or a stop) is farther than `limit` metres from every street the mode may use.
+    case noStreetNearby(place: String, limit: Double, mode: TravelMode)
     /// More stops than the fastest-order search takes.
     case tooManyStopsToReorder(count: Int, limit: Int)
 
@@ -67,6 +72,7 @@ public enum RoutingFailure: Error, Sendable, Hashable, CustomStringConvertible {
         case .noRoads(let mode): "the road network has no roads for \(mode.rawValue)"
         case .unreachable(let from, let to, let mode): "'\(to)' cannot be reached from '\(from)' by \(mode.rawValue)"
         case .noStops: "a route needs at least one stop"
+        case .noStreetNearby(let place, let limit, let mode): "no street within \(Int(limit)) m of '\(place)' (for \(mode.rawValue))"
         case .tooManyStopsToReorder(let count, let limit): "the fastest order is found for up to \(limit) stops, this route has \(count)"
         }
     }
@@ -74,16 +80,21 @@ public enum RoutingFailure: Error, Sendable, Hashable, CustomStringConvertible {
 
 /// Plans the fastest route from a position through stops, in the given order or in the fastest order.
 ///
-/// Each leg is the least-time path between the nodes nearest its ends (``RouteSearch``, A* with landmarks). The
-/// fastest order (``Order/fastest``, up to ``maximumStopsToReorder`` stops, the route ends at the last
-/// stop visited) takes the travel times between all stops from one Dijkstra search per stop, then
-/// the exact best order by dynamic programming over subsets of stops (Held-Karp).
+/// Each position joins the streets the mode may use at their nearest point within
+/// ``maximumJoinDistance`` (``RoadNetwork/join(_:for:within:)``); farther than that the route fails
+/// (``RoutingFailure/noStreetNearby(place:limit:mode:)``). Each leg is the least-time path from the
+/// previous join point to the next, along their segments in the directions the mode may travel them
+/// and between them on the graph (``RouteSearch``, A* with landmarks), or straight along a segment
+/// both points are on. The fastest order (``Order/fastest``, up to ``maximumStopsToReorder`` stops,
+/// the route ends at the last stop visited) takes the travel times between all stops from one
+/// Dijkstra search per stop, then the exact best order by dynamic programming over subsets of stops
+/// (Held-Karp).
 ///
 /// ```swift
 /// var planner = RoutePlanner(network: network, mode: .bike)
 /// switch planner.route(from: here, through: stops, order: .fastest) {
 /// case .success(let route): print(route.seconds, route.stops.map(\.name))
-/// case .failure(let failure): print(failure)   // "'Suomenlinna' cannot be reached from 'Kiasma' by bike"
+/// case .failure(let failure): print(failure)   // "no street within 100 m of 'Suomenlinna' (for bike)"
 /// }
 /// ```
 public struct RoutePlanner {
@@ -97,8 +108,10 @@ public struct RoutePlanner {
 
     /// The most stops ``Order/fastest`` takes.
     public static let maximumStopsToReorder = 8
-    /// Speed on the straight legs between a position and its nearest road node, m/s (walking pace
-    /// on foot and bike, pushing it; slow for a car leaving a car park).
+    /// How far a position may be from the nearest street the mode may use, metres.
+    public static let maximumJoinDistance = 100.0
+    /// Speed on the straight legs between a position and where it joins the street, m/s (walking
+    /// pace on foot and bike, pushing it; slow for a car leaving a car park).
     public static func offRoadSpeed(_ mode: TravelMode) -> Double {
         switch mode {
         case .foot, .bike: 5 / 3.6
@@ -119,57 +132,115 @@ public struct RoutePlanner {
         search = RouteSearch(network.graph(for: mode))
     }
 
+    /// One leg's travel between two join points: its time, and its points after the first join
+    /// point with the speed on the way to each.
+    private struct Travel {
+        var seconds: Double
+        var metres: Double
+        var points: [(GeoCoordinate, Double)]
+    }
+
     /// The fastest route from `start` through `stops`.
     public mutating func route(from start: GeoCoordinate, through stops: [RouteStop], order: Order = .given) -> Result<RoadRoute, RoutingFailure> {
         guard !stops.isEmpty else { return .failure(.noStops) }
-        guard let first = network.nearestNode(to: start, for: mode) else { return .failure(.noRoads(mode)) }
-        var snapped: [(node: Int32, distance: Double)] = []
-        for stop in stops { snapped.append(network.nearestNode(to: stop.coordinate, for: mode)!) }
+        guard !network.segments(for: mode).segments.isEmpty else { return .failure(.noRoads(mode)) }
+        let limit = Self.maximumJoinDistance
+        guard let first = network.join(start, for: mode, within: limit) else { return .failure(.noStreetNearby(place: "start", limit: limit, mode: mode)) }
+        var joins: [RoadJoin] = []
+        for stop in stops {
+            guard let join = network.join(stop.coordinate, for: mode, within: limit) else { return .failure(.noStreetNearby(place: stop.name, limit: limit, mode: mode)) }
+            joins.append(join)
+        }
         var sequence = Array(stops.indices)
         if order == .fastest, stops.count > 1 {
             guard stops.count <= Self.maximumStopsToReorder else { return .failure(.tooManyStopsToReorder(count: stops.count, limit: Self.maximumStopsToReorder)) }
-            switch fastestOrder(start: first.node, stops: stops, snapped: snapped.map(\.node)) {
+            switch fastestOrder(start: first, stops: stops, joins: joins) {
             case .success(let best): sequence = best
             case .failure(let failure): return .failure(failure)
             }
         }
-        let graph = network.graph(for: mode)
         let offRoad = Self.offRoadSpeed(mode)
-        var points = [start, graph.coordinates[Int(first.node)]]
-        var speeds = [offRoad]
+        var points = [start]
+        var speeds: [Double] = []
         var legs: [RoadRoute.Leg] = []
-        var from = (name: "start", node: first.node, offRoadSeconds: first.distance / offRoad, offRoadMetres: first.distance)
+        var from = (name: "start", join: first)
         for index in sequence {
-            let stop = stops[index], end = snapped[index]
-            guard let path = search.fastestPath(from: from.node, to: end.node) else {
-                return .failure(.unreachable(from: from.name, to: stop.name, mode: mode))
+            let stop = stops[index], end = joins[index]
+            if from.join.isAtSamePoint(as: end) {
+                // Both join the street at the same point: straight from one to the other.
+                let metres = from.join.position.distance(to: end.position)
+                points.append(stop.coordinate)
+                speeds.append(offRoad)
+                legs.append(.init(stop: stop, seconds: metres / offRoad, metres: metres))
+            } else {
+                guard let travel = travel(from: from.join, to: end) else { return .failure(.unreachable(from: from.name, to: stop.name, mode: mode)) }
+                points.append(from.join.point)
+                speeds.append(offRoad)
+                for (point, speed) in travel.points {
+                    points.append(point)
+                    speeds.append(speed)
+                }
+                points.append(stop.coordinate)
+                speeds.append(offRoad)
+                legs.append(.init(stop: stop, seconds: (from.join.distance + end.distance) / offRoad + travel.seconds, metres: from.join.distance + travel.metres + end.distance))
             }
-            var metres = from.offRoadMetres + end.distance
+            from = (stop.name, end)
+        }
+        return .success(RoadRoute(mode: mode, legs: legs, points: points, speeds: speeds))
+    }
+
+    /// The fastest travel from join point `from` to join point `to` (different points): along their
+    /// common segment, or out of `from`'s segment, over the graph and into `to`'s; nil when `to`
+    /// cannot be reached.
+    private mutating func travel(from: RoadJoin, to: RoadJoin) -> Travel? {
+        let graph = network.graph(for: mode)
+        var best: Travel?
+        if let along = from.alongSegment(to: to) {
+            best = Travel(seconds: along.seconds, metres: along.metres, points: [(to.point, along.speed)])
+        }
+        let sources = from.departures.map { RouteSearch.Endpoint(node: $0.node, seconds: $0.seconds) }
+        let targets = to.arrivals.map { RouteSearch.Endpoint(node: $0.node, seconds: $0.seconds) }
+        if let path = search.fastestPath(from: sources, to: targets), best == nil || path.seconds < best!.seconds {
+            let departure = from.departures[path.source], arrival = to.arrivals[path.target]
+            var metres = departure.metres + arrival.metres
+            var points: [(GeoCoordinate, Double)] = [(graph.coordinates[Int(path.nodes[0])], departure.speed)]
             for (a, b) in zip(path.nodes, path.nodes.dropFirst()) {
                 let length = graph.coordinates[Int(a)].distance(to: graph.coordinates[Int(b)])
                 let seconds = graph.seconds(from: a, to: b)!
                 metres += length
-                points.append(graph.coordinates[Int(b)])
-                speeds.append(seconds > 0 ? length / seconds : 0)
+                points.append((graph.coordinates[Int(b)], seconds > 0 ? length / seconds : 0))
             }
-            points.append(stop.coordinate)
-            speeds.append(offRoad)
-            legs.append(.init(stop: stop, seconds: from.offRoadSeconds + path.seconds + end.distance / offRoad, metres: metres))
-            // The next leg leaves the stop back to its road node.
-            points.append(graph.coordinates[Int(end.node)])
-            speeds.append(offRoad)
-            from = (stop.name, end.node, end.distance / offRoad, end.distance)
+            points.append((to.point, arrival.speed))
+            best = Travel(seconds: path.seconds, metres: metres, points: points)
         }
-        points.removeLast()
-        speeds.removeLast()
-        return .success(RoadRoute(mode: mode, legs: legs, points: points, speeds: speeds))
+        return best
     }
 
-    private mutating func fastestOrder(start: Int32, stops: [RouteStop], snapped: [Int32]) -> Result<[Int], RoutingFailure> {
+    /// A leg's travel time from `from`'s position to `to`'s as ``route(from:through:order:)`` plans
+    /// it (off the street, along it, off it again), from the graph's least times from `from`'s
+    /// departures (`graphTimes`, nil: not reached); nil when `to` cannot be reached.
+    private func legSeconds(from: RoadJoin, to: RoadJoin, graphTimes: (Int32) -> Double?) -> Double? {
+        let offRoad = Self.offRoadSpeed(mode)
+        if from.isAtSamePoint(as: to) { return from.position.distance(to: to.position) / offRoad }
+        var best = from.alongSegment(to: to)?.seconds
+        for arrival in to.arrivals {
+            guard let time = graphTimes(arrival.node) else { continue }
+            best = min(best ?? .infinity, time + arrival.seconds)
+        }
+        return best.map { $0 + (from.distance + to.distance) / offRoad }
+    }
+
+    private mutating func fastestOrder(start: RoadJoin, stops: [RouteStop], joins: [RoadJoin]) -> Result<[Int], RoutingFailure> {
         let count = stops.count
         // times[i][j]: from stop i (index count: the start) to stop j.
+        let arrivalNodes = Array(Set(joins.flatMap { $0.arrivals.map(\.node) })).sorted()
         var times: [[Double?]] = []
-        for source in snapped + [start] { times.append(search.fastestTimes(from: source, to: snapped)) }
+        for source in joins + [start] {
+            let reached = search.fastestTimes(from: source.departures.map { RouteSearch.Endpoint(node: $0.node, seconds: $0.seconds) }, to: arrivalNodes)
+            var byNode: [Int32: Double] = [:]
+            for (node, time) in zip(arrivalNodes, reached) { if let time { byNode[node] = time } }
+            times.append(joins.map { legSeconds(from: source, to: $0, graphTimes: { byNode[$0] }) })
+        }
         let full = (1 << count) - 1
         var best = [[Double]](repeating: [Double](repeating: .infinity, count: count), count: 1 << count)
         var previous = [[Int]](repeating: [Int](repeating: -1, count: count), count: 1 << count)

@@ -36,10 +36,27 @@ import DeviceSimHAL
 public struct RouteSearch {
     /// A path found by the search.
     public struct Path: Sendable, Hashable {
-        /// Total travel time, seconds.
+        /// Total travel time, seconds (with the chosen source's and target's own seconds).
         public var seconds: Double
         /// Node indices from source to target.
         public var nodes: [Int32]
+        /// Which of the sources and targets it starts and ends at (0 for a single pair).
+        public var source = 0, target = 0
+    }
+
+    /// A node a search starts or ends at, with seconds already spent getting to it (a source) or
+    /// still to spend after it (a target): how a position joined to a segment enters the graph.
+    public struct Endpoint: Sendable, Hashable {
+        /// The graph node.
+        public var node: Int32
+        /// Seconds before (a source) or after (a target) the node.
+        public var seconds: Double
+
+        /// Creates an endpoint.
+        public init(node: Int32, seconds: Double = 0) {
+            self.node = node
+            self.seconds = seconds
+        }
     }
 
     /// The graph searched.
@@ -50,10 +67,11 @@ public struct RouteSearch {
     private var heap = MinimumHeap()
     /// The landmark table of ``graph``.
     private let landmarks: LandmarkTable
-    /// Each touched node's lower bound to the current target.
+    /// Each touched node's lower bound to the current targets.
     private var bounds: [Double]
-    /// For each landmark the current query uses: its offset in a node's row of the table, and the
-    /// target's time from it (rounded down) and to it (rounded up).
+    /// For each landmark the current query uses: its offset in a node's row of the table; and per
+    /// target (`target * active count + slot`) the target's time from it (rounded down) and to it
+    /// (rounded up).
     private var activeOffsets: [Int] = [], targetFromLandmark: [Double] = [], targetToLandmark: [Double] = []
     /// How many landmarks one query's bound uses at most.
     static let activeLandmarkCount = 6
@@ -81,57 +99,88 @@ public struct RouteSearch {
 
     /// The fastest path from `source` to `target`, or nil when the target cannot be reached.
     public mutating func fastestPath(from source: Int32, to target: Int32) -> Path? {
-        guard let seconds = fastestTime(from: source, to: target) else { return nil }
-        var nodes: [Int32] = [target]
-        var node = target
-        while node != source {
-            node = parents[Int(node)]
-            nodes.append(node)
-        }
-        return Path(seconds: seconds, nodes: nodes.reversed())
+        fastestPath(from: [Endpoint(node: source)], to: [Endpoint(node: target)])
     }
 
     /// The least travel time from `source` to `target` in seconds, or nil when it cannot be reached.
     public mutating func fastestTime(from source: Int32, to target: Int32) -> Double? {
+        search(from: [Endpoint(node: source)], to: [Endpoint(node: target)])?.seconds
+    }
+
+    /// The fastest path from any of `sources` to any of `targets`, counting each endpoint's own
+    /// seconds; nil when none of the targets can be reached (or either list is empty).
+    public mutating func fastestPath(from sources: [Endpoint], to targets: [Endpoint]) -> Path? {
+        guard let (seconds, source, target, node) = search(from: sources, to: targets) else { return nil }
+        var nodes: [Int32] = [node]
+        var current = node
+        while parents[Int(current)] >= 0 {
+            current = parents[Int(current)]
+            nodes.append(current)
+        }
+        return Path(seconds: seconds, nodes: nodes.reversed(), source: source, target: target)
+    }
+
+    /// A* from the sources to the targets: the least total time, the source and target it uses and
+    /// the target's node (its parent chain leads back to the source).
+    private mutating func search(from sources: [Endpoint], to targets: [Endpoint]) -> (seconds: Double, source: Int, target: Int, node: Int32)? {
         reset()
+        guard !sources.isEmpty, !targets.isEmpty else { return nil }
         let vectors = graph.unitVectors
-        let t = Int(target) * 3
-        let tx = vectors[t], ty = vectors[t + 1], tz = vectors[t + 2]
+        let targetCount = targets.count
+        var targetVectors: [Double] = []
+        for target in targets { let t = Int(target.node) * 3; targetVectors += [vectors[t], vectors[t + 1], vectors[t + 2]] }
         // Metres per unit of chord over the fastest speed, shaved by a millionth against rounding.
         let scale = graph.maximumSpeed > 0 ? GeoCoordinate.earthRadius / graph.maximumSpeed * (1 - 1e-6) : 0
-        chooseLandmarks(source: source, target: target)
+        chooseLandmarks(source: sources[0].node, targets: targets.map(\.node))
         let table = landmarks.times, stride = 2 * landmarks.count
         let offsets = activeOffsets, fromLandmark = targetFromLandmark, toLandmark = targetToLandmark
         let activeCount = offsets.count
+        let extras = targets.map(\.seconds)
         @inline(__always) func bound(_ node: Int32) -> Double {
             let i = Int(node) * 3
-            let dx = vectors[i] - tx, dy = vectors[i + 1] - ty, dz = vectors[i + 2] - tz
-            var best = (dx * dx + dy * dy + dz * dz).squareRoot() * scale
+            let x = vectors[i], y = vectors[i + 1], z = vectors[i + 2]
             let base = Int(node) * stride
-            for slot in 0..<activeCount {
-                let entry = base + offsets[slot]
-                let viaFrom = fromLandmark[slot] - Double(table[entry])
-                let viaTo = Double(table[entry + 1]) - toLandmark[slot]
-                if viaFrom > best { best = viaFrom }
-                if viaTo > best { best = viaTo }
+            var least = Double.infinity
+            for target in 0..<targetCount {
+                let dx = x - targetVectors[3 * target], dy = y - targetVectors[3 * target + 1], dz = z - targetVectors[3 * target + 2]
+                var best = (dx * dx + dy * dy + dz * dz).squareRoot() * scale
+                let terms = target * activeCount
+                for slot in 0..<activeCount {
+                    let entry = base + offsets[slot]
+                    let viaFrom = fromLandmark[terms + slot] - Double(table[entry])
+                    let viaTo = Double(table[entry + 1]) - toLandmark[terms + slot]
+                    if viaFrom > best { best = viaFrom }
+                    if viaTo > best { best = viaTo }
+                }
+                least = min(least, best + extras[target])
             }
-            return best
+            return least
         }
-        let sourceBound = bound(source)
-        if sourceBound >= LandmarkTable.unreachableBound { return nil }
-        times[Int(source)] = 0
-        bounds[Int(source)] = sourceBound
-        touched.append(source)
-        heap.insert(source, key: sourceBound)
-        let starts = graph.edgeStarts, targets = graph.edgeTargets, seconds = graph.edgeSeconds
+        var sourceOf: [Int32: Int] = [:]
+        for (index, source) in sources.enumerated() where source.seconds < times[Int(source.node)] {
+            let sourceBound = bound(source.node)
+            guard sourceBound < LandmarkTable.unreachableBound else { continue }
+            if times[Int(source.node)] == .infinity { touched.append(source.node) }
+            times[Int(source.node)] = source.seconds
+            bounds[Int(source.node)] = sourceBound
+            sourceOf[source.node] = index
+            heap.insert(source.node, key: source.seconds + sourceBound)
+        }
+        var best: (seconds: Double, target: Int, node: Int32)?
+        let starts = graph.edgeStarts, edgeTargets = graph.edgeTargets, seconds = graph.edgeSeconds
         while !heap.isEmpty {
             let (node, key) = heap.popMinimum()
             let time = times[Int(node)]
             if key > time + bounds[Int(node)] { continue }  // A stale entry.
+            if let best, key >= best.seconds { break }  // Nothing left can do better.
             settledCount += 1
-            if node == target { return time }
+            for target in 0..<targetCount where targets[target].node == node {
+                let total = time + extras[target]
+                if best == nil || total < best!.seconds { best = (total, target, node) }
+            }
+            if targetCount == 1, best != nil { break }
             for edge in Int(starts[Int(node)])..<Int(starts[Int(node) + 1]) {
-                let next = targets[edge]
+                let next = edgeTargets[edge]
                 let candidate = time + seconds[edge]
                 let previous = times[Int(next)]
                 if candidate < previous {
@@ -141,25 +190,29 @@ public struct RouteSearch {
                     }
                     times[Int(next)] = candidate
                     parents[Int(next)] = node
-                    // A node whose bound says it cannot reach the target is never queued.
+                    // A node whose bound says it cannot reach the targets is never queued.
                     let rest = bounds[Int(next)]
                     if rest < LandmarkTable.unreachableBound { heap.insert(next, key: candidate + rest) }
                 }
             }
         }
-        return nil
+        guard let best else { return nil }
+        // The source the path starts at: the end of the parent chain.
+        var first = best.node
+        while parents[Int(first)] >= 0 { first = parents[Int(first)] }
+        return (best.seconds, sourceOf[first] ?? 0, best.target, best.node)
     }
 
     /// Picks the landmarks this query's bound uses: the ``activeLandmarkCount`` giving the best bound
-    /// at the source (any subset keeps the bound admissible; fewer make each node's bound cheaper; a
-    /// landmark proving the target unreachable ranks first). Reads the target's
-    /// terms, each moved one `Float` step the safe way (see ``LandmarkTable``).
-    private mutating func chooseLandmarks(source: Int32, target: Int32) {
+    /// from the source to the first target (any subset keeps the bound admissible; fewer make each
+    /// node's bound cheaper; a landmark proving the target unreachable ranks first). Reads each
+    /// target's terms, each moved one `Float` step the safe way (see ``LandmarkTable``).
+    private mutating func chooseLandmarks(source: Int32, targets: [Int32]) {
         activeOffsets.removeAll(keepingCapacity: true)
         targetFromLandmark.removeAll(keepingCapacity: true)
         targetToLandmark.removeAll(keepingCapacity: true)
         let k = landmarks.count, table = landmarks.times
-        guard k > 0 else { return }
+        guard k > 0, let target = targets.first else { return }
         var ranked: [(bound: Double, landmark: Int)] = []
         ranked.reserveCapacity(k)
         for landmark in 0..<k {
@@ -168,22 +221,33 @@ public struct RouteSearch {
             ranked.append((max(viaFrom, viaTo), landmark))
         }
         ranked.sort { ($0.bound, $1.landmark) > ($1.bound, $0.landmark) }
-        for (_, landmark) in ranked.prefix(Self.activeLandmarkCount) {
-            let t = 2 * (Int(target) * k + landmark)
-            activeOffsets.append(2 * landmark)
-            targetFromLandmark.append(Double(table[t].nextDown))
-            targetToLandmark.append(Double(table[t + 1].nextUp))
+        let chosen = ranked.prefix(Self.activeLandmarkCount).map(\.landmark)
+        for landmark in chosen { activeOffsets.append(2 * landmark) }
+        for target in targets {
+            for landmark in chosen {
+                let t = 2 * (Int(target) * k + landmark)
+                targetFromLandmark.append(Double(table[t].nextDown))
+                targetToLandmark.append(Double(table[t + 1].nextUp))
+            }
         }
     }
 
     /// The least travel times from `source` to each of `targets` (nil: unreachable), by Dijkstra's
     /// search stopped once every target is settled.
     public mutating func fastestTimes(from source: Int32, to targets: [Int32]) -> [Double?] {
+        fastestTimes(from: [Endpoint(node: source)], to: targets)
+    }
+
+    /// The least travel times from any of `sources` (with their own seconds) to each of `targets`
+    /// (nil: unreachable), by Dijkstra's search stopped once every target is settled.
+    public mutating func fastestTimes(from sources: [Endpoint], to targets: [Int32]) -> [Double?] {
         reset()
         var remaining = Set(targets)
-        times[Int(source)] = 0
-        touched.append(source)
-        heap.insert(source, key: 0)
+        for source in sources where source.seconds < times[Int(source.node)] {
+            if times[Int(source.node)] == .infinity { touched.append(source.node) }
+            times[Int(source.node)] = source.seconds
+            heap.insert(source.node, key: source.seconds)
+        }
         let starts = graph.edgeStarts, edgeTargets = graph.edgeTargets, seconds = graph.edgeSeconds
         while !heap.isEmpty, !remaining.isEmpty {
             let (node, key) = heap.popMinimum()

@@ -1,57 +1,60 @@
 import DeviceSimHAL
 @testable import DeviceSimRoads
-import DeviceSimTime
 import Foundation
 import Testing
 
-/// The place search finds and ranks what a search with Foundation's `contains` on the folded names
-/// finds (the search's byte path for ASCII names and queries must not change a result).
+/// Place search (issue 34, item 4): OpenStreetMap's names (nodes, buildings, squares; `name:fi`,
+/// `name:sv`, `alt_name`), addresses, matching that ignores case, accents and punctuation and
+/// tolerates one typo, ranked by match and distance.
 @Suite struct PlaceIndexTests {
-    /// The search as it was written first: Foundation's `contains` on every folded name.
-    static func referenceSearch(_ index: PlaceIndex, _ query: String, limit: Int = 10) -> [Place] {
-        let needle = PlaceIndex.fold(query.trimmingCharacters(in: .whitespaces))
-        guard !needle.isEmpty else { return [] }
-        let folded = index.places.map { PlaceIndex.fold($0.name) }
-        var ranked: [(rank: Int, index: Int)] = []
-        for (position, name) in folded.enumerated() {
-            let rank: Int
-            if name == needle { rank = 0 } else if name.hasPrefix(needle) { rank = 1 } else if name.contains(" " + needle) || name.contains("-" + needle) { rank = 2 } else if name.contains(needle) { rank = 3 } else { continue }
-            ranked.append((rank, position))
-        }
-        ranked.sort { ($0.rank, folded[$0.index].count, $0.index) < ($1.rank, folded[$1.index].count, $1.index) }
-        return ranked.prefix(limit).map { index.places[$0.index] }
+    let index = Helsinki.network.places
+    let station = GeoCoordinate(latitude: 60.1710, longitude: 24.9414)
+
+    @Test func findsBuildingsAndSquaresByTheirNames() throws {
+        let theatre = try #require(index.search("Svenska Teatern").first)
+        #expect(PlaceIndex.fold(theatre.name) == "svenska teatern" || theatre.aliases.contains { PlaceIndex.fold($0) == "svenska teatern" })
+        let hall = try #require(index.search("Vanha Kauppahalli").first)
+        #expect(PlaceIndex.fold(hall.name) == "vanha kauppahalli")
+        // Near the market square, on the shore.
+        #expect(hall.coordinate.distance(to: GeoCoordinate(latitude: 60.1665, longitude: 24.9530)) < 300)
+        // A square mapped as a multipolygon, by its Swedish name.
+        #expect(index.search("Senatstorget").first?.name == "Senaatintori")
     }
 
-    @Test func helsinkiSearchesFindWhatFoundationsContainsFinds() {
-        let index = Helsinki.network.places
-        #expect(index.places.count > 1_000)
-        var random = SeededRandomGenerator(seed: 77)
-        var queries = ["Kiasma", "kiasma", "KIASMA", "töölö", "Töölönkatu", "cafe", "Café", "a", "e", "ka", "-", " ", "tie", "katu", "st", "Ä", "ö", "ß", "Å", "x y", "Stockmann", "Senaatintori", "rautatie"]
-        for _ in 0..<300 {
-            // A piece of a real name: whole, a prefix, a middle, across a space or a hyphen.
-            let name = index.places[Int(random.next() % UInt64(index.places.count))].name
-            let characters = Array(name)
-            let start = Int(random.next() % UInt64(characters.count)), length = 1 + Int(random.next() % 8)
-            queries.append(String(characters[start..<min(characters.count, start + length)]))
-            if random.next() % 5 == 0 { queries.append(name) }
-        }
-        for query in queries {
-            let found = index.search(query, limit: 25), expected = Self.referenceSearch(index, query, limit: 25)
-            #expect(found == expected, "'\(query)': \(found.map(\.name)) against \(expected.map(\.name))")
-        }
+    @Test func findsAddresses() throws {
+        let address = try #require(Helsinki.extract.features.first { $0.tags["addr:street"] != nil && $0.tags["addr:housenumber"] != nil })
+        let query = "\(address.tags["addr:street"]!) \(address.tags["addr:housenumber"]!)"
+        let found = index.matches(for: query, limit: 50)
+        #expect(found.contains { $0.match == .same && $0.place.coordinate == address.coordinate }, "\(query): \(found.map(\.place.name))")
     }
 
-    @Test func ranksByHowANameMatches() {
-        func rank(_ needle: String, _ name: String) -> Int? { PlaceIndex.rank(of: Array(needle.utf8), in: Array(name.utf8)) }
-        #expect(rank("kiasma", "kiasma") == 0)
-        #expect(rank("kiasma", "kiasman kahvila") == 1)
-        #expect(rank("kahvila", "kiasman kahvila") == 2)
-        #expect(rank("katu", "mannerheimin-katu") == 2)
-        #expect(rank("katu", "mannerheiminkatu") == 3)
-        #expect(rank("atu", "katu katu") == 3)
-        #expect(rank("katu", "kat") == nil)
-        #expect(rank("x", "kiasma") == nil)
-        // A later occurrence after a space outranks an earlier one inside a word.
-        #expect(rank("tori", "kauppatori tori") == 2)
+    @Test func matchingIgnoresCaseAccentsAndPunctuationAndOneTypo() {
+        let places = PlaceIndex([
+            Place(name: "senate-square", coordinate: station, source: .world), Place(name: "Café Ekberg", coordinate: station, source: .world),
+            Place(name: "Kauppatori", coordinate: station, source: .osmNode),
+        ])
+        #expect(places.search("Senate Square").map(\.name) == ["senate-square"])
+        #expect(places.search("SENATE, square!").map(\.name) == ["senate-square"])
+        #expect(places.search("cafe ekberg").map(\.name) == ["Café Ekberg"])
+        #expect(places.search("kauppatrori").map(\.name) == ["Kauppatori"])  // a letter too many
+        #expect(places.search("kaupaptori").map(\.name) == ["Kauppatori"])   // two swapped
+        #expect(places.search("kauppatxri").map(\.name) == ["Kauppatori"])   // one wrong
+        #expect(places.search("kaupatori").map(\.name) == ["Kauppatori"])    // one missing
+        #expect(places.search("kaupatxri").isEmpty)                          // two typos
+        #expect(places.search("kat").isEmpty)                                // short queries: no typo
+        #expect(places.place(named: "Senate Square")?.name == "senate-square")
+    }
+
+    @Test func ranksByMatchThenDistance() {
+        let near = station.offsetBy(east: 100, north: 0), far = station.offsetBy(east: 900, north: 0)
+        let places = PlaceIndex([
+            Place(name: "Kiosk Far", coordinate: far, source: .osmNode), Place(name: "Kiosk Near", coordinate: near, source: .osmNode),
+            Place(name: "Kiosk", coordinate: far, source: .osmNode), Place(name: "Old Kiosk", coordinate: near, source: .osmNode),
+            Place(name: "Kiosks", coordinate: near, source: .osmNode),
+        ])
+        // Same match, same distance: the shorter name first.
+        #expect(places.search("kiosk", near: station).map(\.name) == ["Kiosk", "Kiosks", "Kiosk Near", "Kiosk Far", "Old Kiosk"])
+        #expect(PlaceIndex.match(Array("kiosk".unicodeScalars), in: Array("old kiosk".unicodeScalars)) == .wordPrefix)
+        #expect(PlaceIndex.match(Array("iosk".unicodeScalars), in: Array("old kiosk".unicodeScalars)) == .inside)
     }
 }

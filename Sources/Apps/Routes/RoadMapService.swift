@@ -3,7 +3,8 @@ import DeviceSimRoads
 import DeviceSimSimulated
 
 /// The routes app's online map service in a scenario: place suggestions from the world's `places:`
-/// and the OpenStreetMap names of its roads, fastest routes on the roads for one travel mode.
+/// and the OpenStreetMap names and addresses of its extract, fastest routes on the roads for one
+/// travel mode (a place more than 100 m from every street fails with "no street within 100 m").
 ///
 /// ```swift
 /// let service = RoadMapService(world: world, mode: .foot)
@@ -21,16 +22,16 @@ final class RoadMapService: MapService {
         self.mode = mode
     }
 
-    /// The world's places whose names contain `query` (ignoring case), by name, then OSM names.
+    /// The world's places and the OpenStreetMap names and addresses matching `query` (ignoring case,
+    /// accents and punctuation, one typo tolerated), by how well they match, then nearest first.
     func suggestions(for query: String, near position: GeoCoordinate) -> [RoutePlace] {
-        let needle = query.trimmingCharacters(in: .whitespaces).lowercased()
-        guard !needle.isEmpty else { return [] }
-        var found = world.places.filter { $0.key.lowercased().contains(needle) }.sorted { $0.key < $1.key }
-            .map { RoutePlace(name: $0.key, coordinate: $0.value) }
-        for place in world.roads?.places.search(query, limit: Self.suggestionLimit) ?? [] where !found.contains(where: { $0.name == place.name }) {
-            found.append(RoutePlace(name: place.name, coordinate: place.coordinate))
-        }
-        return Array(found.prefix(Self.suggestionLimit))
+        let own = PlaceIndex(world.places.sorted { $0.key < $1.key }.map { Place(name: $0.key, coordinate: $0.value, source: .world) })
+        var found = own.matches(for: query, near: position, limit: Self.suggestionLimit).map { ($0, 0) }
+        found += (world.roads?.places.matches(for: query, near: position, limit: Self.suggestionLimit) ?? []).map { ($0, 1) }
+        found.sort { ($0.0.match, $0.0.distance, $0.1) < ($1.0.match, $1.0.distance, $1.1) }
+        var names = Set<String>(), suggestions: [RoutePlace] = []
+        for (match, _) in found where names.insert(match.place.name).inserted { suggestions.append(RoutePlace(name: match.place.name, coordinate: match.place.coordinate)) }
+        return Array(suggestions.prefix(Self.suggestionLimit))
     }
 
     /// The place named exactly `name` (a world place, or an OSM name), for settings.
@@ -47,6 +48,8 @@ final class RoadMapService: MapService {
             return PlannedRoute(start: start, places: places, mode: mode.rawValue, metres: route.metres, seconds: route.seconds)
         case .failure(.unreachable(_, let place, _)):
             throw .unreachable(place: place)
+        case .failure(.noStreetNearby(let place, let limit, _)):
+            throw .noStreetNearby(place: place, metres: Int(limit))
         case .failure:
             throw .noRoads
         }

@@ -58,6 +58,8 @@ public struct SavedRoute: Sendable, Hashable, Codable {
 public enum MapServiceError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A place cannot be reached from the one before it.
     case unreachable(place: String)
+    /// A place (or `start`) is farther than `metres` from every street the route could take.
+    case noStreetNearby(place: String, metres: Int)
     /// The service has no roads to route on.
     case noRoads
 
@@ -65,6 +67,7 @@ public enum MapServiceError: Error, Sendable, Hashable, CustomStringConvertible 
         switch self {
         case .unreachable(let place): "'\(place)' cannot be reached by road"
         case .noRoads: "no road map is available here"
+        case .noStreetNearby(let place, let metres): "no street within \(metres) m of '\(place)'"
         }
     }
 }

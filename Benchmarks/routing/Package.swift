@@ -1,0 +1,20 @@
+// swift-tools-version: 6.1
+// The routing comparison's Swift side: DeviceSim's route planner over pairs of positions, in a
+// package of its own (only the road module, no benchmark dependency in the main package).
+//   swift build -c release --package-path Benchmarks/routing
+// then run compare.py (see README.md).
+import PackageDescription
+
+let package = Package(
+    name: "RoutingComparison",
+    platforms: [.macOS(.v15)],
+    dependencies: [.package(name: "DeviceSim", path: "../..")],
+    targets: [
+        .executableTarget(
+            name: "route-pairs",
+            dependencies: [.product(name: "DeviceSimRoads", package: "DeviceSim")],
+            path: "Sources/route-pairs"
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
