@@ -102,7 +102,12 @@ struct ReportBrowserTests {
         let records = try String(contentsOf: results, encoding: .utf8).split(separator: "\n").dropFirst()
             .map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
         let failures = records.reduce(0) { $0 + (($1["failures"] as? [Any])?.count ?? 0) }
-        let bundled = (FileManager.default.enumerator(atPath: CLI.repositoryRoot.appendingPathComponent("Scenarios").path)?.allObjects as? [String] ?? []).filter { $0.hasSuffix(".yaml") }
+        let scenariosFolder = CLI.repositoryRoot.appendingPathComponent("Scenarios")
+        // Scenario files: YAML with a top-level `devices:` (a game or world file beside them is not one).
+        let bundled = (FileManager.default.enumerator(atPath: scenariosFolder.path)?.allObjects as? [String] ?? []).filter { name in
+            guard name.hasSuffix(".yaml"), let text = try? String(contentsOf: scenariosFolder.appendingPathComponent(name), encoding: .utf8) else { return false }
+            return text.split(separator: "\n").contains { $0.hasPrefix("devices:") }
+        }
         #expect(traceFiles.count == bundled.count + 1 && records.count == bundled.count + 1, "a trace and a record per scenario")
         #expect(failures == 2)
 
