@@ -118,11 +118,15 @@ public final class CampusGameApp {
 
     private func performObjectiveAchieved() async {
         guard let fix = device.location.currentFix else {
-            device.record("game.error", [("operation", .string("achieve")), ("message", .string("No GPS position yet: go outside and try again."))])
+            device.record("game.error", [
+                ("operation", .string("achieve")), ("message", .string("No GPS position yet: go outside and try again.")), ("reason", .string("no GPS fix")),
+            ])
             return
         }
         guard state.gameID != nil, !state.objectives.isEmpty else {
-            device.record("game.error", [("operation", .string("achieve")), ("message", .string("Join today's game first."))])
+            device.record("game.error", [
+                ("operation", .string("achieve")), ("message", .string("Join today's game first.")), ("reason", .string("no game joined on this phone")),
+            ])
             return
         }
         let objectives = state.objectives.map(\.objective)
@@ -198,6 +202,11 @@ public final class CampusGameApp {
         case .unreachable: message = "No internet connection: try again when you are online."
         case .serverError: message = "The game server had a problem: try again later."
         case .timedOut: message = "The connection was lost before the game server answered: try again."
+        case .notInGame: message = "Join today's game first."
+        case .unknownObjective: message = "This objective is not part of today's game: view the objectives to see today's."
+        case .notAtObjective(let objective):
+            let name = state.objectives.first { $0.objective.id == objective }?.objective.name ?? objective
+            message = "The game server could not confirm that you are at \(name): move closer and try again."
         default: message = error.description
         }
         device.record("game.error", [("operation", .string(operation)), ("message", .string(message)), ("reason", .string(error.description))])
