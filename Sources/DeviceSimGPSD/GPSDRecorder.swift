@@ -38,6 +38,7 @@ public final class GPSDRecorder: Sendable {
     private let counts = Mutex(Progress())
     private let failure = Mutex<GPSDError?>(nil)
     private let reader: Mutex<GPSDReader?> = Mutex(nil)
+    private let statisticsWhenStopped = Mutex(GPSDStatistics())
     private let endpoint: GPSDEndpoint
     private let device: String?
 
@@ -60,6 +61,9 @@ public final class GPSDRecorder: Sendable {
     /// The first write error, if any (recording stops at it).
     public var writeError: GPSDError? { failure.withLock { $0 } }
 
+    /// What the reader took in and could not use (fixes used, dropped and why), so far.
+    public var statistics: GPSDStatistics { reader.withLock { $0?.statistics } ?? statisticsWhenStopped.withLock { $0 } }
+
     /// Starts recording in the background.
     public func start() {
         let newReader = GPSDReader(endpoint: endpoint, device: device, nmea: format == .nmea) { [self] event in handle(event) }
@@ -74,6 +78,7 @@ public final class GPSDRecorder: Sendable {
             return reader
         }
         current?.stop()
+        if let current { statisticsWhenStopped.withLock { $0 = current.statistics } }
         handle.withLock { handle in
             try? handle?.synchronize()
             try? handle?.close()
@@ -105,7 +110,7 @@ public final class GPSDRecorder: Sendable {
             counts.withLock { $0.connected = true }
         case .connectFailed, .disconnected:
             counts.withLock { $0.connected = false }
-        case .satellites:
+        case .satellites, .unusable:
             break
         }
     }
