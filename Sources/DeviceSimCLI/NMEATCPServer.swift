@@ -208,8 +208,10 @@ final class NMEATCPServer: @unchecked Sendable {
     /// Out of descriptors: gives up the spare one to accept the waiting connection and close it at once
     /// (so it is told, rather than left waiting in the backlog), takes the spare again, and pauses.
     private func shedWithoutDescriptors(_ failure: Int32) {
-        say("port \(port) cannot accept a client: \(String(cString: strerror(failure))) (the limit is 'ulimit -n'); closing new connections until descriptors are free")
+        let limit = failure == EMFILE ? "the limit is 'ulimit -n'" : "the system's limit"
+        say("port \(port) cannot accept a client: \(String(cString: strerror(failure))) (\(limit)); closing new connections until descriptors are free")
         lock.lock()
+        if spare < 0 { spare = Self.openSpare() }  // lost when another process took the last one
         if spare >= 0 {
             close(spare)
             spare = -1

@@ -9,9 +9,8 @@ import Darwin
 /// Records what gpsd sends to a file: the receiver's NMEA sentences (which the NMEA playback driver
 /// plays back) or gpsd's JSON reports. Each line is written as it arrives, so a recording cut short by
 /// Ctrl-C or by gpsd dying keeps everything received until then. Lines are written with `write(2)`,
-/// so the first error (``writeError``) names its cause ("File too large", "No space left on device";
-/// Foundation's `FileHandle` said "The operation could not be completed"), and nothing is written
-/// after it.
+/// so the first error (``writeError``) names its cause ("File too large", "No space left on device"),
+/// and nothing is written after it.
 ///
 /// ```swift
 /// let recorder = try GPSDRecorder(endpoint: .default, output: URL(fileURLWithPath: "walk.nmea"), format: .nmea)

@@ -10,7 +10,8 @@ import Foundation
 /// end within ``lineDeadline``. Not thread-safe: one reader thread owns it. The `gps_data_t` (about
 /// 24 KB) lives at a stable heap address for the session's life and is freed exactly once.
 final class GPSDSession {
-    /// The longest line taken in. gpsd's longest report (a SKY with every satellite) is about 15 KB.
+    /// The longest line taken in, far above what gpsd sends (a SKY report of 140 satellites, as many as
+    /// libgps holds, is under 16 KB).
     static let maximumLineLength = 65_536
     /// How long a line may stay unfinished before the connection is dropped.
     static let lineDeadline: Duration = .seconds(5)

@@ -2,7 +2,7 @@
 /// the end.
 ///
 /// ```
-/// gpsd: 3 connections (12 attempts), 240 fixes used, 5 dropped (3 latitude out of range, 2 longitude out of range)
+/// gpsd: 3 connections (12 attempts), 240 fixes used, 5 dropped (latitude out of range: 3, longitude out of range: 2)
 /// ```
 public struct GPSDStatistics: Sendable, Hashable, CustomStringConvertible {
     /// Connections made (watch started).
@@ -44,13 +44,13 @@ public struct GPSDStatistics: Sendable, Hashable, CustomStringConvertible {
         if connectionsDropped > 0 { text += ", \(connectionsDropped) dropped for what gpsd sent" }
         text += "), \(fixesUsed) fix\(fixesUsed == 1 ? "" : "es") used, \(fixesDroppedCount) dropped"
         if !fixesDropped.isEmpty { text += " (\(Self.list(fixesDropped)))" }
-        if !valuesIgnored.isEmpty { text += ", values ignored: \(Self.list(valuesIgnored))" }
-        if !linesUnusable.isEmpty { text += ", lines not used: \(Self.list(linesUnusable))" }
+        if !valuesIgnored.isEmpty { text += ", values ignored (\(Self.list(valuesIgnored)))" }
+        if !linesUnusable.isEmpty { text += ", lines not used (\(Self.list(linesUnusable)))" }
         return text
     }
 
-    /// "3 latitude out of range, 2 longitude out of range": most frequent first, then by name.
+    /// "latitude out of range: 3, longitude out of range: 2": most frequent first, then by name.
     private static func list(_ counts: [String: Int]) -> String {
-        counts.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
+        counts.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.map { "\($0.key): \($0.value)" }.joined(separator: ", ")
     }
 }

@@ -160,7 +160,7 @@ import Testing
         #expect(events.unusable == [
             .positionOutOfRange(field: .latitude, value: 1e300), .positionOutOfRange(field: .longitude, value: 181), .valueOutOfRange(field: .speed, value: -3),
         ])
-        #expect("\(statistics)" == "gpsd: 1 connection (1 attempt), 2 fixes used, 5 dropped (3 latitude out of range, 2 longitude out of range), values ignored: 1 speed out of range")
+        #expect("\(statistics)" == "gpsd: 1 connection (1 attempt), 2 fixes used, 5 dropped (latitude out of range: 3, longitude out of range: 2), values ignored (speed out of range: 1)")
     }
 
     @Test func aLineThatIsNotAReportIsSkippedWithItsBytesEscaped() throws {

@@ -89,7 +89,7 @@ import Testing
         #expect(dropped.count == 1, "said once, not per reconnection: \(output.standardError)")
         #expect(dropped.first?.hasPrefix("dropped the connection to gpsd at 127.0.0.1:\(fake.port): it sent a line longer than 65536 bytes") == true)
         let summary = try #require(output.standardOutput.split(separator: "\n").last.map(String.init))
-        #expect(summary.contains("dropped for what gpsd sent), 0 fixes used, 0 dropped, lines not used: ") && summary.contains(" line longer than 65536 bytes"), "\(summary)")
+        #expect(summary.contains("dropped for what gpsd sent), 0 fixes used, 0 dropped, lines not used (line longer than 65536 bytes: "), "\(summary)")
     }
 
     /// Whether the counts are those of whole batches of the fake's six fixes (three latitudes and two
@@ -101,13 +101,17 @@ import Testing
     }
 
     /// Fixes used, and latitudes and longitudes out of range, from a summary line such as
-    /// "gpsd: 1 connection (1 attempt), 5 fixes used, 25 dropped (15 latitude out of range, 10 longitude out of range)".
+    /// "gpsd: 1 connection (1 attempt), 5 fixes used, 25 dropped (latitude out of range: 15, longitude out of range: 10)".
     static func counts(in summary: String) -> (used: Int, latitude: Int, longitude: Int)? {
         func number(before words: String) -> Int? {
             guard let range = summary.range(of: words) else { return nil }
             return Int(summary[..<range.lowerBound].split(whereSeparator: { !$0.isNumber }).last ?? "")
         }
-        guard let used = number(before: " fixes used"), let latitude = number(before: " latitude out of range"), let longitude = number(before: " longitude out of range") else { return nil }
+        func number(after words: String) -> Int? {
+            guard let range = summary.range(of: words) else { return nil }
+            return Int(summary[range.upperBound...].prefix { $0.isNumber })
+        }
+        guard let used = number(before: " fixes used"), let latitude = number(after: "latitude out of range: "), let longitude = number(after: "longitude out of range: ") else { return nil }
         return (used, latitude, longitude)
     }
 }
