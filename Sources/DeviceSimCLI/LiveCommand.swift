@@ -17,6 +17,10 @@ struct LiveCommand: ParsableCommand {
             The chosen device takes its location from gpsd; everything else (timeline, other devices, simulated radios) comes from the scenario. Events print as they happen, problems with gpsd or the receiver when they start and end, and on a terminal a status line shows the fix, satellites, HDOP, position and age of the last fix. On a terminal the device's prompts are answered with a keypress (1, 2, ...) and the scenario's scripted answers for it are skipped; in a pipe the script answers. The trace streams to --trace as events happen; Ctrl-C or SIGTERM stops cleanly, with the trace and the recording complete. Without a receiver, serve a log with Simulator/fake-gpsd/serve.sh. Example:
               devicesim live --gpsd localhost:2947 Scenarios/dog-walk/walk-2km.yaml \\
                 --trace live.jsonl
+
+            gpsd out of reach is said at once, and the connection is retried, waiting 0.25 s doubling to 4 s. A fix whose position is out of range (latitude beyond ±90, longitude beyond ±180) never reaches the app; a line gpsd sends that cannot be used is skipped, and a line too long or left unfinished drops the connection, which is then retried waiting longer each time (up to 30 s). The first of each kind is said; the last line of the summary counts the fixes used and those dropped, and why.
+
+            Exit status: 0 the run ended (the expectations' outcomes are printed; they do not set the status); 1 writing the trace or the recording failed; 2 invalid input or usage (a scenario that does not parse, a bad option, a file that cannot be created); 3 gpsd was never reached during the run.
             """
     )
 
@@ -120,10 +124,16 @@ struct LiveCommand: ParsableCommand {
         if let runError { Terminal.standardError.write("error: \(runError)\n") }
         gps?.stop()
         nmeaRecorder?.stop()
+        var writeFailed = false
         do {
             try traceWriter?.close()
         } catch {
             Terminal.standardError.write("error: \(error)\n")
+            writeFailed = true
+        }
+        if let error = nmeaRecorder?.writeError {
+            Terminal.standardError.write("error: \(error)\n")
+            writeFailed = true
         }
         let received = gps?.fixesReceived ?? 0
         Terminal.standardOutput.write("live run: \(VirtualInstantFormatting.seconds(simulation.scheduler.now)) s, \(received) fixes from gpsd, \(counter.value) events\n")
@@ -133,6 +143,13 @@ struct LiveCommand: ParsableCommand {
         if let progress = nmeaRecorder?.progress {
             Terminal.standardOutput.write("recorded \(progress.lines) NMEA lines to \(record ?? "")\n")
         }
+        let statistics = gps?.statistics ?? GPSDStatistics()
+        Terminal.standardOutput.write("\(statistics)\n")
+        if statistics.connections == 0 {
+            Terminal.standardError.write("error: never connected to gpsd at \(endpoint) during the run (\(statistics.attempts) attempts)\n")
+            throw ExitCode(3)
+        }
+        if writeFailed { throw ExitCode(1) }
     }
 }
 

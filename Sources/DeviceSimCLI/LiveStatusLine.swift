@@ -18,6 +18,7 @@ enum LiveStatusLine {
         }
         switch status.problem {
         case .unreachable?: parts.append("no gpsd at \(status.endpoint) (retrying)")
+        case .misbehaving?: parts.append("gpsd at \(status.endpoint) sends what cannot be used (reconnecting)")
         case .noReceiver?: parts.append("gpsd up, no receiver")
         case .noFix?: parts.append("no fix yet")
         case .fixLost?: parts.append("FIX LOST")

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -15,6 +16,12 @@ import Darwin
 /// is counted as dropped for it, whether its queue was full, its connection failed, or ``stop(drainingFor:)``
 /// gave up waiting for it.
 ///
+/// At most ``maximumClients`` clients are served at once; a connection beyond them is closed as soon as
+/// it is accepted (shed), and so is one that comes when the process has no file descriptor left
+/// (EMFILE, ENFILE: a spare descriptor is given up to accept it, then taken again). Either way the
+/// server keeps accepting, says so once until clients are served again, and counts every connection
+/// it shed.
+///
 /// ```swift
 /// let server = try NMEATCPServer(host: "127.0.0.1", port: 10110)
 /// server.start()
@@ -25,18 +32,34 @@ final class NMEATCPServer: @unchecked Sendable {
     /// Bytes a client may have waiting before its oldest epochs are dropped.
     static let maximumQueuedBytes = 256 << 10
 
+    /// The default of ``maximumClients``.
+    static let defaultMaximumClients = 64
+    /// How long the accept loop pauses after running out of descriptors or memory.
+    static let pauseAfterExhaustion: TimeInterval = 0.1
+
     let host: String
     let port: UInt16
+    /// The most clients served at once.
+    let maximumClients: Int
     private let listener: Int32
     private let lock = NSLock()
     private var clients: [Client] = []
     private var stopped = false
     /// Epochs dropped for each client that connected, in the order they connected.
     private var droppedByClient: [Int] = []
+    /// Connections closed as soon as they were accepted (limit reached, or no descriptor left).
+    private var shed = 0
+    /// A descriptor held in reserve, given up to accept (and close) a connection when none is left.
+    private var spare: Int32 = -1
+    /// Whether the server is shedding connections now (said once until a client is served again).
+    private var shedding = false
+    private let logger = Logger(label: "devicesim.serve")
 
-    /// Binds and listens on `host:port` (port 0: any free port, see ``port``).
-    init(host: String, port: UInt16) throws {
+    /// Binds and listens on `host:port` (port 0: any free port, see ``port``), serving at most
+    /// `maximumClients` clients at once.
+    init(host: String, port: UInt16, maximumClients: Int = NMEATCPServer.defaultMaximumClients) throws {
         self.host = host
+        self.maximumClients = maximumClients
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian
@@ -66,6 +89,11 @@ final class NMEATCPServer: @unchecked Sendable {
         }
         self.port = UInt16(bigEndian: actual.sin_port)
         self.listener = descriptor
+        spare = Self.openSpare()
+    }
+
+    private static func openSpare() -> Int32 {
+        open("/dev/null", O_RDONLY | O_CLOEXEC)
     }
 
     /// Starts accepting clients on a thread of its own.
@@ -81,12 +109,12 @@ final class NMEATCPServer: @unchecked Sendable {
         for client in current { client.enqueue(bytes) }
     }
 
-    /// Clients that connected so far, those still connected, and the epochs dropped for slow
-    /// clients: in all, and for each client in the order they connected.
-    var statistics: (accepted: Int, connected: Int, dropped: Int, droppedByClient: [Int]) {
+    /// Clients that connected so far, those still connected, the epochs dropped for slow clients (in
+    /// all, and for each client in the order they connected), and the connections shed.
+    var statistics: (accepted: Int, connected: Int, dropped: Int, droppedByClient: [Int], shed: Int) {
         lock.lock()
         defer { lock.unlock() }
-        return (droppedByClient.count, clients.filter(\.isOpen).count, droppedByClient.reduce(0, +), droppedByClient)
+        return (droppedByClient.count, clients.filter(\.isOpen).count, droppedByClient.reduce(0, +), droppedByClient, shed)
     }
 
     /// Stops accepting clients, lets every client's queue drain (up to `timeout`), and returns when
@@ -99,6 +127,10 @@ final class NMEATCPServer: @unchecked Sendable {
         lock.unlock()
         shutdown(listener, Int32(SHUT_RDWR))
         close(listener)
+        lock.lock()
+        if spare >= 0 { close(spare) }
+        spare = -1
+        lock.unlock()
         let deadline = Date().addingTimeInterval(timeout)
         for client in current { client.finish(by: deadline) }
         for client in current { client.waitUntilClosed(givingUpAt: deadline) }
@@ -111,8 +143,21 @@ final class NMEATCPServer: @unchecked Sendable {
     }
 
     private func acceptLoop() {
+        // Non-blocking, and accepted only once poll says a connection waits: running out of
+        // descriptors then always means a connection to shed, and accepting never blocks.
+        _ = fcntl(listener, F_SETFL, fcntl(listener, F_GETFL) | O_NONBLOCK)
         while true {
+            var entry = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&entry, 1, 500)
+            if ready <= 0 {
+                lock.lock()
+                let done = stopped
+                lock.unlock()
+                if done { return }
+                continue
+            }
             let descriptor = accept(listener, nil, nil)
+            let failure = errno
             lock.lock()
             if stopped {
                 lock.unlock()
@@ -121,19 +166,73 @@ final class NMEATCPServer: @unchecked Sendable {
             }
             guard descriptor >= 0 else {
                 lock.unlock()
-                if errno == EINTR || errno == ECONNABORTED { continue }
-                return
+                switch failure {
+                case EINTR, ECONNABORTED, EPROTO, EAGAIN, EWOULDBLOCK:
+                    continue
+                case EMFILE, ENFILE:
+                    shedWithoutDescriptors(failure)
+                case ENOBUFS, ENOMEM:
+                    say("cannot accept a client on port \(port): \(String(cString: strerror(failure))); retrying")
+                    Thread.sleep(forTimeInterval: Self.pauseAfterExhaustion)
+                case EBADF, EINVAL, ENOTSOCK:
+                    logger.error("serve: the listening socket on port \(port) failed: \(String(cString: strerror(failure))); no more clients are accepted")
+                    return
+                default:
+                    say("cannot accept a client on port \(port): \(String(cString: strerror(failure))); retrying")
+                    Thread.sleep(forTimeInterval: Self.pauseAfterExhaustion)
+                }
+                continue
             }
+            clients.removeAll { !$0.isOpen }
+            guard clients.count < maximumClients else {
+                shed += 1
+                lock.unlock()
+                close(descriptor)
+                say("port \(port) serves its limit of \(maximumClients) clients (--max-clients): closing new connections until one leaves")
+                continue
+            }
+            shedding = false
+            // Blocking writes (on BSD and macOS an accepted socket inherits the listener's O_NONBLOCK).
+            _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
             var noDelay: Int32 = 1
             setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &noDelay, socklen_t(MemoryLayout<Int32>.size))
             let number = droppedByClient.count
             let client = Client(descriptor: descriptor) { [unowned self] epochs in countDropped(epochs, forClient: number) }
-            clients.removeAll { !$0.isOpen }
             clients.append(client)
             droppedByClient.append(0)
             lock.unlock()
             client.start()
         }
+    }
+
+    /// Out of descriptors: gives up the spare one to accept the waiting connection and close it at once
+    /// (so it is told, rather than left waiting in the backlog), takes the spare again, and pauses.
+    private func shedWithoutDescriptors(_ failure: Int32) {
+        let limit = failure == EMFILE ? "the limit is 'ulimit -n'" : "the system's limit"
+        say("port \(port) cannot accept a client: \(String(cString: strerror(failure))) (\(limit)); closing new connections until descriptors are free")
+        lock.lock()
+        if spare < 0 { spare = Self.openSpare() }  // lost when another process took the last one
+        if spare >= 0 {
+            close(spare)
+            spare = -1
+            let descriptor = accept(listener, nil, nil)
+            if descriptor >= 0 {
+                close(descriptor)
+                shed += 1
+            }
+            spare = Self.openSpare()
+        }
+        lock.unlock()
+        Thread.sleep(forTimeInterval: Self.pauseAfterExhaustion)
+    }
+
+    /// Logs `message` once until a client is served again.
+    private func say(_ message: String) {
+        lock.lock()
+        let first = !shedding
+        shedding = true
+        lock.unlock()
+        if first { logger.warning("\(message)") }
     }
 
     /// One connected client: a bounded queue of epochs and a thread that writes them. Every epoch

@@ -16,6 +16,10 @@ struct RecordCommand: ParsableCommand {
               devices: [{ id: walker, track: { file: walk.nmea } }]
             Example:
               devicesim record --gpsd localhost:2947 --out walk.nmea --duration 10m
+
+            gpsd out of reach is said at once, and the connection is retried, waiting 0.25 s doubling to 4 s. A line too long or left unfinished drops the connection, which is then retried waiting longer each time (up to 30 s); what gpsd sends that cannot be used is said once for each kind, and the last line counts the fixes seen and those dropped (a position out of range), and why. The recording keeps the lines as gpsd sent them.
+
+            Exit status: 0 recorded until --duration or Ctrl-C; 1 writing the recording failed; 2 invalid input or usage (a bad option, a file that cannot be created); 3 gpsd was never reached.
             """
     )
 
@@ -65,12 +69,23 @@ struct RecordCommand: ParsableCommand {
             if let error = recorder.writeError {
                 recorder.stop()
                 Terminal.standardError.write("error: \(error)\n")
-                throw ExitCode(2)
+                throw ExitCode(1)
             }
         }
         recorder.stop()
+        for change in recorder.status.take().changes { Terminal.standardError.write("\(change)\n") }
+        if let error = recorder.writeError {
+            Terminal.standardError.write("error: \(error)\n")
+            throw ExitCode(1)
+        }
         let progress = recorder.progress
         Terminal.standardError.write("wrote \(progress.lines) lines (\(progress.fixes) fixes) to \(out)\n")
+        let statistics = recorder.statistics
+        Terminal.standardError.write("\(statistics)\n")
+        if statistics.connections == 0 {
+            Terminal.standardError.write("error: never connected to gpsd at \(endpoint) (\(statistics.attempts) attempts)\n")
+            throw ExitCode(3)
+        }
     }
 }
 

@@ -19,6 +19,10 @@ struct ServeCommand: ParsableCommand {
               devicesim serve Scenarios/dog-walk/walk-2km.yaml --nmea-tcp 127.0.0.1:10110
               gpsd -N -n -S 2947 tcp://127.0.0.1:10110
               cgps 127.0.0.1:2947
+
+            Each port serves at most --max-clients clients at once (each has a thread, a descriptor and a queue of up to 256 KiB); a connection beyond them is closed as soon as it is accepted. When the process runs out of file descriptors ('ulimit -n'), the newest connection is closed the same way and serve keeps accepting once descriptors are free. Either is said once (until a client is served again) and counted in the summary.
+
+            Exit status: 0 the scenario ran, every expectation met; 1 an expectation failed; 2 invalid input or usage (a scenario that does not parse, a bad option, a port that cannot be listened on, a trace file that cannot be created).
             """
     )
 
@@ -46,6 +50,9 @@ struct ServeCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Write the trace as JSON Lines to this file, as events happen.", valueName: "file"))
     var trace: String?
 
+    @Option(name: .customLong("max-clients"), help: ArgumentHelp("The most clients served at once on each port; more are closed as they connect.", valueName: "n"))
+    var maximumClients: Int = NMEATCPServer.defaultMaximumClients
+
     @Flag(name: .customLong("wait-for-client"), help: "Start the scenario only when the first client connects (gpsd started without -n connects when its own first client asks for reports), so no epoch is missed.")
     var waitForClient = false
 
@@ -56,6 +63,7 @@ struct ServeCommand: ParsableCommand {
         guard speed > 0, speed <= 10_000 else { throw ValidationError("--speed must be above 0 and at most 10000.") }
         if let duration, DurationText.parse(duration) == nil { throw ValidationError("--duration must be a duration such as 90s or 10m.") }
         guard ["GP", "GN"].contains(talker) else { throw ValidationError("--talker must be GP or GN.") }
+        guard (1...10_000).contains(maximumClients) else { throw ValidationError("--max-clients must be 1 to 10000.") }
         if let startTime, startTime != "now", ISO8601DateFormatter().date(from: startTime) == nil {
             throw ValidationError("--start-time must be 'now' or an ISO 8601 date and time such as 2026-05-01T08:00:00Z.")
         }
@@ -90,7 +98,7 @@ struct ServeCommand: ParsableCommand {
         do {
             for (index, id) in chosen.enumerated() {
                 guard Int(firstPort) + index <= Int(UInt16.max) else { throw ServeError("not enough ports above \(firstPort) for \(chosen.count) devices") }
-                let server = try NMEATCPServer(host: host, port: firstPort == 0 ? 0 : firstPort + UInt16(index))
+                let server = try NMEATCPServer(host: host, port: firstPort == 0 ? 0 : firstPort + UInt16(index), maximumClients: maximumClients)
                 server.start()
                 servers.append((id, server))
                 Terminal.standardError.write("serve: \(id) on tcp://\(server.host):\(server.port)\n")
@@ -150,7 +158,7 @@ struct ServeCommand: ParsableCommand {
         Terminal.standardOutput.write("served \(VirtualInstantFormatting.seconds(simulation.scheduler.now)) s of the scenario\n")
         for ((id, server), output) in zip(servers, outputs) {
             let statistics = server.statistics
-            Terminal.standardOutput.write("  \(id): \(output.epochs) epochs (\(output.epochsWithFix) with a fix) on port \(server.port), \(statistics.accepted) client(s), \(statistics.dropped) epoch(s) dropped for slow clients\(statistics.dropped > 0 ? " (\(statistics.droppedByClient.map(String.init).joined(separator: " + ")) in the order they connected)" : "")\n")
+            Terminal.standardOutput.write("  \(id): \(output.epochs) epochs (\(output.epochsWithFix) with a fix) on port \(server.port), \(statistics.accepted) client(s)\(statistics.shed > 0 ? " (\(statistics.shed) more connection(s) closed at once: --max-clients or no descriptor left)" : ""), \(statistics.dropped) epoch(s) dropped for slow clients\(statistics.dropped > 0 ? " (\(statistics.droppedByClient.map(String.init).joined(separator: " + ")) in the order they connected)" : "")\n")
         }
         do {
             try traceWriter?.close()

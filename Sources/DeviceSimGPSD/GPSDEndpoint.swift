@@ -54,6 +54,8 @@ public enum GPSDError: Error, Sendable, Hashable, CustomStringConvertible {
     case watchFailed(GPSDEndpoint, reason: String)
     /// The connection broke.
     case connectionLost(GPSDEndpoint, reason: String)
+    /// The client dropped the connection for what gpsd sent (a line too long, a line left unfinished).
+    case unusableInput(GPSDEndpoint, GPSDUnusableInput)
     /// Writing a recording failed.
     case recordingFailed(path: String, reason: String)
 
@@ -62,11 +64,13 @@ public enum GPSDError: Error, Sendable, Hashable, CustomStringConvertible {
         case .invalidEndpoint(let text):
             "'\(text)' is not a gpsd address; write HOST, HOST:PORT or [IPv6]:PORT, e.g. localhost:2947"
         case .cannotConnect(let endpoint, let reason):
-            "cannot connect to gpsd at \(endpoint): \(reason). Is gpsd running? Start it with 'gpsd -N -n /dev/ttyACM0' (or ttyUSB0), or check with 'gpspipe -w \(endpoint)'"
+            "cannot connect to gpsd at \(endpoint) (\(reason)). Is gpsd running? Start it with 'gpsd -N -n /dev/ttyACM0' (or ttyUSB0), or check with 'gpspipe -w \(endpoint)'"
         case .watchFailed(let endpoint, let reason):
             "gpsd at \(endpoint) refused to stream reports: \(reason)"
         case .connectionLost(let endpoint, let reason):
             "lost the connection to gpsd at \(endpoint): \(reason)"
+        case .unusableInput(let endpoint, let input):
+            "dropped the connection to gpsd at \(endpoint): it sent \(input)"
         case .recordingFailed(let path, let reason):
             "cannot write the recording \(path): \(reason)"
         }

@@ -8,7 +8,9 @@ import Foundation
 /// Reports are read on a thread of their own and handed to the simulation's thread through its
 /// executor, so flows see them exactly as they see simulated fixes. When gpsd is not running, the
 /// provider says so (naming the address) and retries with capped exponential backoff; when gpsd dies
-/// or the receiver goes quiet, location becomes unavailable and comes back with the next fix.
+/// or the receiver goes quiet, location becomes unavailable and comes back with the next fix. A fix
+/// whose position is out of range never reaches the flows: it is dropped and counted in
+/// ``statistics``.
 ///
 /// ```swift
 /// let gps = GPSDLocationProvider(scheduler: scheduler, endpoint: try GPSDEndpoint(parsing: "localhost:2947"))
@@ -35,6 +37,7 @@ public final class GPSDLocationProvider: LocationProvider {
     private let observers = ObserverList<LocationUpdate>()
     private let connectionObservers = ObserverList<GPSDReader.Event>()
     private var reader: GPSDReader?
+    private var statisticsWhenStopped = GPSDStatistics()
     private var staleCheck: ScheduledEvent?
     private var reportedUnavailable = false
     private let device: String?
@@ -74,9 +77,13 @@ public final class GPSDLocationProvider: LocationProvider {
         reader.start()
     }
 
+    /// What the reader took in and could not use (fixes used, dropped and why), so far.
+    public var statistics: GPSDStatistics { reader?.statistics ?? statisticsWhenStopped }
+
     /// Disconnects.
     public func stop() {
         reader?.stop()
+        if let reader { statisticsWhenStopped = reader.statistics }
         reader = nil
         staleCheck?.cancel()
         isConnected = false
@@ -93,15 +100,15 @@ public final class GPSDLocationProvider: LocationProvider {
             isConnected = false
             connectionProblem = error
             markUnavailable("\(error) (retrying in \(retry))")
-        case .disconnected(let error):
+        case .disconnected(let error, let retry):
             isConnected = false
             connectionProblem = error
-            markUnavailable("\(error)")
+            markUnavailable("\(error) (reconnecting in \(retry))")
         case .fix(let fix, _, _):
             deliver(fix)
         case .satellites(let satellites, _):
             observers.send(.satellites(satellites.map { SatelliteInfo(prn: $0.prn, elevation: $0.elevation, azimuth: $0.azimuth, snr: $0.snr, used: $0.used) }))
-        case .line:
+        case .line, .unusable:
             break
         }
     }

@@ -5,6 +5,9 @@
 public enum GPSDProblem: Sendable, Hashable, CustomStringConvertible {
     /// gpsd cannot be reached (not running, wrong address) or the connection broke.
     case unreachable(GPSDError)
+    /// gpsd answers, but the client dropped the connection for what it sent; it reconnects, waiting
+    /// longer each time, until gpsd sends usable reports.
+    case misbehaving(GPSDEndpoint, GPSDUnusableInput)
     /// gpsd answers, but no receiver (or not the one asked for) reports through it.
     case noReceiver(GPSDEndpoint, device: String?)
     /// A receiver reports, but has had no fix yet (mode 1).
@@ -15,7 +18,7 @@ public enum GPSDProblem: Sendable, Hashable, CustomStringConvertible {
     /// 0 for the first link in the chain (gpsd), 2 for the last (the fix).
     public var depth: Int {
         switch self {
-        case .unreachable: 0
+        case .unreachable, .misbehaving: 0
         case .noReceiver: 1
         case .noFix, .fixLost: 2
         }
@@ -24,7 +27,7 @@ public enum GPSDProblem: Sendable, Hashable, CustomStringConvertible {
     /// Whether `other` is the same problem (details such as the error text may differ).
     func isSameKind(as other: GPSDProblem) -> Bool {
         switch (self, other) {
-        case (.unreachable, .unreachable), (.noReceiver, .noReceiver), (.noFix, .noFix), (.fixLost, .fixLost): true
+        case (.unreachable, .unreachable), (.misbehaving, .misbehaving), (.noReceiver, .noReceiver), (.noFix, .noFix), (.fixLost, .fixLost): true
         default: false
         }
     }
@@ -36,6 +39,8 @@ public enum GPSDProblem: Sendable, Hashable, CustomStringConvertible {
             case .connectionLost: "\(error); reconnecting"
             default: "\(error); retrying"
             }
+        case .misbehaving(let endpoint, let input):
+            "dropped the connection to gpsd at \(endpoint): it sent \(input). Reconnecting, waiting longer each time (up to \(GPSDSocket.seconds(GPSDBackoff.maximumWhileMisbehaving)) s) while it goes on; what cannot be used is counted in the summary"
         case .noReceiver(let endpoint, let device?):
             "gpsd at \(endpoint) answers, but receiver \(device) is not reporting: is it plugged in, and was gpsd started with it ('gpsd -N -n \(device)')?"
         case .noReceiver(let endpoint, nil):
@@ -48,15 +53,19 @@ public enum GPSDProblem: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// A problem starting or ending, as `devicesim live` and `devicesim record` report it.
+/// A problem starting or ending, or a notice of something gpsd sent that could not be used, as
+/// `devicesim live` and `devicesim record` report it.
 public struct GPSDStatusChange: Sendable, Hashable, CustomStringConvertible {
-    /// Whether the problem started or ended.
+    /// Whether the problem started or ended, or this is a notice.
     public enum Kind: Sendable, Hashable {
         case started, ended
+        /// Something gpsd sent could not be used and was skipped (said once for each kind).
+        case notice
     }
 
     public var kind: Kind
-    public var problem: GPSDProblem
+    /// The problem that started or ended (nil for a notice).
+    public var problem: GPSDProblem?
     /// The words shown to the user.
     public var description: String
 }
@@ -110,13 +119,20 @@ public struct GPSDStatus: Sendable {
         self.quietAfter = quietAfter
     }
 
-    /// Takes in one reader event; returns the problems that started or ended with it.
+    /// Takes in one reader event; returns the problems that started or ended with it, or the notice
+    /// of something gpsd sent that could not be used.
     public mutating func observe(_ event: GPSDReader.Event, at now: ContinuousClock.Instant) -> [GPSDStatusChange] {
         switch event {
-        case .connectFailed(let error, _), .disconnected(let error):
+        case .disconnected(.unusableInput(let endpoint, let input), _):
+            isConnected = false
+            connectedAt = nil
+            return become(.misbehaving(endpoint, input), at: now)
+        case .connectFailed(let error, _), .disconnected(let error, _):
             isConnected = false
             connectedAt = nil
             return become(.unreachable(error), at: now)
+        case .unusable(let input):
+            return [GPSDStatusChange(kind: .notice, problem: nil, description: "gpsd at \(endpoint) sent \(input); any more like it are only counted (in the summary at the end)")]
         case .connected:
             // gpsd counts as back with its first words (its VERSION line): a gpsd that is shutting
             // down may still accept a connection, and then closes it unanswered.
@@ -129,6 +145,8 @@ public struct GPSDStatus: Sendable {
                 let changes = become(nil, at: now)
                 return changes + observe(.line(line), at: now)
             }
+            // A gpsd whose connections were dropped counts as back with its first usable report.
+            if case .misbehaving? = problem { return [] }
             // gpsd lists its receivers when the watch starts, and says when one goes away.
             if line.hasPrefix("{\"class\":\"DEVICES\""), !line.contains("\"path\"") {
                 return become(.noReceiver(endpoint, device: device), at: now)
@@ -143,7 +161,10 @@ public struct GPSDStatus: Sendable {
             receiver = device
             satellitesSeen = satellites.count
             satellitesUsed = satellites.count { $0.used }
-            return problem?.depth == 1 ? become(nil, at: now) : []
+            switch problem {
+            case .noReceiver?, .misbehaving?: return become(nil, at: now)
+            default: return []
+            }
         case .fix(let fix, let device, _):
             latestReportAt = now
             receiver = device
@@ -166,7 +187,10 @@ public struct GPSDStatus: Sendable {
     /// the changes. Call it every second or so.
     public mutating func check(at now: ContinuousClock.Instant) -> [GPSDStatusChange] {
         guard isConnected else { return [] }
-        if case .unreachable? = problem { return [] }  // connected, but gpsd has not spoken yet
+        switch problem {
+        case .unreachable?, .misbehaving?: return []  // connected, but gpsd has not spoken (usably) yet
+        default: break
+        }
         if let since = latestReportAt ?? connectedAt, since.duration(to: now) >= quietAfter {
             return become(.noReceiver(endpoint, device: device), at: now)
         }
@@ -198,6 +222,7 @@ public struct GPSDStatus: Sendable {
     private func ended(_ problem: GPSDProblem, at now: ContinuousClock.Instant, fix: GPSDFix?) -> String {
         switch problem {
         case .unreachable: return "connected to gpsd at \(endpoint)"
+        case .misbehaving: return "gpsd at \(endpoint) sends usable reports again"
         case .noReceiver: return "receiver \(receiver ?? device ?? "") is reporting"
         case .noFix(let device): return "first fix from \(device): \(fix.map(Self.summary) ?? "")"
         case .fixLost(let device, _):

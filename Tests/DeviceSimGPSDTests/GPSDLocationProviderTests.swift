@@ -102,7 +102,7 @@ struct GPSDLocationProviderTests {
         provider.stop()
         #expect(collector.connections.prefix(3) == ["failed", "failed", "failed"])
         let reason = try #require(collector.unavailable.first)
-        #expect(reason.contains("cannot connect to gpsd at 127.0.0.1:\(port)"))
+        #expect(reason.contains("cannot connect to gpsd at 127.0.0.1:\(port) (Connection refused)"))
         #expect(reason.contains("retrying in 0.25 seconds"))
         #expect(provider.currentFix == nil)
         #expect(GPSDReader.initialBackoff * 16 == GPSDReader.maximumBackoff)

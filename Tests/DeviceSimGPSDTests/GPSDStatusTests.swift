@@ -23,7 +23,13 @@ import Testing
 
     /// Every change's kind and words.
     func words(_ changes: [GPSDStatusChange]) -> [String] {
-        changes.map { ($0.kind == .started ? "started: " : "ended: ") + $0.description }
+        changes.map { change in
+            switch change.kind {
+            case .started: "started: " + change.description
+            case .ended: "ended: " + change.description
+            case .notice: "notice: " + change.description
+            }
+        }
     }
 
     @Test func gpsdMissingIsSaidOnceThenItsEndWhenGpsdAnswers() {
@@ -84,12 +90,12 @@ import Testing
         _ = status.observe(.connected(endpoint), at: at(0))
         _ = status.observe(fix(3), at: at(1))
         _ = status.observe(fix(1), at: at(2))
-        let lost = words(status.observe(.disconnected(.connectionLost(endpoint, reason: "gpsd closed the connection")), at: at(3)))
+        let lost = words(status.observe(.disconnected(.connectionLost(endpoint, reason: "gpsd closed the connection"), retryIn: .milliseconds(250)), at: at(3)))
         #expect(lost == ["started: lost the connection to gpsd at 127.0.0.1:4000: gpsd closed the connection; reconnecting"])
         #expect(status.observe(refused, at: at(3.5)).isEmpty, "still the same problem")
         // A dying gpsd may still accept a connection and close it unanswered: still the same problem.
         #expect(status.observe(.connected(endpoint), at: at(3.6)).isEmpty)
-        #expect(status.observe(.disconnected(.connectionLost(endpoint, reason: "gpsd closed the connection")), at: at(3.7)).isEmpty)
+        #expect(status.observe(.disconnected(.connectionLost(endpoint, reason: "gpsd closed the connection"), retryIn: .milliseconds(250)), at: at(3.7)).isEmpty)
         _ = status.observe(.connected(endpoint), at: at(6))
         #expect(words(status.observe(.line(Self.version), at: at(6.01))) == ["ended: connected to gpsd at 127.0.0.1:4000"])
         #expect(status.isConnected)
@@ -99,11 +105,41 @@ import Testing
         var status = GPSDStatus(endpoint: endpoint, staleAfter: .seconds(5), quietAfter: .seconds(10))
         _ = status.observe(.connected(endpoint), at: at(0))
         _ = status.observe(fix(3), at: at(1))
-        _ = status.observe(.disconnected(.connectionLost(endpoint, reason: "gpsd closed the connection")), at: at(2))
+        _ = status.observe(.disconnected(.connectionLost(endpoint, reason: "gpsd closed the connection"), retryIn: .milliseconds(250)), at: at(2))
         _ = status.observe(.connected(endpoint), at: at(8))
         #expect(words(status.observe(.line(Self.version), at: at(8))) == ["ended: connected to gpsd at 127.0.0.1:4000"])
         _ = status.observe(.satellites([], device: "/dev/ttyACM0"), at: at(9))
         #expect(status.check(at: at(12.9)).isEmpty, "the last fix is 11.9 s old, but the connection only 4.9 s")
         #expect(words(status.check(at: at(13))) == ["started: fix lost on /dev/ttyACM0: no position for 5.0 s"])
+    }
+
+    /// A gpsd whose connections are dropped for what it sends is said once, however often the client
+    /// reconnects (and gpsd greets it), and its end with the first usable report.
+    @Test func connectionsDroppedForWhatGpsdSendsAreSaidOnceUntilAReportComes() {
+        var status = GPSDStatus(endpoint: endpoint)
+        let drop = GPSDReader.Event.disconnected(.unusableInput(endpoint, .lineTooLong(limit: 65_536)), retryIn: .milliseconds(250))
+        _ = status.observe(.connected(endpoint), at: at(0))
+        #expect(status.observe(.line(Self.version), at: at(0)).isEmpty)
+        let first = words(status.observe(drop, at: at(0.1)))
+        #expect(first == ["started: dropped the connection to gpsd at 127.0.0.1:4000: it sent a line longer than 65536 bytes (gpsd's reports are at most a few KB). Reconnecting, waiting longer each time (up to 30 s) while it goes on; what cannot be used is counted in the summary"])
+        for second in 1...5 {
+            #expect(status.observe(.connected(endpoint), at: at(Double(second))).isEmpty)
+            #expect(status.observe(.line(Self.version), at: at(Double(second))).isEmpty)
+            #expect(status.observe(.line("{\"class\":\"DEVICES\",\"devices\":[]}"), at: at(Double(second))).isEmpty)
+            #expect(status.check(at: at(Double(second) + 0.5)).isEmpty)
+            #expect(status.observe(drop, at: at(Double(second) + 0.9)).isEmpty, "said once, not per reconnection")
+        }
+        _ = status.observe(.connected(endpoint), at: at(10))
+        #expect(words(status.observe(fix(3), at: at(10.5))) == ["ended: gpsd at 127.0.0.1:4000 sends usable reports again"])
+        #expect(status.problem == nil)
+    }
+
+    @Test func whatCouldNotBeUsedIsANoticeThatChangesNoProblem() {
+        var status = GPSDStatus(endpoint: endpoint)
+        _ = status.observe(.connected(endpoint), at: at(0))
+        _ = status.observe(fix(3), at: at(1))
+        let notice = words(status.observe(.unusable(.positionOutOfRange(field: .latitude, value: 91)), at: at(2)))
+        #expect(notice == ["notice: gpsd at 127.0.0.1:4000 sent a fix with latitude 91.0, outside -90...90 degrees (fix dropped); any more like it are only counted (in the summary at the end)"])
+        #expect(status.problem == nil)
     }
 }
