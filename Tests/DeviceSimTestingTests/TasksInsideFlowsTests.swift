@@ -65,7 +65,7 @@ final class LineLog: Sendable {
         let inner = Mutex<Task<Void, any Error>?>(nil)
         let spawnLine = #line + 1
         simulation.spawn { inner.withLock { $0 = Task { try await clock.sleep(for: .seconds(1)) } } }
-        try simulation.runCurrent()
+        try await simulation.runCurrent()
         let escaped = try #require(inner.withLock { $0 })
         let origin = SimulationTaskOrigin(fileID: "DeviceSimTestingTests/TasksInsideFlowsTests.swift", line: spawnLine)
         let escape = SimulationEscape(deadline: VirtualInstant(offset: .seconds(1)), origin: origin, place: .otherThread)
