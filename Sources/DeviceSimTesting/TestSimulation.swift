@@ -6,8 +6,10 @@ import Foundation
 /// the test advances time, and nothing ever waits for real.
 ///
 /// It has no process-wide state, so any number of them run side by side in parallel tests (XCTest or
-/// Swift Testing). `@MainActor` code under test (a view model and the `Task {}`s it starts) is driven
-/// from a `@MainActor` test with ``advanceOnMainActor(by:)``.
+/// Swift Testing). Drive time with `advance(by:)`: synchronously from a synchronous test, or with
+/// `try await` from any `async` test, where `@MainActor` code under test (a view model and the
+/// `Task {}`s it starts) runs too when the test is `@MainActor`. The `.simulation` trait (Swift Testing)
+/// and ``SimulationTestCase`` (XCTest) make one per test and check it at the end.
 ///
 /// ```swift
 /// @Test func theMarkerFollowsTheWalk() throws {
@@ -58,7 +60,10 @@ public final class TestSimulation {
     private var sharedServices: [ObjectIdentifier: AnyObject] = [:]
 
     /// Creates a simulation at virtual time zero, in `world` if given.
-    public init(seed: UInt64 = 1, world: World? = nil, startDate: Date = Date(timeIntervalSince1970: 1_767_225_600), limits: RunLimits = RunLimits()) {
+    /// The UTC time of virtual instant zero unless a test says otherwise: 2026-01-01 00:00.
+    public static let defaultStartDate = Date(timeIntervalSince1970: 1_767_225_600)
+
+    public init(seed: UInt64 = 1, world: World? = nil, startDate: Date = TestSimulation.defaultStartDate, limits: RunLimits = RunLimits()) {
         self.seed = seed
         self.startDate = startDate
         self.scheduler = EventScheduler(limits: limits)
@@ -150,6 +155,61 @@ public final class TestSimulation {
         }
         let task = scheduler.spawn(recorded, fileID: fileID, line: line)
         return SpawnedTask(task: task, outcome: outcome)
+    }
+
+    /// Runs `action` on the simulation's thread now, then what it woke (the jobs it made runnable, the
+    /// events it scheduled for now), without moving the clock; returns what `action` returned.
+    ///
+    /// Call your app's synchronous entry points this way (a tap, a lifecycle event): the tasks they
+    /// wake or start stay in virtual time. From inside the simulation it just calls `action`.
+    ///
+    /// ```swift
+    /// simulation.perform { checkout.tapPay() }
+    /// ```
+    @discardableResult
+    public func perform<Result>(fileID: String = #fileID, line: Int = #line, _ action: () throws -> Result) throws -> Result {
+        var result: Swift.Result<Result, any Error>?
+        do {
+            try scheduler.runNow { result = Swift.Result { try action() } }
+        } catch {
+            throw TestSimulationError.runStopped(error, at: SimulationTaskOrigin(fileID: fileID, line: line))
+        }
+        return try result!.get()
+    }
+
+    /// Runs `action` on the simulation's thread at `instant`, as an event of the advance that reaches it
+    /// (throws if the simulation is past `instant`).
+    ///
+    /// ```swift
+    /// try simulation.perform(at: VirtualInstant(offset: .seconds(30))) { checkout.tapPay() }
+    /// ```
+    public func perform(at instant: VirtualInstant, fileID: String = #fileID, line: Int = #line, _ action: @escaping () -> Void) throws {
+        try actions.perform("perform(at:)", at: instant, fileID: fileID, line: line, checked: action)
+    }
+
+    /// Runs `operation` in the simulation now, as a task on its executor, with what it wakes, and
+    /// returns its value: the way to call an actor or `async` entry point of your app from an `async`
+    /// test, so that the `Task {}`s it starts stay in virtual time. `operation` must finish at the
+    /// current instant; if it waits for virtual time to pass, this throws
+    /// ``TestSimulationError/operationStillWaiting(at:)`` (it goes on as a task: start such work with
+    /// ``spawn(_:fileID:line:)`` and advance instead).
+    ///
+    /// ```swift
+    /// try await simulation.run { await uploader.start() }
+    /// ```
+    @discardableResult
+    public func run<Success: Sendable>(
+        isolation: isolated (any Actor)? = #isolation,
+        fileID: String = #fileID,
+        line: Int = #line,
+        _ operation: sending @escaping @isolated(any) () async throws -> Success
+    ) async throws -> Success {
+        let task = spawn(operation, fileID: fileID, line: line)
+        try await drive(.until(scheduler.now), isolation: isolation, fileID: fileID, line: line)
+        guard let result = task.result else {
+            throw TestSimulationError.operationStillWaiting(at: SimulationTaskOrigin(fileID: fileID, line: line))
+        }
+        return try result.get()
     }
 
     /// Runs everything due in the next `duration` of virtual time, on the calling thread.
@@ -350,6 +410,12 @@ public final class TestSimulation {
         if let problem = actions.takeProblems().first { throw problem }
     }
 
+    /// Throws what went wrong since the last advance (an escape, an action from another thread), if
+    /// anything did.
+    func checkNothingEscaped() throws {
+        try checkProblems()
+    }
+
     private func checkNotPast(_ instant: VirtualInstant) throws {
         if instant < scheduler.now { throw TestSimulationError.instantInThePast(instant, now: scheduler.now) }
     }
@@ -394,6 +460,12 @@ public enum TestSimulationError: Error, Hashable, Sendable, CustomStringConverti
     case touchedFromAnotherThread(String, at: SimulationTaskOrigin)
     /// The scheduler stopped (a run limit) while running a test action (called at the file:line given).
     case runStopped(SchedulerError, at: SimulationTaskOrigin)
+    /// The operation passed to ``TestSimulation/run(isolation:fileID:line:_:)`` (at the file:line given)
+    /// did not finish at the current instant: it waits for virtual time to pass.
+    case operationStillWaiting(at: SimulationTaskOrigin)
+    /// ``TestSimulation/current`` was read outside a test under the `.simulation` trait or a
+    /// ``SimulationTestCase``.
+    case noSimulationInScope
 
     public var description: String {
         switch self {
@@ -418,6 +490,12 @@ public enum TestSimulationError: Error, Hashable, Sendable, CustomStringConverti
                 + "set by thread timing; call it from the test between two advances, or from code running in the simulation"
         case .runStopped(let error, let origin):
             "the simulation stopped while running the action at \(origin): \(error)"
+        case .operationStillWaiting(let origin):
+            "the operation run at \(origin) did not finish at the current instant (it waits for virtual time); it goes on as "
+                + "a task: start such work with `simulation.spawn` and advance the simulation instead"
+        case .noSimulationInScope:
+            "TestSimulation.current is set only in a test marked @Test(.simulation) (or in a suite marked so) and in an "
+                + "XCTest SimulationTestCase; elsewhere make one with TestSimulation()"
         }
     }
 }
