@@ -27,6 +27,9 @@ public final class TestDevice {
     /// Its geofence monitoring (also `device.geofences`), fed by its GPS.
     public let geofences: SimulatedGeofenceMonitor
 
+    /// Its network, as the app's services see it: requests fail while the device is offline (see
+    /// ``FakeNetwork``).
+    public let network: FakeNetwork
     /// How actions reach the simulation (on its thread, at a virtual instant).
     let actions: SimulationActions
 
@@ -36,6 +39,7 @@ public final class TestDevice {
         self.gps = gps
         self.actions = actions
         (notifications, connectivity) = device.attachSimulatedNotificationsAndConnectivity()
+        self.network = FakeNetwork(device: device, connectivity: connectivity)
         self.geofences = SimulatedGeofenceMonitor(device: device, configuration: geofences)
         device.geofences = self.geofences
     }

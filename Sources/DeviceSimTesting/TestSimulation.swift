@@ -92,6 +92,9 @@ public final class TestSimulation {
         return made
     }
 
+    /// The devices added so far, in order.
+    var testDevices: [TestDevice] { devices }
+
     /// The ids of the devices added so far, in order.
     public var deviceIDs: [String] { devices.map(\.device.id) }
 

@@ -1,11 +1,24 @@
 // DeviceSim tests side by side, in one parallel process, with tests that use swift-concurrency-extras'
 // `withMainSerialExecutor` (as every TCA / swift-dependencies suite does). Both set the runtime's
 // process-wide global-enqueue hook: each kind must keep working before, during and after the other.
+//
+// They run in a process of their own (the launcher at the end starts this test binary again, for this
+// target only): once `withMainSerialExecutor` has run, it leaves its hook installed for the rest of the
+// process whenever it found any hook installed when it started, so every job of every later test goes
+// to the main actor, one at a time. That is its behaviour in any process with a hook (DeviceSim's or
+// another), and it would slow the whole `swift test` run to a crawl.
 import ConcurrencyExtras
 import DeviceSim
 import DeviceSimTesting
+import Foundation
 import Synchronization
 import Testing
+
+/// Whether this process is the one the launcher started for the mixed tests.
+enum MixedProcess {
+    static let variable = "DEVICESIM_MIXED_EXECUTOR_PROCESS"
+    static let isChild = ProcessInfo.processInfo.environment[variable] == "1"
+}
 
 /// Lines appended from any task.
 final class Lines: Sendable {
@@ -57,7 +70,7 @@ final class BatchSender: Sendable {
 }
 
 /// DeviceSim: `Task {}`s of simulated code stay in virtual time, whatever hook the other tests set.
-@Suite struct DeviceSimBesideMainSerialExecutorTests {
+@Suite(.enabled(if: MixedProcess.isChild)) struct DeviceSimBesideMainSerialExecutorTests {
     static func sendBatches() throws -> [String] {
         let simulation = TestSimulation()
         let sender = BatchSender(clock: simulation.clock)
@@ -119,7 +132,7 @@ final class BatchSender: Sendable {
 }
 
 /// DeviceSim: a `@MainActor` view model advanced from a `@MainActor` test.
-@MainActor @Suite struct MainActorModelBesideMainSerialExecutorTests {
+@MainActor @Suite(.enabled(if: MixedProcess.isChild)) struct MainActorModelBesideMainSerialExecutorTests {
     @Test(arguments: 0..<8) func refreshesEveryFiveSeconds(run: Int) async throws {
         let simulation = TestSimulation()
         let model = RefreshingModel(clock: simulation.clock)
@@ -150,7 +163,7 @@ final class BatchSender: Sendable {
 /// swift-concurrency-extras' own guarantees (from its test suite): under `withMainSerialExecutor`, child
 /// tasks and unstructured tasks run one at a time, in the order they were started, while DeviceSim's
 /// hook is installed and DeviceSim tests run beside.
-@MainActor @Suite struct MainSerialExecutorBesideDeviceSimTests {
+@MainActor @Suite(.enabled(if: MixedProcess.isChild)) struct MainSerialExecutorBesideDeviceSimTests {
     @Test(arguments: 0..<6) func childTasksRunInOrder(run: Int) async {
         let xs = LockIsolated<[Int]>([])
         await withMainSerialExecutor {
@@ -192,10 +205,30 @@ final class BatchSender: Sendable {
 
 import CEnqueueHookPlaceholder
 
-@Suite struct EnqueueHookPlaceholderTests {
+@Suite(.enabled(if: MixedProcess.isChild)) struct EnqueueHookPlaceholderTests {
     /// The slot held a hook from the moment the process loaded (DeviceSimTesting's placeholder), so no
     /// `withMainSerialExecutor` call can have found it empty, and none can empty it when it returns.
     @Test func theSlotWasNeverEmpty() {
         #expect(devicesim_enqueue_hook_placeholder_installed() == 1)
+    }
+}
+
+/// Starts this test binary again for this target only, in a process of its own, and checks that every
+/// mixed test ran and passed there.
+@Suite(.enabled(if: !MixedProcess.isChild)) struct MixedExecutorProcessTests {
+    @Test func theMixedTestsPassInAProcessOfTheirOwn() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
+        process.arguments = ["--testing-library", "swift-testing", "--filter", "DeviceSimMainSerialExecutorTests"]
+        process.environment = ProcessInfo.processInfo.environment.merging([MixedProcess.variable: "1"]) { $1 }
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        let summary = text.split(separator: "\n").last { $0.contains("Test run with") }.map(String.init) ?? "(no summary)"
+        #expect(process.terminationStatus == 0, "\(text.suffix(3_000))")
+        #expect(summary.contains("Test run with 11 tests in 5 suites passed"), "\(summary)")
     }
 }
