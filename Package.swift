@@ -159,6 +159,8 @@ let package = Package(
         .testTarget(name: "DeviceSimReportTests", dependencies: ["DeviceSim", "DeviceSimReport"]),
         .testTarget(name: "DeviceSimStorageTests", dependencies: ["DeviceSimStorage"]),
         .testTarget(name: "DeviceSimTestingTests", dependencies: ["DeviceSimTesting"]),
+        // The worked examples of docs/testing-your-flows.md (the guide quotes these files).
+        .testTarget(name: "DeviceSimGuideExamples", dependencies: ["DeviceSimTesting"], path: "Tests/GuideExamples"),
         .testTarget(
             name: "DeviceSimMainSerialExecutorTests",
             dependencies: ["DeviceSimTesting", .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras")]

@@ -46,10 +46,12 @@ final class SimulationScope: @unchecked Sendable {
         return made
     }
 
-    /// What the end of the test checks: nothing escaped since the last advance and, unless turned off,
-    /// no work is pending. Throws what it finds.
-    func finish() throws {
+    /// What the end of the test checks, after letting the work due now run (a task the test cancelled
+    /// last finishes): nothing escaped since the last advance and, unless turned off, no work is
+    /// pending. Throws what it finds.
+    func finish() async throws {
         guard let simulation = simulationIfMade else { return }
+        try await UncheckedTestSimulation(simulation).runCurrent()
         if configuration.checksPendingWork {
             try simulation.expectNoPendingWork()
         } else {
@@ -74,5 +76,15 @@ extension TestSimulation {
             guard let scope = SimulationScope.current else { throw .noSimulationInScope }
             return scope.simulation
         }
+    }
+}
+
+/// The test's simulation, settled after the test returned (nothing else touches it by then).
+private struct UncheckedTestSimulation: @unchecked Sendable {
+    let simulation: TestSimulation
+    init(_ simulation: TestSimulation) { self.simulation = simulation }
+
+    func runCurrent() async throws {
+        try await simulation.runCurrent(isolation: nil)
     }
 }

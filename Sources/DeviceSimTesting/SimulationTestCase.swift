@@ -4,7 +4,7 @@ import Foundation
 import XCTest
 
 /// The XCTest equivalent of the `.simulation` trait: each test method gets a fresh ``simulation`` (also
-/// ``TestSimulation/current``), made on first use in the test's isolation, and ``tearDownWithError()``
+/// ``TestSimulation/current``), made on first use in the test's isolation, and ``tearDown()``
 /// fails the test if anything escaped virtual time or work is still pending. Override ``seed``,
 /// ``world`` or ``checksPendingWork`` to change them.
 ///
@@ -46,11 +46,11 @@ open class SimulationTestCase: XCTestCase, @unchecked Sendable {
         }
     }
 
-    open override func tearDownWithError() throws {
-        try super.tearDownWithError()
+    open override func tearDown() async throws {
         let finishing = scope
         scope = nil
-        try finishing?.finish()
+        try await finishing?.finish()
+        try await super.tearDown()
     }
 }
 #endif

@@ -35,7 +35,7 @@ public struct SimulationTrait: TestTrait, SuiteTrait, TestScoping {
         try await SimulationScope.$current.withValue(scope) {
             try await function()
         }
-        try scope.finish()
+        try await scope.finish()
     }
 }
 

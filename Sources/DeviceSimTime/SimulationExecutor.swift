@@ -109,6 +109,10 @@ public final class SimulationExecutor: SerialExecutor, TaskExecutor, @unchecked 
     /// Where the runtime's hooks are (the process's, unless a test of this module says otherwise).
     var hookAvailability = RuntimeHookSlots.process
 
+    /// The simulation executor that the calling thread is draining right now, if any: code running in a
+    /// simulation (its tasks, its events) finds its own here.
+    public static var current: SimulationExecutor? { SimulationThread.currentExecutor }
+
     /// Whether the calling thread is draining this executor right now (not merely hosted).
     public var isDrainingOnThisThread: Bool {
         SimulationThread.current == Unmanaged.passUnretained(self).toOpaque()

@@ -127,10 +127,15 @@ final class SimulationTestCaseTests: SimulationTestCase {
         XCTAssertTrue(try TestSimulation.current === simulation)
     }
 
-    func testTearDownFailsWhenWorkIsPending() throws {
+    func testTearDownFailsWhenWorkIsPending() async throws {
         let clock = simulation.clock
         simulation.spawn { try await clock.sleep(for: .seconds(60)) }
-        try simulation.advance(by: .seconds(1))
-        XCTAssertThrowsError(try tearDownWithError())      // what the real tear-down would find
+        try await simulation.advance(by: .seconds(1))
+        do {
+            try await tearDown()                           // what the real tear-down would find
+            XCTFail("the tear-down did not report the pending sleep")
+        } catch {
+            XCTAssertTrue("\(error)".contains("a sleep until 60.000s"), "\(error)")
+        }
     }
 }
