@@ -59,10 +59,10 @@ public final class TestSimulation {
     private var knownEscapes = 0
     private var sharedServices: [ObjectIdentifier: AnyObject] = [:]
 
-    /// Creates a simulation at virtual time zero, in `world` if given.
     /// The UTC time of virtual instant zero unless a test says otherwise: 2026-01-01 00:00.
     public static let defaultStartDate = Date(timeIntervalSince1970: 1_767_225_600)
 
+    /// Creates a simulation at virtual time zero, in `world` if given.
     public init(seed: UInt64 = 1, world: World? = nil, startDate: Date = TestSimulation.defaultStartDate, limits: RunLimits = RunLimits()) {
         self.seed = seed
         self.startDate = startDate
