@@ -18,7 +18,7 @@ import XCTest
 ///     }
 /// }
 /// ```
-open class SimulationTestCase: XCTestCase, @unchecked Sendable {
+open class SimulationTestCase: XCTestCase {
     /// The simulation's root seed (1 unless overridden).
     open var seed: UInt64 { 1 }
     /// The world the devices' radios live in (none unless overridden).

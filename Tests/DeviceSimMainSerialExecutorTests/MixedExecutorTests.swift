@@ -123,6 +123,7 @@ final class BatchSender: Sendable {
     /// after it (it puts its hook back when it found one): DeviceSim still keeps its tasks in.
     @MainActor @Test func duringAndAfterWithMainSerialExecutor() async throws {
         try await withMainSerialExecutor {
+            await Task.yield()                      // the async form, as a @MainActor test uses it
             let during = try Self.sendBatches()
             #expect(during == ["batch 1", "batch 2", "batch 3"])
         }

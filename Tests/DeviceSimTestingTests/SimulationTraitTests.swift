@@ -36,7 +36,7 @@ actor RetryingSender {
 
     func start() {
         Task {
-            while await attempt() == false {
+            while !attempt() {
                 try await clock.sleep(for: .seconds(10))
             }
         }
