@@ -94,6 +94,12 @@ actor RetryingSender {
         }
     }
 
+    @Test(.simulation, arguments: 1...4) func eachCaseOfAParameterizedTestGetsItsOwnSimulation(seconds: Int) throws {
+        let simulation = try TestSimulation.current
+        #expect(simulation.now == .zero)
+        try simulation.advance(by: .seconds(seconds))
+    }
+
     @Test func outsideTheTraitThereIsNoCurrentSimulation() {
         #expect(throws: TestSimulationError.noSimulationInScope) { try TestSimulation.current }
     }
