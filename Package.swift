@@ -26,6 +26,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         // Tests only: property-based tests (scoreboards against a brute force).
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.0"),
+        // Tests only: DeviceSim beside swift-concurrency-extras' withMainSerialExecutor in one process.
+        .package(url: "https://github.com/pointfreeco/swift-concurrency-extras", from: "1.4.3"),
     ],
     targets: [
         // Virtual time: the discrete-event scheduler, the virtual clock, the simulation executor, seeded randomness.
@@ -112,7 +114,10 @@ let package = Package(
             ]
         ),
         // Helpers for users' own tests.
-        .target(name: "DeviceSimTesting", dependencies: ["DeviceSim"]),
+        .target(name: "DeviceSimTesting", dependencies: ["DeviceSim", "CEnqueueHookPlaceholder"]),
+        // A placeholder in the runtime's global-enqueue hook slot from process load (test processes only),
+        // so that swift-concurrency-extras' withMainSerialExecutor never empties the slot when it returns.
+        .target(name: "CEnqueueHookPlaceholder"),
         // The command line as a library (Sources/DeviceSimCLI), with no app of its own: the shipped
         // executable registers the bundled apps through `main(apps:)`, as a user's executable does.
         .target(
@@ -155,6 +160,12 @@ let package = Package(
         .testTarget(name: "DeviceSimReportTests", dependencies: ["DeviceSim", "DeviceSimReport"]),
         .testTarget(name: "DeviceSimStorageTests", dependencies: ["DeviceSimStorage"]),
         .testTarget(name: "DeviceSimTestingTests", dependencies: ["DeviceSimTesting"]),
+        // The worked examples of docs/testing-your-flows.md (the guide quotes these files).
+        .testTarget(name: "DeviceSimGuideExamples", dependencies: ["DeviceSimTesting"], path: "Tests/GuideExamples"),
+        .testTarget(
+            name: "DeviceSimMainSerialExecutorTests",
+            dependencies: ["DeviceSimTesting", .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras")]
+        ),
         .testTarget(name: "EndToEndTests", dependencies: ["devicesim"]),
     ],
     swiftLanguageModes: [.v6]

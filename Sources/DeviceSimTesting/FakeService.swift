@@ -1,12 +1,25 @@
 import DeviceSim
 
+/// A weak reference (a service does not keep its simulation alive).
+struct Weak<Object: AnyObject> {
+    weak var value: Object?
+    init(_ value: Object) { self.value = value }
+}
+
 /// A stand-in for one of your app's services (an HTTP API, a search endpoint, a sync server) that
 /// answers in virtual time: every call waits `latency` on the simulation's clock, then answers from
 /// your handler, or fails as you scripted it. Every call is kept in ``calls`` and, when the service
 /// has a ``name``, recorded in the simulation's trace (`<name>.request`, `<name>.response`,
 /// `<name>.failed`), so tests can assert what the app sent and when.
 ///
-/// Call it from code running in the simulation (spawned with ``TestSimulation/spawn(_:)``).
+/// A service reached over a device's network (``FakeNetwork/service(_:latency:respond:)``, or
+/// `FakeService(simulation, device: phone, ...)`) honours that device's connectivity: a request fails
+/// at once with ``FakeNetworkError/notConnected(device:)`` while it is offline, and with
+/// ``FakeNetworkError/connectionLost(device:)`` if it goes offline while the request is in flight. One
+/// made for a simulation with a single device honours that device's.
+///
+/// Call it from code running in the simulation (your app's tasks, ``TestSimulation/spawn(_:fileID:line:)``,
+/// ``TestSimulation/run(isolation:fileID:line:_:)``): it is touched on the simulation's thread only.
 ///
 /// ```swift
 /// let search = FakeService<String, [String]>(simulation, name: "search", latency: .milliseconds(300)) { query in
@@ -17,7 +30,7 @@ import DeviceSim
 /// let results = try await search.call("mitte")     // 300 ms of virtual time later
 /// #expect(search.calls.map(\.request) == ["mitte"])
 /// ```
-public final class FakeService<Request, Response> {
+public final class FakeService<Request, Response>: @unchecked Sendable {
     /// One request the service received and how it ended.
     public struct Call {
         /// What the caller sent.
@@ -40,6 +53,7 @@ public final class FakeService<Request, Response> {
     private let scheduler: EventScheduler
     private let events: any EventSink
     private let respond: (Request) throws -> Response
+    private let network: NetworkSource
     private var failuresLeft: [any Error] = []
     private var failureWindows: [(window: ClosedRange<VirtualInstant>, error: any Error)] = []
 
@@ -50,22 +64,81 @@ public final class FakeService<Request, Response> {
         latency: Duration = .milliseconds(200),
         respond: @escaping (Request) throws -> Response
     ) {
-        self.init(scheduler: simulation.scheduler, events: simulation.trace, name: name, latency: latency, respond: respond)
+        self.init(scheduler: simulation.scheduler, events: simulation.trace, name: name, latency: latency, network: .ofTheOnlyDevice(simulation), respond: respond)
     }
 
-    /// A service on `scheduler`'s virtual time, recording into `events`.
-    public init(
+    /// A service in `simulation` that `device` reaches over its network (``TestDevice/network``),
+    /// answering with `respond` after `latency` (plus the network's).
+    public convenience init(
+        _ simulation: TestSimulation,
+        device: TestDevice,
+        name: String? = nil,
+        latency: Duration = .milliseconds(200),
+        respond: @escaping (Request) throws -> Response
+    ) {
+        self.init(scheduler: simulation.scheduler, events: simulation.trace, name: name, latency: latency, network: device.network, respond: respond)
+    }
+
+    /// A service reached over `network`.
+    convenience init(
+        scheduler: EventScheduler, events: any EventSink, name: String?, latency: Duration, network: FakeNetwork,
+        respond: @escaping (Request) throws -> Response
+    ) {
+        self.init(scheduler: scheduler, events: events, name: name, latency: latency, network: .device(network), respond: respond)
+    }
+
+    /// A service on `scheduler`'s virtual time, recording into `events`, reached over no device's network.
+    public convenience init(
         scheduler: EventScheduler,
         events: any EventSink,
         name: String? = nil,
         latency: Duration = .milliseconds(200),
         respond: @escaping (Request) throws -> Response
     ) {
+        self.init(scheduler: scheduler, events: events, name: name, latency: latency, network: NetworkSource.none, respond: respond)
+    }
+
+    private init(
+        scheduler: EventScheduler,
+        events: any EventSink,
+        name: String?,
+        latency: Duration,
+        network: NetworkSource,
+        respond: @escaping (Request) throws -> Response
+    ) {
         self.scheduler = scheduler
         self.events = events
         self.name = name
         self.latency = latency
+        self.network = network
         self.respond = respond
+    }
+
+    /// Whose network a service is reached over.
+    private enum NetworkSource {
+        /// None: it answers whatever the connectivity.
+        case none
+        /// One device's.
+        case device(FakeNetwork)
+        /// The simulation's only device's (none while it has none; ambiguous with several).
+        case ofTheOnlyDevice(Weak<TestSimulation>)
+
+        static func ofTheOnlyDevice(_ simulation: TestSimulation) -> NetworkSource { .ofTheOnlyDevice(Weak(simulation)) }
+    }
+
+    /// The network this call goes over; throws when several devices could be calling and one is offline.
+    private func resolveNetwork() throws -> FakeNetwork? {
+        switch network {
+        case .none: return nil
+        case .device(let network): return network
+        case .ofTheOnlyDevice(let simulation):
+            let devices = simulation.value?.testDevices ?? []
+            if devices.count == 1 { return devices[0].network }
+            if let offline = devices.first(where: { !$0.network.isOnline }) {
+                throw FakeNetworkError.ambiguousDevice(service: name ?? "\(Request.self) -> \(Response.self)", offline: offline.device.id, devices: devices.count)
+            }
+            return nil
+        }
     }
 
     /// The next `count` requests fail with `error` (after the latency, as a server error would).
@@ -87,13 +160,25 @@ public final class FakeService<Request, Response> {
         let arrival = scheduler.now
         calls.append(Call(request: request, receivedAt: arrival))
         record("request", ["index": .int(index)])
-        let scripted = scriptedFailure(at: arrival)
-        try await VirtualClock(scheduler).sleep(for: latency)
         let result: Result<Response, any Error>
-        if let scripted {
-            result = .failure(scripted)
-        } else {
-            result = Result { try respond(request) }
+        do {
+            let network = try resolveNetwork()
+            try network?.check(name ?? "request")
+            let scripted = scriptedFailure(at: arrival)
+            if let network {
+                try await network.carry(name ?? "request", startedAt: arrival, extraLatency: latency)
+            } else {
+                try await VirtualClock(scheduler).sleep(for: latency)
+            }
+            if let scripted {
+                result = .failure(scripted)
+            } else {
+                result = Result { try respond(request) }
+            }
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch {
+            result = .failure(error)
         }
         calls[index].finishedAt = scheduler.now
         calls[index].result = result

@@ -6,8 +6,10 @@ import Foundation
 /// the test advances time, and nothing ever waits for real.
 ///
 /// It has no process-wide state, so any number of them run side by side in parallel tests (XCTest or
-/// Swift Testing). `@MainActor` code under test (a view model and the `Task {}`s it starts) is driven
-/// from a `@MainActor` test with ``advanceOnMainActor(by:)``.
+/// Swift Testing). Drive time with `advance(by:)`: synchronously from a synchronous test, or with
+/// `try await` from any `async` test, where `@MainActor` code under test (a view model and the
+/// `Task {}`s it starts) runs too when the test is `@MainActor`. The `.simulation` trait (Swift Testing)
+/// and ``SimulationTestCase`` (XCTest) make one per test and check it at the end.
 ///
 /// ```swift
 /// @Test func theMarkerFollowsTheWalk() throws {
@@ -38,21 +40,36 @@ public final class TestSimulation {
         didSet { scheduler.executor.failsEscapedSleeps = failsOnEscapes }
     }
 
+    /// Whether a `Task {}` or `Task.detached {}` that simulated code starts stays in the simulation (on
+    /// by default; see ``DeviceSimTime/SimulationExecutor/capturesGlobalWork``). On a runtime that cannot
+    /// do it, the next advance throws ``TestSimulationError/globalWorkCaptureUnavailable(_:)`` until a
+    /// test turns it off, saying that its tasks are started with ``spawn(_:fileID:line:)``.
+    public var capturesGlobalWork: Bool {
+        get { scheduler.executor.capturesGlobalWork }
+        set { scheduler.executor.capturesGlobalWork = newValue }
+    }
+
     /// The world the devices' radios live in (nil: devices have no Wi-Fi or Bluetooth).
     public let world: WorldIndex?
 
     private let root: SeededRandomGenerator
+    /// How tests touch the simulation, and what went wrong on the way since the last advance.
+    let actions: SimulationActions
     private var devices: [TestDevice] = []
     private var knownEscapes = 0
     private var sharedServices: [ObjectIdentifier: AnyObject] = [:]
 
+    /// The UTC time of virtual instant zero unless a test says otherwise: 2026-01-01 00:00.
+    public static let defaultStartDate = Date(timeIntervalSince1970: 1_767_225_600)
+
     /// Creates a simulation at virtual time zero, in `world` if given.
-    public init(seed: UInt64 = 1, world: World? = nil, startDate: Date = Date(timeIntervalSince1970: 1_767_225_600), limits: RunLimits = RunLimits()) {
+    public init(seed: UInt64 = 1, world: World? = nil, startDate: Date = TestSimulation.defaultStartDate, limits: RunLimits = RunLimits()) {
         self.seed = seed
         self.startDate = startDate
         self.scheduler = EventScheduler(limits: limits)
         self.root = SeededRandomGenerator(seed: seed)
         self.world = world.map(WorldIndex.init)
+        self.actions = SimulationActions(scheduler: scheduler)
         scheduler.executor.failsEscapedSleeps = true
         // A `Task {}` started by simulated code stays in the simulation (see `capturesGlobalWork`).
         scheduler.executor.capturesGlobalWork = true
@@ -74,6 +91,9 @@ public final class TestSimulation {
         sharedServices[key] = made
         return made
     }
+
+    /// The devices added so far, in order.
+    var testDevices: [TestDevice] { devices }
 
     /// The ids of the devices added so far, in order.
     public var deviceIDs: [String] { devices.map(\.device.id) }
@@ -99,7 +119,7 @@ public final class TestSimulation {
         let motion = DeviceMotion(at: coordinate)
         let receiver = SimulatedGPS(scheduler: scheduler, motion: motion, configuration: configuration, random: root.split("device:\(id)").split("gps"))
         let device = Device(id: id, scheduler: scheduler, location: receiver, events: trace)
-        let testDevice = TestDevice(device: device, motion: motion, gps: receiver, geofences: geofences)
+        let testDevice = TestDevice(device: device, motion: motion, gps: receiver, geofences: geofences, actions: actions)
         if let world {
             let radios = device.attachSimulatedRadios(motion: motion, world: world, random: root.split("device:\(id)"))
             (testDevice.wifi, testDevice.beacons) = (radios.wifi, radios.beacons)
@@ -140,79 +160,210 @@ public final class TestSimulation {
         return SpawnedTask(task: task, outcome: outcome)
     }
 
-    /// Runs everything due in the next `duration` of virtual time.
+    /// Runs `action` on the simulation's thread now, then what it woke (the jobs it made runnable, the
+    /// events it scheduled for now), without moving the clock; returns what `action` returned.
     ///
-    /// From a `@MainActor` test whose code under test is `@MainActor` (a view model and its `Task {}`s),
-    /// use ``advanceOnMainActor(by:)`` instead: a synchronous call holds the main actor, so main-actor
-    /// work cannot run during it.
-    public func advance(by duration: Duration) throws {
-        try scheduler.run(for: duration)
-        try checkEscapes()
+    /// Call your app's synchronous entry points this way (a tap, a lifecycle event): the tasks they
+    /// wake or start stay in virtual time. From inside the simulation it just calls `action`.
+    ///
+    /// ```swift
+    /// simulation.perform { checkout.tapPay() }
+    /// ```
+    @discardableResult
+    public func perform<Result>(fileID: String = #fileID, line: Int = #line, _ action: () throws -> Result) throws -> Result {
+        var result: Swift.Result<Result, any Error>?
+        do {
+            try scheduler.runNow { result = Swift.Result { try action() } }
+        } catch {
+            throw TestSimulationError.runStopped(error, at: SimulationTaskOrigin(fileID: fileID, line: line))
+        }
+        return try result!.get()
+    }
+
+    /// Runs `action` on the simulation's thread at `instant`, as an event of the advance that reaches it
+    /// (throws if the simulation is past `instant`).
+    ///
+    /// ```swift
+    /// try simulation.perform(at: VirtualInstant(offset: .seconds(30))) { checkout.tapPay() }
+    /// ```
+    public func perform(at instant: VirtualInstant, fileID: String = #fileID, line: Int = #line, _ action: @escaping () -> Void) throws {
+        try actions.perform("perform(at:)", at: instant, fileID: fileID, line: line, checked: action)
+    }
+
+    /// Runs `operation` in the simulation now, as a task on its executor, with what it wakes, and
+    /// returns its value: the way to call an actor or `async` entry point of your app from an `async`
+    /// test, so that the `Task {}`s it starts stay in virtual time. `operation` must finish at the
+    /// current instant; if it waits for virtual time to pass, this throws
+    /// ``TestSimulationError/operationStillWaiting(at:)`` (it goes on as a task: start such work with
+    /// ``spawn(_:fileID:line:)`` and advance instead).
+    ///
+    /// ```swift
+    /// try await simulation.run { await uploader.start() }
+    /// ```
+    @discardableResult
+    public func run<Success: Sendable>(
+        isolation: isolated (any Actor)? = #isolation,
+        fileID: String = #fileID,
+        line: Int = #line,
+        _ operation: sending @escaping @isolated(any) () async throws -> Success
+    ) async throws -> Success {
+        let task = spawn(operation, fileID: fileID, line: line)
+        try await drive(.until(scheduler.now), isolation: isolation, fileID: fileID, line: line)
+        guard let result = task.result else {
+            throw TestSimulationError.operationStillWaiting(at: SimulationTaskOrigin(fileID: fileID, line: line))
+        }
+        return try result.get()
+    }
+
+    /// Runs everything due in the next `duration` of virtual time, on the calling thread.
+    ///
+    /// This is the form for synchronous tests. From `async` code write `try await simulation.advance(by:)`
+    /// (the compiler picks that form there): it also runs `@MainActor` code under test. Called
+    /// synchronously from the main actor, this form cannot run main-actor work: if a sleep of main-actor
+    /// code wakes during it, it throws ``TestSimulationError/mainActorWorkStranded(advancedAt:sleeps:)``.
+    public func advance(by duration: Duration, fileID: String = #fileID, line: Int = #line) throws {
+        try runSynchronously(fileID: fileID, line: line) { try scheduler.run(for: duration) }
     }
 
     /// Runs everything due up to and including `instant`, and leaves the clock there.
     ///
     /// Throws ``TestSimulationError/instantInThePast(_:now:)`` if the simulation is already past
     /// `instant`.
-    public func advance(to instant: VirtualInstant) throws {
+    public func advance(to instant: VirtualInstant, fileID: String = #fileID, line: Int = #line) throws {
         try checkNotPast(instant)
-        try scheduler.run(until: instant)
-        try checkEscapes()
+        try runSynchronously(fileID: fileID, line: line) { try scheduler.run(until: instant) }
     }
 
-    /// Runs everything due up to `instant`; the same as ``advance(to:)``.
-    public func run(until instant: VirtualInstant) throws {
-        try advance(to: instant)
+    /// Runs everything due up to `instant`; the same as ``advance(to:fileID:line:)``.
+    public func run(until instant: VirtualInstant, fileID: String = #fileID, line: Int = #line) throws {
+        try advance(to: instant, fileID: fileID, line: line)
     }
 
-    /// Runs everything due in the next `duration` of virtual time from the main actor, letting
-    /// `@MainActor` work (a view model, the `Task {}`s it starts, their sleeps on ``clock``) settle after
-    /// every event: see ``DeviceSimTime/EventScheduler/runOnMainActor(until:)``.
+    /// Runs until nothing is scheduled and no task can run (bounded by the limits).
+    public func runUntilIdle(fileID: String = #fileID, line: Int = #line) throws {
+        try runSynchronously(fileID: fileID, line: line) { try scheduler.runUntilIdle() }
+    }
+
+    /// Runs every job and event due now, without moving the clock.
+    public func runCurrent(fileID: String = #fileID, line: Int = #line) throws {
+        try runSynchronously(fileID: fileID, line: line) { try scheduler.runCurrent() }
+    }
+
+    /// Runs everything due in the next `duration` of virtual time, from any isolation: the one way to
+    /// drive time from `async` tests.
+    ///
+    /// From the main actor (a `@MainActor` test), or for a simulation made there, it advances from the
+    /// main actor and lets `@MainActor` work (a view model, the `Task {}`s it starts, their sleeps on
+    /// ``clock``) settle after every event: see ``DeviceSimTime/EventScheduler/runOnMainActor(until:)``.
+    /// Elsewhere it runs on the calling thread, as the synchronous form does.
     ///
     /// ```swift
     /// @MainActor @Test func debouncesTheSearch() async throws {
     ///     let simulation = TestSimulation()
     ///     let model = SearchViewModel(clock: simulation.clock)
     ///     model.queryChanged("caf")
-    ///     try await simulation.advanceOnMainActor(by: .milliseconds(299))
+    ///     try await simulation.advance(by: .milliseconds(299))
     ///     #expect(model.results.isEmpty)
-    ///     try await simulation.advanceOnMainActor(by: .milliseconds(1))
+    ///     try await simulation.advance(by: .milliseconds(1))
     ///     #expect(model.results == ["Café Einstein"])
     /// }
     /// ```
-    @MainActor
-    public func advanceOnMainActor(by duration: Duration) async throws {
-        try await scheduler.runOnMainActor(until: scheduler.now.advanced(by: duration))
-        try checkEscapes()
+    public func advance(
+        by duration: Duration,
+        isolation: isolated (any Actor)? = #isolation,
+        fileID: String = #fileID,
+        line: Int = #line
+    ) async throws {
+        try await drive(.until(scheduler.now.advanced(by: duration)), isolation: isolation, fileID: fileID, line: line)
     }
 
-    /// Runs everything due up to and including `instant` from the main actor (see
-    /// ``advanceOnMainActor(by:)``).
-    @MainActor
-    public func advanceOnMainActor(to instant: VirtualInstant) async throws {
+    /// Runs everything due up to and including `instant`, from any isolation (see
+    /// ``advance(by:isolation:fileID:line:)``).
+    public func advance(
+        to instant: VirtualInstant,
+        isolation: isolated (any Actor)? = #isolation,
+        fileID: String = #fileID,
+        line: Int = #line
+    ) async throws {
         try checkNotPast(instant)
-        try await scheduler.runOnMainActor(until: instant)
-        try checkEscapes()
+        try await drive(.until(instant), isolation: isolation, fileID: fileID, line: line)
     }
 
-    /// Runs from the main actor until nothing is scheduled and no task can run (see
-    /// ``advanceOnMainActor(by:)``).
+    /// Runs until nothing is scheduled and no task can run, from any isolation (see
+    /// ``advance(by:isolation:fileID:line:)``).
+    public func runUntilIdle(isolation: isolated (any Actor)? = #isolation, fileID: String = #fileID, line: Int = #line) async throws {
+        try await drive(.untilIdle, isolation: isolation, fileID: fileID, line: line)
+    }
+
+    /// Runs every job and event due now, and lets the work it wakes settle, from any isolation (see
+    /// ``advance(by:isolation:fileID:line:)``).
+    public func runCurrent(isolation: isolated (any Actor)? = #isolation, fileID: String = #fileID, line: Int = #line) async throws {
+        try await drive(.until(scheduler.now), isolation: isolation, fileID: fileID, line: line)
+    }
+
+    /// Runs everything due in the next `duration` from the main actor; the same as
+    /// `try await advance(by:)` from a `@MainActor` test.
     @MainActor
-    public func runOnMainActorUntilIdle() async throws {
-        try await scheduler.runOnMainActorUntilIdle()
-        try checkEscapes()
+    public func advanceOnMainActor(by duration: Duration, fileID: String = #fileID, line: Int = #line) async throws {
+        try await drive(.until(scheduler.now.advanced(by: duration)), isolation: MainActor.shared, fileID: fileID, line: line)
     }
 
-    /// Runs until nothing is scheduled and no task can run (bounded by the limits).
-    public func runUntilIdle() throws {
-        try scheduler.runUntilIdle()
-        try checkEscapes()
+    /// Runs everything due up to and including `instant` from the main actor; the same as
+    /// `try await advance(to:)` from a `@MainActor` test.
+    @MainActor
+    public func advanceOnMainActor(to instant: VirtualInstant, fileID: String = #fileID, line: Int = #line) async throws {
+        try checkNotPast(instant)
+        try await drive(.until(instant), isolation: MainActor.shared, fileID: fileID, line: line)
     }
 
-    /// Runs every job and event due now, without moving the clock.
-    public func runCurrent() throws {
-        try scheduler.runCurrent()
-        try checkEscapes()
+    /// Runs from the main actor until nothing is scheduled and no task can run; the same as
+    /// `try await runUntilIdle()` from a `@MainActor` test.
+    @MainActor
+    public func runOnMainActorUntilIdle(fileID: String = #fileID, line: Int = #line) async throws {
+        try await drive(.untilIdle, isolation: MainActor.shared, fileID: fileID, line: line)
+    }
+
+    fileprivate enum Target {
+        case until(VirtualInstant)
+        case untilIdle
+    }
+
+    /// Advances from the main actor when the caller is there or the simulation belongs to it (made
+    /// there); on the calling thread otherwise.
+    private func drive(_ target: Target, isolation: isolated (any Actor)?, fileID: String, line: Int) async throws {
+        try checkProblems()
+        if isolation is MainActor || MainQueue.isCurrent || scheduler.executor.hostsMainActor {
+            try await UncheckedSimulation(self).advanceFromTheMainActor(target)
+            try checkProblems()
+            return
+        }
+        try runSynchronously(fileID: fileID, line: line) {
+            switch target {
+            case .until(let instant): try scheduler.run(until: instant)
+            case .untilIdle: try scheduler.runUntilIdle()
+            }
+        }
+    }
+
+    @MainActor
+    fileprivate func advanceFromTheMainActor(_ target: Target) async throws {
+        switch target {
+        case .until(let instant): try await scheduler.runOnMainActor(until: instant)
+        case .untilIdle: try await scheduler.runOnMainActorUntilIdle()
+        }
+    }
+
+    /// Runs `body` (a synchronous run of the scheduler), then throws what went wrong: an escape, an
+    /// action from another thread, or main-actor work that this synchronous run could not let go on.
+    private func runSynchronously(fileID: String, line: Int, _ body: () throws -> Void) throws {
+        try checkProblems()
+        _ = scheduler.executor.takeStrandedMainActorWakes()
+        try body()
+        let stranded = scheduler.executor.takeStrandedMainActorWakes()
+        if !stranded.isEmpty {
+            throw TestSimulationError.mainActorWorkStranded(advancedAt: SimulationTaskOrigin(fileID: fileID, line: line), sleeps: stranded)
+        }
+        try checkProblems()
     }
 
     /// What is still waiting: runnable jobs, sleeps on the virtual clock, and tasks started with
@@ -235,7 +386,7 @@ public final class TestSimulation {
     /// try simulation.expectNoPendingWork()
     /// ```
     public func expectNoPendingWork() throws {
-        try checkEscapes()
+        try checkProblems()
         let work = pendingWork
         if !work.isEmpty { throw TestSimulationError.pendingWork(work) }
     }
@@ -248,12 +399,24 @@ public final class TestSimulation {
     /// The trace as JSON Lines (byte-identical for the same program and seed).
     public var traceJSONLines: String { trace.jsonLines }
 
-    private func checkEscapes() throws {
+    /// Throws the first thing that went wrong since the last check: the runtime cannot keep `Task {}`s
+    /// in, a sleep escaped, or an action came from another thread.
+    private func checkProblems() throws {
+        if let reason = scheduler.executor.globalWorkCaptureProblem {
+            throw TestSimulationError.globalWorkCaptureUnavailable(reason)
+        }
         let escapes = scheduler.executor.escapes
         defer { knownEscapes = escapes.count }
         if failsOnEscapes, escapes.count > knownEscapes {
             throw TestSimulationError.workEscapedTheSimulation(Array(escapes[knownEscapes...]))
         }
+        if let problem = actions.takeProblems().first { throw problem }
+    }
+
+    /// Throws what went wrong since the last advance (an escape, an action from another thread), if
+    /// anything did.
+    func checkNothingEscaped() throws {
+        try checkProblems()
     }
 
     private func checkNotPast(_ instant: VirtualInstant) throws {
@@ -288,6 +451,24 @@ public enum TestSimulationError: Error, Hashable, Sendable, CustomStringConverti
     case pendingWork([PendingWork])
     /// An advance to an instant the simulation has already passed.
     case instantInThePast(VirtualInstant, now: VirtualInstant)
+    /// A synchronous advance (at the file:line given) ran from the main actor while `@MainActor` code
+    /// slept on the clock: those sleeps woke, but the code after them could not run until the call
+    /// returned, outside virtual time.
+    case mainActorWorkStranded(advancedAt: SimulationTaskOrigin, sleeps: [PendingSleep])
+    /// The simulation was asked to keep the `Task {}`s of simulated code inside, and this runtime cannot.
+    case globalWorkCaptureUnavailable(String)
+    /// A test action (named, called at the file:line given) came from a thread other than the one
+    /// advancing the simulation, while it advanced: it ran at the next drain instead, at a time set by
+    /// thread timing.
+    case touchedFromAnotherThread(String, at: SimulationTaskOrigin)
+    /// The scheduler stopped (a run limit) while running a test action (called at the file:line given).
+    case runStopped(SchedulerError, at: SimulationTaskOrigin)
+    /// The operation passed to ``TestSimulation/run(isolation:fileID:line:_:)`` (at the file:line given)
+    /// did not finish at the current instant: it waits for virtual time to pass.
+    case operationStillWaiting(at: SimulationTaskOrigin)
+    /// ``TestSimulation/current`` was read outside a test under the `.simulation` trait or a
+    /// ``SimulationTestCase``.
+    case noSimulationInScope
 
     public var description: String {
         switch self {
@@ -300,6 +481,36 @@ public enum TestSimulationError: Error, Hashable, Sendable, CustomStringConverti
                 + "\nadvance further, or cancel what should have stopped"
         case .instantInThePast(let instant, let now):
             "cannot advance to \(instant): the simulation is already at \(now)"
+        case .mainActorWorkStranded(let origin, let sleeps):
+            "the synchronous advance at \(origin) ran on the main actor, so @MainActor code whose sleep woke during it "
+                + "could not go on until it returned (outside virtual time): "
+                + sleeps.map(\.description).joined(separator: "; ")
+                + "; advance with `try await simulation.advance(by:)` from an async test instead"
+        case .globalWorkCaptureUnavailable(let reason):
+            reason
+        case .touchedFromAnotherThread(let action, let origin):
+            "\(action) at \(origin) was called from another thread while the simulation advanced, so it ran at a time "
+                + "set by thread timing; call it from the test between two advances, or from code running in the simulation"
+        case .runStopped(let error, let origin):
+            "the simulation stopped while running the action at \(origin): \(error)"
+        case .operationStillWaiting(let origin):
+            "the operation run at \(origin) did not finish at the current instant (it waits for virtual time); it goes on as "
+                + "a task: start such work with `simulation.spawn` and advance the simulation instead"
+        case .noSimulationInScope:
+            "TestSimulation.current is set only in a test marked @Test(.simulation) (or in a suite marked so) and in an "
+                + "XCTest SimulationTestCase; elsewhere make one with TestSimulation()"
         }
+    }
+}
+
+/// The simulation carried to the main actor for an advance from there (the caller waits for it, so
+/// nothing else touches it meanwhile).
+private struct UncheckedSimulation: @unchecked Sendable {
+    let simulation: TestSimulation
+    init(_ simulation: TestSimulation) { self.simulation = simulation }
+
+    @MainActor
+    func advanceFromTheMainActor(_ target: TestSimulation.Target) async throws {
+        try await simulation.advanceFromTheMainActor(target)
     }
 }

@@ -22,6 +22,11 @@ enum SimulationThread {
         get { pthread_getspecific(key) }
         set { pthread_setspecific(key, newValue) }
     }
+
+    /// The executor the calling thread drains, if any.
+    static var currentExecutor: SimulationExecutor? {
+        current.map { Unmanaged<SimulationExecutor>.fromOpaque($0).takeUnretainedValue() }
+    }
 }
 
 /// Keeps work that simulated code sends to the global concurrent executor inside the simulation.
@@ -40,8 +45,18 @@ enum SimulationThread {
 /// While a simulation advances from the main actor, jobs that main-actor code sends to the global
 /// executor go to the main actor's queue instead (see ``mainActorAdvances``).
 ///
-/// The hook is not public API: if the runtime does not export it, nothing is captured and such work is
-/// caught as an escape instead (``SimulationEscape``).
+/// Other libraries set the same process-wide hook: swift-concurrency-extras' `withMainSerialExecutor`
+/// replaces it with one that sends every job to `MainActor.shared.enqueue`, without calling the hook it
+/// replaced, and when it returns it installs its own again whenever it found any hook installed. So
+/// DeviceSim also installs `swift_task_enqueueMainExecutor_hook`, which sees exactly those explicit
+/// `MainActor.shared.enqueue` calls (main-actor hops do not reach it): a job that such a hook sends to
+/// the main actor from a thread draining a simulation joins the simulation all the same. And every
+/// drain puts DeviceSim's global hook back in front if it was replaced, keeping the replacement as the
+/// hook it forwards to. Either hook alone keeps the simulation's work inside; both orders work.
+///
+/// The hooks are not public API: if the runtime does not export the global one, nothing is captured,
+/// and ``unavailableReason`` says why (`TestSimulation` then fails its next advance with that reason
+/// unless the test turned capture off).
 enum GlobalWorkCapture {
     typealias Original = @convention(thin) (UnownedJob) -> Void
     typealias Hook = @convention(thin) (UnownedJob, Original) -> Void
@@ -65,6 +80,7 @@ enum GlobalWorkCapture {
 
     /// Marks the calling task as advancing a simulation until ``endAdvancing(_:)``; returns its key.
     static func beginAdvancing() -> UInt? {
+        reassert()
         let key = withUnsafeCurrentTask { $0.map { unsafeBitCast($0, to: UInt.self) } }
         if let key { _ = advancingTasks.withLock { $0.insert(key) } }
         mainActorAdvances.add(1, ordering: .acquiringAndReleasing)
@@ -82,33 +98,130 @@ enum GlobalWorkCapture {
         return advancingTasks.withLock { $0.contains(key) }
     }
 
-    /// The hook that was installed before ours, called for the jobs we do not capture.
-    nonisolated(unsafe) private static var previousHook: Hook?
+    // MARK: The runtime's hook slots
 
-    /// Installs the hook once; false if the runtime does not export it.
-    static let isInstalled: Bool = {
-        guard let handle = dlopen(nil, RTLD_NOW), let symbol = dlsym(handle, "swift_task_enqueueGlobal_hook") else {
-            return false
-        }
-        let slot = symbol.assumingMemoryBound(to: Hook?.self)
-        previousHook = slot.pointee
-        slot.pointee = { job, original in
-            if GlobalWorkCapture.mainActorAdvances.load(ordering: .acquiring) > 0, MainQueue.isCurrent {
-                if !GlobalWorkCapture.isAdvancingTask(job) {
-                    GlobalWorkCapture.mainActorRedirects.add(1, ordering: .acquiringAndReleasing)
-                }
-                MainActor.shared.enqueue(job)
-                return
-            }
-            if let pointer = SimulationThread.current {
-                let executor = Unmanaged<SimulationExecutor>.fromOpaque(pointer).takeUnretainedValue()
-                if executor.capturesGlobalWork {
-                    executor.enqueueCaptured(job)
-                    return
-                }
-            }
-            if let previous = GlobalWorkCapture.previousHook { previous(job, original) } else { original(job) }
-        }
-        return true
+    /// Where the runtime keeps its two hooks (nil: not exported), found once.
+    private static var slots: RuntimeHookSlots { RuntimeHookSlots.process }
+
+    /// The hooks that were installed before ours, as bit patterns (0: none), called for the jobs we do
+    /// not capture. Atomic: hooks run on any thread while a drain may put ours back in front.
+    private static let previousGlobal = Atomic<UInt>(0)
+    private static let previousMain = Atomic<UInt>(0)
+    /// Serializes installing (reading a slot, remembering it, writing ours).
+    private static let installing = Mutex<Void>(())
+
+    /// Why jobs cannot be captured on this runtime (nil: they can).
+    static var unavailableReason: String? { slots.global == nil ? slots.missingReason : nil }
+
+    /// Whether the global hook can be installed.
+    static var isInstalled: Bool { unavailableReason == nil && installedOnce }
+
+    private static let installedOnce: Bool = {
+        reassert()
+        return slots.global != nil
     }()
+
+    /// Puts our hooks in their slots unless they are there already, remembering what was there (unless
+    /// it is ours) as the hook to forward to. Called when capture is turned on and at every drain.
+    static func reassert() {
+        installing.withLock { _ in
+            if let slot = slots.global, bits(slot.pointee) != bits(globalHook) {
+                previousGlobal.store(bits(slot.pointee), ordering: .releasing)
+                slot.pointee = globalHook
+            }
+            if let slot = slots.main, bits(slot.pointee) != bits(mainHook) {
+                previousMain.store(bits(slot.pointee), ordering: .releasing)
+                slot.pointee = mainHook
+            }
+        }
+    }
+
+    private static func bits(_ hook: Hook?) -> UInt { unsafeBitCast(hook, to: UInt.self) }
+
+    private static func hook(fromBits bits: UInt) -> Hook? { unsafeBitCast(bits, to: Hook?.self) }
+
+    /// The executor draining on the calling thread, if it captures global work.
+    private static var capturingExecutor: SimulationExecutor? {
+        guard let executor = SimulationThread.currentExecutor, executor.capturesGlobalWork else { return nil }
+        return executor
+    }
+
+    /// Jobs for the global executor: captured by the simulation draining on this thread; sent to the
+    /// main actor's queue from main-actor code while a simulation advances from the main actor; else
+    /// passed on unchanged.
+    private static let globalHook: Hook = { job, original in
+        if let executor = GlobalWorkCapture.capturingExecutor {
+            executor.enqueueCaptured(job)
+            return
+        }
+        if GlobalWorkCapture.mainActorAdvances.load(ordering: .acquiring) > 0, MainQueue.isCurrent {
+            GlobalWorkCapture.noteMainActorRedirect(job)
+            MainActor.shared.enqueue(job)
+            return
+        }
+        if let previous = GlobalWorkCapture.hook(fromBits: GlobalWorkCapture.previousGlobal.load(ordering: .acquiring)) {
+            previous(job, original)
+        } else {
+            original(job)
+        }
+    }
+
+    /// Jobs explicitly enqueued on the main actor (`MainActor.shared.enqueue`, as another library's
+    /// global hook does): captured by the simulation draining on this thread, else passed on.
+    private static let mainHook: Hook = { job, original in
+        if let executor = GlobalWorkCapture.capturingExecutor {
+            executor.enqueueCaptured(job)
+            return
+        }
+        if GlobalWorkCapture.mainActorAdvances.load(ordering: .acquiring) > 0, MainQueue.isCurrent {
+            GlobalWorkCapture.noteMainActorRedirect(job)
+        }
+        if let previous = GlobalWorkCapture.hook(fromBits: GlobalWorkCapture.previousMain.load(ordering: .acquiring)) {
+            previous(job, original)
+        } else {
+            original(job)
+        }
+    }
+
+    private static func noteMainActorRedirect(_ job: UnownedJob) {
+        if !isAdvancingTask(job) { mainActorRedirects.add(1, ordering: .acquiringAndReleasing) }
+    }
+}
+
+/// The addresses of the runtime's enqueue hooks, looked up by name.
+struct RuntimeHookSlots: @unchecked Sendable {
+    let global: UnsafeMutablePointer<GlobalWorkCapture.Hook?>?
+    let main: UnsafeMutablePointer<GlobalWorkCapture.Hook?>?
+    let missingReason: String
+
+    /// The hooks of the running process, looked up once.
+    static let process = find()
+
+    /// Why jobs cannot be captured with these slots (nil: they can).
+    var unavailableReason: String? { global == nil ? missingReason : nil }
+
+    /// Looks the hooks up in the running process.
+    static func find() -> RuntimeHookSlots {
+        find { name in
+            #if canImport(Darwin)
+            if let symbol = dlsym(RTLD_DEFAULT, name) { return symbol }
+            #endif
+            guard let handle = dlopen(nil, RTLD_NOW) else { return nil }
+            return dlsym(handle, name)
+        }
+    }
+
+    /// Looks the hooks up through `lookup` (a symbol's address by name, nil if absent).
+    static func find(_ lookup: (String) -> UnsafeMutableRawPointer?) -> RuntimeHookSlots {
+        let global = lookup("swift_task_enqueueGlobal_hook")
+        let main = lookup("swift_task_enqueueMainExecutor_hook")
+        return RuntimeHookSlots(
+            global: global?.assumingMemoryBound(to: GlobalWorkCapture.Hook?.self),
+            main: main?.assumingMemoryBound(to: GlobalWorkCapture.Hook?.self),
+            missingReason: "this Swift runtime does not export swift_task_enqueueGlobal_hook, so a `Task {}` started "
+                + "by simulated code cannot be kept in the simulation: start such tasks with `simulation.spawn` / "
+                + "`Task(executorPreference: simulation.executor)`, and turn capture off "
+                + "(`simulation.capturesGlobalWork = false`) to say that you have"
+        )
+    }
 }

@@ -31,16 +31,16 @@ public struct SimulationEscape: Hashable, Sendable, CustomStringConvertible {
         case (.mainActor, _):
             return "\(what) came from @MainActor code of a simulation that is not driven from the main actor; "
                 + "make the test @MainActor, create the simulation there and advance with "
-                + "`try await simulation.advanceOnMainActor(by:)`"
+                + "`try await simulation.advance(by:)`"
         case (.otherThread, let origin?):
             return "\(what) came from a task started inside the simulation task spawned at \(origin), running "
                 + "while the simulation was not advancing (or with capturesGlobalWork off); start it with "
-                + "`device.spawn` / `simulation.spawn` so that it runs only in the simulation"
+                + "`simulation.spawn`, or call it through `simulation.run { ... }`, so that it runs only in the simulation"
         case (.otherThread, nil):
             return "\(what) came from code outside the simulation: a `Task {}` or `Task.detached {}` started by "
-                + "the test, or @MainActor code (a view model) that ran while no `advanceOnMainActor` was in "
-                + "progress; start tasks with `simulation.spawn`, and drive main-actor code from a @MainActor "
-                + "test with `try await simulation.advanceOnMainActor(by:)` only"
+                + "the test, or @MainActor code (a view model) that ran while no `advance` from the main actor was in "
+                + "progress; call the app through `simulation.perform { ... }` / `simulation.run { ... }` or start tasks with "
+                + "`simulation.spawn`, and drive main-actor code from a @MainActor test with `try await simulation.advance(by:)`"
         }
     }
 }

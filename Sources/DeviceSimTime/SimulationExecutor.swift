@@ -35,6 +35,8 @@ public final class SimulationExecutor: SerialExecutor, TaskExecutor, @unchecked 
     private let mainActorHosted = Atomic<Bool>(false)
     private let escapedSleepsFail = Atomic<Bool>(false)
     private let globalWorkCaptured = Atomic<Bool>(false)
+    private let globalWorkCaptureRequested = Atomic<Bool>(false)
+    private let strandedWakes = Mutex<[PendingSleep]>([])
     private let arrivals = Atomic<UInt64>(0)
     private let caughtEscapes = Mutex<[SimulationEscape]>([])
 
@@ -91,11 +93,28 @@ public final class SimulationExecutor: SerialExecutor, TaskExecutor, @unchecked 
     /// if the runtime does not offer the hook.
     public var capturesGlobalWork: Bool {
         get { globalWorkCaptured.load(ordering: .acquiring) }
-        set { globalWorkCaptured.store(newValue && GlobalWorkCapture.isInstalled, ordering: .releasing) }
+        set {
+            globalWorkCaptureRequested.store(newValue, ordering: .releasing)
+            globalWorkCaptured.store(newValue && hookAvailability.unavailableReason == nil && GlobalWorkCapture.isInstalled, ordering: .releasing)
+        }
     }
 
+    /// Why ``capturesGlobalWork`` was asked for and is off: the runtime does not offer the hook it
+    /// needs (nil: capture is on, or was not asked for).
+    public var globalWorkCaptureProblem: String? {
+        guard globalWorkCaptureRequested.load(ordering: .acquiring), !capturesGlobalWork else { return nil }
+        return hookAvailability.unavailableReason ?? "the runtime's global-enqueue hook could not be installed"
+    }
+
+    /// Where the runtime's hooks are (the process's, unless a test of this module says otherwise).
+    var hookAvailability = RuntimeHookSlots.process
+
+    /// The simulation executor that the calling thread is draining right now, if any: code running in a
+    /// simulation (its tasks, its events) finds its own here.
+    public static var current: SimulationExecutor? { SimulationThread.currentExecutor }
+
     /// Whether the calling thread is draining this executor right now (not merely hosted).
-    var isDrainingOnThisThread: Bool {
+    public var isDrainingOnThisThread: Bool {
         SimulationThread.current == Unmanaged.passUnretained(self).toOpaque()
     }
 
@@ -123,6 +142,42 @@ public final class SimulationExecutor: SerialExecutor, TaskExecutor, @unchecked 
     public var escapes: [SimulationEscape] { caughtEscapes.withLock { $0 } }
 
     func noteEscape(_ escape: SimulationEscape) { caughtEscapes.withLock { $0.append(escape) } }
+
+    /// Sleeps of `@MainActor` code that woke while the simulation was run synchronously from the main
+    /// actor, since the last ``takeStrandedMainActorWakes()``: the code after each such sleep cannot run
+    /// until that synchronous call returns, so it ran late, outside virtual time. Drive main-actor code
+    /// with an `async` advance from the main actor instead (see ``EventScheduler/runOnMainActor(until:)``).
+    public func takeStrandedMainActorWakes() -> [PendingSleep] {
+        strandedWakes.withLock { wakes in
+            defer { wakes.removeAll() }
+            return wakes
+        }
+    }
+
+    func noteStrandedMainActorWake(_ sleep: PendingSleep) { strandedWakes.withLock { $0.append(sleep) } }
+
+    /// Whether the calling code is main-actor code running outside this executor's drain (so a sleep it
+    /// starts resumes on the main actor).
+    var callerIsMainActorCode: Bool { MainQueue.isCurrent && !isDrainingOnThisThread }
+
+    /// Whether a drain of this executor runs synchronously on the main queue right now, on this thread
+    /// (so main-actor work it wakes waits until it returns).
+    var isDrainingSynchronouslyOnTheMainQueue: Bool { isDrainingOnThisThread && MainQueue.isCurrent }
+
+    /// Whether a thread other than the calling one is draining this executor right now (main-actor
+    /// driving counts as the main queue's).
+    public var isDrainedElsewhere: Bool {
+        let draining = drainingThread.load(ordering: .acquiring)
+        if draining == 0 { return false }
+        if draining == Self.mainActorMark { return !MainQueue.isCurrent }
+        return draining != Self.currentThreadID
+    }
+
+    /// Whether the simulation is being advanced from the main actor right now and the caller is
+    /// main-actor code (so it runs between two of that advance's events, inside the simulation).
+    public var isInsideAMainActorAdvance: Bool {
+        drainingThread.load(ordering: .acquiring) == Self.mainActorMark && MainQueue.isCurrent
+    }
 
     /// How many jobs and closures have arrived so far (see ``EventScheduler/activity``).
     var arrivalCount: UInt64 { arrivals.load(ordering: .relaxed) }
@@ -157,6 +212,7 @@ public final class SimulationExecutor: SerialExecutor, TaskExecutor, @unchecked 
     /// Marks the calling thread as the simulation's thread until ``endDraining(restoring:)``; work it
     /// sends to the global executor joins this executor if ``capturesGlobalWork`` (see `GlobalWorkCapture`).
     func beginDraining() -> DrainingMark {
+        if capturesGlobalWork { GlobalWorkCapture.reassert() }
         let mark = DrainingMark(
             thread: drainingThread.exchange(Self.currentThreadID, ordering: .acquiringAndReleasing),
             executorOfThread: .some(SimulationThread.current)

@@ -44,7 +44,7 @@ public struct VirtualClock: Clock, Sendable {
                 sleeper.install(continuation)
                 let executor = handle.executor
                 if executor.isOnSimulationThread {
-                    handle.scheduleWake(sleeper, at: deadline, origin: origin)
+                    handle.scheduleWake(sleeper, at: deadline, origin: origin, resumesOnTheMainActor: executor.callerIsMainActorCode)
                     return
                 }
                 let escape = SimulationEscape(deadline: deadline, origin: origin, place: MainQueue.isCurrent ? .mainActor : .otherThread)
@@ -52,7 +52,7 @@ public struct VirtualClock: Clock, Sendable {
                 if executor.failsEscapedSleeps {
                     sleeper.resume(throwing: VirtualClockError.sleptOutsideTheSimulation(escape))
                 } else {
-                    executor.submit { handle.scheduleWake(sleeper, at: deadline, origin: origin) }
+                    executor.submit { handle.scheduleWake(sleeper, at: deadline, origin: origin, resumesOnTheMainActor: false) }
                 }
             }
         } onCancel: {
@@ -72,10 +72,21 @@ private final class SchedulerHandle: @unchecked Sendable {
         self.executor = scheduler.executor
     }
 
-    /// Schedules the sleeper's wake-up (on the simulation's thread).
-    func scheduleWake(_ sleeper: Sleeper, at deadline: VirtualInstant, origin: SimulationTaskOrigin?) {
+    /// Schedules the sleeper's wake-up (on the simulation's thread). The wake of a sleep of main-actor
+    /// code (`resumesOnTheMainActor`) that comes while the simulation runs synchronously on the main
+    /// queue is noted as stranded: the code after the sleep cannot run until that run returns.
+    func scheduleWake(_ sleeper: Sleeper, at deadline: VirtualInstant, origin: SimulationTaskOrigin?, resumesOnTheMainActor: Bool) {
         guard !sleeper.isFinished else { return }
-        sleeper.wake = scheduler.scheduleSleep(until: deadline, origin: origin) { sleeper.resume(throwing: nil) }
+        guard resumesOnTheMainActor else {
+            sleeper.wake = scheduler.scheduleSleep(until: deadline, origin: origin) { sleeper.resume(throwing: nil) }
+            return
+        }
+        let executor = self.executor
+        let sleep = PendingSleep(deadline: max(deadline, scheduler.now), origin: origin, sequence: 0)
+        sleeper.wake = scheduler.scheduleSleep(until: deadline, origin: origin) {
+            if executor.isDrainingSynchronouslyOnTheMainQueue { executor.noteStrandedMainActorWake(sleep) }
+            sleeper.resume(throwing: nil)
+        }
     }
 
     /// Ends a cancelled sleep with `CancellationError` and removes its wake-up from the scheduler, so

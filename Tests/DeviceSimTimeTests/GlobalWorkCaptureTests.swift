@@ -1,0 +1,25 @@
+@testable import DeviceSimTime
+import Testing
+
+@Suite struct GlobalWorkCaptureTests {
+    /// Without the runtime's hook (a runtime that does not export it), capture stays off and says why
+    /// and what to do, instead of silently letting `Task {}`s escape.
+    @Test func withoutTheRuntimeHookCaptureIsOffAndSaysWhy() {
+        let executor = EventScheduler().executor
+        executor.hookAvailability = RuntimeHookSlots.find { _ in nil }
+        executor.capturesGlobalWork = true
+        #expect(!executor.capturesGlobalWork)
+        let problem = try? #require(executor.globalWorkCaptureProblem)
+        #expect(problem?.contains("swift_task_enqueueGlobal_hook") == true)
+        #expect(problem?.contains("capturesGlobalWork = false") == true)
+        executor.capturesGlobalWork = false                      // the test says it does without
+        #expect(executor.globalWorkCaptureProblem == nil)
+    }
+
+    @Test func withTheHookCaptureIsOnAndNothingIsReported() {
+        let executor = EventScheduler().executor
+        executor.capturesGlobalWork = true
+        #expect(executor.capturesGlobalWork)
+        #expect(executor.globalWorkCaptureProblem == nil)
+    }
+}
