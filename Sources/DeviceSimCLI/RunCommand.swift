@@ -33,6 +33,9 @@ struct RunCommand: ParsableCommand {
             without .yaml (run Scenarios --keep-data out/data writes
             out/data/dog-walk/07-placing-a-poo/), with .seed-N added in a sweep; in it
             one file per database, <device>.sqlite or <device>.<app>.sqlite.
+
+            On a terminal, a progress line on standard error shows the runs done,
+            the failures so far and the time left; it is erased at the end.
             """
     )
 
@@ -130,27 +133,36 @@ struct RunCommand: ParsableCommand {
         // Traces stream to their files as the scenarios run; results keep only the events their
         // expectations look at, so memory does not grow with the length of a trace.
         // Without --keep-data, each run's databases go as soon as it ends, on the thread that ran it.
+        // On a terminal, a progress line on standard error; everything else printed clears it first.
+        let progress = RunProgress.onTerminal(total: plan.count, noun: sweep == nil ? "scenario" : "run")
+        func show(_ write: () -> Void) {
+            if let progress { progress.withLineCleared(write) } else { write() }
+        }
         var warnedEmpty = Set<String>()
+        progress?.start()
+        defer { progress?.stop() }
         try ScenarioBatch.run(plan, runner: runner, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount, swept: sweep != nil, traceFolder: traceFolder, keepingEvents: false, removingDataFolders: keepData == nil) { outcome in
             switch outcome {
             case .invalid(let record, let error):
                 records.append(record)
-                Terminal.standardError.write(style.red("error: ") + "\(error)\n")
+                show { Terminal.standardError.write(style.red("error: ") + "\(error)\n") }
             case .ran(let record, let result):
                 records.append(record)
                 if record.expectations == 0, warnedEmpty.insert(record.path).inserted {
-                    Terminal.standardError.write(Self.noExpectationsWarning(record, style: style))
+                    show { Terminal.standardError.write(Self.noExpectationsWarning(record, style: style)) }
                 }
                 if !quiet || !record.passed {
-                    RunSummary.report(record, style: style, outcomes: verbose ? result.outcomes : nil)
+                    show { RunSummary.report(record, style: style, outcomes: verbose ? result.outcomes : nil) }
                 }
                 if let traceFileError = result.traceFileError {
-                    Terminal.standardError.write(style.red("error: ") + traceFileError + "\n")
+                    show { Terminal.standardError.write(style.red("error: ") + traceFileError + "\n") }
                     throw ExitCode(2)
                 }
             }
+            progress?.finished(passed: outcome.record.passed)
             try resultsFile?.append(RunRecordCoding.line(outcome.record))
         }
+        progress?.stop()
         try resultsFile?.close()
         let total = started.duration(to: clock.now).inSeconds
         if let junit {
