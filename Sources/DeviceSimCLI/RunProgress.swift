@@ -56,7 +56,7 @@ final class RunProgress: @unchecked Sendable {
         ticker.start()
     }
 
-    /// Counts one finished run and redraws (at most every tenth of a second, and always for the first).
+    /// Counts one finished run and redraws the line (at most every tenth of a second).
     func finished(passed: Bool) {
         lock.withLock {
             done += 1

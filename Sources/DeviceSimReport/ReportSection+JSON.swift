@@ -32,7 +32,7 @@ extension ReportSection {
         let pointsPerDevice = max(30, limits.trackPoints / max(devices.count, 1))
         let tracks = tracks(pointsPerDevice: pointsPerDevice)
         let tolerance = Self.span(of: tracks) / 1000
-        let markerTracks = markerTracks(pointsPerDevice: pointsPerDevice, tolerance: tolerance)
+        let markerTracks = markerTracks(pointsPerDevice: max(30, pointsPerDevice / 2), tolerance: tolerance)
         var coordinates = tracks.flatMap { $0.points.map(\.coordinate) }
         if let world = scenario?.world {
             for hotspot in world.hotspots {
@@ -256,7 +256,7 @@ extension ReportSection {
     }
 
     /// Where each device's app showed its marker (`marker.shown`, `marker.moved`), as tracks thinned
-    /// like the devices' own.
+    /// like the devices' own (drawn with half their points).
     func markerTracks(pointsPerDevice: Int, tolerance: Double) -> [ReportTrack] {
         var points: [[ReportTrack.Point]] = Array(repeating: [], count: devices.count)
         let index = Dictionary(devices.enumerated().map { ($0.element, $0.offset) }, uniquingKeysWith: { first, _ in first })
