@@ -76,7 +76,7 @@ let package = Package(
             ]
         ),
         // The HTML report: reads traces and results, writes one offline page.
-        .target(name: "DeviceSimReport", dependencies: ["DeviceSimScenario", "DeviceSimHAL", "DeviceSimTime"]),
+        .target(name: "DeviceSimReport", dependencies: ["DeviceSimScenario", "DeviceSimHAL", "DeviceSimTime", "DeviceSimSimulated", "DeviceSimRoads"]),
         // The bundled apps, each one module built like a user's app: its values and backend protocol,
         // its flows (HAL only), its simulated server, its SQLite store and its scenario adapter.
         .target(

@@ -25,12 +25,17 @@ struct RunCommand: ParsableCommand {
               devicesim run Scenarios --shard 2/4 --results shard-2.jsonl
                 (then: devicesim merge shard-*.jsonl)
               devicesim run Scenarios/dog-walk --keep-data out/data
-                (then: sqlite3 out/data/dog-walk/<file>/<device>.sqlite)
+                (then: sqlite3 out/data/07-placing-a-poo/walker.sqlite)
 
-            Each device keeps its app's data in an SQLite database. A run puts them in
-            one temporary folder, removed at the end; --keep-data keeps them in DIR,
-            one folder per scenario file (with .seed-N in a sweep) and one
-            <device>.sqlite per device.
+            Each device keeps its app's data in SQLite databases. A run puts them in
+            one temporary folder, removed at the end; --keep-data keeps them in DIR:
+            one folder per scenario file, named after its path in the folder given
+            without .yaml (run Scenarios --keep-data out/data writes
+            out/data/dog-walk/07-placing-a-poo/), with .seed-N added in a sweep; in it
+            one file per database, <device>.sqlite or <device>.<app>.sqlite.
+
+            On a terminal, a progress line on standard error shows the runs done,
+            the failures so far and the time left; it is erased at the end.
             """
     )
 
@@ -59,7 +64,7 @@ struct RunCommand: ParsableCommand {
     var seeds: String?
 
     @Option(name: .shortAndLong, help: ArgumentHelp("Run this many scenarios at once (default: the number of cores).", valueName: "n"))
-    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+    var jobs: Int?
 
     @Option(help: ArgumentHelp("Run only shard INDEX of COUNT (1-based, e.g. 2/4); without it, Bazel's, Kubernetes', GitLab's and Buildkite's shard variables are read.", valueName: "index/count"))
     var shard: String?
@@ -84,7 +89,7 @@ struct RunCommand: ParsableCommand {
     func validate() throws {
         guard !paths.isEmpty else { throw ValidationError("Give at least one scenario file or folder, e.g. 'devicesim run Scenarios'.") }
         guard (maxEvents ?? 1) > 0 else { throw ValidationError("--max-events must be greater than zero.") }
-        guard jobs > 0 else { throw ValidationError("--jobs must be 1 or more.") }
+        guard (jobs ?? 1) > 0 else { throw ValidationError("--jobs must be 1 or more.") }
         if seed != nil, seeds != nil { throw ValidationError("Give either --seed (one seed) or --seeds (a sweep), not both.") }
         if let seeds { do { _ = try SeedSelection(parsing: seeds) } catch { throw ValidationError(error.message) } }
         if let shard { do { _ = try Shard(parsing: shard) } catch { throw ValidationError(error.message) } }
@@ -128,23 +133,36 @@ struct RunCommand: ParsableCommand {
         // Traces stream to their files as the scenarios run; results keep only the events their
         // expectations look at, so memory does not grow with the length of a trace.
         // Without --keep-data, each run's databases go as soon as it ends, on the thread that ran it.
-        try ScenarioBatch.run(plan, runner: runner, jobs: jobs, swept: sweep != nil, traceFolder: traceFolder, keepingEvents: false, removingDataFolders: keepData == nil) { outcome in
+        // On a terminal, a progress line on standard error; everything else printed clears it first.
+        let progress = RunProgress.onTerminal(total: plan.count, noun: sweep == nil ? "scenario" : "run")
+        func show(_ write: () -> Void) {
+            if let progress { progress.withLineCleared(write) } else { write() }
+        }
+        var warnedEmpty = Set<String>()
+        progress?.start()
+        defer { progress?.stop() }
+        try ScenarioBatch.run(plan, runner: runner, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount, swept: sweep != nil, traceFolder: traceFolder, keepingEvents: false, removingDataFolders: keepData == nil) { outcome in
             switch outcome {
             case .invalid(let record, let error):
                 records.append(record)
-                Terminal.standardError.write(style.red("error: ") + "\(error)\n")
+                show { Terminal.standardError.write(style.red("error: ") + "\(error)\n") }
             case .ran(let record, let result):
                 records.append(record)
+                if record.expectations == 0, warnedEmpty.insert(record.path).inserted {
+                    show { Terminal.standardError.write(Self.noExpectationsWarning(record, style: style)) }
+                }
                 if !quiet || !record.passed {
-                    RunSummary.report(record, style: style, outcomes: verbose ? result.outcomes : nil)
+                    show { RunSummary.report(record, style: style, outcomes: verbose ? result.outcomes : nil) }
                 }
                 if let traceFileError = result.traceFileError {
-                    Terminal.standardError.write(style.red("error: ") + traceFileError + "\n")
+                    show { Terminal.standardError.write(style.red("error: ") + traceFileError + "\n") }
                     throw ExitCode(2)
                 }
             }
+            progress?.finished(passed: outcome.record.passed)
             try resultsFile?.append(RunRecordCoding.line(outcome.record))
         }
+        progress?.stop()
         try resultsFile?.close()
         let total = started.duration(to: clock.now).inSeconds
         if let junit {
@@ -158,6 +176,11 @@ struct RunCommand: ParsableCommand {
             _ = FileManager.default.createFile(atPath: statusFile, contents: nil)   // Bazel: this runner shards
         }
         if status != 0 { throw ExitCode(status) }
+    }
+
+    /// The warning for a scenario that checks nothing: it passes whatever its app does.
+    static func noExpectationsWarning(_ record: RunRecord, style: Style) -> String {
+        style.yellow("warning: ") + "\(record.path) has no expectations, so it passes whatever the app does: add an 'expect:' list\n"
     }
 
     /// `--shard`, or the job engine's shard variables.

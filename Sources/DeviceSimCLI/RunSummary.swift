@@ -11,7 +11,7 @@ struct RunSummary {
     /// One scenario's line and its failures (every expectation when `outcomes` is given).
     static func report(_ record: RunRecord, style: Style, outcomes: [ExpectationOutcome]? = nil) {
         let out = Terminal.standardOutput
-        let timing = style.dim("(\(record.expectations) expectations, \(DurationText.format(.seconds(record.virtualSeconds))) virtual, \(String(format: "%.3f", record.wallSeconds)) s)")
+        let timing = style.dim("(\(Plural.count(record.expectations, "expectation")), \(DurationText.format(.seconds(record.virtualSeconds))) virtual, \(String(format: "%.3f", record.wallSeconds)) s)")
         let mark = record.passed ? style.green("PASS") : style.red("FAIL")
         out.write("\(mark)  \(record.name) — \(record.displayTitle) \(timing)\n")
         if let runError = record.runError {

@@ -20,6 +20,18 @@ struct Terminal: Sendable {
             && ProcessInfo.processInfo.environment["TERM"] != "dumb"
     }
 
+    /// Whether this is a terminal that can redraw a line in place (a TTY, not `TERM=dumb`).
+    var isInteractive: Bool {
+        isatty(descriptor) == 1 && ProcessInfo.processInfo.environment["TERM"] != "dumb"
+    }
+
+    /// The terminal's width in columns (nil when it is not a terminal or does not say).
+    var columns: Int? {
+        var size = winsize()
+        guard ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+        return Int(size.ws_col)
+    }
+
     func write(_ text: String) {
         if descriptor == 1 {
             FileHandle.standardOutput.write(Data(text.utf8))

@@ -47,7 +47,7 @@ struct ValidateCommand: ParsableCommand {
                     warn(aboutWorld: item.path, check)
                     if !quiet {
                         let world = check.world
-                        Terminal.standardOutput.write("ok     \(item.path) — world \(world.name) (\(world.hotspots.count) hotspots, \(world.accessPoints.count) access points, \(world.beacons.count) beacons)\n")
+                        Terminal.standardOutput.write("ok     \(item.path) — world \(world.name) (\(Plural.count(world.hotspots.count, "hotspot")), \(Plural.count(world.accessPoints.count, "access point")), \(Plural.count(world.beacons.count, "beacon")))\n")
                     }
                     continue
                 }
@@ -56,7 +56,7 @@ struct ValidateCommand: ParsableCommand {
                     warn(aboutWorld: worldPath, check)
                 }
                 if !quiet {
-                    Terminal.standardOutput.write("ok     \(item.path) — \(scenario.name) (\(scenario.devices.count) device\(scenario.devices.count == 1 ? "" : "s"), \(scenario.timeline.count) steps, \(scenario.expectations.count) expectations)\n")
+                    Terminal.standardOutput.write("ok     \(item.path) — \(scenario.name) (\(scenario.devices.count) device\(scenario.devices.count == 1 ? "" : "s"), \(Plural.count(scenario.timeline.count, "step")), \(Plural.count(scenario.expectations.count, "expectation")))\n")
                 }
             } catch {
                 invalid += 1

@@ -4,10 +4,10 @@ import DeviceSimSimulated
 import DeviceSimTime
 
 /// Where a scenario's device physically was at any instant, worked out from the scenario file alone
-/// (its start, its route, its GPX track and the timeline's `move` and `teleport` steps), with the same
-/// ``DeviceMotion`` the simulation moves it with, so a report can draw tracks and place events without
-/// running the simulation again. Devices that play an NMEA log have no replay (their positions come
-/// from the trace).
+/// (its start, its route, its GPX track and the timeline's `move`, `teleport` and `follow-route` steps,
+/// the last planned again on the world's roads as the run planned it), with the same ``DeviceMotion``
+/// the simulation moves it with, so a report can draw tracks and place events without running the
+/// simulation again. Devices that play an NMEA log have no replay (their positions come from the trace).
 ///
 /// ```swift
 /// let replay = DeviceMotionReplay(scenario.devices[0], scenario: scenario)
@@ -23,6 +23,12 @@ public struct DeviceMotionReplay {
     private var stretches: [Stretch]
     /// The instants at which the motion changes (a route starts, a step moves the device), in order.
     public var changes: [VirtualInstant] { stretches.map(\.start) }
+    /// The instants at which the device is somewhere else at once (a teleport, a GPX track starting
+    /// again from its beginning, a route that starts away from the device), in order.
+    public private(set) var jumps: [VirtualInstant] = []
+
+    /// Positions closer than this across a change of motion are one place (no jump).
+    static let jumpDistance = 1.0
 
     /// The replay of `device` in `scenario`, or nil when an NMEA log stands in for its motion.
     public init?(_ device: DeviceSpec, scenario: Scenario) {
@@ -39,6 +45,7 @@ public struct DeviceMotionReplay {
             switch step.action {
             case .move(let partial): changes.append((VirtualInstant(offset: step.at), .move(partial)))
             case .teleport(let coordinate): changes.append((VirtualInstant(offset: step.at), .teleport(coordinate)))
+            case .followRoute(let spec): changes.append((VirtualInstant(offset: step.at), .followRoute(spec)))
             default: break
             }
         }
@@ -52,7 +59,16 @@ public struct DeviceMotionReplay {
                 append(at) { $0.follow(partial.from(here), from: at) }
             case .teleport(let coordinate):
                 append(at) { $0.place(at: coordinate) }
+            case .followRoute(let spec):
+                // Unreachable stops leave the device doing what it did, as in the run.
+                guard let roads = scenario.world?.roads, case let (route?, _) = spec.plan(on: roads, from: position(at: at)) else { continue }
+                append(at) { $0.follow(route, from: at) }
             }
+        }
+        for index in stretches.indices.dropFirst() {
+            let at = stretches[index].start
+            let before = stretches[index - 1].motion.state(at: at).coordinate, after = stretches[index].motion.state(at: at).coordinate
+            if before.distance(to: after) > Self.jumpDistance { jumps.append(at) }
         }
     }
 
@@ -60,6 +76,7 @@ public struct DeviceMotionReplay {
         case route(Route)
         case move(Route.Partial)
         case teleport(GeoCoordinate)
+        case followRoute(FollowRouteSpec)
     }
 
     /// Where the device was at `instant`.
@@ -67,9 +84,10 @@ public struct DeviceMotionReplay {
         stretch(at: instant).motion.state(at: instant).coordinate
     }
 
-    /// Positions from `start` to `end`: one every `interval`, and at every change of motion, with
-    /// runs of standing still kept to their first and last point.
-    public func samples(from start: VirtualInstant = .zero, to end: VirtualInstant, every interval: Duration) -> [(time: VirtualInstant, coordinate: GeoCoordinate)] {
+    /// The track from `start` to `end`: a position every `interval` and at every change of motion,
+    /// runs of standing still kept to their first and last point, and a break at every jump (the
+    /// position just before it ends a piece, the one after it starts the next).
+    public func track(from start: VirtualInstant = .zero, to end: VirtualInstant, every interval: Duration) -> ReportTrack {
         var times: [VirtualInstant] = []
         var instant = start
         while instant < end {
@@ -79,17 +97,25 @@ public struct DeviceMotionReplay {
         times.append(end)
         for change in changes where change > start && change < end { times.append(change) }
         times.sort()
-        var samples: [(time: VirtualInstant, coordinate: GeoCoordinate)] = []
+        let jumps = Set(jumps)
+        var points: [ReportTrack.Point] = []
+        var breaks: [Int] = []
+        var pieceStart = 0
         for time in times {
-            if let last = samples.last, last.time == time { continue }
+            if let last = points.last, last.time == time { continue }
+            if jumps.contains(time), let index = stretches.firstIndex(where: { $0.start == time }), index > 0 {
+                points.append((time, stretches[index - 1].motion.state(at: time).coordinate))
+                breaks.append(points.count)
+                pieceStart = points.count
+            }
             let here = position(at: time)
-            if samples.count >= 2, samples[samples.count - 1].coordinate == here, samples[samples.count - 2].coordinate == here {
-                samples[samples.count - 1].time = time   // still standing: move the run's last point on
+            if points.count - pieceStart >= 2, points[points.count - 1].coordinate == here, points[points.count - 2].coordinate == here {
+                points[points.count - 1].time = time   // still standing: move the run's last point on
                 continue
             }
-            samples.append((time, here))
+            points.append((time, here))
         }
-        return samples
+        return ReportTrack(points: points, breaks: breaks)
     }
 
     private func stretch(at instant: VirtualInstant) -> Stretch {

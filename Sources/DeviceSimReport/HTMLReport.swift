@@ -2,11 +2,14 @@ import DeviceSimScenario
 import DeviceSimHAL
 import Foundation
 
-/// A self-contained HTML report of a run: a summary, then per scenario (failed ones first) its failed
-/// expectations, a map of every device's track with the world's hotspots, access points and beacons and
-/// the events where they happened, a timeline with a lane per device, a time slider that moves both,
-/// and the table of every event. One file, with its styles, script and data inline: it opens from
-/// disk and never touches the network.
+/// A self-contained HTML report of a run: a summary (in a seed sweep, one row per scenario with its
+/// failing seeds, flaky or always failing), then per scenario (failed ones first) its failed
+/// expectations, its steps with their status, a map of every device's track over the world's streets,
+/// hotspots, access points and beacons, with the events where they happened, the apps' markers and the
+/// places and radii that position expectations checked; a panel of what each app showed at the time
+/// chosen, a timeline with a lane per device, a time slider that moves them all, and the table of
+/// every event. One file, with its styles, script and data inline: it opens from disk and never
+/// touches the network.
 ///
 /// ```swift
 /// var report = HTMLReport(title: "nightly run")
@@ -18,9 +21,21 @@ public struct HTMLReport {
     public var title: String
     /// How much is drawn.
     public var limits: ReportLimits
-    private var rows: [(failed: Bool, json: String, section: String?)] = []
+    private var rows: [(failed: Bool, json: String, section: String?, sweep: SweepRun?)] = []
     private var virtualMilliseconds = 0
     private var counts = (passed: 0, failed: 0, invalid: 0, unknown: 0)
+    private var streets = ReportStreets()
+
+    /// One run of a seed sweep, for the sweep's table.
+    private struct SweepRun {
+        var name: String
+        var title: String
+        var seed: UInt64?
+        var status: String
+        var failures: [(String, String, String)]
+        var reproduce: String?
+        var problem: String?
+    }
 
     /// How many scenarios have a section of their own so far.
     public private(set) var detailedCount = 0
@@ -37,13 +52,14 @@ public struct HTMLReport {
     /// Adds a scenario with its own section (map, timeline, events).
     public mutating func add(_ section: ReportSection, record: RunRecord?) {
         let reproduce = record?.reproduceCommand ?? section.scenario.map { "devicesim run \(ShellQuoting.quote($0.file))" }
-        let json = section.json(limits: limits, reproduceCommand: reproduce)
+        streets.maximumPoints = limits.streetPoints
+        let json = section.json(limits: limits, reproduceCommand: reproduce, streets: &streets)
         detailedCount += 1
         let status = record?.invalid != nil ? "invalid" : section.passed.map { $0 ? "passed" : "failed" } ?? "unknown"
         addRow(name: section.name, title: section.title, seed: record?.seed ?? section.scenario?.seed, status: status,
                expectations: section.expectationCount, failures: section.failures.map { ($0.location, $0.expected, $0.observed) },
                virtual: Int(section.end.nanoseconds / 1_000_000), wall: record?.wallSeconds, reproduce: reproduce,
-               problem: record?.invalid ?? record?.runError, section: json)
+               problem: record?.invalid ?? record?.runError, section: json, swept: record?.swept ?? false, baseTitle: record?.title)
     }
 
     /// Adds a scenario as a row of the summary only (an invalid file, or past ``ReportLimits/detailedScenarios``).
@@ -52,12 +68,12 @@ public struct HTMLReport {
         addRow(name: record.name, title: record.displayTitle, seed: record.seed, status: status, expectations: record.expectations,
                failures: record.failures.map { ($0.location, $0.expected, $0.observed) }, virtual: Int((record.virtualSeconds * 1000).rounded()),
                wall: record.wallSeconds, reproduce: record.invalid == nil ? record.reproduceCommand : nil,
-               problem: record.invalid ?? record.runError, section: nil)
+               problem: record.invalid ?? record.runError, section: nil, swept: record.swept, baseTitle: record.title)
     }
 
     private mutating func addRow(
         name: String, title: String, seed: UInt64?, status: String, expectations: Int, failures: [(String, String, String)],
-        virtual: Int, wall: Double?, reproduce: String?, problem: String?, section: String?
+        virtual: Int, wall: Double?, reproduce: String?, problem: String?, section: String?, swept: Bool, baseTitle: String?
     ) {
         switch status {
         case "passed": counts.passed += 1
@@ -80,11 +96,12 @@ public struct HTMLReport {
             out.raw(",\"observed\":"); out.string(failure.2); out.raw("}")
         }
         out.key("virtual"); out.int(virtual)
-        out.key("wall"); out.optionalString(wall.map { TraceValue.format(($0 * 1000).rounded() / 1000) })
+        out.key("wall"); out.optionalString(wall.map { TraceValue.format(($0 * 1_000_000).rounded() / 1_000_000) })
         out.key("reproduce"); out.optionalString(reproduce)
         out.key("problem"); out.optionalString(problem)
         out.raw("}")
-        rows.append((status == "failed" || status == "invalid", out.text, section))
+        let sweep = swept ? SweepRun(name: name, title: baseTitle ?? title, seed: seed, status: status, failures: failures, reproduce: reproduce, problem: problem) : nil
+        rows.append((status == "failed" || status == "invalid", out.text, section, sweep))
     }
 
     /// The page. `wallSeconds` is the whole run's wall time (nil: not known).
@@ -98,19 +115,82 @@ public struct HTMLReport {
         out.key("counts")
         out.raw("{\"passed\":\(counts.passed),\"failed\":\(counts.failed),\"invalid\":\(counts.invalid),\"unknown\":\(counts.unknown)}")
         out.key("virtual"); out.int(virtualMilliseconds)
-        out.key("wall"); out.optionalString(wallSeconds.map { TraceValue.format(($0 * 100).rounded() / 100) })
+        out.key("wall"); out.optionalString(wallSeconds.map { TraceValue.format(($0 * 1_000_000).rounded() / 1_000_000) })
         out.key("detailedLimit"); out.int(limits.detailedScenarios)
-        out.key("rows")
-        out.array(ordered) { out, row in
-            var json = row.json
-            json.removeLast()
-            out.raw(json)
-            out.raw(",\"section\":\(row.section == nil ? -1 : sectionNumber)}")
+        // Runs of a sweep are grouped per scenario (below); the others get a row each.
+        var sectionNumbers: [Int] = []
+        for row in ordered {
+            sectionNumbers.append(row.section == nil ? -1 : sectionNumber)
             if row.section != nil { sectionNumber += 1 }
         }
+        out.key("rows")
+        out.array(zip(ordered, sectionNumbers).filter { $0.0.sweep == nil }) { out, pair in
+            var json = pair.0.json
+            json.removeLast()
+            out.raw(json)
+            out.raw(",\"section\":\(pair.1)}")
+        }
+        out.key("groups")
+        out.array(Self.sweepGroups(zip(ordered.map(\.sweep), sectionNumbers).compactMap { run, section in run.map { ($0, section) } })) { out, group in out.raw(group) }
         out.key("sections")
         out.array(ordered.compactMap(\.section)) { out, section in out.raw(section) }
+        out.key("streets"); out.raw(streets.json())
         out.raw("}")
         return HTMLReportPage.page(title: title, data: out.text)
+    }
+
+    /// A sweep's runs grouped per scenario, in the order of their first run: failing under every seed
+    /// first, then flaky (failing under some), invalid, passing; each with its failing seeds (their
+    /// sections, first failures and commands to run them again) and its passing seeds as ranges.
+    private static func sweepGroups(_ runs: [(SweepRun, Int)]) -> [String] {
+        var order: [String] = []
+        var byName: [String: [(SweepRun, Int)]] = [:]
+        for run in runs {
+            if byName[run.0.name] == nil { order.append(run.0.name) }
+            byName[run.0.name, default: []].append(run)
+        }
+        var groups: [(rank: Int, json: String)] = []
+        for name in order {
+            let runs = byName[name]!.sorted { ($0.0.seed ?? 0) < ($1.0.seed ?? 0) }
+            let failed = runs.filter { $0.0.status == "failed" }
+            let invalid = runs.first { $0.0.status == "invalid" }
+            let passedSeeds = runs.filter { $0.0.status == "passed" }.compactMap(\.0.seed)
+            let status = invalid != nil ? "invalid" : failed.isEmpty ? "passed" : passedSeeds.isEmpty ? "failing" : "flaky"
+            var out = ReportJSON()
+            out.raw("{")
+            out.key("name", first: true); out.string(name)
+            out.key("title"); out.string(runs[0].0.title)
+            out.key("status"); out.string(status)
+            out.key("runs"); out.int(runs.count)
+            out.key("passed"); out.int(passedSeeds.count)
+            out.key("passedSeeds"); out.string(seedRanges(passedSeeds))
+            out.key("problem"); out.optionalString(invalid?.0.problem)
+            out.key("failed")
+            out.array(failed) { out, pair in
+                let (run, section) = pair
+                out.raw("{\"seed\":"); out.optionalString(run.seed.map { String($0) })
+                out.raw(",\"section\":\(section),\"failures\":\(run.failures.count),\"first\":")
+                out.optionalString(run.failures.first.map { "\($0.0): expected \($0.1); observed \($0.2)" } ?? run.problem)
+                out.raw(",\"reproduce\":"); out.optionalString(run.reproduce)
+                out.raw("}")
+            }
+            out.raw("}")
+            groups.append((["failing": 0, "flaky": 1, "invalid": 2, "passed": 3][status]!, out.text))
+        }
+        return groups.enumerated().sorted { ($0.element.rank, $0.offset) < ($1.element.rank, $1.offset) }.map(\.element.json)
+    }
+
+    /// Seeds as ranges: `1-37, 39-55, 57`.
+    static func seedRanges(_ seeds: [UInt64]) -> String {
+        var parts: [String] = []
+        var index = 0
+        let sorted = seeds.sorted()
+        while index < sorted.count {
+            var last = index
+            while last + 1 < sorted.count, sorted[last + 1] == sorted[last] + 1 { last += 1 }
+            parts.append(last == index ? "\(sorted[index])" : "\(sorted[index])-\(sorted[last])")
+            index = last + 1
+        }
+        return parts.joined(separator: ", ")
     }
 }

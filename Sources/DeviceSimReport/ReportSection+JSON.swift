@@ -14,6 +14,8 @@ public struct ReportLimits: Sendable, Hashable {
     public var trackPoints = 200_000
     /// Event markers drawn on a scenario's map (spread evenly over the trace when there are more).
     public var mapMarkers = 5_000
+    /// Points of the streets drawn for one road network (simplified further when there are more).
+    public var streetPoints = 25_000
 
     /// The default limits.
     public init() {}
@@ -24,11 +26,14 @@ private let unmarkedEvents: Set<String> = ["marker.moved", "step", "route.starte
 
 extension ReportSection {
     /// The section as the JSON object the report's script draws from (times in milliseconds,
-    /// positions in map units); `index` is the section's number in the report.
-    func json(limits: ReportLimits, reproduceCommand: String?) -> String {
+    /// positions in map units); the world's streets go into `streets`, shared with other sections.
+    func json(limits: ReportLimits, reproduceCommand: String?, streets: inout ReportStreets) -> String {
         var out = ReportJSON(reservingCapacity: 256 + events.count * 48)
-        let tracks = tracks(pointsPerDevice: max(30, limits.trackPoints / max(devices.count, 1)))
-        var coordinates = tracks.flatMap { $0.map(\.coordinate) }
+        let pointsPerDevice = max(30, limits.trackPoints / max(devices.count, 1))
+        let tracks = tracks(pointsPerDevice: pointsPerDevice)
+        let tolerance = Self.span(of: tracks) / 1000
+        let markerTracks = markerTracks(pointsPerDevice: max(30, pointsPerDevice / 2), tolerance: tolerance)
+        var coordinates = tracks.flatMap { $0.points.map(\.coordinate) }
         if let world = scenario?.world {
             for hotspot in world.hotspots {
                 switch hotspot.area {
@@ -40,7 +45,12 @@ extension ReportSection {
             coordinates += world.accessPoints.map(\.position) + world.beacons.map(\.position)
         }
         for event in events { if let coordinate = event.coordinate { coordinates.append(coordinate) } }
+        for check in checks {
+            guard case .position(let expected) = check.expectation else { continue }
+            coordinates += [expected.near.offsetBy(east: expected.radius, north: expected.radius), expected.near.offsetBy(east: -expected.radius, north: -expected.radius)]
+        }
         let projection = MapProjection(fitting: coordinates)
+        let streetLayer = scenario?.world?.roads.flatMap { streets.use($0, covering: coordinates) }
         func point(_ coordinate: GeoCoordinate) -> (Int, Int) {
             let point = projection.project(coordinate)
             return (Int(point.x.rounded()), Int(point.y.rounded()))
@@ -75,6 +85,7 @@ extension ReportSection {
         out.key("h"); out.int(Int(projection.height.rounded()))
         let bar = projection.scaleBar
         out.key("scale"); out.raw("{\"len\":\(Int(bar.length.rounded())),\"label\":"); out.string(bar.label); out.raw("}")
+        out.key("upm"); out.raw(String(format: "%.6g", projection.unitsPerMetre))
         let world = scenario?.world
         out.key("hotspots")
         out.array(world?.hotspots ?? []) { out, hotspot in
@@ -98,16 +109,38 @@ extension ReportSection {
             let (x, y) = point(beacon.position)
             out.raw("[\(x),\(y),"); out.string(beacon.fence.map { "\(beacon.id) — fence \($0)" } ?? beacon.id.description); out.raw("]")
         }
+        // The world's named places (not in a crowded world), for the places expectations name.
+        let places = (world?.places ?? [:]).sorted { $0.key < $1.key }
+        out.key("places")
+        out.array(places.count <= 200 ? places : []) { out, place in
+            let (x, y) = point(place.value)
+            out.raw("[\(x),\(y),"); out.string(place.key); out.raw("]")
+        }
+        out.key("streets")
+        if let streetLayer {
+            let placed = ReportStreets.placement(of: streetLayer.origin, on: projection)
+            out.raw("{\"i\":\(streetLayer.index),\"m\":[")
+            out.raw([placed.a, placed.d, placed.e, placed.f].map { String(format: "%.7g", $0) }.joined(separator: ","))
+            out.raw("]}")
+        } else {
+            out.raw("null")
+        }
         out.raw("}")
 
-        // Tracks: [t, x, y, t, x, y, …] per device.
-        out.key("tracks")
-        out.array(tracks) { out, track in
-            out.ints(track.flatMap { sample -> [Int] in
-                let (x, y) = point(sample.coordinate)
-                return [Int(sample.time.nanoseconds / 1_000_000), x, y]
-            })
+        // Tracks: [t, x, y, t, x, y, …] per device, and where each breaks (point numbers that start a piece).
+        func trackJSON(_ tracks: [ReportTrack], key: String) {
+            out.key(key)
+            out.array(tracks) { out, track in
+                out.ints(track.points.flatMap { sample -> [Int] in
+                    let (x, y) = point(sample.coordinate)
+                    return [Int(sample.time.nanoseconds / 1_000_000), x, y]
+                })
+            }
+            out.key(key + "Breaks")
+            out.array(tracks) { out, track in out.ints(track.breaks) }
         }
+        trackJSON(tracks, key: "tracks")
+        trackJSON(markerTracks, key: "markerTracks")
         out.key("intervals")
         out.array(intervals) { out, interval in
             out.raw("[\(interval.device),"); out.string(interval.kind.rawValue)
@@ -137,7 +170,7 @@ extension ReportSection {
             eventNames.append(nameNumber)
             var place: GeoCoordinate? = event.coordinate
             if place == nil, device >= 0 {
-                place = replayedPosition(ofDevice: device, at: event.time) ?? Self.interpolate(tracks[device], at: event.time, cursor: &trackCursor[device])
+                place = replayedPosition(ofDevice: device, at: event.time) ?? Self.interpolate(tracks[device].points, at: event.time, cursor: &trackCursor[device])
             }
             if let place {
                 let (x, y) = point(place)
@@ -175,8 +208,63 @@ extension ReportSection {
         out.raw("}")
         out.key("markers"); out.ints(markers)
         out.key("markersLeftOut"); out.int(markerCandidates.count - markers.count)
+
+        // Every expectation: how it came out, its moment, the events it looked at, a position's circle.
+        out.key("checks")
+        out.array(checks) { out, check in
+            out.raw("{")
+            out.key("passed", first: true); out.bool(check.outcome.passed)
+            out.key("location"); out.string(check.outcome.location.description)
+            out.key("expected"); out.string(check.outcome.expected)
+            out.key("observed"); out.string(check.outcome.observed)
+            out.key("t"); out.optionalInt(check.moment.map { Int($0.nanoseconds / 1_000_000) })
+            out.key("first"); out.optionalInt(check.firstMatch)
+            out.key("judged"); out.optionalInt(check.judged)
+            switch check.expectation {
+            case .event(let expected):
+                out.key("kind"); out.string("event")
+                out.key("d"); out.int(expected.device.flatMap { deviceIndex[$0] } ?? -1)
+                out.key("w")
+                if let window = expected.window {
+                    out.raw("[\(Int(window.lowerBound.wholeNanoseconds / 1_000_000)),\(Int(window.upperBound.wholeNanoseconds / 1_000_000))]")
+                } else {
+                    out.raw("null")
+                }
+            case .position(let expected):
+                out.key("kind"); out.string("position")
+                out.key("d"); out.int(expected.device.flatMap { deviceIndex[$0] } ?? -1)
+                let (x, y) = point(expected.near)
+                out.key("near"); out.raw("[\(x),\(y),\(max(1, Int(projection.length(metres: expected.radius).rounded())))]")
+                out.key("radius"); out.raw(TraceValue.format(expected.radius))
+            }
+            out.raw("}")
+        }
+        // The steps: [event, end of the events after it on its device, status, note].
+        out.key("steps")
+        out.array(steps) { out, step in
+            out.raw("[\(step.event),\(step.followingEnd),"); out.string(step.status.rawValue); out.raw(",")
+            out.optionalString(step.note); out.raw("]")
+        }
+        // What the apps showed: [event, kind, key, 1 shows / 0 goes, text].
+        out.key("ui")
+        out.array(displays) { out, display in
+            out.raw("[\(display.event),"); out.string(display.kind.rawValue); out.raw(","); out.string(display.key)
+            out.raw(",\(display.shows ? 1 : 0),"); out.string(display.text); out.raw("]")
+        }
         out.raw("}")
         return out.text
+    }
+
+    /// Where each device's app showed its marker (`marker.shown`, `marker.moved`), as tracks thinned
+    /// like the devices' own (drawn with half their points).
+    func markerTracks(pointsPerDevice: Int, tolerance: Double) -> [ReportTrack] {
+        var points: [[ReportTrack.Point]] = Array(repeating: [], count: devices.count)
+        let index = Dictionary(devices.enumerated().map { ($0.element, $0.offset) }, uniquingKeysWith: { first, _ in first })
+        for event in events where event.name == "marker.shown" || event.name == "marker.moved" {
+            guard let name = event.device, let device = index[name], let coordinate = event.coordinate else { continue }
+            points[device].append((event.time, coordinate))
+        }
+        return points.map { ReportTrack(points: $0).brokenAtJumps().thinned(to: pointsPerDevice, tolerance: tolerance) }
     }
 
     /// The position on `track` at `instant` (linear between samples); `cursor` speeds up calls in time order.

@@ -11,6 +11,8 @@ import Foundation
 /// ```swift
 /// let section = ReportSection(record: record, scenario: scenario, events: try TraceFileReader.read(path: trace))
 /// section.failures          // failed expectations, each with the moment to look at
+/// section.checks            // every expectation with its outcome and the events it looked at
+/// section.steps             // the timeline's steps as they ran, each with its status
 /// section.json(limits: .init())
 /// ```
 public struct ReportSection {
@@ -56,6 +58,61 @@ public struct ReportSection {
         public var label: String?
     }
 
+    /// An expectation, how it came out and where in the trace to look.
+    public struct Check: Sendable {
+        public var expectation: Expectation
+        public var outcome: ExpectationOutcome
+        /// The moment it concerns (see ``Failure/moment``).
+        public var moment: VirtualInstant?
+        /// An event expectation's first counted event, as an index into ``ReportSection/events``.
+        public var firstMatch: Int?
+        /// The event whose position a position expectation judged (the latest by its time), as an index.
+        public var judged: Int?
+    }
+
+    /// A step of the timeline as it ran: its trace event, what became of it, and the events after it
+    /// on its device until its device's next step (what it caused, and what else happened meanwhile).
+    public struct Step: Sendable, Hashable {
+        /// What became of a step.
+        public enum Status: String, Sendable {
+            /// It was done.
+            case done
+            /// It could not act (`step.skipped`: the app was not running, the device had no Wi-Fi…).
+            case skipped
+            /// It was done, but the app or the prompt refused it (`action.ignored`, `prompt.answer-rejected`…).
+            case refused
+            /// It failed (a `follow-route` whose stops cannot be reached).
+            case failed
+        }
+
+        /// Its `step` or `step.skipped` event, as an index into ``ReportSection/events``.
+        public var event: Int
+        /// The end (exclusive) of the events that follow it on its device before its device's next step.
+        public var followingEnd: Int
+        public var status: Status
+        /// Why it was skipped, refused or failed.
+        public var note: String?
+    }
+
+    /// Something the app showed or stopped showing (a screen, a prompt, a form, a menu, a notification),
+    /// for the report's "app at time t" panel.
+    public struct Display: Sendable, Hashable {
+        /// What kind of thing it is.
+        public enum Kind: String, Sendable {
+            case screen, prompt, form, notification, error, panel
+        }
+
+        /// Its event, as an index into ``ReportSection/events``.
+        public var event: Int
+        public var kind: Kind
+        /// Which one of its kind (the prompt's or the form's id, the panel's name).
+        public var key: String
+        /// Whether it appears (true) or goes away.
+        public var shows: Bool
+        /// What it says, for people.
+        public var text: String
+    }
+
     /// The scenario's file name relative to the folder searched (or the trace's name).
     public var name: String
     public var title: String
@@ -67,6 +124,12 @@ public struct ReportSection {
     public private(set) var devices: [String]
     /// Failed expectations (with their moments when the scenario file is known).
     public private(set) var failures: [Failure]
+    /// Every expectation with its outcome (empty without the scenario file).
+    public private(set) var checks: [Check] = []
+    /// The timeline's steps as the trace shows them, in order.
+    public private(set) var steps: [Step] = []
+    /// What the apps showed, in trace order.
+    public private(set) var displays: [Display] = []
     /// How many expectations were checked.
     public private(set) var expectationCount: Int
     /// State intervals per device (outages, offline, radios off, prompts).
@@ -108,9 +171,16 @@ public struct ReportSection {
         if let scenario {
             let tally = ExpectationTally(scenario.expectations)
             for event in events { tally.record(event) }
-            failures = zip(scenario.expectations, zip(tally.outcomes, tally.firstMatches)).filter { !$0.1.0.passed }.map { expectation, judged in
-                let (outcome, first) = judged
-                return Failure(location: outcome.location.description, expected: outcome.expected, observed: outcome.observed, moment: Self.moment(of: expectation, firstMatch: first))
+            var checks: [Check] = []
+            for (expectation, (outcome, first)) in zip(scenario.expectations, zip(tally.outcomes, tally.firstMatches)) {
+                var check = Check(expectation: expectation, outcome: outcome, moment: Self.moment(of: expectation, firstMatch: first))
+                check.firstMatch = first.flatMap { Self.index(of: $0, in: events) }
+                if case .position(let expected) = expectation { check.judged = Self.judgedEvent(expected, in: events) }
+                checks.append(check)
+            }
+            self.checks = checks
+            failures = checks.filter { !$0.outcome.passed }.map { check in
+                Failure(location: check.outcome.location.description, expected: check.outcome.expected, observed: check.outcome.observed, moment: check.moment)
             }
             expectationCount = scenario.expectations.count
             passed = record?.passed ?? failures.isEmpty
@@ -125,6 +195,109 @@ public struct ReportSection {
         }
         intervals = []
         intervals = Self.intervals(events: events, devices: devices, scenario: scenario, end: end)
+        steps = Self.steps(in: events)
+        displays = Self.displays(in: events)
+    }
+
+    /// The index of `event` in `events` (sorted by time), if it is there.
+    static func index(of event: TraceEvent, in events: [TraceEvent]) -> Int? {
+        var low = 0, high = events.count
+        while low < high {
+            let middle = (low + high) / 2
+            if events[middle].time < event.time { low = middle + 1 } else { high = middle }
+        }
+        var index = low
+        while index < events.count, events[index].time == event.time {
+            if events[index] == event { return index }
+            index += 1
+        }
+        return nil
+    }
+
+    /// The event whose position `expected` judges: the latest of its events (on its device, with a
+    /// position) at or before its time, as the expectation tally takes it.
+    static func judgedEvent(_ expected: PositionExpectation, in events: [TraceEvent]) -> Int? {
+        let at = VirtualInstant(offset: expected.at)
+        var judged: Int?
+        for (index, event) in events.enumerated() {
+            if event.time > at { break }
+            guard expected.events.contains(event.name), expected.device == nil || event.device == expected.device, event.coordinate != nil else { continue }
+            judged = index
+        }
+        return judged
+    }
+
+    /// Events that say a step did not do what was meant (the app or the prompt refused it).
+    static let refusals: Set<String> = ["action.ignored", "settings.ignored", "prompt.answer-rejected", "task.not-found"]
+
+    /// The steps of a trace: each `step` and `step.skipped` event, with the events after it on its
+    /// device up to that device's next step, and its status from them.
+    static func steps(in events: [TraceEvent]) -> [Step] {
+        var steps: [Step] = []
+        var open: [String: Int] = [:]   // device → its latest step, as an index into `steps`
+        func close(_ step: Int, at end: Int) {
+            steps[step].followingEnd = end
+            guard steps[step].status == .done else { return }
+            let device = events[steps[step].event].device
+            if let refusal = events[(steps[step].event + 1)..<end].first(where: { $0.device == device && refusals.contains($0.name) }) {
+                steps[step].status = .refused
+                let reason = refusal["reason"]?.description
+                steps[step].note = "\(refusal.name)" + (reason.map { ": \($0)" } ?? "")
+            }
+        }
+        for (index, event) in events.enumerated() where event.name == "step" || event.name == "step.skipped" {
+            let device = event.device ?? ""
+            if let previous = open[device] { close(previous, at: index) }
+            var step = Step(event: index, followingEnd: events.count, status: .done, note: nil)
+            if event.name == "step.skipped" {
+                step.status = .skipped
+                step.note = event["reason"]?.description
+            } else if let unreachable = event["unreachable"] {
+                step.status = .failed
+                step.note = unreachable.description
+            }
+            open[device] = steps.count
+            steps.append(step)
+        }
+        for (_, step) in open { close(step, at: events.count) }
+        return steps
+    }
+
+    /// What the apps showed: screens, prompts (until answered, timed out or withdrawn), forms and
+    /// panels (`X.shown` / `X-shown` until `X.hidden`, `X-hidden`, `X.closed` or `X-closed`),
+    /// notifications and errors.
+    static func displays(in events: [TraceEvent]) -> [Display] {
+        var displays: [Display] = []
+        func text(_ event: TraceEvent, leaving: Set<String> = []) -> String {
+            event.fields.filter { !leaving.contains($0.key) && $0.value != .null }.map { "\($0.key)=\($0.value.description)" }.joined(separator: ", ")
+        }
+        for (index, event) in events.enumerated() where event.device != nil {
+            let name = event.name
+            switch name {
+            case "screen.shown":
+                displays.append(Display(event: index, kind: .screen, key: "screen", shows: true, text: [event["screen"]?.description ?? "", text(event, leaving: ["screen"])].filter { !$0.isEmpty }.joined(separator: ": ")))
+            case "prompt.shown":
+                let choices = event["choices"]?.description.replacingOccurrences(of: "|", with: " / ")
+                displays.append(Display(event: index, kind: .prompt, key: event["prompt"]?.description ?? "prompt", shows: true,
+                                        text: (event["message"]?.description ?? event["prompt"]?.description ?? "") + (choices.map { " [\($0)]" } ?? "")))
+            case "prompt.answered", "prompt.timed-out", "prompt.withdrawn":
+                displays.append(Display(event: index, kind: .prompt, key: event["prompt"]?.description ?? "prompt", shows: false, text: name == "prompt.answered" ? "answered: \(event["choice"]?.description ?? "")" : String(name.dropFirst("prompt.".count))))
+            case "notification.posted":
+                displays.append(Display(event: index, kind: .notification, key: event["notification"]?.description ?? "notification", shows: true, text: event["message"]?.description ?? text(event)))
+            case "form.shown", "form.hidden":
+                displays.append(Display(event: index, kind: .form, key: event["form"]?.description ?? "form", shows: name == "form.shown", text: text(event, leaving: ["form"])))
+            case "error.shown":
+                displays.append(Display(event: index, kind: .error, key: "error", shows: true, text: event["message"]?.description ?? text(event)))
+            case "marker.shown", "marker.moved":
+                continue   // drawn on the map, and read from the events by the panel
+            default:
+                for (suffixes, shows) in [([".shown", "-shown"], true), ([".hidden", "-hidden", ".closed", "-closed"], false)] {
+                    guard let suffix = suffixes.first(where: { name.hasSuffix($0) && name.count > $0.count }) else { continue }
+                    displays.append(Display(event: index, kind: .panel, key: String(name.dropLast(suffix.count)), shows: shows, text: text(event)))
+                }
+            }
+        }
+        return displays
     }
 
     /// The moment a failed expectation concerns: its first matching event, else the start of its
@@ -243,24 +416,44 @@ public struct ReportSection {
         replays[device]?.position(at: instant)
     }
 
-    /// Each device's track: replayed from the scenario file, or else the coordinates its events report;
-    /// at most about `pointsPerDevice` points each.
-    public func tracks(pointsPerDevice: Int) -> [[(time: VirtualInstant, coordinate: GeoCoordinate)]] {
+    /// Each device's track: replayed from the scenario file, or else the coordinates its events report
+    /// (or its NMEA log gives), broken where it jumps; at most about `pointsPerDevice` points each,
+    /// thinned to keep its shape and broken where thinning would draw it more than `tolerance` metres
+    /// from where the device was (nil: a thousandth of the span of all the tracks).
+    public func tracks(pointsPerDevice: Int, tolerance: Double? = nil) -> [ReportTrack] {
         let points = max(pointsPerDevice, 2)
-        var reported: [[(time: VirtualInstant, coordinate: GeoCoordinate)]] = Array(repeating: [], count: devices.count)
+        var reported: [[ReportTrack.Point]] = Array(repeating: [], count: devices.count)
         let index = Dictionary(devices.enumerated().map { ($0.element, $0.offset) }, uniquingKeysWith: { first, _ in first })
         for event in events {
             guard let name = event.device, let device = index[name], replays[device] == nil, played[device] == nil, let coordinate = event.coordinate else { continue }
             reported[device].append((event.time, coordinate))
         }
+        // Replays are sampled four times as densely as drawn, so thinning keeps their corners.
         let seconds = max(end.seconds, 1)
-        let interval = Duration.milliseconds(Int64(max(1000, (seconds / Double(points) * 1000).rounded(.up))))
-        return devices.indices.map { device in
-            if let replay = replays[device] { return replay.samples(to: end, every: interval) }
-            let track = played[device] ?? reported[device]
-            guard track.count > points else { return track }
-            let stride = Double(track.count - 1) / Double(points - 1)
-            return (0..<points).map { track[Int((Double($0) * stride).rounded())] }
+        let interval = Duration.milliseconds(Int64(max(1000, (seconds / Double(4 * points) * 1000).rounded(.up))))
+        let full: [ReportTrack] = devices.indices.map { device in
+            if let replay = replays[device] { return replay.track(to: end, every: interval) }
+            return ReportTrack(points: played[device] ?? reported[device]).brokenAtJumps()
         }
+        let tolerance = tolerance ?? Self.span(of: full) / 1000
+        return full.map { $0.thinned(to: points, tolerance: tolerance) }
+    }
+
+    /// The larger side, in metres, of the box around every point of `tracks` (at least the map's smallest span).
+    static func span(of tracks: [ReportTrack]) -> Double {
+        var south = Double.infinity, north = -Double.infinity, west = Double.infinity, east = -Double.infinity
+        for track in tracks {
+            for point in track.points where point.coordinate.isValid {
+                south = min(south, point.coordinate.latitude)
+                north = max(north, point.coordinate.latitude)
+                west = min(west, point.coordinate.longitude)
+                east = max(east, point.coordinate.longitude)
+            }
+        }
+        guard south <= north else { return MapProjection.minimumSpan }
+        let metresPerDegree = GeoCoordinate.earthRadius * .pi / 180
+        let northSouth = (north - south) * metresPerDegree
+        let eastWest = (east - west) * metresPerDegree * max(cos((north + south) / 2 * .pi / 180), 0.01)
+        return max(northSouth, eastWest, MapProjection.minimumSpan)
     }
 }

@@ -53,7 +53,7 @@ public final class ExpectationTally: EventSink {
                 if actual.description != value { differences.append("\(key)=\(actual.description), not \(value)") }
             }
             let others = count == 1 ? "1 '\(expected.name)'\(on) did not match" : "\(count) '\(expected.name)'\(on) did not match, the closest"
-            return "\(others) at \(first.time)\(first.device.map { " on \($0)" } ?? ""): \(differences.joined(separator: ", "))"
+            return "\(others) at \(DurationText.format(first.time.offset))\(first.device.map { " on \($0)" } ?? ""): \(differences.joined(separator: ", "))"
         }
     }
 
@@ -126,7 +126,7 @@ public final class ExpectationTally: EventSink {
         if let device = expected.device { text += " on \(device)" }
         if let range = expected.window { text += " within [\(DurationText.format(range.lowerBound)), \(DurationText.format(range.upperBound))]" }
         var observed = "\(count) found"
-        if let first { observed += ", first at \(first.time)" }
+        if let first { observed += ", first at \(DurationText.format(first.time.offset))" }
         if count < expected.minimum, count == 0 || misses.count > 0 { observed += "; " + misses.describe(against: expected) }
         return ExpectationOutcome(passed: passed, expected: text, observed: observed, location: expected.location)
     }
@@ -139,7 +139,7 @@ public final class ExpectationTally: EventSink {
         let distance = coordinate.distance(to: expected.near)
         return ExpectationOutcome(
             passed: distance <= expected.radius, expected: text,
-            observed: "\(TraceValue.format(distance.rounded(toPlaces: 1))) m away at (\(TraceValue.format(coordinate.latitude.rounded(toPlaces: 6))), \(TraceValue.format(coordinate.longitude.rounded(toPlaces: 6)))) (from '\(latest.name)' at \(latest.time))",
+            observed: "\(TraceValue.format(distance.rounded(toPlaces: 1))) m away at (\(TraceValue.format(coordinate.latitude.rounded(toPlaces: 6))), \(TraceValue.format(coordinate.longitude.rounded(toPlaces: 6)))) (from '\(latest.name)' at \(DurationText.format(latest.time.offset)))",
             location: expected.location)
     }
 }

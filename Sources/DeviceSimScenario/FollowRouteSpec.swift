@@ -68,7 +68,8 @@ public struct FollowRouteSpec: Sendable {
 
     /// Plans the route from `start`: the route to follow (nil when a stop cannot be reached) and the
     /// step's trace fields (`mode`, `stops`, `length` in metres, `time` in seconds, or `unreachable`).
-    func plan(on roads: RoadNetwork, from start: GeoCoordinate) -> (Route?, [(key: String, value: TraceValue)]) {
+    /// The same for the same network and start, so a report can draw the route the run took.
+    public func plan(on roads: RoadNetwork, from start: GeoCoordinate) -> (Route?, [(key: String, value: TraceValue)]) {
         var planner = RoutePlanner(network: roads, mode: mode)
         var fields: [(key: String, value: TraceValue)] = [("mode", .string(mode.rawValue))]
         switch planner.route(from: start, through: stops, order: order) {

@@ -6,7 +6,7 @@ import DeviceSimHAL
 /// they are usually why.
 ///
 /// ```
-/// ✗ expected at least 1 'signed-in' ...; observed 0 found; ...; the run also recorded: 7.000s phone
+/// ✗ expected at least 1 'signed-in' ...; observed 0 found; ...; the run also recorded: 7s phone
 ///   prompt.answer-rejected (prompt=sign-in-method, choice=Google, reason=not one of google|email)
 /// ```
 enum RunDiagnostics {
@@ -22,7 +22,7 @@ enum RunDiagnostics {
         var annotated = outcomes
         let listed = diagnostics.prefix(shown).map { event in
             let fields = event.fields.map { "\($0.key)=\($0.value.description)" }.joined(separator: ", ")
-            return "\(event.time)\(event.device.map { " \($0)" } ?? "") \(event.name) (\(fields))"
+            return "\(DurationText.format(event.time.offset))\(event.device.map { " \($0)" } ?? "") \(event.name) (\(fields))"
         }
         var note = "; the run also recorded: " + listed.joined(separator: "; ")
         if total > listed.count { note += "; and \(total - listed.count) more" }

@@ -211,7 +211,7 @@ import Testing
         let scenario = try ScenarioParser.parse(contentsOf: Self.repositoryRoot + "/Scenarios/dog-walk/nmea-playback.yaml")
         let result = ScenarioRunner().run(scenario)
         let section = ReportSection(name: "nmea-playback.yaml", record: nil, scenario: scenario, events: result.events)
-        let track = try #require(section.tracks(pointsPerDevice: 100_000).first)
+        let track = try #require(section.tracks(pointsPerDevice: 100_000).first?.points)
         let markers = result.events.filter { $0.name == "marker.moved" }
         #expect(markers.count > 100 && track.count > 3 * markers.count, "a fix a second, a marker update every few seconds")
         // Every position the app showed is a fix of the log played again: the latest one at that instant

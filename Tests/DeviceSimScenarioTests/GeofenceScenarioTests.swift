@@ -42,6 +42,18 @@ import Testing
         #expect(names == ["geofence.entered", "geofence.dwelled"], "the walk of about 340 m (4 minutes) ends inside the library region")
     }
 
+    /// The bundled walk past the office under every seed of a 200-seed sweep: its windows allow for the
+    /// GPS noise (seeds 38 and 56 drew fixes that put a transition just outside the first windows).
+    @Test func theBundledWalkPastTheOfficePassesUnderSeeds1To200() throws {
+        let scenario = try ScenarioParser.parse(contentsOf: Self.repository.appendingPathComponent("Scenarios/geofences/walk-past-the-office.yaml").path)
+        var failing: [String] = []
+        for seed in UInt64(1)...200 {
+            let result = ScenarioRunner(seedOverride: seed).run(scenario, traceFile: nil, keepingEvents: false)
+            if !result.passed { failing.append("seed \(seed): " + result.outcomes.filter { !$0.passed }.map(\.observed).joined(separator: "; ")) }
+        }
+        #expect(failing.isEmpty, "\(failing.joined(separator: "\n"))")
+    }
+
     @Test(arguments: [
         ("      regions:\n        - { id: a, at: library, radious: 120 }", "g.yaml:10:33: unknown key 'radious' in geofence region; did you mean 'radius'?"),
         ("      regions:\n        - { id: a, at: libary, radius: 120 }", "g.yaml:10:24: unknown place 'libary'; did you mean 'library'?"),
