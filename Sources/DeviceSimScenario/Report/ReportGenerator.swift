@@ -95,12 +95,10 @@ public enum ReportGenerator {
             warnings.append("\(tracesLeftOut) traces without a results record are left out: past the limit of \(limits.detailedScenarios) scenarios shown in full")
         }
         let html = report.html(wallSeconds: wallSeconds)
-        let url = URL(fileURLWithPath: path)
         do {
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try Data(html.utf8).write(to: url, options: .atomic)
+            try WritableFile.replace(path, with: html)
         } catch {
-            throw ScenarioError("cannot write the report \(path): \((error as NSError).localizedDescription)", at: nil)
+            throw ScenarioError("cannot write the report \(path): \(error.reason)", at: nil)
         }
         return Summary(scenarios: inputs.count, detailed: report.detailedCount, bytes: html.utf8.count, warnings: warnings)
     }
