@@ -149,7 +149,7 @@ struct RunCommand: ParsableCommand {
             try OutputFile.replace(junit, with: JUnitReport().xml(for: records))
         }
         if let report, let traceFolder {
-            try ReportCommand.write(records: records, traceFolder: traceFolder, to: report, wallSeconds: total, style: Style(enabled: Terminal.standardError.supportsColor))
+            try ReportCommand.write(records: records, traceFolder: traceFolder, temporaryTraces: reportTraces != nil, to: report, wallSeconds: total, style: Style(enabled: Terminal.standardError.supportsColor))
         }
         let status = RunSummary(records: records, wallSeconds: total).print(style: style)
         if selectedShard != nil, let statusFile = ProcessInfo.processInfo.environment["TEST_SHARD_STATUS_FILE"], !statusFile.isEmpty {
