@@ -88,8 +88,25 @@ enum RunRecordCoding {
         return encoder
     }
 
-    /// The header and every record of a results file; errors name the file and line.
-    static func read(_ path: String) throws -> (header: ResultsHeader, records: [RunRecord]) {
+    /// The largest plan a results file may describe (a million seeds over ten thousand files).
+    static let maximumPlanSize = 10_000_000_000
+    /// The longest wall time a record may claim, in seconds (about 31 years).
+    static let maximumWallSeconds = 1e9
+
+    /// What a results file holds.
+    struct Contents {
+        var header: ResultsHeader
+        var records: [RunRecord]
+        /// Set when the file's last line is cut short (a job killed while writing it): where, and
+        /// what was read up to there is in ``records``.
+        var cutShort: String?
+    }
+
+    /// The header and every record of a results file; errors name the file and line. A last line
+    /// cut short is an error too, unless `acceptingCutShort`: then it is left out and said in
+    /// ``Contents/cutShort``.
+    static func read(_ path: String, acceptingCutShort: Bool = false) throws -> Contents {
+        if let refusal = InputFile.refusal(atPath: path) { throw ValidationErrorText("cannot read \(path): \(refusal)") }
         let text: String
         do {
             text = try String(contentsOfFile: path, encoding: .utf8)
@@ -104,14 +121,38 @@ enum RunRecordCoding {
               header.format == ResultsHeader.currentFormat else {
             throw ValidationErrorText("\(path):1: not a devicesim results file (write one with 'devicesim run --results FILE')")
         }
+        guard (0...maximumPlanSize).contains(header.planSize) else {
+            throw ValidationErrorText("\(path):1: planSize \(header.planSize) is outside 0...\(maximumPlanSize)")
+        }
+        let endsInNewline = text.last.map { $0 == "\n" || $0 == "\r\n" } ?? false
         for (number, line) in lines.enumerated().dropFirst() {
+            let record: RunRecord
             do {
-                records.append(try decoder.decode(RunRecord.self, from: Data(line.utf8)))
+                record = try decoder.decode(RunRecord.self, from: Data(line.utf8))
             } catch {
+                if number == lines.count - 1, !endsInNewline {
+                    let message = "\(path):\(number + 1): the results file ends in the middle of a line: it was cut short (a job killed while writing it?)"
+                    guard acceptingCutShort else { throw ValidationErrorText(message + "; its runs are missing") }
+                    return Contents(header: header, records: records, cutShort: message)
+                }
                 throw ValidationErrorText("\(path):\(number + 1): not a devicesim results line (write results with 'devicesim run --results FILE')")
             }
+            if let problem = problem(with: record, planSize: header.planSize) { throw ValidationErrorText("\(path):\(number + 1): \(problem)") }
+            records.append(record)
         }
-        return (header, records)
+        return Contents(header: header, records: records, cutShort: nil)
+    }
+
+    /// What is out of range in `record`, if anything.
+    static func problem(with record: RunRecord, planSize: Int) -> String? {
+        let longest = ScenarioParser.maximumDuration.inSeconds
+        if !(0..<planSize).contains(record.position) { return "position \(record.position) is outside the plan of \(planSize) runs (0...\(planSize - 1))" }
+        if !(record.virtualSeconds >= 0 && record.virtualSeconds <= longest) {
+            return "virtualSeconds \(record.virtualSeconds) is outside 0...\(Int(longest)) (a scenario runs at most \(DurationText.format(ScenarioParser.maximumDuration)))"
+        }
+        if !(record.wallSeconds >= 0 && record.wallSeconds <= maximumWallSeconds) { return "wallSeconds \(record.wallSeconds) is outside 0...1e9" }
+        if record.expectations < 0 { return "expectations \(record.expectations) is negative" }
+        return nil
     }
 }
 

@@ -151,6 +151,11 @@ public enum ScenarioBatch {
             let dataFolder = runner.dataDirectory.map { Self.dataFolder(in: $0, name: item.found.relativeName, seed: seed, swept: swept) }
             let result = runner.run(scenario, traceFile: tracePath, keepingEvents: options.keepingEvents, dataFolder: dataFolder)
             if options.removingDataFolders, let dataFolder { try? FileManager.default.removeItem(atPath: dataFolder) }
+            if let inputError = result.inputError {
+                // Its input cannot be played (found only while running it): an invalid file, like one that does not parse.
+                let error = ScenarioError(inputError, at: nil).prefixed(item.found.path)
+                return .invalid(RunRecord(invalid: error, position: item.position, path: item.found.path, name: item.found.relativeName, swept: swept), error)
+            }
             let elapsed = start.duration(to: clock.now)
             let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
             let record = RunRecord(result, position: item.position, path: item.found.path, name: item.found.relativeName, swept: swept, wallSeconds: seconds)
