@@ -37,6 +37,7 @@ struct ValidateCommand: ParsableCommand {
         }
         for item in found {
             do {
+                if let refusal = item.refusalError { throw refusal }
                 let kind = YAMLFileKind(contentsOf: item.path)
                 if kind == .game {
                     let game = try GameFileParser.parse(contentsOf: item.path)

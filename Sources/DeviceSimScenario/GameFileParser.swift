@@ -38,6 +38,7 @@ public enum GameFileParser {
     /// Reads a game file's text.
     public static func parse(_ text: String, file: String) throws(ScenarioError) -> GameDefinition {
         let root = try YAMLNode.parse(text, file: file)
+        if let error = root.notAMappingError(in: text, expected: "a game file with keys \(keys.joined(separator: ", "))") { throw error }
         let map = try root.mapping(allowing: keys, what: "game file")
         let name = try map.optional("name")?.string(what: "the game's name") ?? "campus game"
         var timeZone = "UTC"

@@ -69,6 +69,7 @@ public enum ScenarioParser {
     /// Parses scenario text; `file` names it in errors.
     public static func parse(_ text: String, file: String) throws(ScenarioError) -> Scenario {
         let root = try YAMLNode.parse(text, file: file)
+        if let error = root.notAMappingError(in: text, expected: "a scenario with keys \(topLevelKeys.joined(separator: ", "))") { throw error }
         // A world or game file given as a scenario: say what it is instead of listing its keys as unknown.
         if let notAScenario = YAMLFileKind(topLevelKeys: (try? root.fieldNames()) ?? []).notAScenario { throw root.error(notAScenario) }
         let map = try root.mapping(allowing: topLevelKeys, what: "scenario")
@@ -197,6 +198,7 @@ public enum ScenarioParser {
             throw node.error("'\(MessageText.excerpt(path))' names the folder \(url.path), not a \(kind) file; give the path of a file")
         }
         if let refusal = InputFile.refusal(atPath: url.path) { throw node.error("cannot read the \(kind) file \(url.path): \(refusal)") }
+        if let escape = ContainedPath.linkEscape(of: url.path) { throw node.error("cannot read the \(kind) file: \(escape)") }
         guard FileManager.default.isReadableFile(atPath: url.path) else { throw node.error("cannot read the \(kind) file \(url.path): permission denied") }
         return url
     }

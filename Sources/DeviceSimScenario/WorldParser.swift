@@ -54,6 +54,7 @@ public enum WorldParser {
     /// Parses world text; also returns where each hotspot is written (in the order of `world.hotspots`).
     static func parseWithLocations(_ text: String, file: String) throws(ScenarioError) -> (world: World, hotspotLocations: [SourceLocation]) {
         let root = try YAMLNode.parse(text, file: file)
+        if let error = root.notAMappingError(in: text, expected: "a world with keys \(topLevelKeys.joined(separator: ", "))") { throw error }
         var hotspotLocations: [SourceLocation] = []
         let map = try root.mapping(allowing: topLevelKeys, what: "world")
         var world = World()
@@ -120,6 +121,7 @@ public enum WorldParser {
         let url = URL(fileURLWithPath: name, relativeTo: URL(fileURLWithPath: file).deletingLastPathComponent()).standardizedFileURL
         guard FileManager.default.fileExists(atPath: url.path) else { throw osmNode.error("no OpenStreetMap extract at \(url.path)") }
         if let refusal = InputFile.refusal(atPath: url.path) { throw osmNode.error("cannot read the OpenStreetMap extract \(url.path): \(refusal)") }
+        if let escape = ContainedPath.linkEscape(of: url.path) { throw osmNode.error("cannot read the OpenStreetMap extract: \(escape)") }
         do {
             return try ParsedFileCache.roadNetworks.value(at: url.path) { path throws(OSMReadError) in try RoadNetwork(contentsOf: path) }
         } catch {

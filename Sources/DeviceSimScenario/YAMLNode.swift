@@ -57,6 +57,15 @@ public struct YAMLNode {
         }
     }
 
+    /// An error for a document `text` whose root (this node) is not a mapping: quotes the file's
+    /// first line (cut to 120 characters), never the value the YAML parser folded out of several
+    /// lines (a file that is not ours, `passwd.yaml -> /etc/passwd`, is one long value).
+    func notAMappingError(in text: String, expected what: String) -> ScenarioError? {
+        guard !isMapping else { return nil }
+        let firstLine = text.prefix { $0 != "\n" && $0 != "\r" && $0 != "\r\n" }
+        return ScenarioError("expected \(what), but this file starts with '\(MessageText.excerpt(String(firstLine)))'", at: location)
+    }
+
     /// Where the node starts.
     public var location: SourceLocation {
         SourceLocation(file: file, line: node.mark?.line ?? 1, column: node.mark?.column ?? 1)
