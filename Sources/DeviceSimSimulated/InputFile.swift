@@ -13,7 +13,7 @@ import Darwin
 /// holds the process's secrets): each is refused with the reason, before it is opened.
 ///
 /// ```swift
-/// if let reason = InputFile.refusal(atPath: "/dev/zero") { print(reason) }  // "it is a device ..."
+/// if let reason = InputFile.refusal(atPath: "/dev/zero") { print(reason) }  // "this is a device, ..."
 /// ```
 package enum InputFile {
     /// Why the file at `path` (links followed) is not read as an input; nil when it is a regular

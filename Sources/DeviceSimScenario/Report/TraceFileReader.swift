@@ -121,7 +121,6 @@ private struct FlatJSONParser {
             case ("t", .double(let seconds)) where time == nil:
                 guard seconds >= 0, seconds <= TraceFileReader.maximumTime else { return refuse("t \(seconds) is outside 0...1e9 seconds") }
                 time = VirtualInstant(nanoseconds: Int64((seconds * 1000).rounded()) * 1_000_000)
-
             case ("device", .string(let text)) where device == nil: device = text
             case ("event", .string(let text)) where name == nil: name = text
             default: fields.append((key, value))
