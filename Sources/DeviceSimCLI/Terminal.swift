@@ -28,7 +28,7 @@ struct Terminal: Sendable {
         text.withUTF8 { write(UnsafeRawBufferPointer($0)) }
     }
 
-    /// Writes `bytes` whole, as ``write(_:)-(String)`` does.
+    /// Writes `bytes` whole; a failure ends the process as for text.
     func write(_ bytes: UnsafeRawBufferPointer) {
         var offset = 0
         var failure: Int32?

@@ -42,6 +42,16 @@ public enum YAMLFileKind: String, Sendable, Hashable {
             self = .scenario
             return
         }
+        // So is a world or game file (a world may be megabytes: parsing it whole only to tell its
+        // kind took seconds, before its own reader refused it for its size).
+        if Self.worldKeys.contains(where: { Self.topLevelValue(of: $0, in: text) != nil }) {
+            self = .world
+            return
+        }
+        if Self.topLevelValue(of: "objectives", in: text) != nil {
+            self = .game
+            return
+        }
         guard let root = try? YAMLNode.parse(text, file: path), let keys = try? root.fieldNames() else { return nil }
         self.init(topLevelKeys: keys)
     }
