@@ -91,7 +91,7 @@ let package = Package(
         ),
         .target(
             name: "DeviceSimCampusGame",
-            dependencies: ["DeviceSimHAL", "DeviceSimTime", "DeviceSimStorage", "DeviceSimServer", "DeviceSimScenario"],
+            dependencies: ["DeviceSimHAL", "DeviceSimTime", "DeviceSimSimulated", "DeviceSimStorage", "DeviceSimServer", "DeviceSimScenario"],
             path: "Sources/Apps/CampusGame"
         ),
         .target(

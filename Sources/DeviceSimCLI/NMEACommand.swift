@@ -97,7 +97,7 @@ struct OutputBuffer: ~Copyable {
         if room > capacity {
             var bytes: [UInt8] = []
             GPSDJSON.append(report, to: &bytes)
-            FileHandle.standardOutput.write(Data(bytes))
+            bytes.withUnsafeBytes { Terminal.standardOutput.write($0) }
             return
         }
         count += GPSDJSON.write(report, to: base + count)
@@ -105,7 +105,7 @@ struct OutputBuffer: ~Copyable {
 
     mutating func flush() {
         guard count > 0 else { return }
-        FileHandle.standardOutput.write(Data(bytesNoCopy: base, count: count, deallocator: .none))
+        Terminal.standardOutput.write(UnsafeRawBufferPointer(start: base, count: count))
         count = 0
     }
 }

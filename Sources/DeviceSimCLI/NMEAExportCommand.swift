@@ -19,6 +19,9 @@ struct NMEAExportCommand: ParsableCommand {
               devicesim nmea export --waypoints "52.5145,13.3501;52.5145,13.3650" --speed walk --out walk.nmea
               devicesim nmea export --scenario Scenarios/dog-walk/walk-2km.yaml --out walk.nmea
               gpsfake -c 0.1 -P 2947 walk.nmea
+            Fixes are written as they are made (constant memory), at most 2592000 of them (30 days
+            at 1 s); a longer route is refused before anything is written. Exit codes: 0 written,
+            1 the output could not be written, 2 invalid input or usage.
             """
     )
 
@@ -34,29 +37,38 @@ struct NMEAExportCommand: ParsableCommand {
     @Option(help: "The scenario device (default: the first with a route).")
     var device: String?
 
-    @Option(help: "Speed where the source has no timing: walk, run, bike, drive, or metres per second.")
+    @Option(help: "Speed where the source has no timing: walk, run, bike, drive, or metres per second (0.01 to 400).")
     var speed: String = "walk"
 
     @Option(help: "UTC time of the first fix, ISO 8601 (default: the scenario's start time, or 2026-01-01T00:00:00Z).")
     var start: String?
 
-    @Option(help: "Time between fixes, e.g. 1s, 200ms.")
+    @Option(help: "Time between fixes, e.g. 1s, 200ms (10ms to 1d).")
     var interval: String = "1s"
 
     @Option(name: .shortAndLong, help: ArgumentHelp("Write here instead of standard output.", valueName: "file"))
     var out: String?
 
+    /// The most fixes one export writes: 30 days at one a second.
+    static let maximumFixes = 2_592_000
+    /// The times `--start` may name, in seconds since 1970 (1970 to the end of 2199).
+    static let validStarts: ClosedRange<Double> = 0...7_258_118_399
+
     func validate() throws {
         let sources = [gpx, waypoints, scenario].compactMap { $0 }
         guard sources.count == 1 else { throw ValidationError("Give exactly one of --gpx, --waypoints or --scenario.") }
-        guard let step = DurationText.parse(interval), step >= .milliseconds(10) else { throw ValidationError("--interval must be a duration of at least 10ms, e.g. 1s.") }
-        guard parsedSpeed != nil else { throw ValidationError("--speed must be walk, run, bike, drive or a positive number of metres per second.") }
-        if let start, ISO8601DateFormatter().date(from: start) == nil { throw ValidationError("--start must be an ISO 8601 UTC time such as 2026-05-01T08:00:00Z.") }
+        guard let step = DurationText.parse(interval), step >= .milliseconds(10), step <= .seconds(86_400) else {
+            throw ValidationError("--interval must be a duration from 10ms to 1d, e.g. 1s.")
+        }
+        guard parsedSpeed != nil else { throw ValidationError("--speed must be walk, run, bike, drive or a number of metres per second from 0.01 to 400.") }
+        if let start, !(ISO8601DateFormatter().date(from: start).map { Self.validStarts.contains($0.timeIntervalSince1970) } ?? false) {
+            throw ValidationError("--start must be an ISO 8601 UTC time from 1970 to 2199, such as 2026-05-01T08:00:00Z.")
+        }
     }
 
     private var parsedSpeed: Double? {
         if let preset = SpeedPreset(rawValue: speed) { return preset.metresPerSecond }
-        guard let value = Double(speed), value > 0, value.isFinite else { return nil }
+        guard let value = Double(speed), (0.01...400).contains(value) else { return nil }
         return value
     }
 
@@ -87,41 +99,56 @@ struct NMEAExportCommand: ParsableCommand {
         }
         let timeline = RouteTimeline(route)
         let step = DurationText.parse(interval)!
+        let fixes = (timeline.duration.inSeconds / step.inSeconds).rounded(.up) + 1
+        guard fixes <= Double(Self.maximumFixes) else {
+            let length = timeline.duration == RouteTimeline.longestDuration ? "more than \(DurationText.format(timeline.duration))" : DurationText.format(timeline.duration)
+            Terminal.standardError.write("error: the route takes \(length) (\(Int(route.length.rounded())) m), \(fixes < 1e15 ? String(Int(fixes)) : "too many") fixes at \(interval); an export holds at most \(Self.maximumFixes) fixes (30 days at 1s): export a shorter route, or give a longer --interval\n")
+            throw ExitCode(2)
+        }
+        let output: WritableFile
+        do throws(WriteError) {
+            output = if let out { try WritableFile(path: out) } else { .standardOutput() }
+        } catch {
+            throw OutputFile.exit(error)
+        }
         let startNanos = Int64((startDate.timeIntervalSince1970 * 1e9).rounded())
         var text = ""
         var elapsed = Duration.zero
         var count = 0
-        while true {
-            let state = timeline.state(at: elapsed)
-            var fix = NMEAFix()
-            fix.setTime(unixNanoseconds: startNanos + elapsed.wholeNanoseconds)
-            fix.mode = 3
-            fix.quality = 1
-            fix.latitude = state.coordinate.latitude
-            fix.longitude = state.coordinate.longitude
-            fix.altitudeMSL = state.altitude ?? 35
-            fix.geoidSeparation = 0
-            fix.speed = state.speed
-            fix.track = state.course ?? 0
-            fix.hdop = 0.9
-            fix.pdop = 1.6
-            fix.vdop = 1.3
-            fix.satellitesUsed = 9
-            text += NMEASentenceWriter.epoch(fix)
-            count += 1
-            if state.finished || elapsed > timeline.duration { break }
-            elapsed += step
+        do throws(WriteError) {
+            // Streamed: a piece of about 64 KiB at a time, whatever the route's length.
+            while true {
+                let state = timeline.state(at: elapsed)
+                var fix = NMEAFix()
+                fix.setTime(unixNanoseconds: startNanos + elapsed.wholeNanoseconds)
+                fix.mode = 3
+                fix.quality = 1
+                fix.latitude = state.coordinate.latitude
+                fix.longitude = state.coordinate.longitude
+                fix.altitudeMSL = state.altitude ?? 35
+                fix.geoidSeparation = 0
+                fix.speed = state.speed
+                fix.track = state.course ?? 0
+                fix.hdop = 0.9
+                fix.pdop = 1.6
+                fix.vdop = 1.3
+                fix.satellitesUsed = 9
+                text += NMEASentenceWriter.epoch(fix)
+                count += 1
+                if text.utf8.count >= 64 << 10 {
+                    try output.write(text)
+                    text.removeAll(keepingCapacity: true)
+                }
+                if state.finished || elapsed > timeline.duration { break }
+                elapsed += step
+            }
+            try output.write(text)
+            try output.close()
+        } catch {
+            throw OutputFile.exit(error)
         }
         if let out {
-            do {
-                try Data(text.utf8).write(to: URL(fileURLWithPath: out))
-            } catch {
-                Terminal.standardError.write("error: cannot write \(out): \(error.localizedDescription)\n")
-                throw ExitCode(2)
-            }
             Terminal.standardError.write("wrote \(count) fixes (\(DurationText.format(timeline.duration)), \(Int(route.length.rounded())) m) to \(out)\n")
-        } else {
-            Terminal.standardOutput.write(text)
         }
     }
 

@@ -106,17 +106,38 @@ struct ReportCommand: ParsableCommand {
         return files
     }
 
-    /// The report of a run that just finished: each record with the trace it wrote into `traceFolder`.
-    static func write(records: [RunRecord], traceFolder: String, to path: String, wallSeconds: Double, style: Style) throws {
+    /// The report of a run that just finished: each record with the trace it wrote into `traceFolder`
+    /// (a temporary folder, removed when the run ends, when `temporaryTraces`: warnings then name
+    /// the traces without it).
+    static func write(records: [RunRecord], traceFolder: String, temporaryTraces: Bool = false, to path: String, wallSeconds: Double, style: Style) throws {
         let inputs = records.map { record in
             ReportGenerator.Input(record: record, tracePath: record.invalid == nil ? ScenarioBatch.traceFile(in: traceFolder, name: record.name, seed: record.seed, swept: record.swept) : nil)
         }
         do {
-            announce(try ReportGenerator.write(inputs, to: path, wallSeconds: wallSeconds), path: path, style: style)
+            var summary = try ReportGenerator.write(inputs, to: path, wallSeconds: wallSeconds)
+            if temporaryTraces { summary.warnings = summary.warnings.map { withoutTemporaryFolder($0, traceFolder) } }
+            announce(summary, path: path, style: style)
         } catch {
             Terminal.standardError.write(style.red("error: ") + "\(error)\n")
             throw ExitCode(2)
         }
+    }
+
+    /// `warning` with the temporary trace folder's path left out (it is gone when the run ends):
+    /// `/tmp/devicesim-report-…/dog-walk/a.jsonl:3:1: …` becomes `the run's trace dog-walk/a.jsonl (not kept: …), line 3: …`.
+    static func withoutTemporaryFolder(_ warning: String, _ folder: String) -> String {
+        let prefix = (folder.hasSuffix("/") ? String(folder.dropLast()) : folder) + "/"
+        guard let range = warning.range(of: prefix) else { return warning }
+        let rest = warning[range.upperBound...]
+        let name = rest.prefix { $0 != ":" }
+        var after = rest.dropFirst(name.count)
+        var line = ""
+        if after.hasPrefix(":"), case let digits = after.dropFirst().prefix(while: \.isNumber), !digits.isEmpty {
+            line = ", line \(digits)"
+            after = after.dropFirst(1 + digits.count)
+            if after.hasPrefix(":"), case let column = after.dropFirst().prefix(while: \.isNumber), !column.isEmpty { after = after.dropFirst(1 + column.count) }
+        }
+        return warning[..<range.lowerBound] + "the run's trace \(name) (not kept: give --trace DIR to keep traces)\(line)" + after
     }
 
     /// Says where the report went, and what was left out.

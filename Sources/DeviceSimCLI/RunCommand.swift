@@ -1,6 +1,7 @@
 import ArgumentParser
 import DeviceSimReport
 import DeviceSimScenario
+import DeviceSimSimulated
 import DeviceSimStorage
 import DeviceSimTime
 import Foundation
@@ -12,8 +13,9 @@ struct RunCommand: ParsableCommand {
         abstract: "Run scenario files in virtual time and check their expectations.",
         discussion: """
             Each argument is a scenario file or a folder searched recursively for
-            .yaml/.yml files. Exit codes: 0 all passed, 1 a scenario failed, 2 invalid
-            input or usage (the valid scenarios still run and are reported).
+            .yaml/.yml files. Exit codes: 0 all passed, 1 a scenario failed or an output
+            (--junit, --results) could not be written, 2 invalid input or usage (the valid
+            scenarios still run and are reported).
 
             Examples:
               devicesim run Scenarios
@@ -145,7 +147,7 @@ struct RunCommand: ParsableCommand {
             switch outcome {
             case .invalid(let record, let error):
                 records.append(record)
-                show { Terminal.standardError.write(style.red("error: ") + "\(error)\n") }
+                show { Terminal.standardError.write(style.red("error: ") + MessageText.escapingControls("\(error)") + "\n") }
             case .ran(let record, let result):
                 records.append(record)
                 if record.expectations == 0, warnedEmpty.insert(record.path).inserted {
@@ -166,10 +168,10 @@ struct RunCommand: ParsableCommand {
         try resultsFile?.close()
         let total = started.duration(to: clock.now).inSeconds
         if let junit {
-            try write(JUnitReport().xml(for: records), to: junit)
+            try OutputFile.replace(junit, with: JUnitReport().xml(for: records))
         }
         if let report, let traceFolder {
-            try ReportCommand.write(records: records, traceFolder: traceFolder, to: report, wallSeconds: total, style: Style(enabled: Terminal.standardError.supportsColor))
+            try ReportCommand.write(records: records, traceFolder: traceFolder, temporaryTraces: reportTraces != nil, to: report, wallSeconds: total, style: Style(enabled: Terminal.standardError.supportsColor))
         }
         let status = RunSummary(records: records, wallSeconds: total).print(style: style)
         if selectedShard != nil, let statusFile = ProcessInfo.processInfo.environment["TEST_SHARD_STATUS_FILE"], !statusFile.isEmpty {
@@ -190,17 +192,6 @@ struct RunCommand: ParsableCommand {
             return try Shard.fromEnvironment(ProcessInfo.processInfo.environment, count: shardCount)?.shard
         } catch {
             Terminal.standardError.write("error: \(error)\n")
-            throw ExitCode(2)
-        }
-    }
-
-    private func write(_ text: String, to path: String) throws {
-        let url = URL(fileURLWithPath: path)
-        do {
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try Data(text.utf8).write(to: url, options: .atomic)
-        } catch {
-            Terminal.standardError.write("error: cannot write \(path): \(error.localizedDescription)\n")
             throw ExitCode(2)
         }
     }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import DeviceSimScenario
+import DeviceSimSimulated
 import Foundation
 
 /// What `run` and `merge` print: a line per scenario, its failed expectations, the final count and,
@@ -8,26 +9,29 @@ struct RunSummary {
     let records: [RunRecord]
     let wallSeconds: Double
 
-    /// One scenario's line and its failures (every expectation when `outcomes` is given).
+    /// One scenario's line and its failures (every expectation when `outcomes` is given). Text from
+    /// the scenario file or a results file has its control characters escaped: a title must not
+    /// retitle or clear the terminal.
     static func report(_ record: RunRecord, style: Style, outcomes: [ExpectationOutcome]? = nil) {
         let out = Terminal.standardOutput
+        let safe = MessageText.escapingControls
         let timing = style.dim("(\(Plural.count(record.expectations, "expectation")), \(DurationText.format(.seconds(record.virtualSeconds))) virtual, \(String(format: "%.3f", record.wallSeconds)) s)")
         let mark = record.passed ? style.green("PASS") : style.red("FAIL")
-        out.write("\(mark)  \(record.name) — \(record.displayTitle) \(timing)\n")
+        out.write("\(mark)  \(safe(record.name)) — \(safe(record.displayTitle)) \(timing)\n")
         if let runError = record.runError {
-            out.write("      \(style.red("✗")) \(runError)\n")
+            out.write("      \(style.red("✗")) \(safe(runError))\n")
         }
         if let outcomes {
             for outcome in outcomes {
                 let mark = outcome.passed ? style.green("✓") : style.red("✗")
-                out.write("      \(mark) expected \(outcome.expected); observed \(outcome.observed)\n")
-                if !outcome.passed { out.write("        \(style.dim("at \(outcome.location)"))\n") }
+                out.write("      \(mark) expected \(safe(outcome.expected)); observed \(safe(outcome.observed))\n")
+                if !outcome.passed { out.write("        \(style.dim("at \(safe(outcome.location.description))"))\n") }
             }
             return
         }
         for failure in record.failures {
-            out.write("      \(style.red("✗")) expected \(failure.expected); observed \(failure.observed)\n")
-            out.write("        \(style.dim("at \(failure.location)"))\n")
+            out.write("      \(style.red("✗")) expected \(safe(failure.expected)); observed \(safe(failure.observed))\n")
+            out.write("        \(style.dim("at \(safe(failure.location))"))\n")
         }
     }
 
@@ -49,7 +53,7 @@ struct RunSummary {
             let seeds = Set(failed.compactMap(\.seed)).sorted()
             out.write("failing seeds: \(seeds.map(String.init).joined(separator: ", "))\n")
             for record in failed {
-                out.write("  \(record.reproduceCommand)\n")
+                out.write("  \(MessageText.escapingControls(record.reproduceCommand))\n")
             }
         }
         if invalid > 0 { return 2 }
@@ -84,8 +88,25 @@ enum RunRecordCoding {
         return encoder
     }
 
-    /// The header and every record of a results file; errors name the file and line.
-    static func read(_ path: String) throws -> (header: ResultsHeader, records: [RunRecord]) {
+    /// The largest plan a results file may describe (a million seeds over ten thousand files).
+    static let maximumPlanSize = 10_000_000_000
+    /// The longest wall time a record may claim, in seconds (about 31 years).
+    static let maximumWallSeconds = 1e9
+
+    /// What a results file holds.
+    struct Contents {
+        var header: ResultsHeader
+        var records: [RunRecord]
+        /// Set when the file's last line is cut short (a job killed while writing it): where, and
+        /// what was read up to there is in ``records``.
+        var cutShort: String?
+    }
+
+    /// The header and every record of a results file; errors name the file and line. A last line
+    /// cut short is an error too, unless `acceptingCutShort`: then it is left out and said in
+    /// ``Contents/cutShort``.
+    static func read(_ path: String, acceptingCutShort: Bool = false) throws -> Contents {
+        if let refusal = InputFile.refusal(atPath: path) { throw ValidationErrorText("cannot read \(path): \(refusal)") }
         let text: String
         do {
             text = try String(contentsOfFile: path, encoding: .utf8)
@@ -100,14 +121,38 @@ enum RunRecordCoding {
               header.format == ResultsHeader.currentFormat else {
             throw ValidationErrorText("\(path):1: not a devicesim results file (write one with 'devicesim run --results FILE')")
         }
+        guard (0...maximumPlanSize).contains(header.planSize) else {
+            throw ValidationErrorText("\(path):1: planSize \(header.planSize) is outside 0...\(maximumPlanSize)")
+        }
+        let endsInNewline = text.last.map { $0 == "\n" || $0 == "\r\n" } ?? false
         for (number, line) in lines.enumerated().dropFirst() {
+            let record: RunRecord
             do {
-                records.append(try decoder.decode(RunRecord.self, from: Data(line.utf8)))
+                record = try decoder.decode(RunRecord.self, from: Data(line.utf8))
             } catch {
+                if number == lines.count - 1, !endsInNewline {
+                    let message = "\(path):\(number + 1): the results file ends in the middle of a line: it was cut short (a job killed while writing it?)"
+                    guard acceptingCutShort else { throw ValidationErrorText(message + "; its runs are missing") }
+                    return Contents(header: header, records: records, cutShort: message)
+                }
                 throw ValidationErrorText("\(path):\(number + 1): not a devicesim results line (write results with 'devicesim run --results FILE')")
             }
+            if let problem = problem(with: record, planSize: header.planSize) { throw ValidationErrorText("\(path):\(number + 1): \(problem)") }
+            records.append(record)
         }
-        return (header, records)
+        return Contents(header: header, records: records, cutShort: nil)
+    }
+
+    /// What is out of range in `record`, if anything.
+    static func problem(with record: RunRecord, planSize: Int) -> String? {
+        let longest = ScenarioParser.maximumDuration.inSeconds
+        if !(0..<planSize).contains(record.position) { return "position \(record.position) is outside the plan of \(planSize) runs (0...\(planSize - 1))" }
+        if !(record.virtualSeconds >= 0 && record.virtualSeconds <= longest) {
+            return "virtualSeconds \(record.virtualSeconds) is outside 0...\(Int(longest)) (a scenario runs at most \(DurationText.format(ScenarioParser.maximumDuration)))"
+        }
+        if !(record.wallSeconds >= 0 && record.wallSeconds <= maximumWallSeconds) { return "wallSeconds \(record.wallSeconds) is outside 0...1e9" }
+        if record.expectations < 0 { return "expectations \(record.expectations) is negative" }
+        return nil
     }
 }
 
@@ -117,34 +162,37 @@ struct ValidationErrorText: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// A file written line by line as results arrive (created, or emptied, when opened).
+/// A file written line by line as results arrive (created, or emptied, when opened). A file that
+/// cannot be opened or written stops the command with exit status 1, naming the path and the reason.
 final class OutputFile {
-    private let handle: FileHandle
+    private let file: WritableFile
     let path: String
 
     init(path: String) throws {
         self.path = path
-        let url = URL(fileURLWithPath: path)
         do {
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            guard FileManager.default.createFile(atPath: path, contents: nil) else { throw CocoaError(.fileWriteUnknown) }
-            handle = try FileHandle(forWritingTo: url)
+            file = try WritableFile(path: path)
         } catch {
-            Terminal.standardError.write("error: cannot write \(path): check that its folder exists and is writable\n")
-            throw ExitCode(2)
+            throw Self.exit(error)
         }
     }
 
     func append(_ text: String) throws {
-        do {
-            try handle.write(contentsOf: Data(text.utf8))
-        } catch {
-            Terminal.standardError.write("error: cannot write \(path): \((error as NSError).localizedDescription)\n")
-            throw ExitCode(2)
-        }
+        do { try file.write(text) } catch { throw Self.exit(error) }
     }
 
     func close() throws {
-        try? handle.close()
+        do { try file.close() } catch { throw Self.exit(error) }
+    }
+
+    /// Writes `text` as the whole file at `path` (atomically for a regular file), or stops with exit status 1.
+    static func replace(_ path: String, with text: String) throws {
+        do { try WritableFile.replace(path, with: text) } catch { throw exit(error) }
+    }
+
+    /// Says that `error` happened; the exit status of a write that failed.
+    static func exit(_ error: WriteError) -> ExitCode {
+        Terminal.standardError.write("error: \(error)\n")
+        return ExitCode(1)
     }
 }

@@ -32,12 +32,32 @@ struct Terminal: Sendable {
         return Int(size.ws_col)
     }
 
+    /// Writes `text` whole. A write that fails (standard output on a full disk, `> /dev/full`) ends
+    /// the process with exit status 1 and the reason on standard error: Foundation's
+    /// `FileHandle.write` stopped it with a runtime trap instead.
     func write(_ text: String) {
-        if descriptor == 1 {
-            FileHandle.standardOutput.write(Data(text.utf8))
-        } else {
-            FileHandle.standardError.write(Data(text.utf8))
+        var text = text
+        text.withUTF8 { write(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Writes `bytes` whole; a failure ends the process as for text.
+    func write(_ bytes: UnsafeRawBufferPointer) {
+        var offset = 0
+        var failure: Int32?
+        while offset < bytes.count {
+            let written = Glibc_write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                failure = errno
+                break
+            }
+            offset += written
         }
+        guard let failure else { return }
+        if descriptor != 2 {
+            Terminal.standardError.write("error: cannot write \(descriptor == 1 ? "standard output" : "descriptor \(descriptor)"): \(String(cString: strerror(failure)))\n")
+        }
+        exit(1)
     }
 }
 
@@ -89,3 +109,6 @@ extension ScenarioDiscovery {
         return found
     }
 }
+
+/// The C library's `write`, named apart from ``Terminal/write(_:)``.
+private func Glibc_write(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int { write(descriptor, bytes, count) }

@@ -37,6 +37,7 @@ struct ValidateCommand: ParsableCommand {
         }
         for item in found {
             do {
+                if let refusal = item.refusalError { throw refusal }
                 let kind = YAMLFileKind(contentsOf: item.path)
                 if kind == .appData, let summary = try ScenarioAppRegistry.validateDataFile(atPath: item.path) {
                     if !quiet { Terminal.standardOutput.write("ok     \(item.path) — \(summary)\n") }

@@ -102,7 +102,7 @@ public enum NMEASentenceWriter {
     }
 
     private static func position(_ fix: NMEAFix) -> String {
-        guard fix.hasPosition, let lat = fix.latitude, let lon = fix.longitude else { return ",,," }
+        guard fix.hasPosition, let lat = fix.latitude, let lon = fix.longitude, abs(lat) <= 90, abs(lon) <= 180 else { return ",,," }
         return angle(abs(lat), degreeDigits: 2) + (lat < 0 ? ",S," : ",N,") + angle(abs(lon), degreeDigits: 3) + (lon < 0 ? ",W" : ",E")
     }
 
@@ -134,8 +134,11 @@ public enum NMEASentenceWriter {
         return two(date.day) + two(date.month) + two(date.year % 100)
     }
 
+    /// `value` with `decimals` decimals; an empty field (unknown) for a value no receiver sends:
+    /// not finite, or of a billion or more (GPSDJSON would write `null` or `1e+20`, which no NMEA
+    /// reader takes for a number).
     private static func decimal(_ value: Double?, _ decimals: Int) -> String {
-        guard let value else { return "" }
+        guard let value, value.magnitude < 1e9 else { return "" }
         var out: [UInt8] = []
         GPSDJSON.number(value, decimals: decimals, &out)
         return String(decoding: out, as: UTF8.self)

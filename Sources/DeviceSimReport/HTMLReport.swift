@@ -49,8 +49,9 @@ public struct HTMLReport {
     /// Whether another scenario would still get a section of its own.
     public var hasRoomForDetail: Bool { detailedCount < limits.detailedScenarios }
 
-    /// Adds a scenario with its own section (map, timeline, events).
-    public mutating func add(_ section: ReportSection, record: RunRecord?) {
+    /// Adds a scenario with its own section (map, timeline, events); `traceProblem` says where its
+    /// trace was cut, when only part of it could be read.
+    public mutating func add(_ section: ReportSection, record: RunRecord?, traceProblem: String? = nil) {
         let reproduce = record?.reproduceCommand ?? section.scenario.map { "devicesim run \(ShellQuoting.quote($0.file))" }
         streets.maximumPoints = limits.streetPoints
         let json = section.json(limits: limits, reproduceCommand: reproduce, streets: &streets)
@@ -59,7 +60,8 @@ public struct HTMLReport {
         addRow(name: section.name, title: section.title, seed: record?.seed ?? section.scenario?.seed, status: status,
                expectations: section.expectationCount, failures: section.failures.map { ($0.location, $0.expected, $0.observed) },
                virtual: Int(section.end.nanoseconds / 1_000_000), wall: record?.wallSeconds, reproduce: reproduce,
-               problem: record?.invalid ?? record?.runError, section: json, swept: record?.swept ?? false, baseTitle: record?.title)
+               problem: [record?.invalid ?? record?.runError, traceProblem].compactMap { $0 }.joined(separator: " ").nilIfEmpty, section: json,
+               swept: record?.swept ?? false, baseTitle: record?.title)
     }
 
     /// Adds a scenario as a row of the summary only (an invalid file, or past ``ReportLimits/detailedScenarios``).
@@ -193,4 +195,9 @@ public struct HTMLReport {
         }
         return parts.joined(separator: ", ")
     }
+}
+
+extension String {
+    /// The text, or nil when it is empty.
+    var nilIfEmpty: String? { isEmpty ? nil : self }
 }

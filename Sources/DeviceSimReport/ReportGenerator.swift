@@ -67,13 +67,26 @@ public enum ReportGenerator {
                 if let record = input.record { report.addSummary(of: record) } else { tracesLeftOut += 1 }
                 continue
             }
-            let events: [TraceEvent]
+            let reading: TraceFileReader.Reading
             do {
-                events = try TraceFileReader.read(path: tracePath)
+                reading = try TraceFileReader.readUpToProblem(path: tracePath)
             } catch {
                 warnings.append(error.description)
                 if let record = input.record { report.addSummary(of: record) }
                 continue
+            }
+            let events = reading.events
+            var traceProblem: String?
+            if let cut = reading.cut {
+                // A trace readable up to a point (a run killed while writing it) is shown up to there.
+                guard !events.isEmpty else {
+                    warnings.append(cut.description)
+                    if let record = input.record { report.addSummary(of: record) }
+                    continue
+                }
+                let shown = "\(events.count) event\(events.count == 1 ? "" : "s")"
+                warnings.append("\(cut.description); the report shows the \(shown) before that line")
+                traceProblem = "The trace is cut at line \(cut.location?.line ?? 0) (\(cut.message)): shown up to there, \(shown)."
             }
             var scenario: Scenario?
             if let scenarioPath = input.scenarioPath ?? input.record?.path {
@@ -90,18 +103,16 @@ public enum ReportGenerator {
             }
             let name = input.name ?? input.record?.name ?? (tracePath as NSString).lastPathComponent
             let section = ReportSection(name: name, record: input.record, scenario: scenario, events: events)
-            report.add(section, record: input.record)
+            report.add(section, record: input.record, traceProblem: traceProblem)
         }
         if tracesLeftOut > 0 {
             warnings.append("\(tracesLeftOut) traces without a results record are left out: past the limit of \(limits.detailedScenarios) scenarios shown in full")
         }
         let html = report.html(wallSeconds: wallSeconds)
-        let url = URL(fileURLWithPath: path)
         do {
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try Data(html.utf8).write(to: url, options: .atomic)
+            try WritableFile.replace(path, with: html)
         } catch {
-            throw ScenarioError("cannot write the report \(path): \((error as NSError).localizedDescription)", at: nil)
+            throw ScenarioError("cannot write the report \(path): \(error.reason)", at: nil)
         }
         return Summary(scenarios: inputs.count, detailed: report.detailedCount, bytes: html.utf8.count, warnings: warnings)
     }

@@ -1,5 +1,6 @@
 import DeviceSimScenario
 import DeviceSimHAL
+import DeviceSimSimulated
 import DeviceSimTime
 import Foundation
 
@@ -11,19 +12,48 @@ import Foundation
 /// let events = try TraceFileReader.read(path: "out/traces/dog-walk/walk-2km.jsonl")
 /// ```
 public enum TraceFileReader {
+    /// The latest event time read, in seconds (about 31 years; a run lasts at most 30 days, a live
+    /// session as long as its wall clock): a later `t` is not a time of ours, and would overflow.
+    public static let maximumTime = 1e9
+
+    /// What a trace held, read up to its first line that is not a trace line.
+    public struct Reading: Sendable {
+        /// The events before ``cut``, in file order.
+        public var events: [TraceEvent]
+        /// Where and why reading stopped early (nil: the whole trace was read).
+        public var cut: ScenarioError?
+    }
+
     /// Every event of the trace file at `path`, in file order; an error names the file and line.
     public static func read(path: String) throws(ScenarioError) -> [TraceEvent] {
+        let reading = try readUpToProblem(path: path)
+        if let cut = reading.cut { throw cut }
+        return reading.events
+    }
+
+    /// The events of the trace file at `path` up to its first bad line (a run killed while writing
+    /// leaves a last line cut short): what was read, and where reading stopped. Throws only when the
+    /// file cannot be read at all.
+    public static func readUpToProblem(path: String) throws(ScenarioError) -> Reading {
+        if let refusal = InputFile.refusal(atPath: path) { throw ScenarioError("cannot read the trace \(path): \(refusal)", at: nil) }
         let data: Data
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
             throw ScenarioError("cannot read the trace \(path): \((error as NSError).localizedDescription)", at: nil)
         }
-        return try events(in: data, file: path)
+        return reading(data, file: path)
     }
 
     /// The events of the JSON Lines in `data` (empty lines skipped); `file` names the source in errors.
     public static func events(in data: Data, file: String) throws(ScenarioError) -> [TraceEvent] {
+        let reading = reading(data, file: file)
+        if let cut = reading.cut { throw cut }
+        return reading.events
+    }
+
+    /// The events of `data` up to its first line that is not a trace line, and that line's problem.
+    public static func reading(_ data: Data, file: String) -> Reading {
         var events: [TraceEvent] = []
         var failure: ScenarioError?
         data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
@@ -36,7 +66,12 @@ public enum TraceFileReader {
                 if end > start {
                     var parser = FlatJSONParser(bytes: UnsafeBufferPointer(rebasing: bytes[start..<end]))
                     guard let event = parser.event() else {
-                        failure = ScenarioError("not a trace line (expected a JSON object with \"t\" and \"event\", as 'devicesim run --trace' writes)", at: SourceLocation(file: file, line: line, column: parser.position + 1))
+                        let location = SourceLocation(file: file, line: line, column: parser.position + 1)
+                        if end == bytes.count {
+                            failure = ScenarioError("the trace ends in the middle of a line (the run was cut short while writing it?)", at: location)
+                        } else {
+                            failure = ScenarioError(parser.problem ?? "not a trace line (expected a JSON object with \"t\" and \"event\", as 'devicesim run --trace' writes)", at: location)
+                        }
                         return
                     }
                     events.append(event)
@@ -45,8 +80,7 @@ public enum TraceFileReader {
                 line += 1
             }
         }
-        if let failure { throw failure }
-        return events
+        return Reading(events: events, cut: failure)
     }
 }
 
@@ -54,6 +88,8 @@ public enum TraceFileReader {
 private struct FlatJSONParser {
     let bytes: UnsafeBufferPointer<UInt8>
     var position = 0
+    /// Why the line was refused, when it is JSON of the right shape with a value out of range.
+    private(set) var problem: String?
 
     init(bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
@@ -75,9 +111,17 @@ private struct FlatJSONParser {
             guard take(UInt8(ascii: ":")) else { return nil }
             skipSpace()
             guard let value = value() else { return nil }
+            if key == "lat" || key == "lon", let degrees = value.number {
+                let limit = key == "lat" ? 90.0 : 180.0
+                guard abs(degrees) <= limit else { return refuse("\(key) \(degrees) is outside -\(Int(limit))...\(Int(limit)) degrees") }
+            }
             switch (key, value) {
-            case ("t", .int(let seconds)) where time == nil: time = VirtualInstant(nanoseconds: Int64(seconds) * 1_000_000_000)
-            case ("t", .double(let seconds)) where time == nil: time = VirtualInstant(nanoseconds: Int64((seconds * 1000).rounded()) * 1_000_000)
+            case ("t", .int(let seconds)) where time == nil:
+                guard seconds >= 0, Double(seconds) <= TraceFileReader.maximumTime else { return refuse("t \(seconds) is outside 0...1e9 seconds") }
+                time = VirtualInstant(nanoseconds: Int64(seconds) * 1_000_000_000)
+            case ("t", .double(let seconds)) where time == nil:
+                guard seconds >= 0, seconds <= TraceFileReader.maximumTime else { return refuse("t \(seconds) is outside 0...1e9 seconds") }
+                time = VirtualInstant(nanoseconds: Int64((seconds * 1000).rounded()) * 1_000_000)
             case ("device", .string(let text)) where device == nil: device = text
             case ("event", .string(let text)) where name == nil: name = text
             default: fields.append((key, value))
@@ -90,6 +134,12 @@ private struct FlatJSONParser {
         skipSpace()
         guard position == bytes.count, let time, let name else { return nil }
         return TraceEvent(time: time, device: device, name: name, fields: fields)
+    }
+
+    /// Refuses the line for `reason` (nil, for `event()` to return).
+    private mutating func refuse(_ reason: String) -> TraceEvent? {
+        problem = reason
+        return nil
     }
 
     private mutating func value() -> TraceValue? {
@@ -120,7 +170,11 @@ private struct FlatJSONParser {
         guard position > start else { return nil }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
         if isInteger, let integer = Int(text) { return .int(integer) }
-        return Double(text).map(TraceValue.double)
+        guard let number = Double(text), number.isFinite else {
+            problem = "the number \(text) is out of range"
+            return nil
+        }
+        return .double(number)
     }
 
     private mutating func string() -> String? {

@@ -1,3 +1,4 @@
+import DeviceSimSimulated
 import Foundation
 
 #if canImport(Glibc)
@@ -14,17 +15,20 @@ import Darwin
 /// if let bytes = FileBytes.contents(atPath: "Scenarios/dog-walk/walk-2km.yaml") { print(bytes.count) }
 /// ```
 package enum FileBytes {
-    /// The whole content of the regular file at `path`; nil when it cannot be opened or read.
-    package static func contents(atPath path: String) -> [UInt8]? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    /// The whole content of the regular file at `path`; nil when it cannot be opened or read, or is
+    /// not a regular file (a FIFO is opened without waiting for a writer, and refused; so are
+    /// devices and the kernel's /proc and /sys files). At most `limit` + 1 bytes are read, so a
+    /// caller that finds more than `limit` knows the file is too large without reading all of it.
+    package static func contents(atPath path: String, limit: Int = Int.max - 1) -> [UInt8]? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
         var status = stat()
-        guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
+        guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG, !InputFile.isKernelFile(path) else { return nil }
         var bytes: [UInt8] = []
         // One byte more than the file's size: a read that comes back short has reached the end, so
         // a file that did not grow meanwhile takes one call.
-        var capacity = max(Int(status.st_size), 0) + 1
+        var capacity = min(max(Int(status.st_size), 0), limit) + 1
         while true {
             let start = bytes.count
             bytes.append(contentsOf: repeatElement(0, count: capacity))
@@ -36,8 +40,8 @@ package enum FileBytes {
                 return nil
             }
             bytes.removeLast(capacity - count)
-            if count < capacity { return bytes }
-            capacity = max(capacity, 64 << 10)
+            if count < capacity || bytes.count > limit { return bytes }
+            capacity = min(max(capacity, 64 << 10), limit + 1 - bytes.count)
         }
     }
 

@@ -60,7 +60,7 @@ public struct FollowRouteSpec: Sendable {
         let name = try node.string(what: "a place name or [latitude, longitude]")
         if let coordinate = world.places[name] { return RouteStop(name: name, coordinate: coordinate) }
         if let place = roads.places.place(named: name) { return RouteStop(place) }
-        var message = "unknown place '\(name)' (neither in the world's places nor an OpenStreetMap name)"
+        var message = "unknown place '\(MessageText.excerpt(name))' (neither in the world's places nor an OpenStreetMap name)"
         let suggestions = roads.places.search(name, limit: 3).map(\.name)
         if !suggestions.isEmpty { message += "; did you mean \(suggestions.map { "'\($0)'" }.joined(separator: ", "))?" }
         throw node.error(message)

@@ -44,7 +44,7 @@ extension ScenarioParser {
             let regionMap = try regionNode.mapping(allowing: geofenceRegionKeys, what: "geofence region")
             let idNode = try regionMap.required("id")
             let id = try idNode.string(what: "a region id")
-            guard !spec.regions.contains(where: { $0.id == id }) else { throw idNode.error("a second region named '\(id)'; region ids must differ") }
+            guard !spec.regions.contains(where: { $0.id == id }) else { throw idNode.error("a second region named '\(MessageText.excerpt(id))'; region ids must differ") }
             let radiusNode = try regionMap.required("radius")
             let radius = try radiusNode.double(what: "a radius in metres")
             guard radius > 0 else { throw radiusNode.error("radius must be a positive number of metres") }

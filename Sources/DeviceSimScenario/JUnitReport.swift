@@ -60,10 +60,13 @@ public struct JUnitReport: Sendable {
     }
 
     private func format(_ seconds: Double) -> String {
-        let millis = Int((seconds * 1000).rounded())
+        let millis = seconds.isFinite ? Int((min(max(seconds, 0), 9e12) * 1000).rounded()) : 0
         return "\(millis / 1000).\(String(format3: millis % 1000))"
     }
 
+    /// `text` as a quoted XML attribute value. Characters XML 1.0 does not allow at all (C0 controls
+    /// but tab, line feed and carriage return; U+FFFE and U+FFFF) become `?`, so the document stays
+    /// well-formed whatever a scenario's title holds.
     private func attr(_ text: String) -> String {
         var out = "\""
         for scalar in text.unicodeScalars {
@@ -73,7 +76,9 @@ public struct JUnitReport: Sendable {
             case ">": out += "&gt;"
             case "\"": out += "&quot;"
             case "\n": out += "&#10;"
-            case _ where scalar.value < 0x20 && scalar != "\t": out += "?"
+            case "\r": out += "&#13;"
+            case "\t": out += "&#9;"
+            case _ where scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF: out += "?"
             default: out.unicodeScalars.append(scalar)
             }
         }

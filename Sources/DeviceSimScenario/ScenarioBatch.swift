@@ -78,7 +78,7 @@ public enum ScenarioBatch {
         let options = RunOptions(swept: swept, traceFolder: traceFolder, keepingEvents: keepingEvents, removingDataFolders: removingDataFolders)
         let work: @Sendable () -> Void = {
             DispatchQueue.concurrentPerform(iterations: jobs) { _ in
-                while let index = state.claimNext(avoiding: { index in worlds.waitsForAFileBeingRead(items[index].found.path) }) {
+                while let index = state.claimNext(avoiding: { index in items[index].found.refusal == nil && worlds.waitsForAFileBeingRead(items[index].found.path) }) {
                     let item = items[index]
                     state.finish(index, outcome(of: item, parsed: parsed, runner: runner, options: options))
                 }
@@ -137,6 +137,10 @@ public enum ScenarioBatch {
 
     private static func outcome(of item: Item, parsed: ParsedFiles, runner: ScenarioRunner, options: RunOptions) -> Outcome? {
         let swept = options.swept
+        if let refusal = item.found.refusalError {
+            guard item.isFirstOfFile else { return nil }
+            return .invalid(RunRecord(invalid: refusal, position: item.position, path: item.found.path, name: item.found.relativeName, swept: swept), refusal)
+        }
         switch parsed.scenario(at: item.found.path) {
         case .failure(let error):
             guard item.isFirstOfFile else { return nil }
@@ -149,8 +153,23 @@ public enum ScenarioBatch {
             let seed = item.seed ?? runner.seedOverride ?? scenario.seed
             let tracePath = options.traceFolder.map { Self.traceFile(in: $0, name: item.found.relativeName, seed: seed, swept: swept) }
             let dataFolder = runner.dataDirectory.map { Self.dataFolder(in: $0, name: item.found.relativeName, seed: seed, swept: swept) }
+            // Nothing is deleted or written through a link that leads outside the folder the user named.
+            let escapes = [(options.traceFolder, tracePath, "--trace"), (runner.dataDirectory, dataFolder, "--keep-data")].compactMap { root, path, option -> String? in
+                guard let root, let path else { return nil }
+                let prefix = (root.hasSuffix("/") ? String(root.dropLast()) : root) + "/"
+                return ContainedPath.escape(of: String(path.dropFirst(prefix.count)), under: root).map { "\(option): \($0)" }
+            }
+            if let escape = escapes.first {
+                let error = ScenarioError(escape, at: nil)
+                return .invalid(RunRecord(invalid: error, position: item.position, path: item.found.path, name: item.found.relativeName, swept: swept), error)
+            }
             let result = runner.run(scenario, traceFile: tracePath, keepingEvents: options.keepingEvents, dataFolder: dataFolder)
             if options.removingDataFolders, let dataFolder { try? FileManager.default.removeItem(atPath: dataFolder) }
+            if let inputError = result.inputError {
+                // Its input cannot be played (found only while running it): an invalid file, like one that does not parse.
+                let error = ScenarioError(inputError, at: nil).prefixed(item.found.path)
+                return .invalid(RunRecord(invalid: error, position: item.position, path: item.found.path, name: item.found.relativeName, swept: swept), error)
+            }
             let elapsed = start.duration(to: clock.now)
             let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
             let record = RunRecord(result, position: item.position, path: item.found.path, name: item.found.relativeName, swept: swept, wallSeconds: seconds)

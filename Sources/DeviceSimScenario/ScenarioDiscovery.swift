@@ -9,6 +9,21 @@ public enum ScenarioDiscovery {
         /// The path relative to the folder it was found in (or the file name), used to name outputs;
         /// unique among the files found (see ``find(_:)``).
         public var relativeName: String
+        /// Why the file is not read, when it was found in a folder but is a symbolic link to a file
+        /// outside that folder (it is reported as an invalid file).
+        public var refusal: String?
+
+        /// A file found, to be read (`refusal` nil) or reported as refused.
+        public init(path: String, relativeName: String, refusal: String? = nil) {
+            self.path = path
+            self.relativeName = relativeName
+            self.refusal = refusal
+        }
+
+        /// The error a refused file is reported with.
+        public var refusalError: ScenarioError? {
+            refusal.map { ScenarioError($0, at: nil) }
+        }
     }
 
     /// The scenario files named by `arguments`, folders expanded and sorted; errors for paths that do not
@@ -16,6 +31,8 @@ public enum ScenarioDiscovery {
     /// and `b/x.yaml` given as files), each gets its whole path as its name (`a/x.yaml`, `b/x.yaml`), so
     /// that no trace overwrites another. With `scenariosOnly`, the world and campus game files a folder
     /// holds beside its scenarios (see ``YAMLFileKind``) are left out; files named one by one never are.
+    /// A file in a folder that is a symbolic link to a file outside the folder is not read: it is
+    /// listed with its ``Found/refusal``.
     public static func find(_ arguments: [String], scenariosOnly: Bool = false) throws(ScenarioError) -> [Found] {
         var found: [Found] = []
         let files = FileManager.default
@@ -31,13 +48,18 @@ public enum ScenarioDiscovery {
             guard let items = DirectoryWalk.files(under: argument) else { continue }
             let base = argument.hasSuffix("/") ? String(argument.dropLast()) : argument
             var inFolder: [String] = []
+            var refusals: [String: String] = [:]
             for item in items {
                 guard item.hasSuffix(".yaml") || item.hasSuffix(".yml") else { continue }
-                if scenariosOnly, let kind = YAMLFileKind(contentsOf: base + "/" + item), kind != .scenario { continue }
+                if let escape = ContainedPath.linkEscape(of: base + "/" + item, folder: argument) {
+                    refusals[item] = escape
+                } else if scenariosOnly, let kind = YAMLFileKind(contentsOf: base + "/" + item), kind != .scenario {
+                    continue
+                }
                 inFolder.append(item)
             }
             for item in inFolder.sorted() {
-                found.append(Found(path: base + "/" + item, relativeName: item))
+                found.append(Found(path: base + "/" + item, relativeName: item, refusal: refusals[item]))
             }
         }
         return uniquelyNamed(found)

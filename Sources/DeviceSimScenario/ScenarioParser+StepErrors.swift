@@ -1,3 +1,5 @@
+import DeviceSimSimulated
+
 /// Timeline step errors that say what to write instead: an answer to a prompt the app never shows, a
 /// key the step's app action does not take.
 extension ScenarioParser {
@@ -7,7 +9,7 @@ extension ScenarioParser {
         let id = try node.string(what: "a prompt id")
         guard let appName = device.app?.name, let prompts = ScenarioAppRegistry.app(named: appName)?.prompts, !prompts.contains(id) else { return id }
         guard !prompts.isEmpty else { throw node.error("the \(appName) app shows no prompts to answer") }
-        var message = "unknown prompt '\(id)' for the \(appName) app"
+        var message = "unknown prompt '\(MessageText.excerpt(id))' for the \(appName) app"
         if let suggestion = NearestWord.suggest(for: id, among: prompts) ?? prompts.first(where: { $0.contains(id) || id.contains($0) }) { message += "; did you mean '\(suggestion)'?" }
         throw node.error(message + " (its prompts: \(prompts.joined(separator: ", ")))")
     }
@@ -23,7 +25,7 @@ extension ScenarioParser {
         let deviceID = map.optional("device")?.scalarText ?? (devices.count == 1 ? devices[0].id : nil)
         guard let appName = devices.first(where: { $0.id == deviceID })?.app?.name,
               let own = ScenarioAppRegistry.app(named: appName)?.actions[action], let keyNode = map.keyNode(unknown) else { return nil }
-        var message = "unknown key '\(unknown)' for the action '\(action)'"
+        var message = "unknown key '\(MessageText.excerpt(unknown))' for the action '\(MessageText.excerpt(action))'"
         if let suggestion = NearestWord.suggest(for: unknown, among: own) { message += "; did you mean '\(suggestion)'?" }
         message += own.isEmpty ? " (it takes no keys besides at, device and do)" : " (it takes: \(own.joined(separator: ", ")))"
         return keyNode.error(message)

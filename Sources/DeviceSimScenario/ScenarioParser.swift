@@ -53,16 +53,17 @@ public enum ScenarioParser {
 
     /// The UTF-8 text of the file at `path`, at most `limit` bytes; `kind` names the file in errors.
     public static func readText(of path: String, kind: String, limit: Int) throws(ScenarioError) -> String {
-        guard let bytes = FileBytes.contents(atPath: path) else {
+        guard let bytes = FileBytes.contents(atPath: path, limit: limit) else {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
                 throw ScenarioError("no such \(kind) file", at: nil).prefixed(path)
             }
             guard !isDirectory.boolValue else { throw ScenarioError("this is a folder, not a \(kind) file", at: nil).prefixed(path) }
+            if let refusal = InputFile.refusal(atPath: path) { throw ScenarioError("cannot read the \(kind) file: \(refusal)", at: nil).prefixed(path) }
             throw ScenarioError("cannot read the \(kind) file (permission denied, or not a regular file)", at: nil).prefixed(path)
         }
         guard bytes.count <= limit else {
-            throw ScenarioError("\(path): the file is \(bytes.count) bytes; \(kind) files are limited to \(limit) bytes", at: nil)
+            throw ScenarioError("\(path): the file is more than \(limit) bytes; \(kind) files are limited to \(limit) bytes (\(limit >> 20) MiB)", at: nil)
         }
         // A byte order mark goes through Foundation, which drops it.
         let text = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? String(data: Data(bytes), encoding: .utf8) : String(validating: bytes, as: UTF8.self)
@@ -75,6 +76,7 @@ public enum ScenarioParser {
     /// Parses scenario text; `file` names it in errors.
     public static func parse(_ text: String, file: String) throws(ScenarioError) -> Scenario {
         let root = try YAMLNode.parse(text, file: file)
+        if let error = root.notAMappingError(in: text, expected: "a scenario with keys \(topLevelKeys.joined(separator: ", "))") { throw error }
         // A world or game file given as a scenario: say what it is instead of listing its keys as unknown.
         if let notAScenario = YAMLFileKind.notAScenario(topLevelKeys: (try? root.fieldNames()) ?? []) { throw root.error(notAScenario) }
         let map = try root.mapping(allowing: topLevelKeys, what: "scenario")
@@ -90,7 +92,7 @@ public enum ScenarioParser {
         if let node = map.optional("start-time") {
             let text = try node.string(what: "an ISO 8601 UTC time")
             guard let date = ISO8601Time.date(from: text) else {
-                throw node.error("expected an ISO 8601 time such as 2026-05-01T08:00:00Z, found '\(text)'")
+                throw node.error("expected an ISO 8601 time such as 2026-05-01T08:00:00Z, found '\(MessageText.excerpt(text))'")
             }
             startDate = date
         }
@@ -128,7 +130,7 @@ public enum ScenarioParser {
                 }
             }
             for copy in copies {
-                guard seenDeviceIDs.insert(copy.id).inserted else { throw node.error("a second device named '\(copy.id)'; device ids must be unique") }
+                guard seenDeviceIDs.insert(copy.id).inserted else { throw node.error("a second device named '\(MessageText.excerpt(copy.id))'; device ids must be unique") }
                 devices.append(copy)
             }
         }
@@ -164,14 +166,21 @@ public enum ScenarioParser {
         }
 
         var latest: Duration = .zero
-        for step in timeline { latest = max(latest, step.at) }
+        var latestLocation: SourceLocation?
+        for step in timeline where step.at > latest { (latest, latestLocation) = (step.at, step.location) }
         for expectation in expectations {
             switch expectation {
-            case .event(let event): if let window = event.window { latest = max(latest, window.upperBound) }
-            case .position(let position): latest = max(latest, position.at)
+            case .event(let event): if let window = event.window, window.upperBound > latest { (latest, latestLocation) = (window.upperBound, event.location) }
+            case .position(let position): if position.at > latest { (latest, latestLocation) = (position.at, position.location) }
             }
         }
         var duration = latest + .seconds(60)
+        if map.optional("duration") == nil, duration > maximumDuration, let latestLocation {
+            // Without `duration:`, a scenario runs until a minute after its last moment: bounded like an explicit duration.
+            throw ScenarioError(
+                "this happens at \(DurationText.format(latest)), but a scenario runs at most \(DurationText.format(maximumDuration)) (until a minute after its last step or expectation when it gives no duration)",
+                at: latestLocation)
+        }
         if let node = map.optional("duration") {
             duration = try node.duration(what: "a scenario duration")
             guard duration > .zero else { throw node.error("duration must be greater than zero") }
@@ -207,8 +216,10 @@ public enum ScenarioParser {
             throw node.error("the \(kind) file \(url.path) does not exist (a relative path is relative to this file's folder)")
         }
         guard !isDirectory.boolValue else {
-            throw node.error("'\(path)' names the folder \(url.path), not a \(kind) file; give the path of a file")
+            throw node.error("'\(MessageText.excerpt(path))' names the folder \(url.path), not a \(kind) file; give the path of a file")
         }
+        if let refusal = InputFile.refusal(atPath: url.path) { throw node.error("cannot read the \(kind) file \(url.path): \(refusal)") }
+        if let escape = ContainedPath.linkEscape(of: url.path) { throw node.error("cannot read the \(kind) file: \(escape)") }
         guard FileManager.default.isReadableFile(atPath: url.path) else { throw node.error("cannot read the \(kind) file \(url.path): permission denied") }
         return url
     }
@@ -217,7 +228,7 @@ public enum ScenarioParser {
         let map = try node.mapping(allowing: deviceKeys, what: "device")
         let id = try map.required("id").string(what: "a device id")
         guard !id.isEmpty, id.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else {
-            throw try map.required("id").error("a device id is letters, digits, '-' and '_', found '\(id)'")
+            throw try map.required("id").error("a device id is letters, digits, '-' and '_', found '\(MessageText.excerpt(id))'")
         }
         var track: TrackSpec?
         if let trackNode = map.optional("track") {
@@ -234,7 +245,7 @@ public enum ScenarioParser {
         } else {
             throw node.error("missing key 'at' in device (its start position)")
         }
-        let altitude = try map.optional("altitude")?.double(what: "an altitude in metres")
+        let altitude = try map.optional("altitude").map { (n) throws(ScenarioError) in try bounded(n, altitudes, what: "altitude", unit: "metres") }
         var gps = SimulatedGPS.Configuration()
         gps.startDate = startDate
         var gpsEnabled = true
@@ -244,14 +255,14 @@ public enum ScenarioParser {
                 gps.interval = try n.duration(what: "a fix interval")
                 guard gps.interval >= .milliseconds(10) else { throw n.error("the fix interval must be at least 10ms") }
             }
-            if let n = gpsMap.optional("accuracy") {
-                gps.horizontalAccuracy = try n.double(what: "a horizontal accuracy in metres")
-                guard gps.horizontalAccuracy >= 0 else { throw n.error("accuracy cannot be negative") }
-            }
-            if let n = gpsMap.optional("vertical-accuracy") { gps.verticalAccuracy = try n.double(what: "a vertical accuracy in metres") }
+            if let n = gpsMap.optional("accuracy") { gps.horizontalAccuracy = try bounded(n, accuracies, what: "accuracy", unit: "metres") }
+            if let n = gpsMap.optional("vertical-accuracy") { gps.verticalAccuracy = try bounded(n, accuracies, what: "vertical-accuracy", unit: "metres") }
             if let n = gpsMap.optional("noise") { gps.noise = try n.bool() }
             if let n = gpsMap.optional("reacquisition") { gps.reacquisitionDelay = try n.duration(what: "a reacquisition delay") }
-            if let n = gpsMap.optional("satellites") { gps.satellitesUsed = try n.int(what: "a satellite count") }
+            if let n = gpsMap.optional("satellites") {
+                gps.satellitesUsed = try n.int(what: "a satellite count")
+                guard (0...64).contains(gps.satellitesUsed) else { throw n.error("satellites must be within 0...64, found \(gps.satellitesUsed)") }
+            }
             if let n = gpsMap.optional("enabled") { gpsEnabled = try n.bool() }
         }
         var route: Route?
@@ -315,7 +326,7 @@ public enum ScenarioParser {
         var speedFactor = 1.0
         if let n = map.optional("speed-factor") {
             speedFactor = try n.double(what: "a playback speed factor")
-            guard speedFactor > 0, speedFactor <= 10_000 else { throw n.error("speed-factor must be greater than 0 and at most 10000") }
+            guard speedFactor >= 0.001, speedFactor <= 10_000 else { throw n.error("speed-factor must be within 0.001...10000, found \(plain(speedFactor))") }
         }
         let startOffset = try map.optional("start-offset")?.duration(what: "a start offset") ?? .zero
         let loop = try map.optional("loop")?.bool() ?? false
@@ -338,8 +349,8 @@ public enum ScenarioParser {
     private static func parseSpeed(_ node: YAMLNode) throws(ScenarioError) -> Double {
         if let text = node.scalarText, let preset = SpeedPreset(rawValue: text) { return preset.metresPerSecond }
         let presets = SpeedPreset.allCases.map(\.rawValue).joined(separator: ", ")
-        guard let text = node.scalarText, let value = Double(text), value > 0, value < 400 else {
-            throw node.error("expected a speed: \(presets), or metres per second (greater than 0)")
+        guard let text = node.scalarText, let value = Double(text), (0.01...400).contains(value) else {
+            throw node.error("expected a speed: \(presets), or metres per second within 0.01...400")
         }
         return value
     }
@@ -349,13 +360,20 @@ public enum ScenarioParser {
         let list = try map.required("waypoints").sequence(what: "list of waypoints")
         guard !list.isEmpty else { throw try map.required("waypoints").error("a route needs at least one waypoint") }
         var waypoints: [Route.Waypoint] = []
+        var pauses: Duration = .zero
         for item in list {
             if item.isMapping {
                 let wp = try item.mapping(allowing: waypointKeys, what: "waypoint")
                 var waypoint = Route.Waypoint(try wp.required("at").coordinate(places: places))
                 if let n = wp.optional("speed") { waypoint.speed = try parseSpeed(n) }
-                if let n = wp.optional("pause") { waypoint.pause = try n.duration(what: "a pause") }
-                if let n = wp.optional("altitude") { waypoint.altitude = try n.double(what: "an altitude in metres") }
+                if let n = wp.optional("pause") {
+                    waypoint.pause = try n.duration(what: "a pause")
+                    pauses += waypoint.pause
+                    guard pauses <= maximumDuration else {
+                        throw n.error("the pauses of this route add up to \(DurationText.format(pauses)) here, more than a scenario runs (at most \(DurationText.format(maximumDuration)))")
+                    }
+                }
+                if let n = wp.optional("altitude") { waypoint.altitude = try bounded(n, altitudes, what: "altitude", unit: "metres") }
                 waypoints.append(waypoint)
             } else {
                 waypoints.append(Route.Waypoint(try item.coordinate(places: places)))
@@ -540,6 +558,23 @@ public enum ScenarioParser {
             name: isServer ? "server.rows" : "stored.rows", device: device, window: at...at,
             fields: [("probe", String(id)), ("rows", StoredProbe.text(of: rows))], minimum: 1, maximum: 1, location: node.location)
         return (probe, .event(expectation))
+    }
+
+    /// GPS accuracies accepted, in metres.
+    static let accuracies: ClosedRange<Double> = 0...10_000
+    /// Altitudes accepted, in metres (the deepest sea to the edge of space).
+    static let altitudes: ClosedRange<Double> = -11_000...100_000
+
+    /// The node as a number within `range`; the error names the key and the range.
+    private static func bounded(_ node: YAMLNode, _ range: ClosedRange<Double>, what: String, unit: String) throws(ScenarioError) -> Double {
+        let value = try node.double(what: "\(what) in \(unit)")
+        guard range.contains(value) else { throw node.error("\(what) must be within \(plain(range.lowerBound))...\(plain(range.upperBound)) \(unit), found \(plain(value))") }
+        return value
+    }
+
+    /// `value` without a needless `.0` (`10000`, `0.5`, `1e+308`).
+    static func plain(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : "\(value)"
     }
 
     /// A whole number that is not negative (a count).

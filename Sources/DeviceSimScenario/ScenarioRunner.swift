@@ -30,6 +30,10 @@ public struct ScenarioResult: Sendable {
     public var eventCount: Int
     /// Why the trace file could not be written, when the run streamed one and that failed.
     public var traceFileError: String? = nil
+    /// Set when the run stopped because of its input, not its flows: a file it plays that cannot be
+    /// played (an NMEA log whose time never advances), a world no phone could range (see
+    /// ``DeviceSimTime/EventScheduler/stop(because:)``). The scenario is then invalid input.
+    public var inputError: String? = nil
 
     /// Whether the scenario passed: it ran to its end and every expectation held.
     public var passed: Bool { runError == nil && outcomes.allSatisfy(\.passed) }
@@ -86,6 +90,10 @@ public struct ScenarioRunner: Sendable {
             let scaled = Double(perDeviceHour) * Double(scenario.devices.count) * hours
             limits.maximumEvents = max(maximum, Int(min(scaled, Double(Int.max / 2))))
         }
+        if let maximum = limits.maximumEventsAtOneInstant {
+            // A fleet's devices tick together: a hundred events per device at one instant are no wall.
+            limits.maximumEventsAtOneInstant = max(maximum, 100 * scenario.devices.count)
+        }
         let recorder = TraceRecorder(keepsEvents: keepingEvents)
         let expected = keepingEvents ? nil : ExpectedEventsRecorder(expectations: scenario.expectations)
         if let expected { recorder.forward(to: expected) }
@@ -99,6 +107,7 @@ public struct ScenarioRunner: Sendable {
         if let writer { recorder.forward(to: writer) }
         let simulation = ScenarioSimulation(scenario, seed: seedOverride, limits: limits, trace: recorder, dataFolder: dataFolder)
         var runError: String?
+        var inputError: String?
         if !simulation.setupErrors.isEmpty {
             runError = simulation.setupErrors.joined(separator: "; ")
         } else {
@@ -106,6 +115,7 @@ public struct ScenarioRunner: Sendable {
                 try simulation.run()
             } catch {
                 runError = error.description
+                if case .stopped = error { inputError = error.description }
             }
         }
         do { try writer?.close() } catch { traceFileError = error.message }
@@ -118,7 +128,7 @@ public struct ScenarioRunner: Sendable {
         }
         return ScenarioResult(
             scenario: scenario, seed: simulation.seed, events: events, outcomes: outcomes, runError: runError,
-            eventCount: simulation.scheduler.eventCount, traceFileError: traceFileError)
+            eventCount: simulation.scheduler.eventCount, traceFileError: traceFileError, inputError: inputError)
     }
 }
 

@@ -17,9 +17,15 @@ public struct Shard: Sendable, Hashable, CustomStringConvertible {
     /// How many shards there are.
     public let count: Int
 
+    /// The most shards a run may be split into (a CI matrix or an Indexed Job of that many jobs is
+    /// already far more than one run needs; `merge` holds a list of every shard).
+    public static let maximumCount = 10_000
+
     /// Shard `index` (1-based) of `count`.
     public init(index: Int, count: Int) throws(ScenarioError) {
-        guard count >= 1 else { throw ScenarioError("a run cannot be split into \(count) shards; the count must be 1 or more", at: nil) }
+        guard count >= 1, count <= Self.maximumCount else {
+            throw ScenarioError("a run cannot be split into \(count) shards; the count must be within 1...\(Self.maximumCount)", at: nil)
+        }
         guard (1...count).contains(index) else {
             throw ScenarioError("shard \(index)/\(count) does not exist; shards are numbered 1 to \(count)", at: nil)
         }
@@ -62,8 +68,15 @@ public struct Shard: Sendable, Hashable, CustomStringConvertible {
             guard let value = Int(text) else { throw ScenarioError("\(name)=\(text) is not a whole number", at: nil) }
             return value
         }
+        /// Shard `index` of `total` where the engine numbers shards from 0 (`name` gives the index).
+        func zeroBased(_ index: Int, of total: Int, _ name: String) throws(ScenarioError) -> Shard {
+            guard index >= 0, index < min(total, Self.maximumCount) else {
+                throw ScenarioError("\(name)=\(index) is out of range: shards are numbered from 0 to \(max(0, min(total, Self.maximumCount) - 1)) (at most \(Self.maximumCount) shards)", at: nil)
+            }
+            return try Shard(index: index + 1, count: total)
+        }
         if let index = try number("TEST_SHARD_INDEX"), let total = try number("TEST_TOTAL_SHARDS") {
-            return (try Shard(index: index + 1, count: total), .bazel)
+            return (try zeroBased(index, of: total, "TEST_SHARD_INDEX"), .bazel)
         }
         if let index = try number("JOB_COMPLETION_INDEX") {
             let total: Int
@@ -74,13 +87,13 @@ public struct Shard: Sendable, Hashable, CustomStringConvertible {
             } else {
                 throw ScenarioError("JOB_COMPLETION_INDEX=\(index) is set (a Kubernetes Indexed Job) but the number of shards is not: pass --shard-count N (the Job's completions) or set DEVICESIM_SHARD_COUNT", at: nil)
             }
-            return (try Shard(index: index + 1, count: total), .kubernetes)
+            return (try zeroBased(index, of: total, "JOB_COMPLETION_INDEX"), .kubernetes)
         }
         if let index = try number("CI_NODE_INDEX"), let total = try number("CI_NODE_TOTAL") {
             return (try Shard(index: index, count: total), .gitlab)
         }
         if let index = try number("BUILDKITE_PARALLEL_JOB"), let total = try number("BUILDKITE_PARALLEL_JOB_COUNT") {
-            return (try Shard(index: index + 1, count: total), .buildkite)
+            return (try zeroBased(index, of: total, "BUILDKITE_PARALLEL_JOB"), .buildkite)
         }
         return nil
     }

@@ -30,7 +30,7 @@ public final class TraceFileWriter: EventSink {
     public private(set) var eventCount = 0
     /// The first write error, if one happened (later events are dropped; ``close()`` reports it).
     public private(set) var failure: String?
-    private let handle: FileHandle
+    private let file: WritableFile
     private var buffer: [UInt8] = []
     private var isClosed = false
     private let flushSize: Int
@@ -43,17 +43,10 @@ public final class TraceFileWriter: EventSink {
         case .everyEvent: flushSize = 1
         case .buffered(let bytes): flushSize = max(1, bytes)
         }
-        let url = URL(fileURLWithPath: path)
         do {
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            guard FileManager.default.createFile(atPath: path, contents: nil) else {
-                throw ScenarioError("cannot create the trace file \(path): check that its folder is writable", at: nil)
-            }
-            handle = try FileHandle(forWritingTo: url)
-        } catch let error as ScenarioError {
-            throw error
+            file = try WritableFile(path: path)
         } catch {
-            throw ScenarioError("cannot create the trace file \(path): \((error as NSError).localizedDescription)", at: nil)
+            throw ScenarioError("cannot create the trace file \(path): \(error.reason)", at: nil)
         }
         buffer.reserveCapacity(min(flushSize, 1 << 20) + 4096)
     }
@@ -61,17 +54,31 @@ public final class TraceFileWriter: EventSink {
     public func record(_ event: TraceEvent) {
         guard failure == nil, !isClosed else { return }
         eventCount += 1
-        event.appendJSONLine(to: &buffer)
+        if event.fields.contains(where: { if case .double(let number) = $0.value { Self.isUnwritable(number) } else { false } }) {
+            // JSON has no infinity or NaN: such a value is written as null (a trace stays JSON).
+            let fields = event.fields.map { field in
+                if case .double(let number) = field.value, Self.isUnwritable(number) { (key: field.key, value: TraceValue.null) } else { field }
+            }
+            TraceEvent(time: event.time, device: event.device, name: event.name, fields: fields).appendJSONLine(to: &buffer)
+        } else {
+            event.appendJSONLine(to: &buffer)
+        }
         if buffer.count >= flushSize { flush() }
+    }
+
+    /// Whether `number` would come out of ``TraceValue/format(_:)`` as `inf` or `nan`, which JSON does
+    /// not have: not finite, or so large (past about 1e301) that its rounding to 7 decimals overflows.
+    static func isUnwritable(_ number: Double) -> Bool {
+        !(number * 1e7).isFinite
     }
 
     /// Writes what is buffered and closes the file (once); throws the first write error.
     public func close() throws(ScenarioError) {
         if !isClosed {
             flush()
-            try? handle.synchronize()
-            try? handle.close()
+            file.synchronize()
             isClosed = true
+            do { try file.close() } catch { failure = failure ?? "cannot write the trace file \(path): \(error.reason)" }
         }
         if let failure { throw ScenarioError(failure, at: nil) }
     }
@@ -79,9 +86,9 @@ public final class TraceFileWriter: EventSink {
     private func flush() {
         guard failure == nil, !buffer.isEmpty else { return }
         do {
-            try handle.write(contentsOf: buffer)
+            try file.write(buffer)
         } catch {
-            failure = "cannot write the trace file \(path): \((error as NSError).localizedDescription)"
+            failure = "cannot write the trace file \(path): \(error.reason)"
         }
         buffer.removeAll(keepingCapacity: true)
     }

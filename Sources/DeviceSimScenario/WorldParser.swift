@@ -34,8 +34,9 @@ public enum WorldParser {
     static let areaKeys = ["center", "radius", "polygon"]
     static let accessPointKeys = ["ssid", "bssid", "at", "power", "channel"]
     static let beaconKeys = ["ibeacon", "eddystone", "at", "measured-power", "fence"]
-    /// The largest world file accepted.
-    public static let maximumFileSize = 64 << 20
+    /// The largest world file accepted: 4 MiB, a dozen times a city of 1,000 hotspots (larger worlds
+    /// are generated data, better kept in an OpenStreetMap extract).
+    public static let maximumFileSize = 4 << 20
 
     /// Reads and parses the world file at `path` (once per process while the file is unchanged:
     /// the scenario files of a run share their worlds).
@@ -53,6 +54,7 @@ public enum WorldParser {
     /// Parses world text; also returns where each hotspot is written (in the order of `world.hotspots`).
     static func parseWithLocations(_ text: String, file: String) throws(ScenarioError) -> (world: World, hotspotLocations: [SourceLocation]) {
         let root = try YAMLNode.parse(text, file: file)
+        if let error = root.notAMappingError(in: text, expected: "a world with keys \(topLevelKeys.joined(separator: ", "))") { throw error }
         var hotspotLocations: [SourceLocation] = []
         let map = try root.mapping(allowing: topLevelKeys, what: "world")
         var world = World()
@@ -89,7 +91,7 @@ public enum WorldParser {
         if let hotspotsNode = map.optional("hotspots") {
             for node in try hotspotsNode.sequence(what: "list of hotspots") {
                 let hotspot = try parseHotspot(node, places: world.places, bssids: &bssids)
-                if world.hotspots.contains(where: { $0.name == hotspot.name }) { throw node.error("a second hotspot named '\(hotspot.name)'") }
+                if world.hotspots.contains(where: { $0.name == hotspot.name }) { throw node.error("a second hotspot named '\(MessageText.excerpt(hotspot.name))'") }
                 world.hotspots.append(hotspot)
                 hotspotLocations.append(node.location)
             }
@@ -106,7 +108,7 @@ public enum WorldParser {
         for (index, hotspot) in world.hotspots.enumerated() {
             if let fence = hotspot.fence, !fences.contains(fence) {
                 let node = try map.required("hotspots").sequence()[index]
-                throw node.error("hotspot '\(hotspot.name)' names the fence '\(fence)', but no beacon belongs to it")
+                throw node.error("hotspot '\(MessageText.excerpt(hotspot.name))' names the fence '\(MessageText.excerpt(fence))', but no beacon belongs to it")
             }
         }
         return (world, hotspotLocations)
@@ -118,6 +120,8 @@ public enum WorldParser {
         let name = try osmNode.string(what: "an OpenStreetMap extract (.osm.pbf) path")
         let url = URL(fileURLWithPath: name, relativeTo: URL(fileURLWithPath: file).deletingLastPathComponent()).standardizedFileURL
         guard FileManager.default.fileExists(atPath: url.path) else { throw osmNode.error("no OpenStreetMap extract at \(url.path)") }
+        if let refusal = InputFile.refusal(atPath: url.path) { throw osmNode.error("cannot read the OpenStreetMap extract \(url.path): \(refusal)") }
+        if let escape = ContainedPath.linkEscape(of: url.path) { throw osmNode.error("cannot read the OpenStreetMap extract: \(escape)") }
         do {
             return try ParsedFileCache.roadNetworks.value(at: url.path) { path throws(OSMReadError) in try RoadNetwork(contentsOf: path) }
         } catch {
@@ -149,7 +153,7 @@ public enum WorldParser {
             let ap = try apNode.mapping(allowing: accessPointKeys, what: "access point")
             let bssidNode = try ap.required("bssid")
             let bssid = try bssidNode.string(what: "a BSSID").lowercased()
-            guard isMACAddress(bssid) else { throw bssidNode.error("expected a BSSID such as 02:00:00:00:01:01, found '\(bssid)'") }
+            guard isMACAddress(bssid) else { throw bssidNode.error("expected a BSSID such as 02:00:00:00:01:01, found '\(MessageText.excerpt(bssid))'") }
             if let first = bssids[bssid] { throw bssidNode.error("BSSID \(bssid) is already used at \(first)") }
             bssids[bssid] = bssidNode.location
             var accessPoint = AccessPoint(
@@ -177,7 +181,7 @@ public enum WorldParser {
             let fields = try ibeacon.mapping(allowing: ["uuid", "major", "minor"], what: "iBeacon identity")
             let uuidNode = try fields.required("uuid")
             let uuid = try uuidNode.string(what: "a proximity UUID").uppercased()
-            guard UUID(uuidString: uuid) != nil else { throw uuidNode.error("expected a UUID such as F7826DA6-4FA2-4E98-8024-BC5B71E0893E, found '\(uuid)'") }
+            guard UUID(uuidString: uuid) != nil else { throw uuidNode.error("expected a UUID such as F7826DA6-4FA2-4E98-8024-BC5B71E0893E, found '\(MessageText.excerpt(uuid))'") }
             id = .iBeacon(uuid: uuid, major: try uint16(fields.required("major")), minor: try uint16(fields.required("minor")))
         case (nil, let eddystone?):
             let fields = try eddystone.mapping(allowing: ["namespace", "instance"], what: "Eddystone-UID identity")
@@ -217,7 +221,7 @@ extension YAMLNode {
     func coordinate(places: [String: GeoCoordinate]) throws(ScenarioError) -> GeoCoordinate {
         if let name = scalarText, !isSequence, !isMapping, Double(name) == nil {
             guard let place = places[name] else {
-                var message = "unknown place '\(name)'"
+                var message = "unknown place '\(MessageText.excerpt(name))'"
                 if let suggestion = NearestWord.suggest(for: name, among: places.keys.sorted()) {
                     message += "; did you mean '\(suggestion)'?"
                 } else if places.isEmpty {

@@ -46,6 +46,17 @@ public enum YAMLFileKind: String, Sendable, Hashable {
             self = .scenario
             return
         }
+        // So is a world or an app's data file (a world may be megabytes: parsing it whole only to
+        // tell its kind took seconds, before its own reader refused it for its size).
+        if Self.worldKeys.contains(where: { Self.topLevelValue(of: $0, in: text) != nil }) {
+            self = .world
+            return
+        }
+        let dataKeys = ScenarioAppRegistry.apps.flatMap(\.dataFileKeys)
+        if dataKeys.contains(where: { Self.topLevelValue(of: $0, in: text) != nil }) {
+            self = .appData
+            return
+        }
         guard let root = try? YAMLNode.parse(text, file: path), let keys = try? root.fieldNames() else { return nil }
         self.init(topLevelKeys: keys)
     }

@@ -1,4 +1,5 @@
 import DeviceSimHAL
+import DeviceSimSimulated
 import Foundation
 import Yams
 
@@ -56,6 +57,15 @@ public struct YAMLNode {
         }
     }
 
+    /// An error for a document `text` whose root (this node) is not a mapping: quotes the file's
+    /// first line (cut to 120 characters), never the value the YAML parser folded out of several
+    /// lines (a file that is not ours, `passwd.yaml -> /etc/passwd`, is one long value).
+    package func notAMappingError(in text: String, expected what: String) -> ScenarioError? {
+        guard !isMapping else { return nil }
+        let firstLine = text.prefix { $0 != "\n" && $0 != "\r" && $0 != "\r\n" }
+        return ScenarioError("expected \(what), but this file starts with '\(MessageText.excerpt(String(firstLine)))'", at: location)
+    }
+
     /// Where the node starts.
     public var location: SourceLocation {
         SourceLocation(file: file, line: node.mark?.line ?? 1, column: node.mark?.column ?? 1)
@@ -68,7 +78,7 @@ public struct YAMLNode {
 
     private var kindName: String {
         switch node {
-        case .scalar(let scalar): scalar.string.isEmpty ? "an empty value" : "the value '\(scalar.string)'"
+        case .scalar(let scalar): scalar.string.isEmpty ? "an empty value" : "the value '\(MessageText.excerpt(scalar.string))'"
         case .mapping: "a mapping"
         case .sequence: "a list"
         case .alias: "an alias"
@@ -86,7 +96,7 @@ public struct YAMLNode {
             guard case .scalar(let scalar) = key else { throw keyNode.error("mapping keys must be plain words") }
             let name = scalar.string
             guard allowed.contains(name) else {
-                var message = "unknown key '\(name)' in \(what)"
+                var message = "unknown key '\(MessageText.excerpt(name))' in \(what)"
                 if let suggestion = NearestWord.suggest(for: name, among: allowed) {
                     message += "; did you mean '\(suggestion)'?"
                 } else {
@@ -188,7 +198,7 @@ public struct YAMLNode {
     public func choice(_ choices: [String], what: String) throws(ScenarioError) -> String {
         let text = try string(what: what)
         guard choices.contains(text) else {
-            var message = "unknown \(what) '\(text)'"
+            var message = "unknown \(what) '\(MessageText.excerpt(text))'"
             if let suggestion = NearestWord.suggest(for: text, among: choices) { message += "; did you mean '\(suggestion)'?" } else {
                 message += "; expected one of: \(choices.joined(separator: ", "))"
             }
@@ -266,7 +276,8 @@ public enum DurationText {
     public static func parse(_ text: String) -> Duration? {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         if let seconds = Double(trimmed) {
-            guard seconds.isFinite, seconds >= 0, seconds < 1e10 else { return nil }
+            // Below 1e9 seconds (about 31 years, as the parts of `1h30m` are): 1e10 overflowed nanoseconds in 64 bits.
+            guard seconds.isFinite, seconds >= 0, seconds < 1e9 else { return nil }
             return .nanoseconds(Int64((seconds * 1e9).rounded()))
         }
         var total: Int64 = 0
@@ -281,13 +292,25 @@ public enum DurationText {
             guard let scale = unitScales[unit] else { return nil }
             let nanos = value * scale
             guard nanos < 1e18 else { return nil }
+            // The parts together are bounded like each one (about 31 years): `11000d11000d…` must not overflow.
             total += Int64(nanos.rounded())
+            guard total < 1_000_000_000_000_000_000 else { return nil }
         }
         return .nanoseconds(total)
     }
 
     /// `duration` written the way ``parse(_:)`` reads it, e.g. `1h30m`, `90s`, `250ms`.
     public static func format(_ duration: Duration) -> String {
+        let seconds = duration.components.seconds
+        if seconds >= 9_000_000_000 {
+            // Past what whole nanoseconds hold in 64 bits (a sum of many runs' virtual times): to the second.
+            var rest = seconds, out = ""
+            for (unit, size) in [("d", Int64(86_400)), ("h", 3_600), ("m", 60), ("s", 1)] where rest >= size {
+                out += "\(rest / size)\(unit)"
+                rest %= size
+            }
+            return out
+        }
         var nanos = duration.wholeNanoseconds
         if nanos == 0 { return "0s" }
         var out = ""
@@ -304,6 +327,8 @@ public enum DurationText {
 /// Suggests the closest valid word for a typo (Levenshtein distance).
 enum NearestWord {
     static func suggest(for word: String, among candidates: [String]) -> String? {
+        // A word far longer than every candidate is no typo of one (and a 3 MB value would take seconds).
+        guard word.utf8.count <= 2 * (candidates.map(\.utf8.count).max() ?? 0) + 8 else { return nil }
         let scored = candidates.map { ($0, distance(word.lowercased(), $0.lowercased())) }
         guard let best = scored.min(by: { $0.1 < $1.1 }) else { return nil }
         return best.1 <= max(2, word.count / 3) ? best.0 : nil

@@ -76,8 +76,22 @@ public struct GPXDocument: Sendable {
         return "\(words) (XML parser error \(code))"
     }
 
-    /// Reads and parses a GPX file.
+    /// The times a point may carry, in seconds since 1970: from 1970 to the end of 2199 (in
+    /// nanoseconds since 1970, as fixes carry them, any gap between two such times fits).
+    static let validTimes: ClosedRange<Double> = 0...7_258_118_399
+
+    /// The elevations a point may have, in metres (the deepest sea to the edge of space).
+    static let validElevations: ClosedRange<Double> = -11_000...100_000
+
+    /// The largest GPX file read.
+    public static let maximumFileSize = 64 << 20
+
+    /// Reads and parses a GPX file (a regular file of at most ``maximumFileSize`` bytes).
     public init(contentsOf url: URL) throws(GPXError) {
+        if let refusal = InputFile.refusal(atPath: url.path) { throw GPXError(file: url.path, line: 0, column: 0, message: "cannot read the file: \(refusal)") }
+        if let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int, size > Self.maximumFileSize {
+            throw GPXError(file: url.path, line: 0, column: 0, message: "the file is \(size) bytes; GPX files are limited to \(Self.maximumFileSize) bytes (\(Self.maximumFileSize >> 20) MiB)")
+        }
         let data: Data
         do { data = try Data(contentsOf: url) } catch {
             throw GPXError(file: url.path, line: 0, column: 0, message: "cannot read the file: \(error.localizedDescription)")
@@ -115,11 +129,13 @@ public struct GPXDocument: Sendable {
                     continue
                 }
                 if distance < 0.01 {
+                    // (Times are within `validTimes`, so any gap fits in nanoseconds.)
+                    let gap = Duration.nanoseconds(Int64(min(seconds, Self.validTimes.upperBound) * 1e9))
                     if var last = waypoints.popLast() {
-                        last.pause += .nanoseconds(Int64(seconds * 1e9))
+                        last.pause += gap
                         waypoints.append(last)
                     } else {
-                        waypoints.append(Route.Waypoint(point.coordinate, speed: nil, pause: .nanoseconds(Int64(seconds * 1e9)), altitude: point.elevation))
+                        waypoints.append(Route.Waypoint(point.coordinate, speed: nil, pause: gap, altitude: point.elevation))
                     }
                 } else {
                     waypoints.append(Route.Waypoint(point.coordinate, speed: distance / seconds, altitude: point.elevation))
@@ -190,7 +206,7 @@ private final class GPXParserDelegate: NSObject, XMLParserDelegate {
                 return fail(parser, "<\(name)> needs lat and lon attributes")
             }
             guard let lat = Double(latText), let lon = Double(lonText), abs(lat) <= 90, abs(lon) <= 180 else {
-                return fail(parser, "<\(name)> has an invalid position lat=\"\(latText)\" lon=\"\(lonText)\"")
+                return fail(parser, "<\(name)> has an invalid position lat=\"\(MessageText.excerpt(latText))\" lon=\"\(MessageText.excerpt(lonText))\" (latitude within -90...90, longitude within -180...180)")
             }
             point = GPXDocument.Point(coordinate: GeoCoordinate(latitude: lat, longitude: lon))
             pointElement = name
@@ -207,11 +223,16 @@ private final class GPXParserDelegate: NSObject, XMLParserDelegate {
         if openElements.last == name { openElements.removeLast() }
         switch name {
         case "ele" where point != nil:
-            guard let elevation = Double(value) else { return fail(parser, "<ele> is not a number: '\(value)'") }
+            guard let elevation = Double(value), GPXDocument.validElevations.contains(elevation) else {
+                return fail(parser, "<ele> must be a number of metres within -11000...100000, found '\(MessageText.excerpt(value))'")
+            }
             point?.elevation = elevation
         case "time" where point != nil:
             guard let time = isoFormatter.date(from: value) ?? isoFractionalFormatter.date(from: value) else {
-                return fail(parser, "<time> is not an ISO 8601 time: '\(value)'")
+                return fail(parser, "<time> is not an ISO 8601 time: '\(MessageText.excerpt(value))'")
+            }
+            guard GPXDocument.validTimes.contains(time.timeIntervalSince1970) else {
+                return fail(parser, "<time> \(value) is outside the years 1970 to 2199 that a track's points may be dated")
             }
             point?.time = time
         case "trkpt", "rtept", "wpt":

@@ -34,6 +34,17 @@ public final class NMEAPlaybackLocationProvider: LocationProvider {
         public init() {}
     }
 
+    /// The most fixes played in a row at one virtual instant: a log whose time does not advance (every
+    /// fix at one timestamp, or times running backwards) stops the run here with a message, instead of
+    /// flooding one instant with events. A real receiver's log has at most a few fixes per timestamp.
+    public static let maximumFixesAtOneInstant = 10_000
+    /// The most sentences one epoch (one report of the log) may take: a receiver sends a few dozen per
+    /// epoch; a log whose sentences all carry one time is one endless epoch, and stops the run here.
+    public static let maximumSentencesPerReport = 10_000
+    /// The longest a log plays (saturated there): no scenario runs that long, and the virtual times of
+    /// fixes stay far from overflowing.
+    static let longestPlayback: Duration = .seconds(100 * 365 * 86_400)
+
     /// The settings.
     public let configuration: Configuration
     /// The log being played.
@@ -65,12 +76,17 @@ public final class NMEAPlaybackLocationProvider: LocationProvider {
     private var lastInstant = VirtualInstant.zero
     private var untimedIndex: Int64 = 0
     private var reportedUnavailable = false
+    private var fixesAtLastInstant = 0
+    private var sentencesAtLastReport = 0
+    /// Why the log could not be read on, once a read failed.
+    private var readFailure: String?
     private var pending: ScheduledEvent?
     private var running = false
 
     /// Opens `file` for playback on `scheduler`.
     public init(scheduler: EventScheduler, file: URL, configuration: Configuration = Configuration()) throws(PlaybackError) {
         guard configuration.speedFactor > 0, configuration.speedFactor.isFinite else { throw PlaybackError(file: file.path, message: "the speed factor must be greater than zero") }
+        if let refusal = InputFile.refusal(atPath: file.path) { throw PlaybackError(file: file.path, message: refusal) }
         guard FileManager.default.isReadableFile(atPath: file.path) else { throw PlaybackError(file: file.path, message: "no such file, or it is not readable") }
         self.scheduler = scheduler
         self.file = file
@@ -133,6 +149,7 @@ public final class NMEAPlaybackLocationProvider: LocationProvider {
         handle = FileHandle(forReadingAtPath: file.path)
         accumulated = accumulated.merging(decoder.statistics)
         decoder = NMEADecoder()
+        sentencesAtLastReport = 0
         queue.removeAll(keepingCapacity: true)
         queueHead = 0
         endOfFile = handle == nil
@@ -151,14 +168,29 @@ public final class NMEAPlaybackLocationProvider: LocationProvider {
             queue.removeAll(keepingCapacity: true)
             queueHead = 0
             if endOfFile { return nil }
-            let chunk = handle?.readData(ofLength: configuration.chunkSize) ?? Data()
+            let chunk: Data
+            do {
+                chunk = try handle?.read(upToCount: configuration.chunkSize) ?? Data()
+            } catch {
+                // A read error (the file went away, an I/O error) ends the log where it happened.
+                readFailure = readFailure ?? "cannot read on in \(file.path): \(error.localizedDescription)"
+                chunk = Data()
+            }
             if chunk.isEmpty {
                 endOfFile = true
                 decoder.finish { queue.append($0) }
             } else {
                 chunk.withUnsafeBytes { bytes in decoder.feed(bytes) { queue.append($0) } }
+                if queue.isEmpty, decoder.statistics.decodedSentences - sentencesAtLastReport > Self.maximumSentencesPerReport {
+                    // One epoch that never ends: every sentence at one time. Reading on would read the
+                    // whole file for one fix (and again on every pass of a looping log).
+                    scheduler.stop(because: "the NMEA log \(file.path) has more than \(Self.maximumSentencesPerReport) sentences in a row without a new fix time (a receiver sends a few dozen per epoch): its time does not advance, so it cannot be played")
+                    endOfFile = true
+                    return nil
+                }
             }
         }
+        sentencesAtLastReport = decoder.statistics.decodedSentences
         defer { queueHead += 1 }
         return queue[queueHead]
     }
@@ -174,6 +206,11 @@ public final class NMEAPlaybackLocationProvider: LocationProvider {
                 continue
             }
             guard let instant = playbackInstant(of: fix) else { continue }  // before the start offset
+            fixesAtLastInstant = instant == lastInstant ? fixesAtLastInstant + 1 : 1
+            if fixesAtLastInstant > Self.maximumFixesAtOneInstant {
+                scheduler.stop(because: "the NMEA log \(file.path) has more than \(Self.maximumFixesAtOneInstant) fixes in a row at one instant (virtual time \(instant)): its time does not advance, so it cannot be played")
+                return
+            }
             lastInstant = instant
             pending = scheduler.schedule(at: instant) { [unowned self] in
                 deliver(fix)
@@ -182,14 +219,14 @@ public final class NMEAPlaybackLocationProvider: LocationProvider {
             return
         }
         // End of the log: loop, or go silent one interval after the last fix.
-        if configuration.loop, fixesPlayed > 0 {
+        if configuration.loop, fixesPlayed > 0, readFailure == nil {
             beginPass(at: lastInstant.advanced(by: configuration.interval))
             scheduleNext()
         } else {
             pending = scheduler.schedule(at: max(lastInstant.advanced(by: configuration.interval), scheduler.now)) { [unowned self] in
                 finished = true
                 currentFix = nil
-                observers.send(.unavailable(reason: "end of NMEA log"))
+                observers.send(.unavailable(reason: readFailure ?? "end of NMEA log"))
             }
         }
     }
@@ -200,7 +237,8 @@ public final class NMEAPlaybackLocationProvider: LocationProvider {
         var logTime = fix.unixNanoseconds ?? fix.timeOfDay.map { $0.nanoseconds }
         if fix.unixNanoseconds == nil, let time = logTime {
             // Time of day only: roll over at midnight.
-            if let last = lastLogTime, time + dayOffset < last - 43_200_000_000_000 { dayOffset += 86_400_000_000_000 }
+            // (At most about 30 years of rollovers: a log alternating around midnight must not overflow.)
+            if let last = lastLogTime, time + dayOffset < last - 43_200_000_000_000, dayOffset < 1_000_000_000_000_000_000 { dayOffset += 86_400_000_000_000 }
             logTime = time + dayOffset
         }
         let elapsed: Int64
@@ -209,11 +247,13 @@ public final class NMEAPlaybackLocationProvider: LocationProvider {
             lastLogTime = max(lastLogTime ?? logTime, logTime)
             elapsed = max(0, logTime - logOrigin!)
         } else {
-            elapsed = untimedIndex * configuration.interval.wholeNanoseconds
+            let (product, overflow) = untimedIndex.multipliedReportingOverflow(by: configuration.interval.wholeNanoseconds)
+            elapsed = overflow ? Int64.max / 2 : product
             untimedIndex += 1
         }
         guard elapsed >= offsetNanos else { return nil }
-        let scaled = Double(elapsed - offsetNanos) / configuration.speedFactor
+        // Saturated: a log spanning decades played slowly must not overflow (no scenario runs that long).
+        let scaled = min(Double(elapsed - offsetNanos) / configuration.speedFactor, Double(Self.longestPlayback.wholeNanoseconds))
         let instant = passOrigin.advanced(by: .nanoseconds(Int64(scaled.rounded())))
         return max(instant, lastInstant, scheduler.now)
     }

@@ -77,8 +77,14 @@ public struct RouteTimeline: Sendable {
         self.legs = legs
         self.end = position
         self.endAltitude = altitude
-        self.duration = .nanoseconds(Int64((clock * 1e9).rounded()))
+        // Saturated: thousands of long pauses, or a crawl across the globe, add up to more than a
+        // duration holds; no run lasts that long, so the route simply has not ended by then.
+        self.duration = clock < Self.longestDuration.inSeconds ? .nanoseconds(Int64((clock * 1e9).rounded())) : Self.longestDuration
     }
+
+    /// The longest ``duration`` a timeline reports (100 years, far beyond any run): a route that
+    /// takes longer is still on its way at the end of any run.
+    public static let longestDuration: Duration = .seconds(100 * 365 * 86_400)
 
     /// The state `elapsed` after the route started (before 0: at the start; after the end: at the end).
     public func state(at elapsed: Duration) -> State {

@@ -408,6 +408,33 @@ public final class EventScheduler {
         if let maximum = limits.maximumEvents, eventCount - startCount >= maximum {
             throw .eventLimitExceeded(limit: maximum, at: VirtualInstant(nanoseconds: instant))
         }
+        if instant == lastCheckedInstant {
+            eventsAtLastCheckedInstant += 1
+            if let maximum = limits.maximumEventsAtOneInstant, eventsAtLastCheckedInstant > maximum {
+                throw .instantLimitExceeded(limit: maximum, at: VirtualInstant(nanoseconds: instant))
+            }
+        } else {
+            lastCheckedInstant = instant
+            eventsAtLastCheckedInstant = 1
+        }
+        if let stopReason { throw .stopped(reason: stopReason, at: stopInstant) }
+    }
+
+    /// The instant of the latest event checked against the limits, and how many events were due then.
+    @exclusivity(unchecked) private var lastCheckedInstant = Int64.min
+    @exclusivity(unchecked) private var eventsAtLastCheckedInstant = 0
+    /// Why the run must stop, once something asked it to (``stop(because:)``).
+    @exclusivity(unchecked) public private(set) var stopReason: String?
+    /// When it was asked to stop.
+    @exclusivity(unchecked) private var stopInstant = VirtualInstant.zero
+
+    /// Stops the run before its next event with ``SchedulerError/stopped(reason:at:)``: for a driver
+    /// that finds it cannot go on (a log whose time never advances, more beacons in reach than a
+    /// phone can range) and says why. The first reason given is kept.
+    public func stop(because reason: String) {
+        guard stopReason == nil else { return }
+        stopReason = reason
+        stopInstant = now
     }
 }
 
@@ -417,15 +444,27 @@ public struct RunLimits: Sendable, Hashable {
     public var maximumVirtualTime: VirtualInstant?
     /// At most this many events in one call of `run` (nil: no bound).
     public var maximumEvents: Int?
+    /// At most this many events due at one virtual instant (nil: no bound): a wall of events that
+    /// does not let time advance stops here, however far the event bound is.
+    public var maximumEventsAtOneInstant: Int?
 
-    /// Creates limits; by default at most 50 million events per run and 400 days of virtual time.
+    /// The default bound of events at one instant.
+    public static let defaultMaximumEventsAtOneInstant = 1_000_000
+
+    /// Creates limits; by default at most 50 million events per run, 400 days of virtual time, and
+    /// ``defaultMaximumEventsAtOneInstant`` events at one instant (set ``maximumEventsAtOneInstant`` to change it).
     public init(maximumVirtualTime: VirtualInstant? = VirtualInstant(offset: .seconds(400 * 86_400)), maximumEvents: Int? = 50_000_000) {
         self.maximumVirtualTime = maximumVirtualTime
         self.maximumEvents = maximumEvents
+        self.maximumEventsAtOneInstant = Self.defaultMaximumEventsAtOneInstant
     }
 
     /// No bounds at all.
-    public static let unbounded = RunLimits(maximumVirtualTime: nil, maximumEvents: nil)
+    public static let unbounded: RunLimits = {
+        var limits = RunLimits(maximumVirtualTime: nil, maximumEvents: nil)
+        limits.maximumEventsAtOneInstant = nil
+        return limits
+    }()
 }
 
 /// Why a scheduler stopped before its deadline.
@@ -434,6 +473,10 @@ public enum SchedulerError: Error, Hashable, Sendable, CustomStringConvertible {
     case eventLimitExceeded(limit: Int, at: VirtualInstant)
     /// An event was due after ``RunLimits/maximumVirtualTime``.
     case virtualTimeLimitExceeded(limit: VirtualInstant, eventsRun: Int)
+    /// More events were due at one instant than ``RunLimits/maximumEventsAtOneInstant`` allows.
+    case instantLimitExceeded(limit: Int, at: VirtualInstant)
+    /// Something in the simulation stopped it (``EventScheduler/stop(because:)``).
+    case stopped(reason: String, at: VirtualInstant)
 
     public var description: String {
         switch self {
@@ -441,6 +484,10 @@ public enum SchedulerError: Error, Hashable, Sendable, CustomStringConvertible {
             "runaway simulation: more than \(limit) events in one run (stopped at virtual time \(at)); raise the event limit if this is intended"
         case .virtualTimeLimitExceeded(let limit, let eventsRun):
             "runaway simulation: an event was due after the virtual time limit \(limit) (\(eventsRun) events had run)"
+        case .instantLimitExceeded(let limit, let at):
+            "runaway simulation: more than \(limit) events at one instant (virtual time \(at)) without time advancing; a wall of events at one instant is refused"
+        case .stopped(let reason, let at):
+            "the run stopped at virtual time \(at): \(reason)"
         }
     }
 }

@@ -1,5 +1,6 @@
 import DeviceSimHAL
 import DeviceSimScenario
+import DeviceSimSimulated
 
 /// A campus game file: the game's time zone, the day its week starts on, and its objectives at real
 /// buildings. Errors carry `file:line:column` like scenario files.
@@ -26,6 +27,8 @@ public struct GameDefinition: Sendable, Hashable {
 public enum GameFileParser {
     static let keys = ["name", "time-zone", "week-starts", "objectives"]
     static let objectiveKeys = ["id", "name", "at", "radius", "points", "info"]
+    /// The most points one objective gives (scores add them up over weeks of many players).
+    public static let maximumPoints = 1_000_000
 
     /// Reads the game file at `path`.
     public static func parse(contentsOf path: String) throws(ScenarioError) -> GameDefinition {
@@ -35,6 +38,7 @@ public enum GameFileParser {
     /// Reads a game file's text.
     public static func parse(_ text: String, file: String) throws(ScenarioError) -> GameDefinition {
         let root = try YAMLNode.parse(text, file: file)
+        if let error = root.notAMappingError(in: text, expected: "a game file with keys \(keys.joined(separator: ", "))") { throw error }
         let map = try root.mapping(allowing: keys, what: "game file")
         let name = try map.optional("name")?.string(what: "the game's name") ?? "campus game"
         var timeZone = "UTC"
@@ -53,13 +57,13 @@ public enum GameFileParser {
             let objective = try item.mapping(allowing: objectiveKeys, what: "objective")
             let idNode = try objective.required("id")
             let id = try idNode.string(what: "an objective id")
-            guard !objectives.contains(where: { $0.id == id }) else { throw idNode.error("two objectives have the id '\(id)'") }
+            guard !objectives.contains(where: { $0.id == id }) else { throw idNode.error("two objectives have the id '\(MessageText.excerpt(id))'") }
             let radiusNode = try objective.required("radius")
             let radius = try radiusNode.double(what: "a radius in metres")
             guard radius > 0, radius <= 5_000 else { throw radiusNode.error("radius must be within 0...5000 metres") }
             let pointsNode = try objective.required("points")
             let points = try pointsNode.int(what: "a number of points")
-            guard points > 0 else { throw pointsNode.error("points must be 1 or more") }
+            guard (1...maximumPoints).contains(points) else { throw pointsNode.error("points must be within 1...\(maximumPoints), found \(points)") }
             objectives.append(GameObjective(
                 id: id, name: try objective.optional("name")?.string(what: "the building's name"),
                 center: try position(of: objective.required("at")), radius: radius, points: points,
@@ -72,7 +76,7 @@ public enum GameFileParser {
     /// place name is refused with what to write instead.
     static func position(of node: YAMLNode) throws(ScenarioError) -> GeoCoordinate {
         if let name = node.scalarText, Double(name) == nil {
-            throw node.error("expected the objective's position as [latitude, longitude], found the place name '\(name)': a game file has no world, so place names cannot be used here (copy the place's [lat, lon] from the world file)")
+            throw node.error("expected the objective's position as [latitude, longitude], found the place name '\(MessageText.excerpt(name))': a game file has no world, so place names cannot be used here (copy the place's [lat, lon] from the world file)")
         }
         return try node.coordinate()
     }

@@ -1,5 +1,6 @@
 import DeviceSimHAL
 import DeviceSimScenario
+import DeviceSimSimulated
 import DeviceSimTime
 
 /// The friend-locator server of a scenario, from the file's top-level `backend:` section: its
@@ -35,7 +36,9 @@ struct FriendLocatorServerSpec: Sendable {
         if spec.accounts.isEmpty { spec.accounts = FriendLocatorServer.Account.allFriends(sections.devices.map(\.account)) }
         let accountIDs = Set(spec.accounts.map(\.id))
         for device in sections.devices where !accountIDs.contains(device.account) {
-            throw ScenarioError("device '\(device.id)' uses the account '\(device.account)', which the backend does not list", at: device.location)
+            throw ScenarioError(
+                "device '\(MessageText.excerpt(device.id))' uses the account '\(MessageText.excerpt(device.account))', which the backend does not list",
+                at: device.location)
         }
         return spec
     }
@@ -49,7 +52,7 @@ struct FriendLocatorServerSpec: Sendable {
             for item in try accountsNode.sequence(what: "list of accounts") {
                 let account = try item.mapping(allowing: accountKeys, what: "account")
                 let id = try account.required("id").string(what: "an account id")
-                guard seenAccountIDs.insert(id).inserted else { throw item.error("a second account named '\(id)'") }
+                guard seenAccountIDs.insert(id).inserted else { throw item.error("a second account named '\(MessageText.excerpt(id))'") }
                 var parsed = FriendLocatorServer.Account(id: id, email: try account.optional("email")?.string(what: "an e-mail address"))
                 if let n = account.optional("friends") { parsed.friends = try n.sequence(what: "list of friends").map { (f) throws(ScenarioError) in try f.string(what: "an account id") } }
                 if let groupsNode = account.optional("groups") {
@@ -66,7 +69,7 @@ struct FriendLocatorServerSpec: Sendable {
             let ids = Set(spec.accounts.map(\.id))
             for (index, account) in spec.accounts.enumerated() {
                 for friend in account.friends + account.groups.values.flatMap({ $0 }) where !ids.contains(friend) {
-                    throw try accountsNode.sequence()[index].error("account '\(account.id)' names '\(friend)', who has no account")
+                    throw try accountsNode.sequence()[index].error("account '\(MessageText.excerpt(account.id))' names '\(MessageText.excerpt(friend))', who has no account")
                 }
             }
         }

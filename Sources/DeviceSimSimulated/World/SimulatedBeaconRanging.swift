@@ -165,6 +165,10 @@ public final class SimulatedBeaconRanging: BeaconRanging, TickPrefetching {
         return tracked.count - 1
     }
 
+    /// The most beacons in reach of one device at once: more (a wall of beacons at one spot, each
+    /// sampled every cycle) stops the run with a message (``EventScheduler/stop(because:)``).
+    public static let maximumBeaconsInReach = 1_000
+
     /// Up to this many tracked beacons, a beacon's slot is found by a scan.
     private static let trackedScanLimit = 16
 
@@ -187,6 +191,10 @@ public final class SimulatedBeaconRanging: BeaconRanging, TickPrefetching {
         // moving device.
         nearby.removeAll(keepingCapacity: true)
         world.beacons(near: position, candidates: &candidates, into: &nearby)
+        if nearby.count > Self.maximumBeaconsInReach {
+            scheduler.stop(because: "\(nearby.count) beacons of the world '\(world.world.name)' are in reach of one device at \(position): a phone ranges at most \(Self.maximumBeaconsInReach) beacons at once; spread the world's beacons out")
+            nearby.removeLast(nearby.count - Self.maximumBeaconsInReach)
+        }
         let environment = world.world.radio
         let beacons = world.world.beacons
         inReach.removeAll(keepingCapacity: true)
