@@ -43,10 +43,18 @@ struct StreetLayer {
         // Undirected edges with an end in the box: roads (in the car graph) and paths (in another only).
         var roadEdges = Set<UInt64>(), pathEdges = Set<UInt64>()
         func key(_ a: Int32, _ b: Int32) -> UInt64 { UInt64(UInt32(min(a, b))) << 32 | UInt64(UInt32(max(a, b))) }
+        // The car graph also has copies of road nodes (where turn restrictions apply) past the
+        // network's nodes: each is drawn as the node it copies (the first at its coordinate).
+        var nodeAt: [GeoCoordinate: Int32] = [:]
+        for (index, coordinate) in coordinates.enumerated() where nodeAt[coordinate] == nil { nodeAt[coordinate] = Int32(index) }
         for (graph, isRoad) in [(network.car, true), (network.foot, false), (network.bike, false)] {
-            for node in 0..<Int32(graph.nodeCount) {
-                for edge in graph.edges(of: node) {
-                    let target = graph.edgeTargets[edge]
+            func drawn(_ node: Int32) -> Int32? {
+                Int(node) < coordinates.count ? node : nodeAt[graph.coordinates[Int(node)]]
+            }
+            for graphNode in 0..<Int32(graph.nodeCount) {
+                guard let node = drawn(graphNode) else { continue }
+                for edge in graph.edges(of: graphNode) {
+                    guard let target = drawn(graph.edgeTargets[edge]), target != node else { continue }
                     guard inside(node) || inside(target) else { continue }
                     let pair = key(node, target)
                     if isRoad { roadEdges.insert(pair) } else if !roadEdges.contains(pair) { pathEdges.insert(pair) }
