@@ -27,6 +27,15 @@ public struct GPXDocument: Sendable {
 
     /// Parses GPX data; `file` names it in errors.
     public init(data: Data, file: String = "GPX") throws(GPXError) {
+        // Foundation's XML parser traps on an element name that is not UTF-8 text (libxml2 passes the
+        // bytes on as they are when the file says it is UTF-8): such a file is refused here first.
+        if Self.isDeclaredUTF8(data), let (line, column) = Self.firstInvalidUTF8(data) {
+            throw GPXError(file: file, line: line, column: column, message: "bytes that are not UTF-8 text (and the file does not say it is ISO-8859-1 or UTF-16); save it as UTF-8")
+        }
+        // It also traps on a processing instruction without data (`<?name?>`), which GPX has no use for.
+        if let (line, column, target) = Self.firstEmptyProcessingInstruction(data) {
+            throw GPXError(file: file, line: line, column: column, message: "a processing instruction with no data (<?\(target)?>) is not read: remove it")
+        }
         let delegate = GPXParserDelegate(file: file)
         let parser = XMLParser(data: data)
         parser.delegate = delegate
@@ -42,6 +51,64 @@ public struct GPXDocument: Sendable {
         }
         guard delegate.sawRoot else { throw GPXError(file: file, line: 1, column: 1, message: "no <gpx> element: this is not a GPX file") }
         self = delegate.document
+    }
+
+    /// The encodings other than UTF-8 a GPX file may declare (its XML parser converts them to UTF-8).
+    static let otherEncodings = ["iso-8859-1", "latin1", "iso-8859-15", "windows-1252", "us-ascii", "ascii", "utf-16"]
+
+    /// Whether the data must be UTF-8 text: it has no byte order mark of UTF-16 or UTF-32, and its XML
+    /// declaration names UTF-8, no encoding (which means UTF-8), or one the parser does not know.
+    static func isDeclaredUTF8(_ data: Data) -> Bool {
+        let head = data.prefix(4)
+        if head.starts(with: [0xFE, 0xFF]) || head.starts(with: [0xFF, 0xFE]) || head.starts(with: [0, 0]) { return false }
+        let prolog = String(decoding: data.prefix(200), as: UTF8.self)
+        guard prolog.hasPrefix("<?xml") || prolog.hasPrefix("\u{FEFF}<?xml"), let end = prolog.range(of: "?>") else { return true }
+        let declaration = prolog[..<end.lowerBound].lowercased()
+        guard let encoding = declaration.range(of: "encoding") else { return true }
+        let value = declaration[encoding.upperBound...].drop { $0 == " " || $0 == "=" || $0 == "\"" || $0 == "'" }.prefix { $0 != "\"" && $0 != "'" }
+        return !otherEncodings.contains(String(value))
+    }
+
+    /// The first processing instruction (`<?target data?>`) that has no data (the XML declaration at the
+    /// very start included: it names at least its version), or whose target is `xml` anywhere else or
+    /// starts with `xml` at the start: its line, column (1-based, in bytes) and target.
+    static func firstEmptyProcessingInstruction(_ data: Data) -> (line: Int, column: Int, target: String)? {
+        let bytes = [UInt8](data)
+        var line = 1, lineStart = 0, index = 0
+        let start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        while index + 1 < bytes.count {
+            if bytes[index] == UInt8(ascii: "\n") { line += 1; lineStart = index + 1 }
+            guard bytes[index] == UInt8(ascii: "<"), bytes[index + 1] == UInt8(ascii: "?") else { index += 1; continue }
+            var cursor = index + 2
+            let isSpace = { (byte: UInt8) in byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
+            while cursor < bytes.count, !isSpace(bytes[cursor]), !bytes[cursor...].starts(with: [UInt8(ascii: "?"), UInt8(ascii: ">")]) { cursor += 1 }
+            let target = String(decoding: bytes[(index + 2)..<cursor], as: UTF8.self)
+            while cursor < bytes.count, isSpace(bytes[cursor]) { cursor += 1 }
+            let hasData = cursor < bytes.count && !bytes[cursor...].starts(with: [UInt8(ascii: "?"), UInt8(ascii: ">")])
+            let isDeclaration = index == start && target == "xml"
+            if !hasData || target.isEmpty || (target.lowercased() == "xml" && !isDeclaration) || (index == start && target.lowercased().hasPrefix("xml") && target != "xml") {
+                return (line, index - lineStart + 1, target)
+            }
+            index = cursor
+        }
+        return nil
+    }
+
+    /// The line and column (1-based, in bytes) of the first byte that is not part of UTF-8 text.
+    static func firstInvalidUTF8(_ data: Data) -> (line: Int, column: Int)? {
+        var iterator = data.makeIterator()
+        var parser = Unicode.UTF8.ForwardParser()
+        var line = 1, column = 1
+        while true {
+            switch parser.parseScalar(from: &iterator) {
+            case .valid(let encoded):
+                if encoded.count == 1, encoded.first == UInt8(ascii: "\n") { line += 1; column = 1 } else { column += encoded.count }
+            case .error:
+                return (line, column)
+            case .emptyInput:
+                return nil
+            }
+        }
     }
 
     /// What an XML parser error code (libxml2's numbering, which Foundation passes on) means, in words

@@ -59,4 +59,32 @@ import Testing
         #expect(throws: GPXError.self) { try GPXDocument(data: Data("<gpx><trk>".utf8)) }
         #expect(throws: GPXError.self) { try GPXDocument(data: Data("<kml/>".utf8)) }
     }
+
+    /// Found by the fuzz-gpx target: an element name with a byte that is not UTF-8 made Foundation's
+    /// XML parser trap (SIGILL) in `nmea export --gpx` and in scenarios.
+    @Test func bytesThatAreNotUTF8AreRefusedWhereTheyAre() throws {
+        var bytes = Array(Self.track.utf8)
+        let time = try #require(bytes.indices.first { bytes[$0...].starts(with: Array("<time>".utf8)) })
+        bytes[time + 1] = 0xFE   // <\u{FE}ime>: not UTF-8
+        let error = try #require(throws: GPXError.self) { try GPXDocument(data: Data(bytes), file: "bad.gpx") }
+        #expect(error.description.hasPrefix("bad.gpx:4:"), "\(error)")
+        #expect(error.message.contains("not UTF-8"))
+
+        // A file that says it is in another encoding is read in it.
+        let latin1 = Data("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>\n<gpx version=\"1.1\"><wpt lat=\"1\" lon=\"2\"><name>M".utf8) + Data([0xFC])
+            + Data("nchen</name></wpt></gpx>".utf8)
+        let document = try GPXDocument(data: latin1, file: "latin1.gpx")
+        #expect(document.waypoints.count == 1)
+    }
+
+    /// Found by the fuzz-gpx target: a processing instruction with no data made Foundation's XML parser
+    /// trap.
+    @Test func aProcessingInstructionWithNoDataIsRefused() throws {
+        for (text, position) in [("<?xml version=\"1.0\"?>\n<?g?>\n<gpx/>", "2:1"), ("<?xmleom-C?>\n<gpx/>", "1:1")] {
+            let error = try #require(throws: GPXError.self) { try GPXDocument(data: Data(text.utf8), file: "pi.gpx") }
+            #expect(error.description.hasPrefix("pi.gpx:\(position):"), "\(error)")
+            #expect(error.message.contains("processing instruction with no data"))
+        }
+        _ = try GPXDocument(data: Data("<?xml version=\"1.0\"?>\n<?xml-stylesheet href=\"a.css\"?>\n<gpx version=\"1.1\"/>".utf8), file: "ok.gpx")
+    }
 }
