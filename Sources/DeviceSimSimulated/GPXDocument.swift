@@ -73,25 +73,33 @@ public struct GPXDocument: Sendable {
     /// very start included: it names at least its version), or whose target is `xml` anywhere else or
     /// starts with `xml` at the start: its line, column (1-based, in bytes) and target.
     static func firstEmptyProcessingInstruction(_ data: Data) -> (line: Int, column: Int, target: String)? {
-        let bytes = [UInt8](data)
-        var line = 1, lineStart = 0, index = 0
-        let start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-        while index + 1 < bytes.count {
-            if bytes[index] == UInt8(ascii: "\n") { line += 1; lineStart = index + 1 }
-            guard bytes[index] == UInt8(ascii: "<"), bytes[index + 1] == UInt8(ascii: "?") else { index += 1; continue }
-            var cursor = index + 2
-            let isSpace = { (byte: UInt8) in byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
-            while cursor < bytes.count, !isSpace(bytes[cursor]), !bytes[cursor...].starts(with: [UInt8(ascii: "?"), UInt8(ascii: ">")]) { cursor += 1 }
-            let target = String(decoding: bytes[(index + 2)..<cursor], as: UTF8.self)
-            while cursor < bytes.count, isSpace(bytes[cursor]) { cursor += 1 }
-            let hasData = cursor < bytes.count && !bytes[cursor...].starts(with: [UInt8(ascii: "?"), UInt8(ascii: ">")])
-            let isDeclaration = index == start && target == "xml"
-            if !hasData || target.isEmpty || (target.lowercased() == "xml" && !isDeclaration) || (index == start && target.lowercased().hasPrefix("xml") && target != "xml") {
-                return (line, index - lineStart + 1, target)
+        data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> (line: Int, column: Int, target: String)? in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            let (open, question, close) = (UInt8(ascii: "<"), UInt8(ascii: "?"), UInt8(ascii: ">"))
+            func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
+            func endsHere(_ at: Int) -> Bool { at + 1 < bytes.count && bytes[at] == question && bytes[at + 1] == close }
+            let start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+            var index = start
+            while index + 1 < bytes.count {
+                guard bytes[index] == open, bytes[index + 1] == question else { index += 1; continue }
+                var cursor = index + 2
+                while cursor < bytes.count, !isSpace(bytes[cursor]), !endsHere(cursor) { cursor += 1 }
+                let target = String(decoding: bytes[(index + 2)..<cursor], as: UTF8.self)
+                while cursor < bytes.count, isSpace(bytes[cursor]) { cursor += 1 }
+                let hasData = cursor < bytes.count && !endsHere(cursor)
+                let name = target.lowercased()
+                // At the start only the declaration may be named like `xml`; elsewhere never `xml` itself.
+                let nameAllowed = index == start ? target == "xml" || !name.hasPrefix("xml") : name != "xml"
+                if !hasData || target.isEmpty || !nameAllowed {
+                    let before = bytes[..<index]
+                    let line = 1 + before.count { $0 == UInt8(ascii: "\n") }
+                    let lineStart = before.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0
+                    return (line, index - lineStart + 1, target)
+                }
+                index = cursor
             }
-            index = cursor
+            return nil
         }
-        return nil
     }
 
     /// The line and column (1-based, in bytes) of the first byte that is not part of UTF-8 text.
