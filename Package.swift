@@ -132,25 +132,27 @@ let package = Package(
             path: "Sources/DeviceSimCLI"
         ),
         .executableTarget(name: "devicesim", dependencies: ["DeviceSimCLI", "DeviceSim"], path: "Sources/devicesim-executable"),
+        // What several test targets share (a fake gpsd, a box for results): test targets share no sources.
+        .target(name: "DeviceSimTestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "DeviceSimTimeTests", dependencies: ["DeviceSimTime"]),
         .testTarget(name: "DeviceSimHALTests", dependencies: ["DeviceSimHAL"]),
         .testTarget(name: "DeviceSimNMEATests", dependencies: ["DeviceSimNMEA", "DeviceSimTime"], resources: [.copy("Fixtures")]),
         .testTarget(name: "DeviceSimRoadsTests", dependencies: ["DeviceSimRoads"], exclude: ["Fixtures"]),
         .testTarget(name: "DeviceSimSimulatedTests", dependencies: ["DeviceSimSimulated"]),
-        .testTarget(name: "DeviceSimGPSDTests", dependencies: ["DeviceSimGPSD", "DeviceSimSimulated", "DeviceSimScenario", "DeviceSimNMEA", "DeviceSim"]),
+        .testTarget(name: "DeviceSimGPSDTests", dependencies: ["DeviceSimGPSD", "DeviceSimSimulated", "DeviceSimScenario", "DeviceSimNMEA", "DeviceSim", "DeviceSimTestSupport"]),
         .testTarget(
             name: "DeviceSimFriendLocatorTests",
-            dependencies: ["DeviceSimFriendLocator", "DeviceSimTesting"],
+            dependencies: ["DeviceSimFriendLocator", "DeviceSimTesting", "DeviceSimTestSupport"],
             path: "Tests/Apps/FriendLocatorTests"
         ),
         .testTarget(
             name: "DeviceSimDogWalkTests",
-            dependencies: ["DeviceSimDogWalk", "DeviceSimTesting"],
+            dependencies: ["DeviceSimDogWalk", "DeviceSimTesting", "DeviceSimTestSupport"],
             path: "Tests/Apps/DogWalkTests"
         ),
         .testTarget(
             name: "DeviceSimCampusGameTests",
-            dependencies: ["DeviceSimCampusGame", "DeviceSimTesting", .product(name: "PropertyBased", package: "swift-property-based")],
+            dependencies: ["DeviceSimCampusGame", "DeviceSimTesting", "DeviceSimTestSupport", .product(name: "PropertyBased", package: "swift-property-based")],
             path: "Tests/Apps/CampusGameTests"
         ),
         .testTarget(name: "DeviceSimRoutesTests", dependencies: ["DeviceSimRoutes", "DeviceSimTesting"], path: "Tests/Apps/RoutesTests"),
@@ -166,7 +168,7 @@ let package = Package(
             name: "DeviceSimMainSerialExecutorTests",
             dependencies: ["DeviceSimTesting", .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras")]
         ),
-        .testTarget(name: "EndToEndTests", dependencies: ["devicesim"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["devicesim", "DeviceSimTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

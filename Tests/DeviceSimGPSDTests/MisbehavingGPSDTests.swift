@@ -1,4 +1,5 @@
 @testable import DeviceSimGPSD
+import DeviceSimTestSupport
 import Foundation
 import Synchronization
 import Testing

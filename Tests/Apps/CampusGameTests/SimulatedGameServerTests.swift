@@ -1,6 +1,7 @@
-import DeviceSimServer
 import DeviceSimCampusGame
 import DeviceSimHAL
+import DeviceSimServer
+import DeviceSimTestSupport
 import DeviceSimTime
 import Foundation
 import Testing

@@ -1,5 +1,6 @@
 import DeviceSimDogWalk
 import DeviceSimHAL
+import DeviceSimTestSupport
 import DeviceSimTime
 import Testing
 

@@ -1,6 +1,7 @@
-import DeviceSimServer
 import DeviceSimFriendLocator
 import DeviceSimHAL
+import DeviceSimServer
+import DeviceSimTestSupport
 import DeviceSimTime
 import Testing
 
@@ -142,10 +143,4 @@ import Testing
         #expect(try run(scheduler) { try? await bound.value.hotspots() } == [library])
         #expect(trace.events.filter { $0.name == "backend.failed" }.count == 2)
     }
-}
-
-/// Carries a request's result out of the task that ran it on the simulation's executor (the test
-/// reads it after the scheduler ran; nothing else touches it meanwhile).
-final class SendableBox<Value>: @unchecked Sendable {
-    var value: Value?
 }

@@ -1,6 +1,7 @@
-import DeviceSimServer
 import DeviceSimFriendLocator
 import DeviceSimHAL
+import DeviceSimServer
+import DeviceSimTestSupport
 import DeviceSimTime
 import Testing
 

@@ -1,3 +1,4 @@
+import DeviceSimTestSupport
 import Foundation
 import Testing
 

@@ -4,14 +4,13 @@ import Synchronization
 import Glibc
 #endif
 
-/// A gpsd that misbehaves on purpose, in the test's own process (a copy of DeviceSimGPSDTests'
-/// FakeGPSD: test targets share no sources): it listens on a free loopback port and runs `script` for
-/// every connection, on a thread of its own. It counts connections, and ``stop()`` closes the listener
-/// and every connection and waits (bounded) for their threads.
-final class FakeGPSD: Sendable {
+/// A gpsd that misbehaves on purpose, in the test's own process (for the gpsd and end-to-end tests): it listens on a free loopback port
+/// and runs `script` for every connection, on a thread of its own. It counts connections, and
+/// ``stop()`` closes the listener and every connection and waits (bounded) for their threads.
+public final class FakeGPSD: Sendable {
     /// What a script can do with its connection.
-    final class Connection: Sendable {
-        let descriptor: Int32
+    public final class Connection: Sendable {
+        public let descriptor: Int32
         private let server: FakeGPSD
 
         fileprivate init(descriptor: Int32, server: FakeGPSD) {
@@ -21,7 +20,7 @@ final class FakeGPSD: Sendable {
 
         /// Sends all of `bytes`; false once the client is gone or the server stops.
         @discardableResult
-        func send(_ bytes: [UInt8]) -> Bool {
+        public func send(_ bytes: [UInt8]) -> Bool {
             var offset = 0
             while offset < bytes.count, !server.isStopped {
                 let sent = bytes[offset...].withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -35,24 +34,24 @@ final class FakeGPSD: Sendable {
         }
 
         @discardableResult
-        func send(_ text: String) -> Bool { send(Array(text.utf8)) }
+        public func send(_ text: String) -> Bool { send(Array(text.utf8)) }
 
         /// Waits `seconds`, or less if the server stops; false if it stopped.
         @discardableResult
-        func pause(_ seconds: Double) -> Bool {
+        public func pause(_ seconds: Double) -> Bool {
             return !server.waitForStop(seconds)
         }
     }
 
-    static let version = "{\"class\":\"VERSION\",\"release\":\"3.22\",\"rev\":\"3.22\",\"proto_major\":3,\"proto_minor\":14}\r\n"
-    static let devices = "{\"class\":\"DEVICES\",\"devices\":[{\"class\":\"DEVICE\",\"path\":\"/dev/fake\",\"activated\":\"2024-01-01T00:00:00.000Z\"}]}\r\n"
+    public static let version = "{\"class\":\"VERSION\",\"release\":\"3.22\",\"rev\":\"3.22\",\"proto_major\":3,\"proto_minor\":14}\r\n"
+    public static let devices = "{\"class\":\"DEVICES\",\"devices\":[{\"class\":\"DEVICE\",\"path\":\"/dev/fake\",\"activated\":\"2024-01-01T00:00:00.000Z\"}]}\r\n"
 
     /// A TPV report with this position.
-    static func tpv(latitude: String, longitude: String, speed: String = "1.0") -> String {
+    public static func tpv(latitude: String, longitude: String, speed: String = "1.0") -> String {
         "{\"class\":\"TPV\",\"device\":\"/dev/fake\",\"mode\":3,\"time\":\"2024-01-01T00:00:00.000Z\",\"lat\":\(latitude),\"lon\":\(longitude),\"altMSL\":30.0,\"speed\":\(speed),\"track\":90.0}\r\n"
     }
 
-    let port: Int
+    public let port: Int
     private let listener: Int32
     private let script: @Sendable (Connection) -> Void
     private let stopSignal = Mutex(false)
@@ -60,7 +59,7 @@ final class FakeGPSD: Sendable {
     private let state = Mutex<(connections: Int, descriptors: [Int32], running: Int)>((0, [], 0))
 
     /// Listens on 127.0.0.1 at a free port and starts accepting.
-    init(script: @escaping @Sendable (Connection) -> Void) throws {
+    public init(script: @escaping @Sendable (Connection) -> Void) throws {
         self.script = script
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw FakeGPSDError.socket(errno) }
@@ -81,12 +80,12 @@ final class FakeGPSD: Sendable {
     }
 
     /// Connections accepted so far.
-    var connections: Int { state.withLock { $0.connections } }
+    public var connections: Int { state.withLock { $0.connections } }
 
-    var isStopped: Bool { stopSignal.withLock { $0 } }
+    public var isStopped: Bool { stopSignal.withLock { $0 } }
 
     /// Stops accepting, closes every connection, and waits (at most 5 s) for the scripts to end.
-    func stop() {
+    public func stop() {
         stopSignal.withLock { $0 = true }
         stopCondition.lock()
         stopCondition.broadcast()
@@ -133,7 +132,7 @@ final class FakeGPSD: Sendable {
         }
     }
 
-    enum FakeGPSDError: Error {
+    public enum FakeGPSDError: Error {
         case socket(Int32)
     }
 }
