@@ -63,25 +63,13 @@ public struct ReportTrack: Sendable {
         // Metres east and north of the first point: straight enough across a city.
         let metresPerDegree = GeoCoordinate.earthRadius * .pi / 180
         let east = metresPerDegree * max(cos(first.coordinate.latitude * .pi / 180), 0.01)
-        let xs = points.map { ($0.coordinate.longitude - first.coordinate.longitude) * east }
-        let ys = points.map { ($0.coordinate.latitude - first.coordinate.latitude) * metresPerDegree }
+        let plane = points.map { point in
+            ((point.coordinate.longitude - first.coordinate.longitude) * east, (point.coordinate.latitude - first.coordinate.latitude) * metresPerDegree)
+        }
 
         /// The point of `a+1..<b` farthest from the segment a-b, and how far.
         func farthest(_ a: Int, _ b: Int) -> (index: Int, distance: Double) {
-            var best = (index: a, distance: -1.0)
-            guard b > a + 1 else { return best }
-            let dx = xs[b] - xs[a], dy = ys[b] - ys[a], lengthSquared = dx * dx + dy * dy
-            for index in a + 1..<b {
-                var px = xs[index] - xs[a], py = ys[index] - ys[a]
-                if lengthSquared > 0 {
-                    let along = min(max((px * dx + py * dy) / lengthSquared, 0), 1)
-                    px -= along * dx
-                    py -= along * dy
-                }
-                let distance = (px * px + py * py).squareRoot()
-                if distance > best.distance { best = (index, distance) }
-            }
-            return best
+            PlanarChord.farthest(in: plane, from: a, to: b)
         }
 
         var kept = [Bool](repeating: false, count: points.count)

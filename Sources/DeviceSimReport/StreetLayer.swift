@@ -168,20 +168,7 @@ struct StreetLayer {
         keep[points.count - 1] = true
         var stack = [(0, points.count - 1)]
         while let (a, b) = stack.popLast() {
-            guard b > a + 1 else { continue }
-            let (ax, ay) = points[a], (bx, by) = points[b]
-            let dx = bx - ax, dy = by - ay, lengthSquared = dx * dx + dy * dy
-            var best = (index: a, distance: -1.0)
-            for index in a + 1..<b {
-                var px = points[index].0 - ax, py = points[index].1 - ay
-                if lengthSquared > 0 {
-                    let along = min(max((px * dx + py * dy) / lengthSquared, 0), 1)
-                    px -= along * dx
-                    py -= along * dy
-                }
-                let distance = (px * px + py * py).squareRoot()
-                if distance > best.distance { best = (index, distance) }
-            }
+            let best = PlanarChord.farthest(in: points, from: a, to: b)
             if best.distance > tolerance {
                 keep[best.index] = true
                 stack.append((a, best.index))
