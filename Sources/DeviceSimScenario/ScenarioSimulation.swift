@@ -193,14 +193,10 @@ public final class ScenarioSimulation {
     /// The one instance of `Service` that every app of this simulation shares (an app's own server),
     /// made by `make` the first time it is asked for.
     public func sharedService<Service: AnyObject>(_ make: () -> Service) -> Service {
-        let key = ObjectIdentifier(Service.self)
-        if let existing = sharedServices[key] as? Service { return existing }
-        let made = make()
-        sharedServices[key] = made
-        return made
+        sharedServices.service(make)
     }
 
-    private var sharedServices: [ObjectIdentifier: AnyObject] = [:]
+    private var sharedServices = SharedServices()
     private let random: SeededRandomGenerator
 
     /// The seeded random numbers of `component` of the device `device` (an app's server connection,

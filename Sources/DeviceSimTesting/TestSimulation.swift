@@ -57,7 +57,7 @@ public final class TestSimulation {
     let actions: SimulationActions
     private var devices: [TestDevice] = []
     private var knownEscapes = 0
-    private var sharedServices: [ObjectIdentifier: AnyObject] = [:]
+    private var sharedServices = SharedServices()
 
     /// The UTC time of virtual instant zero unless a test says otherwise: 2026-01-01 00:00.
     public static let defaultStartDate = Date(timeIntervalSince1970: 1_767_225_600)
@@ -85,11 +85,7 @@ public final class TestSimulation {
     /// let server = simulation.sharedService { TaskServer(scheduler: simulation.scheduler, events: simulation.trace) }
     /// ```
     public func sharedService<Service: AnyObject>(_ make: () -> Service) -> Service {
-        let key = ObjectIdentifier(Service.self)
-        if let existing = sharedServices[key] as? Service { return existing }
-        let made = make()
-        sharedServices[key] = made
-        return made
+        sharedServices.service(make)
     }
 
     /// The devices added so far, in order.
