@@ -47,8 +47,8 @@ public final class CampusGameApp {
     /// request).
     public private(set) var pendingObjectives: Set<String> = []
     /// Whether the app was stopped (killed or restarted): it does nothing afterwards.
-    public private(set) var isStopped = false
-    private var tasks: [Task<Void, Never>] = []
+    public var isStopped: Bool { appTasks.isStopped }
+    private lazy var appTasks = AppTasks(device: device)
 
     /// Creates the app; it loads what the device saved.
     public init(device: Device, account: String, server: any CampusGameBackend, store: any CampusGameStore) {
@@ -80,9 +80,7 @@ public final class CampusGameApp {
     /// Stops the app (killed, or restarted): its requests are abandoned and it touches nothing
     /// afterwards; a new app on the device loads what was saved.
     public func stop() {
-        isStopped = true
-        for task in tasks { task.cancel() }
-        tasks = []
+        appTasks.stop()
     }
 
     // MARK: Flows
@@ -231,9 +229,6 @@ public final class CampusGameApp {
     }
 
     private func run(_ operation: @escaping @Sendable (CampusGameApp) async -> Void) {
-        guard !isStopped else { return }
-        let app = SimulationBound(self, executor: device.scheduler.executor)
-        tasks.removeAll { $0.isCancelled }
-        tasks.append(device.scheduler.spawn { await operation(app.value) })
+        appTasks.run(self, operation)
     }
 }

@@ -98,10 +98,10 @@ public final class DogWalkApp {
     /// The dog profile dialog's contents, while it shows.
     public internal(set) var dogProfileDraft: DogProfile?
     /// Whether the app was stopped (killed or restarted); it does nothing afterwards.
-    public private(set) var isStopped = false
+    public var isStopped: Bool { appTasks.isStopped }
 
     var service: Task<Void, Never>?
-    var tasks: [Task<Void, Never>] = []
+    lazy var appTasks = AppTasks(device: device)
     var waitingForms: [Form: (FormInput) -> Void] = [:]
     var cleanUpGeneration = 0
     private var outageReported = false
@@ -141,11 +141,9 @@ public final class DogWalkApp {
     /// Stops the app for good (it is killed or restarted): its tasks end, open forms and dialogs go,
     /// and it records nothing more.
     public func stop() {
-        isStopped = true
+        appTasks.stop()
         service?.cancel()
         service = nil
-        for task in tasks { task.cancel() }
-        tasks = []
         waitingForms = [:]
     }
 
@@ -224,10 +222,7 @@ public final class DogWalkApp {
 
     /// Runs `operation` as a task of the app on the simulation's executor (cancelled when the app stops).
     func run(_ operation: @escaping @Sendable (DogWalkApp) async -> Void) {
-        guard !isStopped else { return }
-        let app = SimulationBound(self, executor: device.scheduler.executor)
-        tasks.removeAll { $0.isCancelled }
-        tasks.append(device.scheduler.spawn { await operation(app.value) })
+        appTasks.run(self, operation)
     }
 
     /// Shows `form` and waits for the user to fill it (nil: the app stopped).

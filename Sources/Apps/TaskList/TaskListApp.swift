@@ -74,9 +74,9 @@ public final class TaskListApp {
     private var signOutAfterUpload = false
     /// The E2 dialog while it shows: taking it back answers `retry`.
     private var uploadDialog: (withdrawal: PromptWithdrawal, retry: () -> Void)?
-    private var tasks: [Task<Void, Never>] = []
+    private lazy var appTasks = AppTasks(device: device)
     /// Whether the app was stopped (killed or restarted): it does nothing afterwards.
-    public private(set) var isStopped = false
+    public var isStopped: Bool { appTasks.isStopped }
 
     /// Creates the app; ``start()`` launches it.
     public init(device: Device, backend: any TaskBackend, store: any TaskListStore, settings: Settings = Settings()) {
@@ -143,11 +143,9 @@ public final class TaskListApp {
 
     /// Stops the app (killed, or restarted): its tasks end and it touches nothing afterwards.
     public func stop() {
-        isStopped = true
+        appTasks.stop()
         uploadDialog?.withdrawal.withdraw()
         uploadDialog = nil
-        for task in tasks { task.cancel() }
-        tasks = []
     }
 
     /// 2.12: "Sign out" in the top bar.
@@ -449,9 +447,6 @@ public final class TaskListApp {
     }
 
     private func run(_ operation: @escaping @Sendable (TaskListApp) async -> Void) {
-        guard !isStopped else { return }
-        let app = SimulationBound(self, executor: device.scheduler.executor)
-        tasks.removeAll { $0.isCancelled }
-        tasks.append(device.scheduler.spawn { await operation(app.value) })
+        appTasks.run(self, operation)
     }
 }
