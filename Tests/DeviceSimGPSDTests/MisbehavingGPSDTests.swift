@@ -39,10 +39,14 @@ import Testing
         }
     }
 
-    func reader(for fake: FakeGPSD) -> (GPSDReader, Events) {
+    /// Reads `fake` until `condition` holds of what was read (at most 20 s), then stops reading.
+    func read(from fake: FakeGPSD, until condition: @escaping (Events) -> Bool) -> (reader: GPSDReader, events: Events, reached: Bool) {
         let events = Events()
         let reader = GPSDReader(endpoint: GPSDEndpoint(host: "127.0.0.1", port: fake.port)) { events.append($0) }
-        return (reader, events)
+        reader.start()
+        defer { reader.stop() }
+        let reached = events.waitUntil(timeout: 20) { _ in condition(events) }
+        return (reader, events, reached)
     }
 
     @Test func halfALineAndThenNothingDropsTheConnectionAfterTheLineDeadline() throws {
@@ -52,10 +56,7 @@ import Testing
             connection.pause(60)
         }
         defer { fake.stop() }
-        let (reader, events) = reader(for: fake)
-        reader.start()
-        defer { reader.stop() }
-        let dropped = events.waitUntil(timeout: 20) { _ in !events.disconnections.isEmpty }
+        let (reader, events, dropped) = read(from: fake) { !$0.disconnections.isEmpty }
         #expect(dropped, "no disconnection: the reader waits on the half line forever")
         let (error, retry) = try #require(events.disconnections.first)
         #expect(error == .unusableInput(reader.endpoint, .lineUnfinished(after: GPSDSession.lineDeadline)))
@@ -79,11 +80,8 @@ import Testing
             }
         }
         defer { fake.stop() }
-        let (reader, events) = reader(for: fake)
-        reader.start()
-        defer { reader.stop() }
-        #expect(events.waitUntil(timeout: 20) { _ in events.disconnections.count >= 3 })
-        reader.stop()
+        let (reader, events, reached) = read(from: fake) { $0.disconnections.count >= 3 }
+        #expect(reached)
         let drops = events.disconnections
         #expect(drops.allSatisfy { $0.0 == .unusableInput(reader.endpoint, .lineTooLong(limit: GPSDSession.maximumLineLength)) }, "\(drops)")
         #expect(drops.prefix(3).map(\.1) == [.milliseconds(250), .milliseconds(500), .seconds(1)])
@@ -98,11 +96,8 @@ import Testing
             connection.send(FakeGPSD.version)
         }
         defer { fake.stop() }
-        let (reader, events) = reader(for: fake)
-        reader.start()
-        defer { reader.stop() }
-        #expect(events.waitUntil(timeout: 20) { _ in events.disconnections.count >= 4 })
-        reader.stop()
+        let (_, events, reached) = read(from: fake) { $0.disconnections.count >= 4 }
+        #expect(reached)
         let retries = events.disconnections.prefix(4).map(\.1)
         #expect(retries == [.milliseconds(250), .milliseconds(500), .seconds(1), .seconds(2)])
         #expect(fake.connections <= 8, "\(fake.connections) connections")
@@ -117,11 +112,8 @@ import Testing
             connection.pause(60)
         }
         defer { fake.stop() }
-        let (reader, events) = reader(for: fake)
-        reader.start()
-        defer { reader.stop() }
-        #expect(events.waitUntil(timeout: 20) { _ in !events.fixes.isEmpty })
-        reader.stop()
+        let (reader, events, reached) = read(from: fake) { !$0.fixes.isEmpty }
+        #expect(reached)
         #expect(fake.connections == 1)
         #expect(events.disconnections.isEmpty)
         #expect(events.unusable.count == 1, "said once: \(events.unusable)")
@@ -145,11 +137,8 @@ import Testing
             connection.pause(60)
         }
         defer { fake.stop() }
-        let (reader, events) = reader(for: fake)
-        reader.start()
-        defer { reader.stop() }
-        #expect(events.waitUntil(timeout: 20) { _ in events.fixes.count >= 2 })
-        reader.stop()
+        let (reader, events, reached) = read(from: fake) { $0.fixes.count >= 2 }
+        #expect(reached)
         let fixes = events.fixes
         #expect(fixes.map(\.latitude) == [-90, 52.5], "only the fixes in range reach the flows")
         #expect(fixes.first?.speed == nil, "a negative speed is dropped from the fix")
@@ -172,11 +161,8 @@ import Testing
             connection.pause(60)
         }
         defer { fake.stop() }
-        let (reader, events) = reader(for: fake)
-        reader.start()
-        defer { reader.stop() }
-        #expect(events.waitUntil(timeout: 20) { _ in !events.fixes.isEmpty })
-        reader.stop()
+        let (_, events, reached) = read(from: fake) { !$0.fixes.isEmpty }
+        #expect(reached)
         #expect(events.unusable == [.notAReport(excerpt: "\\x1B[2J\\x00\\xFF")])
         #expect(fake.connections == 1)
     }
