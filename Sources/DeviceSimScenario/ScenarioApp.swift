@@ -204,6 +204,11 @@ public enum ScenarioAppRegistry {
         apps.first { app in app.dataFileKeys.contains(where: keys.contains) }
     }
 
+    /// The app whose data file `text` is, told by a scan of its top-level keys (no YAML parse).
+    static func dataFileOwner(ofText text: String) -> AnyScenarioApp? {
+        apps.first { app in app.dataFileKeys.contains { YAMLFileKind.topLevelValue(of: $0, in: text) != nil } }
+    }
+
     /// Checks the app data file at `path` (see ``YAMLFileKind/appData``) with its app, and says what it
     /// holds; nil when no registered app owns a file with its top-level keys.
     ///
@@ -212,8 +217,7 @@ public enum ScenarioAppRegistry {
     /// ```
     public static func validateDataFile(atPath path: String) throws(ScenarioError) -> String? {
         let text = try ScenarioParser.readText(of: path, kind: "YAML", limit: ScenarioParser.maximumFileSize)
-        let keys = (try? YAMLNode.parse(text, file: path).fieldNames()) ?? []
-        guard let owner = dataFileOwner(topLevelKeys: keys) else { return nil }
+        guard let owner = dataFileOwner(ofText: text) else { return nil }
         return try owner.validateDataFile(path)
     }
 }

@@ -52,8 +52,7 @@ public enum YAMLFileKind: String, Sendable, Hashable {
             self = .world
             return
         }
-        let dataKeys = ScenarioAppRegistry.apps.flatMap(\.dataFileKeys)
-        if dataKeys.contains(where: { Self.topLevelValue(of: $0, in: text) != nil }) {
+        if ScenarioAppRegistry.dataFileOwner(ofText: text) != nil {
             self = .appData
             return
         }
