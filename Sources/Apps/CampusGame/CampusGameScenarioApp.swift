@@ -128,6 +128,7 @@ public final class CampusGameScenarioApp: ScenarioApp {
             }
             return server
         }
+        simulation.registerInspectableServer(server, for: Self.name)
         let account = simulation.spec(ofDevice: context.device.id)?.account ?? context.device.id
         // The app's state lives in the device's campus-game database (an SQLite file in the run's data folder).
         let store: any CampusGameStore = simulation.database(on: context.device, named: "campus-game", migrations: SQLiteCampusGameStore.migrations)
@@ -135,7 +136,7 @@ public final class CampusGameScenarioApp: ScenarioApp {
         // Each phone reaches the one game server through its own connection: its connectivity, and
         // requests lost when the connection drops.
         let client = server.client(connection: simulation.serverConnection(of: context.device, app: Self.name, latency: settings.latency))
-        app = CampusGameApp(device: context.device, account: account, server: client, store: store)
+        app = CampusGameApp(device: context.device, account: account, server: client, store: store, calendar: server.calendar)
     }
 
     public func perform(_ action: Action) {

@@ -7,7 +7,9 @@ import DeviceSimTime
 /// scoreboards that roll over at local midnight and at the start of the local week.
 ///
 /// Requests take ``Configuration/latency`` of virtual time, may fail as injected, and go to the trace
-/// as `game.*` events (no device).
+/// as `game.*` events (no device): `game.joined`, `game.achieved`, `game.already-achieved`,
+/// `game.repeated` (a retried request answered as before), `game.over` (a request for a day's game
+/// that ended before it arrived), `game.position-rejected`, `game.failed`.
 ///
 /// ```swift
 /// let server = SimulatedGameServer(scheduler: scheduler, events: trace, calendar: calendar, objectives: [
@@ -54,8 +56,13 @@ public final class SimulatedGameServer: CampusGameBackend {
     private let events: any EventSink
     private var failures = InjectedFailures<Operation>()
     private var daily: [String: [String: PlayerStanding]] = [:]
+    /// Each day's game's standings, by game id.
+    var dailyStandings: [String: [String: PlayerStanding]] { daily }
     private var weekly: [String: [String: PlayerStanding]] = [:]
     private var achieved: Set<AchievementKey> = []
+    /// The answer to every "objective achieved" by account and request id (a retry after a lost
+    /// reply gets it again).
+    private var answered: [String: ObjectiveOutcome] = [:]
 
     private struct AchievementKey: Hashable {
         var game: String
@@ -110,15 +117,37 @@ public final class SimulatedGameServer: CampusGameBackend {
         return todaysGame()
     }
 
-    public func achieve(objective id: String, by account: String, at coordinate: GeoCoordinate, accuracy: Double) async throws(BackendError) -> ObjectiveOutcome {
+    public func achieve(
+        objective id: String, by account: String, at coordinate: GeoCoordinate, accuracy: Double, in game: String?, requestID: String?
+    ) async throws(BackendError) -> ObjectiveOutcome {
         try await travel(.achieve)
-        return try serveAchieve(objective: id, by: account, at: coordinate, accuracy: accuracy)
+        return try serveAchieve(objective: id, by: account, at: coordinate, accuracy: accuracy, in: game, requestID: requestID)
     }
 
-    /// Handles an "objective achieved" that has arrived.
-    func serveAchieve(objective id: String, by account: String, at coordinate: GeoCoordinate, accuracy: Double) throws(BackendError) -> ObjectiveOutcome {
+    /// Handles an "objective achieved" that has arrived: a request id answered before gets its first
+    /// answer again (`game.repeated`); a request naming a day's game that is over is refused
+    /// (`game.over`); otherwise the server's checks, and the points.
+    func serveAchieve(
+        objective id: String, by account: String, at coordinate: GeoCoordinate, accuracy: Double, in named: String? = nil, requestID: String? = nil
+    ) throws(BackendError) -> ObjectiveOutcome {
         try failIfInjected(.achieve, account: account)
+        let requestKey = requestID.map { account + "\u{1F}" + $0 }
+        if let requestKey, let earlier = answered[requestKey] {
+            record("game.repeated", account: account, [("objective", .string(id)), ("request", .string(requestID ?? ""))])
+            return earlier
+        }
+        let outcome = try decideAchieve(objective: id, by: account, at: coordinate, accuracy: accuracy, in: named)
+        if let requestKey { answered[requestKey] = outcome }
+        return outcome
+    }
+
+    private func decideAchieve(objective id: String, by account: String, at coordinate: GeoCoordinate, accuracy: Double, in named: String?) throws(BackendError) -> ObjectiveOutcome {
         let game = todaysGame()
+        if let named, named != game.id {
+            // Tapped in a day's game that ended before the request arrived: counted in neither day.
+            record("game.over", account: account, [("objective", .string(id)), ("game", .string(named)), ("today", .string(game.id))])
+            throw .gameOver(named)
+        }
         guard players[game.id]?.contains(account) == true else { throw .notInGame(account) }
         guard let objective = objectives.first(where: { $0.id == id }) else { throw .unknownObjective(id) }
         let key = AchievementKey(game: game.id, account: account, objective: id)
