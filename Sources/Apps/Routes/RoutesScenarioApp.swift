@@ -18,15 +18,25 @@ import DeviceSimStorage
 ///         mode: foot                                   # foot (default), bike or car
 ///         saved-routes:                                # in the database before the scenario starts
 ///           - { name: Museums, through: [ateneum, kiasma] }
+///           - { name: Market, from: kamppi, through: [kauppatori] }   # from: its start (default: where the phone starts)
 /// timeline:
 ///   - { at: 5s, do: search, text: senate }
 ///   - { at: 10s, do: select-suggestion, place: senate-square }
 ///   - { at: 20s, do: save-route, name: To the Senate Square }
 /// ```
 public final class RoutesScenarioApp: ScenarioApp {
+    /// A `saved-routes` entry: a route as the user saved it, its start and its stops.
     struct SavedRouteSetting: Sendable {
+        /// Where the route starts: a place name, or a position.
+        enum Start: Sendable {
+            case place(String)
+            case position(GeoCoordinate)
+        }
+
         var name: String
         var through: [String]
+        /// nil: where the device stands when the app first starts.
+        var from: Start?
     }
 
     public struct Settings: Sendable {
@@ -64,12 +74,16 @@ public final class RoutesScenarioApp: ScenarioApp {
         }
         if let node = settings.optional("saved-routes") {
             for item in try node.sequence(what: "list of saved routes") {
-                let route = try item.mapping(allowing: ["name", "through"], what: "saved route")
+                let route = try item.mapping(allowing: ["name", "from", "through"], what: "saved route")
                 let places = try route.required("through").sequence(what: "list of places").map { (place) throws(ScenarioError) in
                     try place.string(what: "a place name")
                 }
                 guard !places.isEmpty else { throw try route.required("through").error("a saved route goes through at least one place") }
-                parsed.savedRoutes.append(SavedRouteSetting(name: try route.required("name").string(what: "the route's name"), through: places))
+                var start: SavedRouteSetting.Start?
+                if let node = route.optional("from") {
+                    start = node.isSequence ? .position(try node.coordinate()) : .place(try node.string(what: "a place name or [lat, lon]"))
+                }
+                parsed.savedRoutes.append(SavedRouteSetting(name: try route.required("name").string(what: "the route's name"), through: places, from: start))
             }
         }
         return parsed
@@ -102,11 +116,26 @@ public final class RoutesScenarioApp: ScenarioApp {
         } else {
             store = InMemoryRoutesStore()
         }
-        // `saved-routes`: planned from where the device starts, saved before the app opens (once: a
-        // restarted app finds them in its database).
+        // `saved-routes`: routes as the user saved them (the routes document: a saved route is its
+        // start, its stops and the route planned then), put in the database before the app first
+        // opens, once (a restarted app finds them there). Each starts at its `from:`, or else where
+        // the device stands at that first start; selecting it later shows it as saved, never
+        // planned again from wherever the phone is.
         if !settings.savedRoutes.isEmpty, (try? store.load())?.isEmpty ?? false {
-            let start = context.simulation.device(device.id)?.motion.state(at: device.scheduler.now).coordinate ?? GeoCoordinate(latitude: 0, longitude: 0)
+            let here = context.simulation.device(device.id)?.motion.state(at: device.scheduler.now).coordinate ?? GeoCoordinate(latitude: 0, longitude: 0)
             for saved in settings.savedRoutes {
+                let start: GeoCoordinate
+                switch saved.from {
+                case nil: start = here
+                case .position(let position): start = position
+                case .place(let name):
+                    guard let place = service.place(named: name) else {
+                        let reason = "unknown start '\(name)': neither a place of the world nor a name on its OpenStreetMap roads"
+                        device.record("settings.ignored", [("route", .string(saved.name)), ("reason", .string(reason))])
+                        continue
+                    }
+                    start = place.coordinate
+                }
                 let places = saved.through.compactMap { service.place(named: $0) }
                 guard places.count == saved.through.count else {
                     let unknown = saved.through.filter { service.place(named: $0) == nil }.map { "'\($0)'" }.joined(separator: ", ")
