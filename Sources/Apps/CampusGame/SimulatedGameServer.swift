@@ -170,6 +170,30 @@ public final class SimulatedGameServer: CampusGameBackend {
         return .achieved(points: objective.points, daily: dailyTotal, weekly: weeklyTotal, info: objective.info)
     }
 
+    /// Puts `account` in today's game with `achieved` (objective ids) counted, as data the server
+    /// holds before a run starts: no request, no latency, no failure, no event. Objectives already
+    /// counted for the account today, and ids that are not objectives of the game, are left out.
+    ///
+    /// ```swift
+    /// server.preload(account: "bob", achieved: ["library", "mensa"])
+    /// ```
+    public func preload(account: String, achieved ids: [String]) {
+        let game = todaysGame()
+        let now = scheduler.now
+        if players[game.id, default: []].insert(account).inserted {
+            daily[game.id, default: [:]][account] = daily[game.id]?[account] ?? PlayerStanding(account: account, score: 0, reachedAt: now)
+            let week = calendar.weekStart(of: now)
+            weekly[week, default: [:]][account] = weekly[week]?[account] ?? PlayerStanding(account: account, score: 0, reachedAt: now)
+        }
+        for id in ids {
+            guard let objective = objectives.first(where: { $0.id == id }),
+                  achieved.insert(AchievementKey(game: game.id, account: account, objective: id)).inserted else { continue }
+            achievements.append(Achievement(account: account, objective: id, game: game.id, time: now, points: objective.points))
+            _ = add(objective.points, to: &daily[game.id, default: [:]], account: account, at: now)
+            _ = add(objective.points, to: &weekly[calendar.weekStart(of: now), default: [:]], account: account, at: now)
+        }
+    }
+
     public func scoreboard(_ period: ScoreboardPeriod, for account: String) async throws(BackendError) -> Scoreboard {
         try await travel(.scoreboard)
         return try serveScoreboard(period, for: account)

@@ -114,6 +114,7 @@ public final class FriendLocatorScenarioApp: ScenarioApp {
                 scheduler: simulation.scheduler, events: simulation.trace, configuration: spec.configuration,
                 hotspots: simulation.scenario.world?.hotspotInfos ?? [], accounts: spec.accounts)
             for failure in spec.failures { server.injectFailure(failure) }
+            for location in spec.locations { server.preload(location: location) }
             return server
         }
         simulation.registerInspectableServer(server, for: Self.name)

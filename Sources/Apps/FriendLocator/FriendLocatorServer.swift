@@ -140,6 +140,12 @@ public final class FriendLocatorServer: LocatorBackend {
         user.friendOfEveryone ? friend != user.id && accounts[friend] != nil : user.friends.contains(friend)
     }
 
+    /// Stores `location` as its account's last location, as data the server holds before a run
+    /// starts: no request, no latency, no event.
+    public func preload(location: SharedLocation) {
+        lastLocations[location.account] = location
+    }
+
     /// Makes requests fail as `failure` says.
     public func injectFailure(_ failure: Failure) {
         failures.append(failure)

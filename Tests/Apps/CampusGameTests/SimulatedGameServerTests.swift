@@ -144,6 +144,18 @@ import Testing
         #expect(server.rows(of: "players", account: nil) == [["2026-03-29", "alice"], ["2026-03-30", "alice"]])
     }
 
+    @Test func preloadedPlayersAreInTodaysGameWithTheirPointsOnce() throws {
+        let (_, trace, server) = try make()
+        server.preload(account: "bob", achieved: ["library", "mensa", "gym"])
+        server.preload(account: "bob", achieved: ["library"])
+        server.preload(account: "carol", achieved: [])
+        #expect(server.players["2026-03-29"] == ["bob", "carol"])
+        #expect(server.achievements.map(\.objective) == ["library", "mensa"])
+        #expect(server.currentScoreboard(.daily, for: "carol").rows == [ScoreboardRow(rank: 1, account: "bob", score: 15), ScoreboardRow(rank: 2, account: "carol", score: 0)])
+        #expect(server.currentScoreboard(.weekly, for: "bob").rows.first == ScoreboardRow(rank: 1, account: "bob", score: 15))
+        #expect(trace.events.isEmpty)
+    }
+
     @Test func injectedFailuresFailTheRequestAndChangeNothing() throws {
         let (scheduler, _, server) = try make()
         let bound = SimulationBound(server, executor: scheduler.executor)
