@@ -48,7 +48,11 @@ public final class RoutesScenarioApp: ScenarioApp {
         case openMap, openRoutes, editRoute, saveChanges, discardChanges, deleteRoute
         case search(text: String)
         case selectSuggestion(place: String)
-        case saveRoute(name: String)
+        case saveRoute(name: String?)
+        case cancelRouteName
+        case swipeRoute(name: String)
+        case removeStop(place: String)
+        case moveStop(place: String, to: Int)
         case selectRoute(name: String)
         case renameRoute(name: String)
         case swipeDelete(name: String)
@@ -60,7 +64,7 @@ public final class RoutesScenarioApp: ScenarioApp {
     public static let actions: [String: [String]] = [
         "open-map": [], "open-routes": [], "edit-route": [], "save-changes": [], "discard-changes": [], "delete-route": [],
         "search": ["text"], "select-suggestion": ["place"], "save-route": ["name"], "select-route": ["route"], "rename-route": ["name"],
-        "swipe-delete": ["route"],
+        "swipe-delete": ["route"], "cancel-route-name": [], "swipe-route": ["route"], "remove-stop": ["place"], "move-stop": ["place", "to"],
     ]
     public static var keepsDataOnDevice: Bool { true }
 
@@ -99,7 +103,15 @@ public final class RoutesScenarioApp: ScenarioApp {
         case "delete-route": return .deleteRoute
         case "search": return .search(text: try step.required("text").string(what: "the text searched for"))
         case "select-suggestion": return .selectSuggestion(place: try step.requiredText("place", what: "a suggested place"))
-        case "save-route": return .saveRoute(name: try step.requiredText("name", what: "the route's name"))
+        case "save-route": return .saveRoute(name: try step.optional("name")?.string(what: "the route's name (\"\" for a name left empty)"))
+        case "cancel-route-name": return .cancelRouteName
+        case "swipe-route": return .swipeRoute(name: try step.requiredText("route", what: "a saved route's name"))
+        case "remove-stop": return .removeStop(place: try step.requiredText("place", what: "a stop of the route"))
+        case "move-stop":
+            let node = try step.required("to")
+            let position = try node.int(what: "a position among the stops (1 for the first)")
+            guard position >= 1 else { throw node.error("expected a position among the stops, 1 for the first; found \(position)") }
+            return .moveStop(place: try step.requiredText("place", what: "a stop of the route"), to: position)
         case "select-route": return .selectRoute(name: try step.requiredText("route", what: "a saved route's name"))
         case "rename-route": return .renameRoute(name: try step.requiredText("name", what: "the route's new name"))
         case "swipe-delete": return .swipeDelete(name: try step.requiredText("route", what: "a saved route's name"))
@@ -169,6 +181,10 @@ public final class RoutesScenarioApp: ScenarioApp {
         case .search(let text): app.search(text)
         case .selectSuggestion(let place): app.selectSuggestion(place)
         case .saveRoute(let name): app.saveRoute(named: name)
+        case .cancelRouteName: app.cancelRouteName()
+        case .swipeRoute(let name): app.swipeRoute(name)
+        case .removeStop(let place): app.removeStop(place)
+        case .moveStop(let place, let position): app.moveStop(place, to: position)
         case .selectRoute(let name): app.selectRoute(name)
         case .renameRoute(let name): app.renameRoute(name)
         case .swipeDelete(let name): app.swipeToDelete(name)
