@@ -240,7 +240,8 @@ public final class CampusGameApp {
         case .notAtObjective(let objective):
             let name = state.objectives.first { $0.objective.id == objective }?.objective.name ?? objective
             message = "The game server could not confirm that you are at \(name): move closer and try again."
-        default: message = error.description
+        case .unknownAccount: message = "The game server does not know your account: sign in again."
+        case .notFound, .unknownGroup, .locationOff: message = "The game server refused the request: try again later."
         }
         device.record("game.error", [("operation", .string(operation)), ("message", .string(message)), ("reason", .string(error.description))])
     }
