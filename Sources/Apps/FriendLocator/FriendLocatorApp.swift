@@ -134,16 +134,22 @@ public final class FriendLocatorApp {
     /// Numbers the requests of this launch (their ids also carry the device and the instant).
     private var requestCount = 0
 
-    /// Creates the app; ``start()`` launches it. It loads what `store` saved (a restarted app goes
-    /// on signed in as it was, with tracking as it was and what was not sent yet); with nothing saved
-    /// it starts from `settings` and saves that.
-    public init(device: Device, account: String, backend: any LocatorBackend, settings: Settings = Settings(), store: any FriendLocatorStore = InMemoryFriendLocatorStore()) {
+    /// Creates the app; ``start()`` launches it. With `restoring` (a relaunch) it loads what `store`
+    /// saved (a restarted app goes on signed in as it was, with tracking as it was and what was not
+    /// sent yet), and with nothing saved it starts from `settings` and saves that. Without it (a first
+    /// launch) it starts from `settings` and touches the store only when it has something to keep,
+    /// so a fleet of devices that never queue anything opens no database.
+    public init(
+        device: Device, account: String, backend: any LocatorBackend, settings: Settings = Settings(),
+        store: any FriendLocatorStore = InMemoryFriendLocatorStore(), restoring: Bool = true
+    ) {
         self.device = device
         self.account = account
         self.backend = backend
         self.settings = settings
         self.store = store
         self.isSignedIn = settings.signedIn
+        guard restoring else { return }
         do {
             if let saved = try store.load() {
                 if let savedAccount = saved.account {
