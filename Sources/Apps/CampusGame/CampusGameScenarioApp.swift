@@ -10,7 +10,10 @@ import Foundation
 /// ```yaml
 /// app:
 ///   name: campus-game
-///   settings: { game: ../../Simulator/games/tu-campus.yaml }
+///   settings:
+///     game: ../../Simulator/games/tu-campus.yaml
+///     server-players: { bob: [library] }      # already in today's game on the server
+///     joined: { achieved: [mensa] }           # today's game already on this phone
 /// timeline:
 ///   - { at: 0s, do: join-game }
 ///   - { at: 10m, do: objective-achieved }

@@ -13,6 +13,7 @@ import DeviceSimTime
 ///   accounts:
 ///     - { id: alice, email: alice@tu-berlin.de, friends: [bob] }
 ///     - { id: bob, email: bob@tu-berlin.de, friends: [alice], sharing: false }
+///     - { id: carol, friends: [alice], location: library }   # a last location already stored
 ///   failures:
 ///     - { operation: quit, within: [0s, 10m] }
 /// ```
