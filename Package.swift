@@ -81,7 +81,7 @@ let package = Package(
         // its flows (HAL only), its simulated server, its SQLite store and its scenario adapter.
         .target(
             name: "DeviceSimFriendLocator",
-            dependencies: ["DeviceSimHAL", "DeviceSimTime", "DeviceSimSimulated", "DeviceSimServer", "DeviceSimScenario"],
+            dependencies: ["DeviceSimHAL", "DeviceSimTime", "DeviceSimSimulated", "DeviceSimServer", "DeviceSimStorage", "DeviceSimScenario"],
             path: "Sources/Apps/FriendLocator"
         ),
         .target(

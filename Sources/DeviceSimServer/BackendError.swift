@@ -21,6 +21,9 @@ public enum BackendError: Error, Sendable, Hashable, CustomStringConvertible {
     case unknownObjective(String)
     /// The campus game: the server's own check puts the reported position outside the objective.
     case notAtObjective(String)
+    /// The campus game: the request names a day's game that is over (it reached the server after
+    /// that day's local midnight); nothing was counted.
+    case gameOver(String)
 
     public var description: String {
         switch self {
@@ -34,6 +37,7 @@ public enum BackendError: Error, Sendable, Hashable, CustomStringConvertible {
         case .notInGame(let account): "\(account) has not joined today's game"
         case .unknownObjective(let objective): "today's game has no objective '\(objective)'"
         case .notAtObjective(let objective): "the server could not confirm the position at '\(objective)'"
+        case .gameOver(let game): "the game of \(game) is over: it reached the server after that day's midnight"
         }
     }
 }

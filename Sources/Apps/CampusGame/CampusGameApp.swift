@@ -20,10 +20,19 @@ import DeviceSimTime
 /// No fix, no joined game, offline and server errors each show a message and change nothing.
 ///
 /// Events (device's trace): `game.join-shown` (`added`, `game`, `objectives`), `objectives.shown`,
-/// `objective.not-here` (`nearest`, `distance`), `objective.pending` (`objective`, `message`: a second
+/// `objective.not-here` (`objective`, `nearest`: the nearest one's id and name, `distance`), `objective.pending` (`objective`, `message`: a second
 /// tap while the request is on its way), `objective.already-achieved` (`objective`, `by`:
 /// `device` / `server`, `message`), `objective.confirmed` (`objective`, `points`, `daily`, `weekly`,
-/// `info`), `scoreboard.shown` (`period`, `rows`, `you`), `game.error` (`operation`, `message`).
+/// `info`), `scoreboard.shown` (`period`, `rows`, `you`), `game.error` (`operation`, `message`: what
+/// the user is shown; `reason`: why, for every error). A field `objective` is always the objective's id
+/// (as the game file gives it, `library`); its name appears only where the user reads it (`message`,
+/// `nearest`, the lists `objectives`).
+///
+/// **Days.** A game is one local day's, in the game's time zone (``calendar``). After local midnight
+/// the stored game is an earlier day's: "Objective Achieved" asks the user to join today's game
+/// instead of judging today's tap by yesterday's achievements. Each request names the game it was
+/// tapped in; the server refuses one that arrives after that day's midnight (counted in neither
+/// day), so a tap and the points it earns always belong to one day.
 ///
 /// ```swift
 /// let app = CampusGameApp(device: device, account: "alice", server: server, store: InMemoryCampusGameStore())
@@ -39,6 +48,8 @@ public final class CampusGameApp {
     public let server: any CampusGameBackend
     /// Where the app keeps today's game.
     public let store: any CampusGameStore
+    /// The game's calendar: the local day a game belongs to (its id), in the game's time zone.
+    public let calendar: GameCalendar
     /// The app's state, as saved on the device.
     public private(set) var state = CampusGameLocalState()
     /// The last scoreboard shown.
@@ -50,18 +61,26 @@ public final class CampusGameApp {
     public var isStopped: Bool { appTasks.isStopped }
     private lazy var appTasks = AppTasks(device: device)
 
-    /// Creates the app; it loads what the device saved.
-    public init(device: Device, account: String, server: any CampusGameBackend, store: any CampusGameStore) {
+    /// Creates the app; it loads what the device saved. `calendar` tells the game's local days (nil:
+    /// the device's own time zone, weeks from Monday).
+    public init(device: Device, account: String, server: any CampusGameBackend, store: any CampusGameStore, calendar: GameCalendar? = nil) {
         self.device = device
         self.account = account
         self.server = server
         self.store = store
+        self.calendar = calendar ?? GameCalendar(civilClock: device.civilClock)
         do {
             state = try store.load()
         } catch {
-            device.record("game.error", [("operation", .string("load")), ("message", .string(error.description))])
+            device.record("game.error", [
+                ("operation", .string("load")), ("message", .string("This phone could not read its saved game: join today's game again.")),
+                ("reason", .string(error.description)),
+            ])
         }
     }
+
+    /// The id of today's game on the device's clock (its local date in the game's time zone).
+    public var todaysGameID: String { calendar.day(of: device.scheduler.now) }
 
     // MARK: User actions
 
@@ -121,9 +140,18 @@ public final class CampusGameApp {
             ])
             return
         }
-        guard state.gameID != nil, !state.objectives.isEmpty else {
+        guard let joined = state.gameID, !state.objectives.isEmpty else {
             device.record("game.error", [
                 ("operation", .string("achieve")), ("message", .string("Join today's game first.")), ("reason", .string("no game joined on this phone")),
+            ])
+            return
+        }
+        let today = todaysGameID
+        guard joined == today else {
+            // The stored game is an earlier day's: what was achieved in it says nothing about today.
+            device.record("game.error", [
+                ("operation", .string("achieve")), ("message", .string("A new day's game has begun: join today's game first.")),
+                ("reason", .string("today's game (\(today)) not joined on this phone; its game is of \(joined)")),
             ])
             return
         }
@@ -132,7 +160,7 @@ public final class CampusGameApp {
         guard let objective = GameObjective.reached(among: objectives, by: fix.coordinate, accuracy: accuracy) else {
             let nearest = objectives.min { $0.center.distance(to: fix.coordinate) < $1.center.distance(to: fix.coordinate) }!
             device.record("objective.not-here", [
-                ("nearest", .string(nearest.name)), ("distance", .double((nearest.center.distance(to: fix.coordinate)).rounded())),
+                ("objective", .string(nearest.id)), ("nearest", .string(nearest.name)), ("distance", .double((nearest.center.distance(to: fix.coordinate)).rounded())),
                 ("message", .string("You are not at an objective. The nearest is \(nearest.name).")),
             ])
             return
@@ -151,12 +179,18 @@ public final class CampusGameApp {
             ])
             return
         }
-        let game = state.gameID
+        let game = joined
+        // One id for every attempt of this objective in this game from this phone: a retry after a
+        // lost reply gets the server's first answer (the points) again, and is not counted twice.
+        let requestID = "\(device.id)/\(game)/\(objective.id)"
         pendingObjectives.insert(objective.id)
         defer { pendingObjectives.remove(objective.id) }
         do throws(BackendError) {
-            let outcome = try await online().achieve(objective: objective.id, by: account, at: fix.coordinate, accuracy: accuracy)
+            let outcome = try await online().achieve(
+                objective: objective.id, by: account, at: fix.coordinate, accuracy: accuracy, in: game, requestID: requestID)
             guard !isStopped else { return }
+            // The server counted it in `game` (it refuses a game that is over), so the phone marks it
+            // there, whatever else happened meanwhile (a join of the same game keeps it).
             if state.gameID == game {
                 state.achieved.insert(objective.id)   // accepted now, or already by the server
                 // The server has counted it: the confirmation shows even if the phone cannot save
@@ -201,11 +235,13 @@ public final class CampusGameApp {
         case .serverError: message = "The game server had a problem: try again later."
         case .timedOut: message = "The connection was lost before the game server answered: try again."
         case .notInGame: message = "Join today's game first."
+        case .gameOver: message = "That day's game ended before the game server got your tap: join today's game and try again."
         case .unknownObjective: message = "This objective is not part of today's game: view the objectives to see today's."
         case .notAtObjective(let objective):
             let name = state.objectives.first { $0.objective.id == objective }?.objective.name ?? objective
             message = "The game server could not confirm that you are at \(name): move closer and try again."
-        default: message = error.description
+        case .unknownAccount: message = "The game server does not know your account: sign in again."
+        case .notFound, .unknownGroup, .locationOff: message = "The game server refused the request: try again later."
         }
         device.record("game.error", [("operation", .string(operation)), ("message", .string(message)), ("reason", .string(error.description))])
     }
@@ -218,7 +254,7 @@ public final class CampusGameApp {
             let message = afterServerAccepted
                 ? "The game server has counted it, but this phone could not save it: \(error)"
                 : "Could not save on the device: \(error)"
-            device.record("game.error", [("operation", .string(operation)), ("message", .string(message))])
+            device.record("game.error", [("operation", .string(operation)), ("message", .string(message)), ("reason", .string(error.description))])
             return false
         }
     }

@@ -162,10 +162,22 @@ public protocol CampusGameBackend: AnyObject {
     func join(_ account: String) async throws(BackendError) -> GameJoin
     /// Today's game and its objectives.
     func todaysGame(for account: String) async throws(BackendError) -> GameOfTheDay
-    /// Marks `objective` achieved by `account`, after the server's own checks.
-    func achieve(objective: String, by account: String, at coordinate: GeoCoordinate, accuracy: Double) async throws(BackendError) -> ObjectiveOutcome
+    /// Marks `objective` achieved by `account` in the day's `game` the phone plays (nil: today's),
+    /// after the server's own checks. A request naming a game that is over is refused with
+    /// ``BackendError/gameOver(_:)`` and counts nothing. A request whose `requestID` the server has
+    /// answered before (a retry after a lost reply) gets that answer again, and is not applied twice.
+    func achieve(
+        objective: String, by account: String, at coordinate: GeoCoordinate, accuracy: Double, in game: String?, requestID: String?
+    ) async throws(BackendError) -> ObjectiveOutcome
     /// The daily or weekly scoreboard as `account` sees it.
     func scoreboard(_ period: ScoreboardPeriod, for account: String) async throws(BackendError) -> Scoreboard
+}
+
+extension CampusGameBackend {
+    /// Marks `objective` achieved by `account` in today's game, as a request of its own (no request id).
+    public func achieve(objective: String, by account: String, at coordinate: GeoCoordinate, accuracy: Double) async throws(BackendError) -> ObjectiveOutcome {
+        try await achieve(objective: objective, by: account, at: coordinate, accuracy: accuracy, in: nil, requestID: nil)
+    }
 }
 
 /// What the campus game app keeps on the device: today's game (stored when joining) and the

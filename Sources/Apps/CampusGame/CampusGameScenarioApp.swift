@@ -10,7 +10,10 @@ import Foundation
 /// ```yaml
 /// app:
 ///   name: campus-game
-///   settings: { game: ../../Simulator/games/tu-campus.yaml }
+///   settings:
+///     game: ../../Simulator/games/tu-campus.yaml
+///     server-players: { bob: [library] }      # already in today's game on the server
+///     joined: { achieved: [mensa] }           # today's game already on this phone
 /// timeline:
 ///   - { at: 0s, do: join-game }
 ///   - { at: 10m, do: objective-achieved }
@@ -21,6 +24,10 @@ public final class CampusGameScenarioApp: ScenarioApp {
         var game: GameDefinition
         var latency: Duration = .milliseconds(200)
         var failures: [(operation: SimulatedGameServer.Operation, from: Duration, until: Duration?, count: Int?)] = []
+        /// Other players already in today's game on the server, with the objectives they achieved.
+        var serverPlayers: [(account: String, achieved: [String])] = []
+        /// The objectives achieved in today's game, when the device joined it before the scenario.
+        var joined: [String]?
     }
 
     public enum Action: String, Sendable {
@@ -32,7 +39,7 @@ public final class CampusGameScenarioApp: ScenarioApp {
     }
 
     public static let name = "campus-game"
-    public static let settingKeys = ["game", "time-zone", "week-starts", "server-latency", "server-failures"]
+    public static let settingKeys = ["game", "time-zone", "week-starts", "server-latency", "server-failures", "server-players", "joined"]
     public static let prompts: [String]? = []
     public static let actions: [String: [String]] = Dictionary(uniqueKeysWithValues: [Action.join, .viewObjectives, .achieved, .daily, .weekly].map { ($0.rawValue, [String]()) })
 
@@ -69,10 +76,38 @@ public final class CampusGameScenarioApp: ScenarioApp {
                 parsed.failures.append((operation, from, until, count))
             }
         }
+        let objectiveIDs = parsed.game.objectives.map(\.id)
+        func objectives(_ node: YAMLNode) throws(ScenarioError) -> [String] {
+            try node.sequence(what: "list of objective ids").map { (item) throws(ScenarioError) -> String in
+                let id = try item.string(what: "an objective id")
+                guard objectiveIDs.contains(id) else {
+                    throw item.error("unknown objective '\(id)': the game's objectives are \(objectiveIDs.joined(separator: ", "))")
+                }
+                return id
+            }
+        }
+        if let node = settings.optional("server-players") {
+            for (account, list) in try node.entries(what: "server-players (account: [objective ids achieved today])") {
+                parsed.serverPlayers.append((account, try objectives(list)))
+            }
+        }
+        if let node = settings.optional("joined") {
+            if node.isMapping {
+                let joined = try node.mapping(allowing: ["achieved"], what: "joined (today's game, stored on the device)")
+                parsed.joined = try joined.optional("achieved").map { (n) throws(ScenarioError) in try objectives(n) } ?? []
+            } else if try node.bool() {
+                parsed.joined = []
+            }
+        }
         return parsed
     }
 
     public static let keepsDataOnDevice = true
+
+    /// The devices whose app was launched before (a restart finds its database as it was left).
+    private final class Launched {
+        var devices: Set<String> = []
+    }
     public static let dataFileKeys = ["objectives"]
     public static let dataFileHint =
         "a campus game file, not a scenario: a scenario's campus-game device names it with 'app: { name: campus-game, settings: { game: <path relative to the scenario> } }'"
@@ -84,7 +119,7 @@ public final class CampusGameScenarioApp: ScenarioApp {
 
     /// The game server is one for the whole scenario, made from these settings: every campus-game
     /// device must give the same ones (or none but the first).
-    static let serverSettingKeys = ["game", "time-zone", "week-starts", "server-latency", "server-failures"]
+    static let serverSettingKeys = ["game", "time-zone", "week-starts", "server-latency", "server-failures", "server-players"]
 
     /// Refuses a scenario whose campus-game devices configure the one shared server differently.
     public static func parseServer(_ sections: ScenarioServerSections) throws(ScenarioError) -> (any Sendable)? {
@@ -97,6 +132,7 @@ public final class CampusGameScenarioApp: ScenarioApp {
             }
             let same = settings.game == reference.settings.game && settings.latency == reference.settings.latency
                 && String(describing: settings.failures) == String(describing: reference.settings.failures)
+                && String(describing: settings.serverPlayers) == String(describing: reference.settings.serverPlayers)
             guard same else {
                 throw ScenarioError(
                     "device '\(device.id)' gives the campus game's server other settings than device '\(reference.id)': "
@@ -126,16 +162,36 @@ public final class CampusGameScenarioApp: ScenarioApp {
             for failure in settings.failures {
                 server.injectFailure(failure.operation, from: VirtualInstant(offset: failure.from), until: failure.until.map { VirtualInstant(offset: $0) }, count: failure.count)
             }
+            for player in settings.serverPlayers { server.preload(account: player.account, achieved: player.achieved) }
             return server
         }
+        let launched = simulation.sharedService { Launched() }
+        let firstLaunch = launched.devices.insert(context.device.id).inserted
+        simulation.registerInspectableServer(server, for: Self.name)
         let account = simulation.spec(ofDevice: context.device.id)?.account ?? context.device.id
         // The app's state lives in the device's campus-game database (an SQLite file in the run's data folder).
         let store: any CampusGameStore = simulation.database(on: context.device, named: "campus-game", migrations: SQLiteCampusGameStore.migrations)
             .map(SQLiteCampusGameStore.init(database:)) ?? InMemoryCampusGameStore()
+        // `joined`: the device joined today's game before the scenario, on the server and in its
+        // database (once: a restarted app finds its database as it was left).
+        if firstLaunch, let achieved = settings.joined {
+            server.preload(account: account, achieved: achieved)
+            let state = CampusGameLocalState(
+                gameID: server.calendar.day(of: context.device.scheduler.now), objectives: settings.game.objectives.map(StoredObjective.init),
+                achieved: Set(achieved))
+            do {
+                try store.save(state)
+            } catch {
+                context.device.record("game.error", [
+                    ("operation", .string("load")), ("message", .string("This phone could not save its game: join today's game again.")),
+                    ("reason", .string(error.description)),
+                ])
+            }
+        }
         // Each phone reaches the one game server through its own connection: its connectivity, and
         // requests lost when the connection drops.
         let client = server.client(connection: simulation.serverConnection(of: context.device, app: Self.name, latency: settings.latency))
-        app = CampusGameApp(device: context.device, account: account, server: client, store: store)
+        app = CampusGameApp(device: context.device, account: account, server: client, store: store, calendar: server.calendar)
     }
 
     public func perform(_ action: Action) {

@@ -3,8 +3,8 @@ import DeviceSimServer
 
 /// One device's side of the ``SimulatedGameServer``: each request crosses the device's
 /// ``ServerConnection`` (latency, drops in flight, timeouts) and is handled by the server when it
-/// arrives. A lost reply leaves what the server did in place: a retried "objective achieved" is then
-/// answered "already achieved", never counted twice.
+/// arrives. A lost reply leaves what the server did in place: a retried "objective achieved" carries
+/// the same request id and gets the first answer again (the points), never counted twice.
 final class GameServerClient: CampusGameBackend {
     let server: SimulatedGameServer
     let connection: ServerConnection
@@ -22,9 +22,11 @@ final class GameServerClient: CampusGameBackend {
         try await connection.send("objectives") { () throws(BackendError) in try server.serveTodaysGame(for: account) }
     }
 
-    func achieve(objective: String, by account: String, at coordinate: GeoCoordinate, accuracy: Double) async throws(BackendError) -> ObjectiveOutcome {
+    func achieve(
+        objective: String, by account: String, at coordinate: GeoCoordinate, accuracy: Double, in game: String?, requestID: String?
+    ) async throws(BackendError) -> ObjectiveOutcome {
         try await connection.send("achieve") { () throws(BackendError) in
-            try server.serveAchieve(objective: objective, by: account, at: coordinate, accuracy: accuracy)
+            try server.serveAchieve(objective: objective, by: account, at: coordinate, accuracy: accuracy, in: game, requestID: requestID)
         }
     }
 

@@ -7,7 +7,9 @@ import DeviceSimTime
 /// scoreboards that roll over at local midnight and at the start of the local week.
 ///
 /// Requests take ``Configuration/latency`` of virtual time, may fail as injected, and go to the trace
-/// as `game.*` events (no device).
+/// as `game.*` events (no device): `game.joined`, `game.achieved`, `game.already-achieved`,
+/// `game.repeated` (a retried request answered as before), `game.over` (a request for a day's game
+/// that ended before it arrived), `game.position-rejected`, `game.failed`.
 ///
 /// ```swift
 /// let server = SimulatedGameServer(scheduler: scheduler, events: trace, calendar: calendar, objectives: [
@@ -54,8 +56,13 @@ public final class SimulatedGameServer: CampusGameBackend {
     private let events: any EventSink
     private var failures = InjectedFailures<Operation>()
     private var daily: [String: [String: PlayerStanding]] = [:]
+    /// Each day's game's standings, by game id.
+    var dailyStandings: [String: [String: PlayerStanding]] { daily }
     private var weekly: [String: [String: PlayerStanding]] = [:]
     private var achieved: Set<AchievementKey> = []
+    /// The answer to every "objective achieved" by account and request id (a retry after a lost
+    /// reply gets it again).
+    private var answered: [String: ObjectiveOutcome] = [:]
 
     private struct AchievementKey: Hashable {
         var game: String
@@ -110,15 +117,37 @@ public final class SimulatedGameServer: CampusGameBackend {
         return todaysGame()
     }
 
-    public func achieve(objective id: String, by account: String, at coordinate: GeoCoordinate, accuracy: Double) async throws(BackendError) -> ObjectiveOutcome {
+    public func achieve(
+        objective id: String, by account: String, at coordinate: GeoCoordinate, accuracy: Double, in game: String?, requestID: String?
+    ) async throws(BackendError) -> ObjectiveOutcome {
         try await travel(.achieve)
-        return try serveAchieve(objective: id, by: account, at: coordinate, accuracy: accuracy)
+        return try serveAchieve(objective: id, by: account, at: coordinate, accuracy: accuracy, in: game, requestID: requestID)
     }
 
-    /// Handles an "objective achieved" that has arrived.
-    func serveAchieve(objective id: String, by account: String, at coordinate: GeoCoordinate, accuracy: Double) throws(BackendError) -> ObjectiveOutcome {
+    /// Handles an "objective achieved" that has arrived: a request id answered before gets its first
+    /// answer again (`game.repeated`); a request naming a day's game that is over is refused
+    /// (`game.over`); otherwise the server's checks, and the points.
+    func serveAchieve(
+        objective id: String, by account: String, at coordinate: GeoCoordinate, accuracy: Double, in named: String? = nil, requestID: String? = nil
+    ) throws(BackendError) -> ObjectiveOutcome {
         try failIfInjected(.achieve, account: account)
+        let requestKey = requestID.map { account + "\u{1F}" + $0 }
+        if let requestKey, let earlier = answered[requestKey] {
+            record("game.repeated", account: account, [("objective", .string(id)), ("request", .string(requestID ?? ""))])
+            return earlier
+        }
+        let outcome = try decideAchieve(objective: id, by: account, at: coordinate, accuracy: accuracy, in: named)
+        if let requestKey { answered[requestKey] = outcome }
+        return outcome
+    }
+
+    private func decideAchieve(objective id: String, by account: String, at coordinate: GeoCoordinate, accuracy: Double, in named: String?) throws(BackendError) -> ObjectiveOutcome {
         let game = todaysGame()
+        if let named, named != game.id {
+            // Tapped in a day's game that ended before the request arrived: counted in neither day.
+            record("game.over", account: account, [("objective", .string(id)), ("game", .string(named)), ("today", .string(game.id))])
+            throw .gameOver(named)
+        }
         guard players[game.id]?.contains(account) == true else { throw .notInGame(account) }
         guard let objective = objectives.first(where: { $0.id == id }) else { throw .unknownObjective(id) }
         let key = AchievementKey(game: game.id, account: account, objective: id)
@@ -139,6 +168,30 @@ public final class SimulatedGameServer: CampusGameBackend {
             ("objective", .string(id)), ("points", .int(objective.points)), ("daily", .int(dailyTotal)), ("weekly", .int(weeklyTotal)),
         ])
         return .achieved(points: objective.points, daily: dailyTotal, weekly: weeklyTotal, info: objective.info)
+    }
+
+    /// Puts `account` in today's game with `achieved` (objective ids) counted, as data the server
+    /// holds before a run starts: no request, no latency, no failure, no event. Objectives already
+    /// counted for the account today, and ids that are not objectives of the game, are left out.
+    ///
+    /// ```swift
+    /// server.preload(account: "bob", achieved: ["library", "mensa"])
+    /// ```
+    public func preload(account: String, achieved ids: [String]) {
+        let game = todaysGame()
+        let now = scheduler.now
+        if players[game.id, default: []].insert(account).inserted {
+            daily[game.id, default: [:]][account] = daily[game.id]?[account] ?? PlayerStanding(account: account, score: 0, reachedAt: now)
+            let week = calendar.weekStart(of: now)
+            weekly[week, default: [:]][account] = weekly[week]?[account] ?? PlayerStanding(account: account, score: 0, reachedAt: now)
+        }
+        for id in ids {
+            guard let objective = objectives.first(where: { $0.id == id }),
+                  achieved.insert(AchievementKey(game: game.id, account: account, objective: id)).inserted else { continue }
+            achievements.append(Achievement(account: account, objective: id, game: game.id, time: now, points: objective.points))
+            _ = add(objective.points, to: &daily[game.id, default: [:]], account: account, at: now)
+            _ = add(objective.points, to: &weekly[calendar.weekStart(of: now), default: [:]], account: account, at: now)
+        }
     }
 
     public func scoreboard(_ period: ScoreboardPeriod, for account: String) async throws(BackendError) -> Scoreboard {

@@ -28,6 +28,10 @@ import DeviceSimTime
 /// - **Find friends in my area** (none, or some shown on the map), within ``Settings/area``.
 /// - **Turn off location tracking**: Bluetooth off, "quit" to the backend; success or the error.
 /// - Pings from friends arrive as notifications.
+/// - **Nothing lost**: each ping and location sync carries a request id that every attempt keeps; a
+///   request whose connection dropped is sent again after the timeout (the backend answers a repeated
+///   id as before). Who is signed in, whether tracking is off and what waits to be sent live in a
+///   ``FriendLocatorStore``: a restarted app goes on from there.
 ///
 /// Events (device's trace): `app.started`, `signup.shown`, `signed-up`, `sign-up.failed`,
 /// `hotspot.entered`, `hotspot.left`, `location.withheld`, `ping.sent`, `ping.declined`, `ping.failed`,
@@ -125,13 +129,43 @@ public final class FriendLocatorApp {
     private var visits: [String: Task<Void, Never>] = [:]
     private var outbox = Outbox()
 
-    /// Creates the app; ``start()`` launches it.
-    public init(device: Device, account: String, backend: any LocatorBackend, settings: Settings = Settings()) {
+    /// Where the app keeps who is signed in, whether tracking is off, and what waits to be sent.
+    public let store: any FriendLocatorStore
+    /// Numbers the requests of this launch (their ids also carry the device and the instant).
+    private var requestCount = 0
+
+    /// Creates the app; ``start()`` launches it. With `restoring` (a relaunch) it loads what `store`
+    /// saved (a restarted app goes on signed in as it was, with tracking as it was and what was not
+    /// sent yet), and with nothing saved it starts from `settings` and saves that. Without it (a first
+    /// launch) it starts from `settings` and touches the store only when it has something to keep,
+    /// so a fleet of devices that never queue anything opens no database.
+    public init(
+        device: Device, account: String, backend: any LocatorBackend, settings: Settings = Settings(),
+        store: any FriendLocatorStore = InMemoryFriendLocatorStore(), restoring: Bool = true
+    ) {
         self.device = device
         self.account = account
         self.backend = backend
         self.settings = settings
+        self.store = store
         self.isSignedIn = settings.signedIn
+        guard restoring else { return }
+        do {
+            if let saved = try store.load() {
+                if let savedAccount = saved.account {
+                    self.account = savedAccount
+                    isSignedIn = true
+                } else {
+                    isSignedIn = false
+                }
+                isTrackingEnabled = !saved.trackingOff
+                outbox = Outbox(restoring: saved.queued)
+            } else {
+                persist()
+            }
+        } catch {
+            device.record("storage.failed", [("operation", .string("load")), ("reason", .string(error.description))])
+        }
     }
 
     // MARK: User actions
@@ -153,12 +187,29 @@ public final class FriendLocatorApp {
         }
         let app = bound
         service = device.scheduler.spawn { await app.value.watchHotspots() }
+        // A restarted app sends what the last launch could not.
+        if device.connectivity?.state != .offline { flushOutbox() }
     }
 
     private var isShowingSignUp = false
+    /// Whether ``stop()`` was called.
+    public private(set) var isStopped = false
+    /// The tasks of user actions and requests, cancelled when the app stops.
+    private var requests: [Task<Void, Never>] = []
 
-    /// Stops watching (the app is closed).
+    /// Runs `operation` as a task of the app (nothing once stopped).
+    private func spawn(_ operation: @escaping @Sendable (FriendLocatorApp) async -> Void) {
+        guard !isStopped else { return }
+        let app = bound
+        requests.removeAll { $0.isCancelled }
+        requests.append(device.scheduler.spawn { await operation(app.value) })
+    }
+    /// Stops watching (the app is closed, killed or restarted): its requests are abandoned and it
+    /// touches nothing afterwards; a new app on the device loads what was saved.
     public func stop() {
+        isStopped = true
+        for task in requests { task.cancel() }
+        requests = []
         service?.cancel()
         service = nil
         for visit in visits.values { visit.cancel() }
@@ -169,26 +220,22 @@ public final class FriendLocatorApp {
 
     /// "Sign up" on the sign-up screen, with the user's university e-mail address.
     public func signUp(email: String) {
-        let app = bound
-        device.scheduler.spawn { await app.value.performSignUp(email: email) }
+        spawn { await $0.performSignUp(email: email) }
     }
 
     /// "Manage friends", "+", an e-mail address.
     public func addFriend(email: String) {
-        let app = bound
-        device.scheduler.spawn { await app.value.performAddFriend(email: email) }
+        spawn { await $0.performAddFriend(email: email) }
     }
 
     /// "Show friends in my area".
     public func findFriendsInArea() {
-        let app = bound
-        device.scheduler.spawn { await app.value.performFindFriends() }
+        spawn { await $0.performFindFriends() }
     }
 
     /// "Turn off location".
     public func turnOffLocation() {
-        let app = bound
-        device.scheduler.spawn { await app.value.performTurnOff() }
+        spawn { await $0.performTurnOff() }
     }
 
     private var bound: SimulationBound<FriendLocatorApp> { SimulationBound(self, executor: device.scheduler.executor) }
@@ -202,8 +249,10 @@ public final class FriendLocatorApp {
         }
         do throws(BackendError) {
             account = try await online().signUp(email: email)
+            guard !isStopped else { return }
             isSignedIn = true
             isShowingSignUp = false
+            persist()
             device.record("signed-up", [("account", .string(account)), ("email", .string(email)), ("message", .string("Welcome, \(account): you are signed in"))])
             start()
         } catch {
@@ -267,9 +316,9 @@ public final class FriendLocatorApp {
             ])
         }
         guard isSharing else { return }
+        persist()
         let location = SharedLocation(account: account, hotspot: currentHotspot, coordinate: nil, precision: .hotspot)
-        let app = bound
-        device.scheduler.spawn { await app.value.sync(location) }
+        spawn { await $0.sync(location) }
     }
 
     private func visit(_ hotspot: HotspotInfo) async {
@@ -382,40 +431,76 @@ public final class FriendLocatorApp {
 
     /// Pings `group` in a task of its own (a visit that ends does not cut a request short).
     private func send(ping group: String, _ location: SharedLocation) {
-        let app = bound
-        device.scheduler.spawn { await app.value.sendPing(to: group, location, attempt: 1) }
+        let requestID = newRequestID("ping")
+        spawn { await $0.sendPing(to: group, location, attempt: 1, requestID: requestID) }
     }
 
-    private func sendPing(to group: String, _ location: SharedLocation, attempt: Int) async {
+    /// A request id no other request of this device carries: the device, the instant, this launch's
+    /// count. Every attempt of one ping or one location keeps its id.
+    private func newRequestID(_ kind: String) -> String {
+        requestCount += 1
+        return "\(device.id)/\(kind)/\(device.scheduler.now.offset.inSeconds)/\(requestCount)"
+    }
+
+    /// How many times a request whose connection dropped is sent in all (the same request id each time).
+    static let attemptsAfterADrop = 3
+
+    private func sendPing(to group: String, _ location: SharedLocation, attempt: Int, requestID: String) async {
         do throws(BackendError) {
-            let recipients = try await online().ping(from: location.account, group: group, location: location)
+            let recipients = try await online().ping(from: location.account, group: group, location: location, requestID: requestID)
+            guard !isStopped else { return }
             device.record("ping.sent", [
                 ("group", .string(group)), ("recipients", .string(recipients.joined(separator: ","))),
                 ("hotspot", location.hotspot.map(TraceValue.string) ?? .null), ("precision", .string(location.precision.rawValue)),
                 ("attempt", .int(attempt)),
             ])
         } catch {
-            let queued = error == .unreachable && isTrackingEnabled && isSharing
-                && (location.hotspot.map { hotspot in insideHotspots.contains { $0.name == hotspot } } ?? true)
+            guard !isStopped else { return }
+            let stillThere = isTrackingEnabled && isSharing && (location.hotspot.map { hotspot in insideHotspots.contains { $0.name == hotspot } } ?? true)
+            // The connection dropped with the ping on its way: the server may have handled it; the
+            // same request id again is answered without notifying anyone twice.
+            if case .timedOut = error, stillThere, attempt < Self.attemptsAfterADrop {
+                device.record("ping.failed", [("group", .string(group)), ("reason", .string(error.description)), ("attempt", .int(attempt)), ("queued", .bool(true))])
+                await sendPing(to: group, location, attempt: attempt + 1, requestID: requestID)
+                return
+            }
+            let queued = error == .unreachable && stillThere
             device.record("ping.failed", [("group", .string(group)), ("reason", .string(error.description)), ("attempt", .int(attempt)), ("queued", .bool(queued))])
-            if queued { outbox.queue(ping: Outbox.Ping(group: group, location: location, attempts: attempt)) }
+            if queued {
+                outbox.queue(ping: Outbox.Ping(group: group, location: location, attempts: attempt, requestID: requestID))
+                persist()
+            }
             if case .locationOff = error { isSharing = false }
         }
     }
 
-    private func sync(_ location: SharedLocation, version: Int? = nil, attempt: Int = 1) async {
+    private func sync(_ location: SharedLocation, version: Int? = nil, attempt: Int = 1, requestID: String? = nil) async {
         let version = version ?? outbox.nextVersion()
+        let requestID = requestID ?? newRequestID("sync")
         do throws(BackendError) {
-            try await online().updateLocation(location)
+            try await online().updateLocation(location, requestID: requestID)
+            guard !isStopped else { return }
+            let hadQueued = outbox.hasQueuedSync
             outbox.synced(version: version)
+            if hadQueued, !outbox.hasQueuedSync { persist() }
             device.record("location.synced", [
                 ("hotspot", location.hotspot.map(TraceValue.string) ?? .null), ("precision", .string(location.precision.rawValue)),
                 ("attempt", .int(attempt)),
             ])
         } catch {
-            let queued = error == .unreachable && isTrackingEnabled && isSharing && outbox.isNewest(version)
+            guard !isStopped else { return }
+            let newest = isTrackingEnabled && isSharing && outbox.isNewest(version)
+            if case .timedOut = error, newest, attempt < Self.attemptsAfterADrop {
+                device.record("sync.failed", [("reason", .string(error.description)), ("attempt", .int(attempt)), ("queued", .bool(true))])
+                await sync(location, version: version, attempt: attempt + 1, requestID: requestID)
+                return
+            }
+            let queued = error == .unreachable && newest
             device.record("sync.failed", [("reason", .string(error.description)), ("attempt", .int(attempt)), ("queued", .bool(queued))])
-            if queued { outbox.queue(sync: Outbox.Sync(location: location, version: version, attempts: attempt)) }
+            if queued {
+                outbox.queue(sync: Outbox.Sync(location: location, version: version, attempts: attempt, requestID: requestID))
+                persist()
+            }
             if case .locationOff = error { isSharing = false }
         }
     }
@@ -424,11 +509,10 @@ public final class FriendLocatorApp {
     private func flushOutbox() {
         guard !outbox.isEmpty else { return }
         let (sync, pings) = outbox.takeAll()
-        let app = bound
-        device.scheduler.spawn {
-            let app = app.value
-            if let sync { await app.sync(sync.location, version: sync.version, attempt: sync.attempts + 1) }
-            for ping in pings { await app.sendPing(to: ping.group, ping.location, attempt: ping.attempts + 1) }
+        persist()
+        spawn { app in
+            if let sync { await app.sync(sync.location, version: sync.version, attempt: sync.attempts + 1, requestID: sync.requestID) }
+            for ping in pings { await app.sendPing(to: ping.group, ping.location, attempt: ping.attempts + 1, requestID: ping.requestID) }
         }
     }
 
@@ -494,11 +578,13 @@ public final class FriendLocatorApp {
         }
         do throws(BackendError) {
             try await online().quit(account)
+            guard !isStopped else { return }
             isTrackingEnabled = false
             insideHotspots = []
             for visit in visits.values { visit.cancel() }
             visits = [:]
             _ = outbox.takeAll()
+            persist()
             device.record("location.off", [("message", .string("Location tracking is off; your last location was deleted"))])
         } catch {
             device.record("location.off-failed", [("reason", .string(error.description))])
@@ -506,6 +592,17 @@ public final class FriendLocatorApp {
     }
 
     // MARK: Helpers
+
+    /// Saves who is signed in, whether tracking is off and what waits to be sent; a failure is
+    /// recorded (`storage.failed`) and the app goes on with what it has in memory.
+    private func persist() {
+        let state = FriendLocatorLocalState(account: isSignedIn ? account : nil, trackingOff: !isTrackingEnabled, queued: outbox.saved(account: account))
+        do {
+            try store.save(state)
+        } catch {
+            device.record("storage.failed", [("operation", .string("save")), ("reason", .string(error.description))])
+        }
+    }
 
     /// The backend, for a request; refused at once while the device is offline.
     private func online() throws(BackendError) -> any LocatorBackend {
@@ -530,12 +627,14 @@ private struct Outbox {
         var location: SharedLocation
         var version: Int
         var attempts: Int
+        var requestID: String
     }
 
     struct Ping {
         var group: String
         var location: SharedLocation
         var attempts: Int
+        var requestID: String
     }
 
     private var latestVersion = 0
@@ -544,6 +643,28 @@ private struct Outbox {
     private var pings: [Ping] = []
 
     var isEmpty: Bool { sync == nil && pings.isEmpty }
+    var hasQueuedSync: Bool { sync != nil }
+
+    init() {}
+
+    /// The outbox a previous launch saved.
+    init(restoring queued: [FriendLocatorLocalState.Queued]) {
+        for item in queued {
+            switch item.kind {
+            case .sync:
+                sync = Sync(location: item.location, version: item.version, attempts: item.attempts, requestID: item.requestID)
+                latestVersion = max(latestVersion, item.version)
+            case .ping:
+                pings.append(Ping(group: item.group ?? "friends", location: item.location, attempts: item.attempts, requestID: item.requestID))
+            }
+        }
+    }
+
+    /// What waits to be sent, as the device saves it.
+    func saved(account: String) -> [FriendLocatorLocalState.Queued] {
+        (sync.map { [FriendLocatorLocalState.Queued(kind: .sync, requestID: $0.requestID, group: nil, location: $0.location, version: $0.version, attempts: $0.attempts)] } ?? [])
+            + pings.map { FriendLocatorLocalState.Queued(kind: .ping, requestID: $0.requestID, group: $0.group, location: $0.location, version: 0, attempts: $0.attempts) }
+    }
 
     mutating func nextVersion() -> Int {
         latestVersion += 1

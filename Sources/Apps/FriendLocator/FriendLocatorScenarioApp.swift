@@ -1,5 +1,6 @@
 import DeviceSimHAL
 import DeviceSimScenario
+import DeviceSimStorage
 
 /// The friend-locator app in scenario files. The app starts with the scenario, signed in as the
 /// device's `account`, and talks to the scenario's simulated backend.
@@ -113,10 +114,33 @@ public final class FriendLocatorScenarioApp: ScenarioApp {
                 scheduler: simulation.scheduler, events: simulation.trace, configuration: spec.configuration,
                 hotspots: simulation.scenario.world?.hotspotInfos ?? [], accounts: spec.accounts)
             for failure in spec.failures { server.injectFailure(failure) }
+            for location in spec.locations { server.preload(location: location) }
             return server
         }
-        app = FriendLocatorApp(device: context.device, account: account, backend: server, settings: settings)
+        simulation.registerInspectableServer(server, for: Self.name)
+        // Each phone reaches the one server through its own connection: the backend's latency, the
+        // phone's connectivity, and requests lost when the connection drops.
+        let latency = (simulation.serverConfiguration(of: Self.name) as? FriendLocatorServerSpec)?.configuration.latency ?? server.configuration.latency
+        let backend = server.client(connection: simulation.serverConnection(of: context.device, app: Self.name, latency: latency))
+        // The app's state lives in the device's friend-locator database (an SQLite file in the run's
+        // data folder): a killed or restarted app goes on signed in, with what it had not sent.
+        let store: any FriendLocatorStore = simulation.database(on: context.device, named: "friend-locator", migrations: SQLiteFriendLocatorStore.migrations)
+            .map(SQLiteFriendLocatorStore.init(database:)) ?? InMemoryFriendLocatorStore()
+        let launched = simulation.sharedService { Launched() }
+        let relaunch = !launched.devices.insert(context.device.id).inserted
+        app = FriendLocatorApp(device: context.device, account: account, backend: backend, settings: settings, store: store, restoring: relaunch)
         app.start()
+    }
+
+    public static let keepsDataOnDevice = true
+
+    /// The devices whose app was launched before (a restart finds its database as it was left).
+    private final class Launched {
+        var devices: Set<String> = []
+    }
+
+    public func stop() {
+        app.stop()
     }
 
     public func perform(_ action: Action) {

@@ -109,6 +109,10 @@ public final class FriendLocatorServer: LocatorBackend {
     /// of them, so a long run's memory does not grow with its pings).
     public private(set) var pingCount = 0
     private var failures: [Failure] = []
+    /// The recipients of every ping by account and request id (a retry gets them again).
+    private var answeredPings: [String: [String]] = [:]
+    /// The location updates applied, by account and request id.
+    private var appliedUpdates: Set<String> = []
     private var pingObservers: [String: ObserverList<PingNotice>] = [:]
     /// The accounts' ids in the order they were given: the friends of a friend of everyone.
     private let accountOrder: [String]
@@ -136,6 +140,12 @@ public final class FriendLocatorServer: LocatorBackend {
         user.friendOfEveryone ? friend != user.id && accounts[friend] != nil : user.friends.contains(friend)
     }
 
+    /// Stores `location` as its account's last location, as data the server holds before a run
+    /// starts: no request, no latency, no event.
+    public func preload(location: SharedLocation) {
+        lastLocations[location.account] = location
+    }
+
     /// Makes requests fail as `failure` says.
     public func injectFailure(_ failure: Failure) {
         failures.append(failure)
@@ -149,7 +159,12 @@ public final class FriendLocatorServer: LocatorBackend {
     // MARK: Requests
 
     public func signUp(email: String) async throws(BackendError) -> String {
-        try await request(.signUp, account: nil)
+        try await travel(.signUp)
+        return try serveSignUp(email: email)
+    }
+
+    func serveSignUp(email: String) throws(BackendError) -> String {
+        try failIfInjected(.signUp, account: nil)
         guard let user = accounts.values.sorted(by: { $0.id < $1.id }).first(where: { $0.email.lowercased() == email.lowercased() }) else {
             record("backend.sign-up-refused", account: nil, [("email", .string(email))])
             throw .notFound(email: email)
@@ -159,23 +174,43 @@ public final class FriendLocatorServer: LocatorBackend {
     }
 
     public func hotspots() async throws(BackendError) -> [HotspotInfo] {
-        try await request(.hotspots, account: nil)
+        try await travel(.hotspots)
+        return try serveHotspots()
+    }
+
+    func serveHotspots() throws(BackendError) -> [HotspotInfo] {
+        try failIfInjected(.hotspots, account: nil)
         return hotspotList
     }
 
     public func isSharing(_ account: String) async throws(BackendError) -> Bool {
-        try await request(.sharing, account: account)
+        try await travel(.sharing)
+        return try serveIsSharing(account)
+    }
+
+    func serveIsSharing(_ account: String) throws(BackendError) -> Bool {
+        try failIfInjected(.sharing, account: account)
         return try self.account(account).sharing
     }
 
     public func groups(of account: String) async throws(BackendError) -> [String] {
-        try await request(.groups, account: account)
+        try await travel(.groups)
+        return try serveGroups(of: account)
+    }
+
+    func serveGroups(of account: String) throws(BackendError) -> [String] {
+        try failIfInjected(.groups, account: account)
         let user = try self.account(account)
         return ["friends"] + user.groups.keys.sorted()
     }
 
     public func addFriend(email: String, to account: String) async throws(BackendError) -> String {
-        try await request(.addFriend, account: account)
+        try await travel(.addFriend)
+        return try serveAddFriend(email: email, to: account)
+    }
+
+    func serveAddFriend(email: String, to account: String) throws(BackendError) -> String {
+        try failIfInjected(.addFriend, account: account)
         _ = try self.account(account)
         guard let friend = accounts.values.sorted(by: { $0.id < $1.id }).first(where: { $0.email.lowercased() == email.lowercased() }) else {
             record("backend.friend-not-found", account: account, [("email", .string(email))])
@@ -188,8 +223,26 @@ public final class FriendLocatorServer: LocatorBackend {
         return friend.id
     }
 
-    public func ping(from account: String, group: String, location: SharedLocation) async throws(BackendError) -> [String] {
-        try await request(.ping, account: account)
+    public func ping(from account: String, group: String, location: SharedLocation, requestID: String?) async throws(BackendError) -> [String] {
+        try await travel(.ping)
+        return try servePing(from: account, group: group, location: location, requestID: requestID)
+    }
+
+    /// Handles a ping that has arrived: a request id answered before gets the same recipients again
+    /// and notifies nobody a second time (`backend.repeated`).
+    func servePing(from account: String, group: String, location: SharedLocation, requestID: String?) throws(BackendError) -> [String] {
+        try failIfInjected(.ping, account: account)
+        let key = requestID.map { account + "\u{1F}" + $0 }
+        if let key, let earlier = answeredPings[key] {
+            record("backend.repeated", account: account, [("operation", .string("ping")), ("request", .string(requestID ?? ""))])
+            return earlier
+        }
+        let recipients = try handlePing(from: account, group: group, location: location)
+        if let key { answeredPings[key] = recipients }
+        return recipients
+    }
+
+    private func handlePing(from account: String, group: String, location: SharedLocation) throws(BackendError) -> [String] {
         let user = try self.account(account)
         guard user.sharing else {
             record("backend.ping-refused", account: account, [("reason", .string("location sharing is off"))])
@@ -216,8 +269,25 @@ public final class FriendLocatorServer: LocatorBackend {
         return recipients
     }
 
-    public func updateLocation(_ location: SharedLocation) async throws(BackendError) {
-        try await request(.updateLocation, account: location.account)
+    public func updateLocation(_ location: SharedLocation, requestID: String?) async throws(BackendError) {
+        try await travel(.updateLocation)
+        try serveUpdateLocation(location, requestID: requestID)
+    }
+
+    /// Handles a location update that has arrived: a request id applied before is not applied again
+    /// (a retry after a lost reply must not put back a location a later update replaced).
+    func serveUpdateLocation(_ location: SharedLocation, requestID: String?) throws(BackendError) {
+        try failIfInjected(.updateLocation, account: location.account)
+        let key = requestID.map { location.account + "\u{1F}" + $0 }
+        if let key, appliedUpdates.contains(key) {
+            record("backend.repeated", account: location.account, [("operation", .string("update-location")), ("request", .string(requestID ?? ""))])
+            return
+        }
+        try handleUpdateLocation(location)
+        if let key { appliedUpdates.insert(key) }
+    }
+
+    private func handleUpdateLocation(_ location: SharedLocation) throws(BackendError) {
         let user = try account(location.account)
         guard user.sharing else { throw .locationOff(location.account) }  // quitting stops sharing for good
         lastLocations[location.account] = location
@@ -227,7 +297,12 @@ public final class FriendLocatorServer: LocatorBackend {
     }
 
     public func friendsInArea(of account: String) async throws(BackendError) -> [SharedLocation] {
-        try await request(.friendsInArea, account: account)
+        try await travel(.friendsInArea)
+        return try serveFriendsInArea(of: account)
+    }
+
+    func serveFriendsInArea(of account: String) throws(BackendError) -> [SharedLocation] {
+        try failIfInjected(.friendsInArea, account: account)
         let user = try self.account(account)
         return friends(of: user).compactMap { friend -> SharedLocation? in
             guard let other = accounts[friend], other.sharing, isFriend(account, of: other),
@@ -237,12 +312,24 @@ public final class FriendLocatorServer: LocatorBackend {
     }
 
     public func quit(_ account: String) async throws(BackendError) {
-        try await request(.quit, account: account)
+        try await travel(.quit)
+        try serveQuit(account)
+    }
+
+    func serveQuit(_ account: String) throws(BackendError) {
+        try failIfInjected(.quit, account: account)
         _ = try self.account(account)
         lastLocations[account] = nil
         quitAccounts.insert(account)
         accounts[account]!.sharing = false
         record("backend.quit", account: account, [("deleted", .string("last-location"))])
+    }
+
+    /// A client of the server for one device: its requests cross `connection` (the device's latency
+    /// and connectivity, drops in flight, timeouts) instead of the server's own latency; pings still
+    /// arrive through the push service.
+    public func client(connection: ServerConnection) -> any LocatorBackend {
+        LocatorServerClient(server: self, connection: connection)
     }
 
     public func observePings(to account: String, _ observer: @escaping (PingNotice) -> Void) -> ObservationToken {
@@ -257,13 +344,17 @@ public final class FriendLocatorServer: LocatorBackend {
         return account
     }
 
-    /// The request's latency, then its injected failure if one applies.
-    private func request(_ operation: Operation, account: String?) async throws(BackendError) {
+    /// The request's way to the server: its latency.
+    private func travel(_ operation: Operation) async throws(BackendError) {
         do {
             try await VirtualClock(scheduler).sleep(for: configuration.latency)
         } catch {
             throw .serverError(operation: operation.rawValue)
         }
+    }
+
+    /// The request's injected failure, if one applies.
+    private func failIfInjected(_ operation: Operation, account: String?) throws(BackendError) {
         let now = scheduler.now
         if let index = failures.firstIndex(where: { $0.operation == operation && $0.from <= now && ($0.until.map { now < $0 } ?? true) && ($0.count ?? 1) > 0 }) {
             if let count = failures[index].count { failures[index].count = count - 1 }

@@ -13,12 +13,13 @@ import DeviceSimTime
 ///   accounts:
 ///     - { id: alice, email: alice@tu-berlin.de, friends: [bob] }
 ///     - { id: bob, email: bob@tu-berlin.de, friends: [alice], sharing: false }
+///     - { id: carol, friends: [alice], location: library }   # a last location already stored
 ///   failures:
 ///     - { operation: quit, within: [0s, 10m] }
 /// ```
 struct FriendLocatorServerSpec: Sendable {
     static let keys = ["latency", "accounts", "failures"]
-    static let accountKeys = ["id", "email", "friends", "groups", "sharing"]
+    static let accountKeys = ["id", "email", "friends", "groups", "sharing", "location"]
     static let failureKeys = ["operation", "within", "count"]
 
     /// Latency of every request.
@@ -28,12 +29,22 @@ struct FriendLocatorServerSpec: Sendable {
     var accounts: [FriendLocatorServer.Account] = []
     /// Failures to inject.
     var failures: [FriendLocatorServer.Failure] = []
+    /// The last locations the server holds before the scenario starts (accounts' `location:`).
+    var locations: [SharedLocation] = []
+    /// Where each `location:` is written, to refuse a hotspot the world does not have.
+    private var locationSources: [SourceLocation] = []
 
     /// The scenario's server: its `backend:` section (or the defaults), with an account for every
     /// device's user.
     static func parse(_ sections: ScenarioServerSections) throws(ScenarioError) -> FriendLocatorServerSpec {
         var spec = try sections.mapping.optional("backend").map { (node) throws(ScenarioError) in try parse(node) } ?? FriendLocatorServerSpec()
         if spec.accounts.isEmpty { spec.accounts = FriendLocatorServer.Account.allFriends(sections.devices.map(\.account)) }
+        let hotspots = Set(sections.world?.hotspots.map(\.name) ?? [])
+        for (location, source) in zip(spec.locations, spec.locationSources) {
+            guard let hotspot = location.hotspot, !hotspots.contains(hotspot) else { continue }
+            let known = hotspots.isEmpty ? "the scenario's world has none (name a world with hotspots)" : "its hotspots: \(hotspots.sorted().joined(separator: ", "))"
+            throw ScenarioError("unknown hotspot '\(MessageText.excerpt(hotspot))' for a last location; \(known)", at: source)
+        }
         let accountIDs = Set(spec.accounts.map(\.id))
         for device in sections.devices where !accountIDs.contains(device.account) {
             throw ScenarioError(
@@ -64,6 +75,22 @@ struct FriendLocatorServerSpec: Sendable {
                     }
                 }
                 if let n = account.optional("sharing") { parsed.sharing = try n.bool() }
+                if let n = account.optional("location") {
+                    // The last location the server holds: a hotspot, or { hotspot:, precision:, at: [lat, lon] }.
+                    var location = SharedLocation(account: id, hotspot: nil, coordinate: nil, precision: .hotspot)
+                    if n.isMapping {
+                        let map = try n.mapping(allowing: ["hotspot", "precision", "at"], what: "last location")
+                        location.hotspot = try map.required("hotspot").string(what: "a hotspot of the world")
+                        if let p = map.optional("precision") {
+                            location.precision = LocationPrecision(rawValue: try p.choice(LocationPrecision.allCases.map(\.rawValue), what: "a precision"))!
+                        }
+                        location.coordinate = try map.optional("at")?.coordinate()
+                    } else {
+                        location.hotspot = try n.string(what: "a hotspot of the world")
+                    }
+                    spec.locations.append(location)
+                    spec.locationSources.append(n.location)
+                }
                 spec.accounts.append(parsed)
             }
             let ids = Set(spec.accounts.map(\.id))

@@ -102,10 +102,12 @@ public protocol LocatorBackend: AnyObject {
     /// Adds the user with `email` to `account`'s default friends group; returns the friend's account.
     func addFriend(email: String, to account: String) async throws(BackendError) -> String
     /// Pings every member of `account`'s `group` that `account` is at `location`; returns the recipients.
-    /// Refused with ``BackendError/locationOff(_:)`` when `account` does not share their location.
-    func ping(from account: String, group: String, location: SharedLocation) async throws(BackendError) -> [String]
-    /// Stores `account`'s last location.
-    func updateLocation(_ location: SharedLocation) async throws(BackendError)
+    /// Refused with ``BackendError/locationOff(_:)`` when `account` does not share their location. A
+    /// `requestID` the server has answered before (a retry after a lost reply) gets the same answer
+    /// and notifies nobody again.
+    func ping(from account: String, group: String, location: SharedLocation, requestID: String?) async throws(BackendError) -> [String]
+    /// Stores `account`'s last location; a `requestID` applied before is not applied again.
+    func updateLocation(_ location: SharedLocation, requestID: String?) async throws(BackendError)
     /// `account`'s friends who are in a hotspot, share their location, and list `account` among their own
     /// friends (the located user's friends list decides who sees her).
     func friendsInArea(of account: String) async throws(BackendError) -> [SharedLocation]
@@ -113,4 +115,16 @@ public protocol LocatorBackend: AnyObject {
     func quit(_ account: String) async throws(BackendError)
     /// Delivers the pings sent to `account` (a push notification service).
     func observePings(to account: String, _ observer: @escaping (PingNotice) -> Void) -> ObservationToken
+}
+
+extension LocatorBackend {
+    /// A ping as a request of its own (no request id).
+    public func ping(from account: String, group: String, location: SharedLocation) async throws(BackendError) -> [String] {
+        try await ping(from: account, group: group, location: location, requestID: nil)
+    }
+
+    /// A location update as a request of its own (no request id).
+    public func updateLocation(_ location: SharedLocation) async throws(BackendError) {
+        try await updateLocation(location, requestID: nil)
+    }
 }

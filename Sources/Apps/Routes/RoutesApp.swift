@@ -1,4 +1,5 @@
 import DeviceSimHAL
+import Foundation
 import DeviceSimTime
 
 /// The routes app ("the fastest route from location A to location N"), written against the HAL, a
@@ -63,6 +64,7 @@ public final class RoutesApp {
     private var locationSubscription: ObservationToken?
     private var locationShown = false
     private var stopped = false
+    private var isNameFormOpen = false
 
     /// Creates the app; ``start()`` launches it.
     public init(device: Device, maps: any MapService, store: any RoutesStore) {
@@ -212,11 +214,23 @@ public final class RoutesApp {
 
     // MARK: Narrative 5: save
 
-    /// Save route use case: "save", the name, confirm. Refused by the database: an error message,
-    /// and the route stays on the map to save again.
-    public func saveRoute(named name: String) {
-        guard screen == .map, let route = shownRoute, selected == nil else { return ignored("save-route", "no new route on the map") }
-        device.record("form.shown", [("form", .string("route-name"))])
+    /// Save route use case: "save" (2) opens the route-name form; with `name` the user adds the name
+    /// (3) and confirms (4), and the route is saved (5). Without `name` the form stays open for a later
+    /// `saveRoute(named:)` or ``cancelRouteName()``. A name left empty is refused in the form
+    /// (`form.rejected`), which stays open. Refused by the database: an error message, and the route
+    /// stays on the map to save again.
+    public func saveRoute(named name: String?) {
+        guard let route = shownRoute, screen == .map, selected == nil else { return ignored("save-route", "no new route on the map") }
+        if !isNameFormOpen {
+            isNameFormOpen = true
+            device.record("form.shown", [("form", .string("route-name"))])
+        }
+        guard let name else { return }
+        guard !name.trimmingCharacters(in: .whitespaces).isEmpty else {
+            device.record("form.rejected", [("form", .string("route-name")), ("reason", .string("a route needs a name"))])
+            return
+        }
+        isNameFormOpen = false
         do {
             let saved = try store.insert(name: name, route: route)
             savedRoutes.append(saved)
@@ -228,6 +242,13 @@ public final class RoutesApp {
         }
         device.record("form.hidden", [("form", .string("route-name"))])
         recordStored()
+    }
+
+    /// The route-name form's cancel: the form closes and nothing is saved; the route stays on the map.
+    public func cancelRouteName() {
+        guard isNameFormOpen else { return ignored("cancel-route-name", "the route-name form is not open") }
+        isNameFormOpen = false
+        device.record("form.hidden", [("form", .string("route-name")), ("by", .string("cancel"))])
     }
 
     // MARK: Narrative 4: select
@@ -279,6 +300,52 @@ public final class RoutesApp {
             showError("Unable to update the route: \(error.description).")
         }
         recordStored()
+    }
+
+    /// In editing mode: the stop `place` leaves the route; the route is planned again from its saved
+    /// start through the stops left (a route keeps at least one stop).
+    public func removeStop(_ place: String) {
+        guard screen == .editing, let edited = draft else { return ignored("remove-stop", "not editing") }
+        guard let index = stopIndex(place, in: edited) else { return ignored("remove-stop", "'\(place)' is not a stop of the route") }
+        guard edited.route.places.count > 1 else { return ignored("remove-stop", "a route needs at least one stop") }
+        var places = edited.route.places
+        places.remove(at: index)
+        replan(edited, through: places, event: "stop.removed", place: place)
+    }
+
+    /// In editing mode: the stop `place` moves to `position` (1 for the first stop); the route is
+    /// planned again from its saved start through the stops in their new order.
+    public func moveStop(_ place: String, to position: Int) {
+        guard screen == .editing, let edited = draft else { return ignored("move-stop", "not editing") }
+        guard let index = stopIndex(place, in: edited) else { return ignored("move-stop", "'\(place)' is not a stop of the route") }
+        guard (1...edited.route.places.count).contains(position) else {
+            return ignored("move-stop", "the route has \(edited.route.places.count) stops: position \(position) is not one of 1...\(edited.route.places.count)")
+        }
+        var places = edited.route.places
+        let stop = places.remove(at: index)
+        places.insert(stop, at: position - 1)
+        replan(edited, through: places, event: "stop.moved", place: place)
+    }
+
+    private func stopIndex(_ place: String, in route: SavedRoute) -> Int? {
+        route.route.places.firstIndex { $0.name == place } ?? route.route.places.firstIndex { $0.name.lowercased() == place.lowercased() }
+    }
+
+    private func replan(_ edited: SavedRoute, through places: [RoutePlace], event: String, place: String) {
+        guard let route = plan(from: edited.route.start, through: places) else { return }
+        var changed = edited
+        changed.route = route
+        draft = changed
+        device.record(event, [("place", .string(place)), ("places", .string(places.map(\.name).joined(separator: " > ")))])
+        announce(route, name: changed.name)
+    }
+
+    /// On the routes screen, swiping a route reveals its delete button (step 1 of the swipe course);
+    /// nothing happens until the user taps it (`swipe-delete`).
+    public func swipeRoute(_ name: String) {
+        guard screen == .routes else { return ignored("swipe-route", "not on the routes screen") }
+        guard savedRoutes.contains(where: { $0.name == name }) else { return ignored("swipe-route", "no saved route '\(name)'") }
+        device.record("route.swiped", [("name", .string(name)), ("offers", .string("delete"))])
     }
 
     /// In editing mode: drop the changes.

@@ -51,6 +51,8 @@ public final class TaskListApp {
     public enum Screen: String, Sendable, Hashable {
         case starting, signIn = "sign-in", accounts, addAccount = "add-account", waitingForAccount = "waiting-for-account"
         case tasks, important, signingOut = "signing-out"
+        /// 2.6: the ways to change the task list.
+        case changeTasks = "change-tasks"
     }
 
     /// The device.
@@ -104,6 +106,18 @@ public final class TaskListApp {
         guard state.account != nil else { return ignored("view-all") }
         show(.tasks)
     }
+
+    /// 2.6: "change the task list" on the list screen (2.3 or 2.4): the ways to change it (2.6 step
+    /// 1); choosing one (add, edit, delete, mark) runs it and the list shows again.
+    public func showChangeMenu() {
+        guard state.account != nil else { return ignored("change-tasks") }
+        guard screen == .tasks || screen == .important else { return ignored("change-tasks", "not on a task list (2.3 or 2.4)") }
+        listScreen = screen
+        show(.changeTasks)
+    }
+
+    /// The list the 2.6 menu was opened on.
+    private var listScreen: Screen = .tasks
 
     /// 2.7: "+", the text, confirm.
     public func addTask(_ text: String) {
@@ -212,7 +226,23 @@ public final class TaskListApp {
         self.screen = screen
         var fields: [(key: String, value: TraceValue)] = [("screen", .string(screen.rawValue))]
         if screen == .tasks || screen == .important { fields.append(("count", .int(shownTasks.count))) }
+        let offers = offers(on: screen)
+        if !offers.isEmpty { fields.append(("offers", .string(offers.joined(separator: "|")))) }
         device.record("screen.shown", fields)
+    }
+
+    /// What a screen offers the user, as the document lists it: 2.2 step 1 the sign-in methods; 2.3
+    /// step 2 the important tasks, changing the list, signing out; 2.4 step 2 all tasks instead of the
+    /// important ones; 2.6 step 1 add, edit, delete, mark important (each the scenario action of
+    /// that name).
+    public func offers(on screen: Screen) -> [String] {
+        switch screen {
+        case .signIn: settings.signInMethods
+        case .tasks: ["view-important", "change-tasks", "sign-out"]
+        case .important: ["view-all", "change-tasks", "sign-out"]
+        case .changeTasks: ["add-task", "edit-task", "delete-task", "mark-important"]
+        default: []
+        }
     }
 
     // MARK: 2.5 Download, with E1
@@ -277,6 +307,7 @@ public final class TaskListApp {
         device.record(event, [("task", .string(task.id)), ("text", .string(task.text)), ("important", .bool(task.important)), ("count", .int(state.tasks.count))])
         if let form { device.record("form.hidden", [("form", .string(form))]) }
         if screen == .tasks || screen == .important { show(screen) }
+        if screen == .changeTasks { show(listScreen) }
         if let dialog = uploadDialog, device.connectivity?.state != .offline {
             // Back online with the E2 dialog still up: the change goes up now, and the dialog goes.
             uploadDialog = nil

@@ -29,7 +29,7 @@ public final class TaskListScenarioApp: ScenarioApp {
     }
 
     public enum Action: Sendable {
-        case viewImportant, viewAll, signOut
+        case viewImportant, viewAll, signOut, changeTasks
         case add(text: String)
         case edit(task: String, text: String)
         case delete(task: String)
@@ -42,7 +42,7 @@ public final class TaskListScenarioApp: ScenarioApp {
     public static let settingKeys = ["sign-in-methods", "device-accounts", "signed-in", "server-tasks", "server-latency"]
     public static let prompts: [String]? = ["sign-in-method", "choose-account", "add-account", "download-failed", "upload-failed"]
     public static let actions: [String: [String]] = [
-        "view-important": [], "view-all": [], "sign-out": [],
+        "view-important": [], "view-all": [], "sign-out": [], "change-tasks": [],
         "add-task": ["text"], "edit-task": ["task", "text"], "delete-task": ["task"], "mark-important": ["task", "important"],
         "add-account": ["method", "account"], "cancel-add-account": ["method"],
     ]
@@ -87,6 +87,7 @@ public final class TaskListScenarioApp: ScenarioApp {
         case "view-important": return .viewImportant
         case "view-all": return .viewAll
         case "sign-out": return .signOut
+        case "change-tasks": return .changeTasks
         case "add-task": return .add(text: try step.requiredText("text", what: "the new task's text"))
         case "edit-task": return .edit(task: try step.requiredText("task", what: "a task (its text or id)"), text: try step.requiredText("text", what: "the task's new text"))
         case "delete-task": return .delete(task: try step.requiredText("task", what: "a task (its text or id)"))
@@ -152,6 +153,7 @@ public final class TaskListScenarioApp: ScenarioApp {
         case .viewImportant: app.showImportantTasks()
         case .viewAll: app.showAllTasks()
         case .signOut: app.signOut()
+        case .changeTasks: app.showChangeMenu()
         case .add(let text): app.addTask(text)
         case .edit(let task, let text): app.editTask(task, text: text)
         case .delete(let task): app.deleteTask(task)

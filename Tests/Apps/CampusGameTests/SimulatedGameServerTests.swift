@@ -105,6 +105,57 @@ import Testing
         #expect(trace.events.filter { $0.name == "game.position-rejected" }.count == 1)
     }
 
+    @Test func aRetriedRequestGetsItsFirstAnswerAgainAndIsCountedOnce() throws {
+        let (scheduler, trace, server) = try make()
+        let bound = SimulationBound(server, executor: scheduler.executor)
+        _ = try run(scheduler) { try? await bound.value.join("alice") }
+        func achieve(_ id: String?) throws -> ObjectiveOutcome? {
+            try run(scheduler) {
+                try? await bound.value.achieve(objective: "library", by: "alice", at: Self.library.center, accuracy: 5, in: "2026-03-29", requestID: id)
+            }
+        }
+        let first = try achieve("phone/2026-03-29/library")
+        let retry = try achieve("phone/2026-03-29/library")
+        let other = try achieve("tablet/2026-03-29/library")
+        #expect(first == .achieved(points: 10, daily: 10, weekly: 10, info: "Opened in 2009."))
+        #expect(retry == first)
+        #expect(other == .alreadyAchieved(message: "You have already achieved University Library in today's game."))
+        #expect(server.achievements.count == 1)
+        #expect(trace.events.filter { $0.name == "game.repeated" }.count == 1)
+        #expect(server.rows(of: "achievements", account: nil) == [["2026-03-29", "alice", "library", "10"]])
+        #expect(server.rows(of: "scores", account: "alice") == [["2026-03-29", "alice", "10"]])
+    }
+
+    @Test func aRequestForADaysGameThatIsOverCountsNothing() throws {
+        let (scheduler, trace, server) = try make()
+        let bound = SimulationBound(server, executor: scheduler.executor)
+        _ = try run(scheduler) { try? await bound.value.join("alice") }
+        // Monday 00:00:30 (23 h 30 s in): alice is in Monday's game too, but her phone names Sunday's.
+        _ = try run(scheduler, at: VirtualInstant(offset: .seconds(23 * 3600 + 30))) { try? await bound.value.join("alice") }
+        let refused = try run(scheduler) { () async -> BackendError? in
+            do throws(BackendError) {
+                _ = try await bound.value.achieve(objective: "library", by: "alice", at: Self.library.center, accuracy: 5, in: "2026-03-29", requestID: "p/1")
+                return nil
+            } catch { return error }
+        }
+        #expect(refused == .gameOver("2026-03-29"))
+        #expect(server.achievements.isEmpty)
+        #expect(trace.events.last?.name == "game.over")
+        #expect(server.rows(of: "players", account: nil) == [["2026-03-29", "alice"], ["2026-03-30", "alice"]])
+    }
+
+    @Test func preloadedPlayersAreInTodaysGameWithTheirPointsOnce() throws {
+        let (_, trace, server) = try make()
+        server.preload(account: "bob", achieved: ["library", "mensa", "gym"])
+        server.preload(account: "bob", achieved: ["library"])
+        server.preload(account: "carol", achieved: [])
+        #expect(server.players["2026-03-29"] == ["bob", "carol"])
+        #expect(server.achievements.map(\.objective) == ["library", "mensa"])
+        #expect(server.currentScoreboard(.daily, for: "carol").rows == [ScoreboardRow(rank: 1, account: "bob", score: 15), ScoreboardRow(rank: 2, account: "carol", score: 0)])
+        #expect(server.currentScoreboard(.weekly, for: "bob").rows.first == ScoreboardRow(rank: 1, account: "bob", score: 15))
+        #expect(trace.events.isEmpty)
+    }
+
     @Test func injectedFailuresFailTheRequestAndChangeNothing() throws {
         let (scheduler, _, server) = try make()
         let bound = SimulationBound(server, executor: scheduler.executor)

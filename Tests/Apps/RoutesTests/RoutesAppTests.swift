@@ -105,6 +105,41 @@ import Testing
         return setup
     }
 
+    // MARK: User steps: the name form, swiping, stops while editing
+
+    @Test func aNameFormCancelledOrLeftEmptySavesNothing() throws {
+        let setup = try Self.routeShown(to: ["Kamppi"])
+        setup.app.saveRoute(named: nil)
+        setup.app.cancelRouteName()
+        setup.app.saveRoute(named: "  ")
+        #expect(setup.store.names.isEmpty)
+        #expect(setup.events("form.rejected").count == 1)
+        setup.app.saveRoute(named: "Lunch")
+        #expect(setup.store.names == ["Lunch"])
+        #expect(setup.events("form.shown").count == 2)
+        #expect(setup.events("action.ignored").isEmpty)
+    }
+
+    @Test func stopsRemovedOrMovedWhileEditingArePlannedFromTheSavedStart() throws {
+        let saved = Self.savedRoute(1, "Tour", through: ["Kamppi", "Kiasma", "Kauppatori"])
+        let setup = try Self.start(saved: [saved])
+        setup.app.openRoutes()
+        setup.app.swipeRoute("Tour")
+        #expect(setup.events("route.swiped").count == 1 && setup.events("prompt.shown").isEmpty)
+        setup.app.selectRoute("Tour")
+        setup.app.editRoute()
+        setup.app.removeStop("Kiasma")
+        setup.app.moveStop("Kauppatori", to: 1)
+        setup.app.moveStop("Kamppi", to: 3)             // only two stops left: refused
+        setup.app.removeStop("Nowhere")
+        setup.app.saveChanges()
+        let stored = try #require(setup.store.stored.routes.first)
+        #expect(stored.route.places.map(\.name) == ["Kauppatori", "Kamppi"])
+        #expect(stored.route.start == saved.route.start)
+        #expect(setup.events("action.ignored").count == 2)
+    }
+
+    // MARK: Opening
     // MARK: Opening
 
     @Test func openingOnlineShowsTheMapAtTheCurrentLocation() throws {

@@ -37,6 +37,24 @@ import Testing
         #expect(!setup.store.state.hasUnsentChanges && setup.store.state.revision == 2)
     }
 
+    @Test func eachListAndTheChangeMenuSayWhatTheyOffer() throws {
+        let setup = Self.make()
+        try setup.simulation.advance(by: .seconds(1))
+        setup.app.showImportantTasks()
+        setup.app.showChangeMenu()
+        setup.app.addTask("Water the plants")
+        let offers = setup.simulation.events(named: "screen.shown").compactMap { event in
+            event.fields.first { $0.key == "offers" }.map { "\(event.fields[0].value)=\($0.value)" }
+        }
+        #expect(offers.suffix(3) == [
+            "\(TraceValue.string("important"))=\(TraceValue.string("view-all|change-tasks|sign-out"))",
+            "\(TraceValue.string("change-tasks"))=\(TraceValue.string("add-task|edit-task|delete-task|mark-important"))",
+            "\(TraceValue.string("important"))=\(TraceValue.string("view-all|change-tasks|sign-out"))",
+        ])
+        #expect(setup.app.screen == .important)
+        #expect(setup.app.offers(on: .signIn) == ["google", "email"])
+    }
+
     @Test func anActionWhileSignedOutIsRecordedAsIgnoredAndChangesNothing() throws {
         let setup = Self.make(signedIn: false)
         try setup.simulation.advance(by: .seconds(1))

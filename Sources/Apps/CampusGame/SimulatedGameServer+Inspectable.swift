@@ -1,0 +1,29 @@
+import DeviceSimServer
+
+/// What `server: campus-game` expectations read: `players` (`game`, `account`: who joined each day's
+/// game), `achievements` (`game`, `account`, `objective`, `points`: in the order the server counted
+/// them) and `scores` (`game`, `account`, `daily`: each player's total of each day's game), each for
+/// one account or every account.
+extension SimulatedGameServer: InspectableServer {
+    public var inspectableTables: [String: [String]] {
+        ["players": ["game", "account"], "achievements": ["game", "account", "objective", "points"], "scores": ["game", "account", "daily"]]
+    }
+
+    public func rows(of table: String, account: String?) -> [[String]]? {
+        switch table {
+        case "players":
+            return players.keys.sorted().flatMap { game in
+                players[game, default: []].sorted().filter { account == nil || $0 == account }.map { [game, $0] }
+            }
+        case "achievements":
+            return achievements.filter { account == nil || $0.account == account }.map { [$0.game, $0.account, $0.objective, String($0.points)] }
+        case "scores":
+            return dailyStandings.keys.sorted().flatMap { game in
+                dailyStandings[game, default: [:]].values.sorted { $0.account < $1.account }
+                    .filter { account == nil || $0.account == account }.map { [game, $0.account, String($0.score)] }
+            }
+        default:
+            return nil
+        }
+    }
+}

@@ -1,0 +1,24 @@
+import DeviceSimServer
+
+/// What `server: friend-locator` expectations read: `accounts` (`account`, `email`, `sharing`),
+/// `friends` (`account`, `friend`: each account's friends list in order) and `locations` (`account`,
+/// `hotspot`, `precision`: each user's last location as stored), by account id.
+extension FriendLocatorServer: InspectableServer {
+    public var inspectableTables: [String: [String]] {
+        ["accounts": ["account", "email", "sharing"], "friends": ["account", "friend"], "locations": ["account", "hotspot", "precision"]]
+    }
+
+    public func rows(of table: String, account: String?) -> [[String]]? {
+        let ids = account.map { [$0] } ?? accounts.keys.sorted()
+        switch table {
+        case "accounts":
+            return ids.compactMap { id in accounts[id].map { [id, $0.email, String($0.sharing)] } }
+        case "friends":
+            return ids.flatMap { id in accounts[id].map { user in friends(of: user).map { [id, $0] } } ?? [] }
+        case "locations":
+            return ids.compactMap { id in lastLocations[id].map { [id, $0.hotspot ?? "null", $0.precision.rawValue] } }
+        default:
+            return nil
+        }
+    }
+}

@@ -1,0 +1,153 @@
+import DeviceSimHAL
+import DeviceSimStorage
+import DeviceSimTime
+
+/// What the friend-locator app keeps on the device, so a killed or restarted app goes on where it
+/// was: who is signed in, whether location tracking was turned off, and what could not be sent yet
+/// (the newest location and the pings, each with the request id its retries keep).
+public struct FriendLocatorLocalState: Sendable, Hashable {
+    /// A location or a ping waiting to be sent.
+    public struct Queued: Sendable, Hashable {
+        /// `sync` (the newest location) or `ping`.
+        public var kind: Kind
+        /// The request id every attempt carries (the server applies it once).
+        public var requestID: String
+        /// The group pinged (pings only).
+        public var group: String?
+        /// The location.
+        public var location: SharedLocation
+        /// The location's version (syncs only: the newest wins).
+        public var version: Int
+        /// Attempts made so far.
+        public var attempts: Int
+
+        /// What is waiting.
+        public enum Kind: String, Sendable, Hashable {
+            case sync, ping
+        }
+
+        /// Creates a queued request.
+        public init(kind: Kind, requestID: String, group: String?, location: SharedLocation, version: Int, attempts: Int) {
+            self.kind = kind
+            self.requestID = requestID
+            self.group = group
+            self.location = location
+            self.version = version
+            self.attempts = attempts
+        }
+    }
+
+    /// The signed-in account (nil: signed out).
+    public var account: String?
+    /// Whether the user turned location tracking off.
+    public var trackingOff: Bool
+    /// What waits to be sent, in order.
+    public var queued: [Queued]
+
+    /// Creates a state.
+    public init(account: String? = nil, trackingOff: Bool = false, queued: [Queued] = []) {
+        self.account = account
+        self.trackingOff = trackingOff
+        self.queued = queued
+    }
+}
+
+/// Where the friend-locator app keeps its ``FriendLocatorLocalState``; a save is all or nothing.
+public protocol FriendLocatorStore: AnyObject {
+    /// The saved state; nil when nothing was ever saved (the app starts from its settings).
+    func load() throws(StorageError) -> FriendLocatorLocalState?
+    /// Replaces the saved state.
+    func save(_ state: FriendLocatorLocalState) throws(StorageError)
+}
+
+/// A ``FriendLocatorStore`` in memory, for tests and for apps without a database.
+public final class InMemoryFriendLocatorStore: FriendLocatorStore {
+    /// What is saved.
+    public private(set) var state: FriendLocatorLocalState?
+
+    /// A store holding `state` (nil: nothing saved).
+    public init(_ state: FriendLocatorLocalState? = nil) {
+        self.state = state
+    }
+
+    public func load() throws(StorageError) -> FriendLocatorLocalState? { state }
+
+    public func save(_ state: FriendLocatorLocalState) throws(StorageError) { self.state = state }
+}
+
+/// The friend-locator app's state in tables of an ``SQLiteDatabase`` (`<device>.friend-locator.sqlite`
+/// in scenarios): `session` (`account`, `tracking_off`) and `outbox` (what waits to be sent).
+///
+/// ```swift
+/// let store = SQLiteFriendLocatorStore(database: SQLiteDatabase(path: path, migrations: SQLiteFriendLocatorStore.migrations, now: { scheduler.now }))
+/// sqlite3 alice.friend-locator.sqlite 'SELECT kind, grp, hotspot FROM outbox'
+/// ```
+public final class SQLiteFriendLocatorStore: FriendLocatorStore {
+    /// The schema, one migration per version.
+    public static let migrations: [[String]] = [
+        [
+            "CREATE TABLE session (id INTEGER PRIMARY KEY CHECK (id = 1), account TEXT, tracking_off INTEGER NOT NULL)",
+            """
+            CREATE TABLE outbox (
+                position INTEGER PRIMARY KEY,
+                kind TEXT NOT NULL,
+                request_id TEXT NOT NULL,
+                grp TEXT,
+                account TEXT NOT NULL,
+                hotspot TEXT,
+                latitude REAL,
+                longitude REAL,
+                precision TEXT NOT NULL,
+                version INTEGER NOT NULL,
+                attempts INTEGER NOT NULL)
+            """,
+        ],
+    ]
+
+    /// The database file the tables are in.
+    public let database: SQLiteDatabase
+
+    /// A store in `database`, which must have been made with ``migrations``.
+    public init(database: SQLiteDatabase) {
+        self.database = database
+    }
+
+    public func load() throws(StorageError) -> FriendLocatorLocalState? {
+        try database.read("friend locator") { db throws(SQLiteError) -> FriendLocatorLocalState? in
+            guard let session = try db.query("SELECT account, tracking_off FROM session WHERE id = 1").first else { return nil }
+            let queued = try db.query(
+                "SELECT kind, request_id, grp, account, hotspot, latitude, longitude, precision, version, attempts FROM outbox ORDER BY position"
+            ).map { row in
+                let coordinate = row[5].double.flatMap { lat in row[6].double.map { GeoCoordinate(latitude: lat, longitude: $0) } }
+                return FriendLocatorLocalState.Queued(
+                    kind: FriendLocatorLocalState.Queued.Kind(rawValue: row[0].string ?? "") ?? .sync, requestID: row[1].string ?? "",
+                    group: row[2].string,
+                    location: SharedLocation(
+                        account: row[3].string ?? "", hotspot: row[4].string, coordinate: coordinate,
+                        precision: LocationPrecision(rawValue: row[7].string ?? "") ?? .hotspot),
+                    version: Int(row[8].int ?? 0), attempts: Int(row[9].int ?? 0))
+            }
+            return FriendLocatorLocalState(account: session[0].string, trackingOff: (session[1].int ?? 0) != 0, queued: queued)
+        }
+    }
+
+    public func save(_ state: FriendLocatorLocalState) throws(StorageError) {
+        try database.write("friend locator") { db throws(SQLiteError) in
+            try db.execute("DELETE FROM outbox")
+            try db.execute(
+                "INSERT OR REPLACE INTO session (id, account, tracking_off) VALUES (1, ?, ?)",
+                [SQLiteValue(state.account), .integer(state.trackingOff ? 1 : 0)])
+            for (position, item) in state.queued.enumerated() {
+                try db.execute(
+                    """
+                    INSERT INTO outbox (position, kind, request_id, grp, account, hotspot, latitude, longitude, precision, version, attempts)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                    [.integer(Int64(position)), .text(item.kind.rawValue), .text(item.requestID), SQLiteValue(item.group),
+                     .text(item.location.account), SQLiteValue(item.location.hotspot),
+                     item.location.coordinate.map { .real($0.latitude) } ?? .null, item.location.coordinate.map { .real($0.longitude) } ?? .null,
+                     .text(item.location.precision.rawValue), .integer(Int64(item.version)), .integer(Int64(item.attempts))])
+            }
+        }
+    }
+}

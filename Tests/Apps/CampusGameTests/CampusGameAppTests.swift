@@ -1,0 +1,72 @@
+import DeviceSimCampusGame
+import DeviceSimHAL
+import DeviceSimTesting
+import DeviceSimTime
+import Foundation
+import Testing
+
+/// The campus game app's day boundary and its retries, on a test simulation.
+@Suite struct CampusGameAppTests {
+    static let dome = GameObjective(id: "dome", name: "Great Dome", center: GeoCoordinate(latitude: 60.2269, longitude: 25.0139), radius: 35, points: 15, info: "A dome.")
+    /// 23:50 in Helsinki (UTC+2) on Monday 23 November 2026: local midnight 10 minutes in.
+    static let start = Date(timeIntervalSince1970: 1_795_470_600)   // 2026-11-23T21:50:00Z
+
+    struct Setup {
+        let simulation: TestSimulation
+        let server: SimulatedGameServer
+        let store: InMemoryCampusGameStore
+        let app: CampusGameApp
+    }
+
+    static func make() throws -> Setup {
+        let simulation = TestSimulation(seed: 1, startDate: start)
+        let phone = simulation.addDevice("phone", at: dome.center)
+        let calendar = try GameCalendar(startDate: start, timeZone: "Europe/Helsinki")
+        let server = SimulatedGameServer(scheduler: simulation.scheduler, events: simulation.trace, calendar: calendar, objectives: [dome])
+        let store = InMemoryCampusGameStore()
+        let app = CampusGameApp(device: phone.device, account: "aino", server: server, store: store, calendar: calendar)
+        return Setup(simulation: simulation, server: server, store: store, app: app)
+    }
+
+    @Test func afterLocalMidnightYesterdaysGameDoesNotSayAlreadyAchievedToday() throws {
+        let setup = try Self.make()
+        try setup.simulation.advance(by: .seconds(10))
+        setup.app.joinGame()
+        try setup.simulation.advance(by: .seconds(10))
+        setup.app.objectiveAchieved()
+        try setup.simulation.advance(by: .seconds(10))
+        #expect(setup.store.state.gameID == "2026-11-23" && setup.store.state.achieved == ["dome"])
+        // 00:05 on Tuesday: the stored game is Monday's.
+        try setup.simulation.advance(to: VirtualInstant(offset: .seconds(15 * 60)))
+        #expect(setup.app.todaysGameID == "2026-11-24")
+        setup.app.objectiveAchieved()
+        try setup.simulation.advance(by: .seconds(1))
+        #expect(setup.simulation.events(named: "objective.already-achieved").isEmpty)
+        let error = try #require(setup.simulation.events(named: "game.error").last)
+        #expect(error.fields.first { $0.key == "reason" }?.value == .string("today's game (2026-11-24) not joined on this phone; its game is of 2026-11-23"))
+        // Joined today, it counts again for the new day.
+        setup.app.joinGame()
+        try setup.simulation.advance(by: .seconds(1))
+        setup.app.objectiveAchieved()
+        try setup.simulation.advance(by: .seconds(1))
+        #expect(setup.server.achievements.map(\.game) == ["2026-11-23", "2026-11-24"])
+        #expect(setup.store.state.gameID == "2026-11-24" && setup.store.state.achieved == ["dome"])
+    }
+
+    @Test func everyGameErrorSaysWhy() throws {
+        let setup = try Self.make()
+        try setup.simulation.advance(by: .seconds(10))
+        setup.app.objectiveAchieved()                  // not joined
+        try setup.simulation.advance(by: .seconds(1))
+        setup.app.joinGame()
+        try setup.simulation.advance(by: .seconds(1))
+        setup.server.injectFailure(.achieve, count: 1)
+        setup.app.objectiveAchieved()                  // a server error
+        try setup.simulation.advance(by: .seconds(1))
+        for event in setup.simulation.events(named: "game.error") {
+            #expect(event.fields.contains { $0.key == "reason" }, "\(event)")
+            #expect(event.fields.contains { $0.key == "message" }, "\(event)")
+        }
+        #expect(setup.simulation.events(named: "game.error").count == 2)
+    }
+}
