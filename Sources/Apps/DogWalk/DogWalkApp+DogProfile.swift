@@ -8,9 +8,14 @@ extension DogWalkApp {
         run { await $0.dogProfileDialog(editing: dog) }
     }
 
-    /// The user fills attributes of the dialog's profile (nil: left as it is).
-    public func fillDogProfile(name: String?, sex: DogProfile.Sex?, dateOfBirth: String?) {
+    /// The user fills attributes of the dialog's profile (nil: left as it is) and empties the ones in
+    /// `clearing` (every attribute is optional: a sex or a date of birth given by mistake can be taken
+    /// back).
+    public func fillDogProfile(name: String?, sex: DogProfile.Sex?, dateOfBirth: String?, clearing: Set<DogProfile.Attribute> = []) {
         guard var draft = dogProfileDraft else { return ignored("fill-dog-profile", "the dog profile dialog is not shown") }
+        if clearing.contains(.name) { draft.name = nil }
+        if clearing.contains(.sex) { draft.sex = nil }
+        if clearing.contains(.dateOfBirth) { draft.dateOfBirth = nil }
         if let name { draft.name = name }
         if let sex { draft.sex = sex }
         if let dateOfBirth { draft.dateOfBirth = dateOfBirth }

@@ -44,6 +44,10 @@ public final class DogWalkApp {
         public var overlapDistance: Double = 5
         /// How long the "please clean up" message shows.
         public var cleanUpMessageDuration: Duration = .seconds(5)
+        /// Whether the map follows the user: each periodic update centers the map on the moved marker
+        /// (`map.followed`). Off by default: the document moves only the marker ("Updating the current
+        /// location") and gives the user a centering button to bring the map back to it.
+        public var followsUser = false
 
         /// The defaults.
         public init() {}
@@ -206,6 +210,10 @@ public final class DogWalkApp {
         marker = fix.coordinate
         markerMoves += 1
         device.record("marker.moved", Self.fields(fix.coordinate) + [("accuracy", Self.value(fix.horizontalAccuracy))])
+        if settings.followsUser {
+            mapCenter = fix.coordinate
+            device.record("map.followed", Self.fields(fix.coordinate))
+        }
     }
 
     private func reportUnavailable() {

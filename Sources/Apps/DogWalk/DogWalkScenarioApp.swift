@@ -37,12 +37,12 @@ public final class DogWalkScenarioApp: ScenarioApp {
         case enterCredential(email: String, password: String)
         case signUp(email: String)
         case enterNewPassword(String, confirmation: String)
-        case fillDogProfile(name: String?, sex: DogProfile.Sex?, dateOfBirth: String?)
+        case fillDogProfile(name: String?, sex: DogProfile.Sex?, dateOfBirth: String?, clearing: Set<DogProfile.Attribute>)
         case confirmDogProfile, editDogProfile
         case clickMarker, closeMenu
         case place(BusinessRecord.Kind)
         case clickRecord(id: Int64?, near: GeoCoordinate?)
-        case openRecordList, closeRecordList, deleteRecord
+        case openRecordList, closeRecordList, deleteRecord, closeStatistics
         case selectRecord(id: Int64)
     }
 
@@ -55,14 +55,16 @@ public final class DogWalkScenarioApp: ScenarioApp {
 
     public static let name = "dog-walk"
     public static let keepsDataOnDevice = true
-    public static let settingKeys = ["update-interval", "overlap-distance", "clean-up-message", "user-data", "server-accounts", "server-latency"]
+    public static let settingKeys = [
+        "update-interval", "overlap-distance", "clean-up-message", "follow-user", "user-data", "server-accounts", "server-latency",
+    ]
     public static let prompts: [String]? = ["sign-in-options", "delete-record"]
     public static let actions: [String: [String]] = [
         "start-app": [], "start-service": [], "stop-service": [], "center-map": [],
         "enter-credential": ["email", "password"], "sign-up": ["email"], "enter-new-password": ["password", "confirm"],
-        "fill-dog-profile": ["name", "sex", "date-of-birth"], "confirm-dog-profile": [], "edit-dog-profile": [],
+        "fill-dog-profile": ["name", "sex", "date-of-birth", "clear"], "confirm-dog-profile": [], "edit-dog-profile": [],
         "click-marker": [], "close-menu": [], "click-pee": [], "click-poo": [],
-        "click-record": ["record", "near"], "open-record-list": [], "select-record": ["record"], "delete-record": [], "close-record-list": [],
+        "click-record": ["record", "near"], "open-record-list": [], "select-record": ["record"], "delete-record": [], "close-record-list": [], "close-statistics": [],
     ]
 
     let app: DogWalkApp
@@ -85,6 +87,7 @@ public final class DogWalkScenarioApp: ScenarioApp {
             parsed.app.cleanUpMessageDuration = try node.duration(what: "how long the clean-up message shows")
             guard parsed.app.cleanUpMessageDuration > .zero else { throw node.error("clean-up-message must be longer than zero") }
         }
+        if let node = settings.optional("follow-user") { parsed.app.followsUser = try node.bool() }
         if let node = settings.optional("server-latency") { parsed.latency = try node.duration(what: "the server's latency") }
         if let node = settings.optional("user-data") {
             let map = try node.mapping(allowing: ["account", "dogs", "records"], what: "user data")
@@ -206,10 +209,18 @@ public final class DogWalkScenarioApp: ScenarioApp {
         case "sign-up": return .signUp(email: try text("email", "an e-mail address"))
         case "enter-new-password": return .enterNewPassword(try text("password", "the new password"), confirmation: try text("confirm", "the new password again"))
         case "fill-dog-profile":
+            var clearing: Set<DogProfile.Attribute> = []
+            for node in try step.optional("clear")?.sequence(what: "a list of attributes to empty: name, sex, date-of-birth") ?? [] {
+                let attribute = DogProfile.Attribute(rawValue: try node.choice(DogProfile.Attribute.allCases.map(\.rawValue), what: "a dog profile attribute"))!
+                guard step.optional(attribute.rawValue) == nil else {
+                    throw node.error("fill-dog-profile both fills and clears '\(attribute.rawValue)'; give it a value or clear it")
+                }
+                clearing.insert(attribute)
+            }
             return .fillDogProfile(
                 name: try step.optional("name")?.string(what: "the dog's name"),
                 sex: try step.optional("sex").map { (n) throws(ScenarioError) in DogProfile.Sex(rawValue: try n.choice(["female", "male"], what: "sex"))! },
-                dateOfBirth: try step.optional("date-of-birth").map { (n) throws(ScenarioError) in try parseDate(n) })
+                dateOfBirth: try step.optional("date-of-birth").map { (n) throws(ScenarioError) in try parseDate(n) }, clearing: clearing)
         case "confirm-dog-profile": return .confirmDogProfile
         case "edit-dog-profile": return .editDogProfile
         case "click-marker": return .clickMarker
@@ -227,6 +238,7 @@ public final class DogWalkScenarioApp: ScenarioApp {
             return .selectRecord(id: id)
         case "delete-record": return .deleteRecord
         case "close-record-list": return .closeRecordList
+        case "close-statistics": return .closeStatistics
         default: throw step.node.error("unknown dog-walk action '\(name)'")
         }
     }
@@ -285,7 +297,7 @@ public final class DogWalkScenarioApp: ScenarioApp {
             memory.mailboxes[device.id, default: []].insert(email)
             app.signUp(email: email)
         case .enterNewPassword(let password, let confirmation): app.enterNewPassword(password, confirmation: confirmation)
-        case .fillDogProfile(let name, let sex, let dateOfBirth): app.fillDogProfile(name: name, sex: sex, dateOfBirth: dateOfBirth)
+        case .fillDogProfile(let name, let sex, let dateOfBirth, let clearing): app.fillDogProfile(name: name, sex: sex, dateOfBirth: dateOfBirth, clearing: clearing)
         case .confirmDogProfile: app.confirmDogProfile()
         case .editDogProfile: app.editDogProfile()
         case .clickMarker: app.clickLocationMarker()
@@ -296,6 +308,7 @@ public final class DogWalkScenarioApp: ScenarioApp {
         case .selectRecord(let id): app.selectListItem(id: id)
         case .deleteRecord: app.deleteSelectedRecord()
         case .closeRecordList: app.closeRecordList()
+        case .closeStatistics: app.closeStatistics()
         }
     }
 

@@ -8,6 +8,11 @@ public struct DogProfile: Sendable, Hashable {
         case female, male
     }
 
+    /// An attribute of the profile, as the dialog names it.
+    public enum Attribute: String, Sendable, Hashable, CaseIterable {
+        case name, sex, dateOfBirth = "date-of-birth"
+    }
+
     /// The database row id (nil before it is saved).
     public var id: Int64?
     public var name: String?
