@@ -44,11 +44,13 @@ extension DogWalkApp {
             guard case .dogProfileConfirmed? = await waitFor(.dogProfile), let draft = dogProfileDraft, let store = store else { return false }
             do {
                 if dog == nil {
-                    let saved = try store.addDog(draft)
+                    var new = draft
+                    new.uid = newUID("d")
+                    let saved = try store.addDog(new)
                     userData?.dogs.append(saved)
                     device.record("dog-profile.added", Self.profileFields(saved))
-                } else {
-                    try store.updateDog(draft)
+                } else if let dog {
+                    try store.updateDog(draft, edits: DogProfileEdit.between(dog, draft))
                     if let index = userData?.dogs.firstIndex(where: { $0.id == draft.id }) { userData?.dogs[index] = draft }
                     if selectedDog?.id == draft.id { selectedDog = draft }
                     device.record("dog-profile.updated", Self.profileFields(draft))
@@ -61,6 +63,7 @@ extension DogWalkApp {
             device.record("user-data.saved", [("what", .string("dog profile"))])
             dogProfileDraft = nil
             device.record("dog-profile.dialog-closed")
+            requestSync()
             return true
         }
         return false

@@ -54,7 +54,7 @@ extension DogWalkApp {
             ])
             return
         }
-        let record = BusinessRecord(dogID: dogID, kind: kind, coordinate: here, placedAt: device.now, localTime: device.civilTime.timestamp)
+        let record = BusinessRecord(dogID: dogID, kind: kind, coordinate: here, placedAt: device.now, localTime: device.civilTime.timestamp, uid: newUID("r"))
         device.record("record.placing", [("kind", .string(kind.rawValue))] + Self.fields(here))
         let saved: BusinessRecord
         do {
@@ -70,6 +70,7 @@ extension DogWalkApp {
         refreshMap()
         hideBusinessMenu(by: "\(kind.rawValue)-button")
         showCleanUpMessage()
+        requestSync()
     }
 
     /// The user clicks a record marker on the map (by the shown record's id, or the marker nearest a
@@ -148,6 +149,10 @@ extension DogWalkApp {
             device.record("record.kept", [("record", .int(Int(id)))])
             return
         }
+        guard userData?.records.contains(where: { $0.id == id }) == true else {
+            device.record("record.delete-failed", [("record", .int(Int(id))), ("reason", .string("the record was already deleted (on another phone of the account)"))])
+            return
+        }
         do {
             try store?.deleteRecord(id: id)
         } catch {
@@ -160,6 +165,7 @@ extension DogWalkApp {
         device.record("record.deleted", Self.recordFields(record))
         device.record("user-data.saved", [("what", .string("business records"))])
         refreshMap()
+        requestSync()
     }
 
     private func showRecordList(_ records: [BusinessRecord]) {

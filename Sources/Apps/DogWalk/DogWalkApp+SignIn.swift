@@ -41,6 +41,7 @@ extension DogWalkApp {
             if let data = try store.load() {
                 userData = data
                 device.record("user-data.loaded", Self.summary(data))
+                requestSync()
                 if isMapShown { await showDogFriendOnMap() }
                 return
             }

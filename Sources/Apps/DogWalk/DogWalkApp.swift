@@ -74,6 +74,7 @@ public final class DogWalkApp {
     public let store: (any UserDataStore)?
     let accounts: (any AccountService)?
     let userDataService: (any UserDataService)?
+    let syncService: (any UserDataSyncService)?
 
     /// Where the location marker is (nil before the service shows it).
     public internal(set) var marker: GeoCoordinate?
@@ -108,20 +109,24 @@ public final class DogWalkApp {
     lazy var appTasks = AppTasks(device: device)
     var waitingForms: [Form: (FormInput) -> Void] = [:]
     var cleanUpGeneration = 0
+    /// The sync's state (``requestSync()``).
+    var sync = SyncState()
     private var outageReported = false
     private var mapShown = false
 
-    /// Creates the app on `device`, keeping its data in `store`; `accounts` and `userDataService` are
-    /// its server (nil: offline accounts only).
+    /// Creates the app on `device`, keeping its data in `store`; `accounts`, `userDataService` and
+    /// `sync` are its server (nil: offline accounts only; without `sync` a signed-in account's changes
+    /// stay queued on the device).
     public init(
         device: Device, store: (any UserDataStore)? = nil, settings: Settings = Settings(), accounts: (any AccountService)? = nil,
-        userDataService: (any UserDataService)? = nil
+        userDataService: (any UserDataService)? = nil, sync: (any UserDataSyncService)? = nil
     ) {
         self.device = device
         self.store = store
         self.settings = settings
         self.accounts = accounts
         self.userDataService = userDataService
+        self.syncService = sync
     }
 
     /// Whether the service is running.
@@ -146,6 +151,7 @@ public final class DogWalkApp {
     /// and it records nothing more.
     public func stop() {
         appTasks.stop()
+        sync.stop()
         service?.cancel()
         service = nil
         waitingForms = [:]

@@ -1,5 +1,6 @@
 import DeviceSimHAL
 import DeviceSimScenario
+import DeviceSimServer
 import DeviceSimTime
 
 /// The dog-walk map app in scenario files. Its user data lives in the device's SQLite database; the
@@ -94,7 +95,7 @@ public final class DogWalkScenarioApp: ScenarioApp {
             let accountNode = try map.required("account")
             let account = try accountNode.string(what: "the account: offline or an e-mail address")
             var data = try parseDogsAndRecords(map)
-            data.account = account == "offline" ? .offline : UserAccount(email: account, accessToken: "token-stored", isOffline: false)
+            data.account = account == "offline" ? .offline : UserAccount(email: account, accessToken: "token-stored-\(account)", isOffline: false)
             parsed.userData = data
         }
         if let node = settings.optional("server-accounts") {
@@ -109,8 +110,10 @@ public final class DogWalkScenarioApp: ScenarioApp {
         return parsed
     }
 
-    /// `dogs:` and `records:` of a user data mapping (dogs get ids 1, 2, ...; a record belongs to the
-    /// first dog unless it names one).
+    /// `dogs:` and `records:` of a user data mapping (dogs get ids 1, 2, ... and uids `seed-d1`, ...;
+    /// records uids `seed-r1`, ...: a device's user data and the server's account that list a dog or a
+    /// record at the same place in their lists name the same one; a record belongs to the first dog
+    /// unless it names one).
     private static func parseDogsAndRecords(_ map: YAMLMapping) throws(ScenarioError) -> UserData {
         var data = UserData(account: .offline)
         for item in try map.optional("dogs")?.sequence(what: "list of dogs") ?? [] {
@@ -118,7 +121,7 @@ public final class DogWalkScenarioApp: ScenarioApp {
             data.dogs.append(DogProfile(
                 id: Int64(data.dogs.count + 1), name: try dog.optional("name")?.string(what: "the dog's name"),
                 sex: try dog.optional("sex").map { (n) throws(ScenarioError) in DogProfile.Sex(rawValue: try n.choice(["female", "male"], what: "sex"))! },
-                dateOfBirth: try dog.optional("date-of-birth").map { (n) throws(ScenarioError) in try parseDate(n) }))
+                dateOfBirth: try dog.optional("date-of-birth").map { (n) throws(ScenarioError) in try parseDate(n) }, uid: "seed-d\(data.dogs.count + 1)"))
         }
         for item in try map.optional("records")?.sequence(what: "list of business records") ?? [] {
             let record = try item.mapping(allowing: ["kind", "at", "ago", "dog"], what: "business record")
@@ -133,7 +136,8 @@ public final class DogWalkScenarioApp: ScenarioApp {
             let ago = try record.optional("ago")?.duration(what: "how long ago it was placed") ?? .zero
             data.records.append(BusinessRecord(
                 dogID: dogID, kind: BusinessRecord.Kind(rawValue: try record.required("kind").choice(["pee", "poo"], what: "record kind"))!,
-                coordinate: try record.required("at").coordinate(), placedAt: VirtualInstant(nanoseconds: -ago.wholeNanoseconds), localTime: ""))
+                coordinate: try record.required("at").coordinate(), placedAt: VirtualInstant(nanoseconds: -ago.wholeNanoseconds), localTime: "",
+                uid: "seed-r\(data.records.count + 1)"))
         }
         return data
     }
@@ -255,11 +259,15 @@ public final class DogWalkScenarioApp: ScenarioApp {
             }
             return server
         }
+        simulation.registerInspectableServer(server, for: Self.name)
         memory = simulation.sharedService { DeviceMemory() }
         // The app's database is `<device id>.sqlite` in the run's data folder, kept across restarts.
         let store = simulation.database(on: device, file: "\(device.id).sqlite", migrations: SQLiteUserDataStore.migrations)
             .map(SQLiteUserDataStore.init(database:))
-        app = DogWalkApp(device: device, store: store, settings: settings.app, accounts: server, userDataService: server)
+        // Syncs cross the device's own connection (latency, drops in flight, timeouts); signing in
+        // talks to the account server directly.
+        let sync = DogWalkSyncClient(server: server, connection: simulation.serverConnection(of: device, app: Self.name, latency: settings.latency))
+        app = DogWalkApp(device: device, store: store, settings: settings.app, accounts: server, userDataService: server, sync: sync)
         mailSubscription = server.observeMail { [memory, weak device] mail in
             guard let device, memory.mailboxes[device.id]?.contains(mail.to) == true else { return }
             device.notifications?.notify(id: "mail", message: mail.message)
@@ -269,9 +277,12 @@ public final class DogWalkScenarioApp: ScenarioApp {
         if relaunch {
             app.startApp()
         } else if let data = settings.userData, let store {
-            // The app was used before the scenario: its database already holds this.
+            // The app was used before the scenario: its database already holds this. A signed-in
+            // account's data is queued for the server too (nothing the device had is lost; what the
+            // server has already is not added twice).
+            if let email = data.account.email, let token = data.account.accessToken { server.acceptToken(token, for: email) }
             do {
-                try store.replaceAll(with: Self.dated(data, on: device.civilClock))
+                try store.replaceAll(with: Self.dated(data, on: device.civilClock), queued: !data.account.isOffline)
             } catch {
                 device.record("user-data.save-failed", [("what", .string("user-data setting")), ("reason", .string(error.description))])
             }
@@ -316,5 +327,32 @@ public final class DogWalkScenarioApp: ScenarioApp {
         app.stop()
         mailSubscription?.cancel()
         mailSubscription = nil
+    }
+}
+
+/// One device's side of the dog walk's sync: each sync crosses the device's ``ServerConnection``
+/// (latency, drops in flight, timeouts) and is handled by the account server when it arrives.
+final class DogWalkSyncClient: UserDataSyncService {
+    let server: SimulatedAccountServer
+    let connection: ServerConnection
+
+    init(server: SimulatedAccountServer, connection: ServerConnection) {
+        self.server = server
+        self.connection = connection
+    }
+
+    func sync(accessToken: String, changes: [UserDataChange], requestID: String) async throws(UserDataSyncError) -> UserDataSyncReply {
+        let answer: Result<UserDataSyncReply, AccountError>
+        do {
+            answer = try await connection.send("sync") { () throws(BackendError) in
+                server.serveSync(accessToken: accessToken, changes: changes, requestID: requestID)
+            }
+        } catch {
+            throw .backend(error)
+        }
+        switch answer {
+        case .success(let reply): return reply
+        case .failure: throw .signedOut
+        }
     }
 }
