@@ -65,7 +65,7 @@ extension DogWalkApp {
             return
         }
         userData?.records.append(saved)
-        device.record("record.placed", Self.recordFields(saved))
+        device.record("record.placed", Self.recordFields(saved) + [("uid", Self.text(saved.uid))])
         device.record("user-data.saved", [("what", .string("business record"))])
         refreshMap()
         hideBusinessMenu(by: "\(kind.rawValue)-button")
@@ -162,7 +162,7 @@ extension DogWalkApp {
         }
         userData?.records.removeAll { $0.id == id }
         selectedListRecord = nil
-        device.record("record.deleted", Self.recordFields(record))
+        device.record("record.deleted", Self.recordFields(record) + [("uid", Self.text(record.uid))])
         device.record("user-data.saved", [("what", .string("business records"))])
         refreshMap()
         requestSync()
