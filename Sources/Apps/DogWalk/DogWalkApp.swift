@@ -6,7 +6,7 @@ import DeviceSimTime
 /// local database (``store``); accounts live on an ``AccountService``.
 ///
 /// - **Starting the app** (``startApp()``): the user data is loaded from the local database; with none
-///   (2-A), the app asks the user to sign in.
+///   (2-A), the app asks the user to sign in. The service starts with the app.
 /// - **Asking sign-in**: the `sign-in-options` prompt (`sign-in`, `sign-up`, `offline`). Sign-in asks
 ///   for the credential (the `credential` form, ``enterCredential(email:password:)``), the server
 ///   authenticates it and issues an access token (6-A: a temporary password asks for a new one, twice,
@@ -20,19 +20,21 @@ import DeviceSimTime
 /// - **The business menu**: pee, poo and close buttons (``placeRecord(_:)``, ``closeBusinessMenu()``);
 ///   clicking the location marker toggles it (``clickLocationMarker()``). Placing saves the record,
 ///   hides the menu and shows "please clean up" for ``Settings/cleanUpMessageDuration``.
-/// - **Viewing records at a point** (``clickRecord(id:near:)``): the statistics popup; the record
+/// - **Viewing records at a point** (``clickRecord(id:near:)``): the statistics popup of the marker's
+///   group of overlapping records (``BusinessRecordMap``), closed with ``closeStatistics()``; the record
 ///   list (``openRecordList()``), selecting an item (``selectListItem(id:)``), deleting it after a
 ///   `delete-record` prompt (``deleteSelectedRecord()``), closing the list (``closeRecordList()``).
 /// - **The dog profile**: adding the first dog and editing it (``editDogProfile()``,
 ///   ``fillDogProfile(name:sex:dateOfBirth:)``, ``confirmDogProfile()``).
 ///
 /// A write that fails (a full disk, a write error) changes nothing saved before; the app reports it
-/// with the reason and the user may try again. Events are listed in Scenarios/README.md.
+/// with the reason and the user may try again. A signed-in account's changes are queued with each
+/// write and synced with the server (``UserDataSyncService``; when, in `DogWalkApp+Sync.swift`).
+/// Events are listed in Scenarios/README.md.
 ///
 /// ```swift
 /// let app = DogWalkApp(device: device, store: SQLiteUserDataStore(path: dir + "/walker.sqlite", now: { scheduler.now }), accounts: server, userDataService: server)
-/// app.startApp()                 // asks sign-in when the database has no user data
-/// app.startService()
+/// app.startApp()                 // asks sign-in when the database has no user data; starts the service
 /// app.placeRecord(.poo)          // once the business menu shows
 /// ```
 public final class DogWalkApp {
