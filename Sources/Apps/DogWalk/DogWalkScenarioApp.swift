@@ -14,6 +14,7 @@ import DeviceSimTime
 ///     update-interval: 5s
 ///     overlap-distance: 5          # metres: closer records show as one marker, the latest
 ///     clean-up-message: 5s         # how long "please clean up" shows
+///     follow-user: false           # whether each update centers the map on the marker
 ///     user-data:
 ///       account: offline
 ///       dogs: [{ name: Rex, sex: male, date-of-birth: 2020-04-01 }]
