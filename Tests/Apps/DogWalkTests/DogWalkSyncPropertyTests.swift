@@ -135,10 +135,34 @@ import Testing
         #expect(Set(onServer) == expected, "the server holds \(onServer.sorted()), the phones placed and kept \(expected.sorted())\n\(context)")
         #expect(kept.data.dogs.count == 1, "the server has \(kept.data.dogs.count) dogs\n\(context)")
 
-        // Every told dog-profile value the server holds was saved by a phone (or is the seed's).
+        // The dog profile: each attribute the server holds is the seed's or a value a phone saved; and an
+        // attribute only one phone changed (the user was told it was saved, and no other phone's edit
+        // competed) holds that phone's last saved value.
         let dog = try #require(kept.data.dogs.first)
-        let updates = events.filter { $0.name == "dog-profile.updated" }
-        #expect(dog.name == "Muri" || updates.contains { $0["name"]?.description == dog.name }, "the server's name \(dog.name ?? "nil") was never saved\n\(context)")
+        let seed = DogProfile(name: "Muri", sex: .female, dateOfBirth: "2021-02-03")
+        var changedBy: [DogProfile.Attribute: [String: String?]] = [:]   // attribute -> device -> its last saved value
+        var shown: [String: [DogProfile.Attribute: String?]] = [:]       // the dialog each phone opened
+        func value(_ event: TraceEvent, _ attribute: DogProfile.Attribute) -> String? {
+            event[attribute.rawValue].flatMap { $0 == .null ? nil : $0.description }
+        }
+        for event in events {
+            guard let device = event.device else { continue }
+            if event.name == "dog-profile.dialog-shown" {
+                shown[device] = Dictionary(uniqueKeysWithValues: DogProfile.Attribute.allCases.map { ($0, value(event, $0)) })
+            } else if event.name == "dog-profile.updated", let before = shown[device] {
+                for attribute in DogProfile.Attribute.allCases where before[attribute] != value(event, attribute) {
+                    changedBy[attribute, default: [:]][device] = value(event, attribute)
+                }
+            }
+        }
+        for attribute in DogProfile.Attribute.allCases {
+            let saved = Set((changedBy[attribute] ?? [:]).values)
+            #expect(dog[attribute] == seed[attribute] || saved.contains(dog[attribute]),
+                    "the server's \(attribute.rawValue) \(dog[attribute] ?? "nil") was never saved\n\(context)")
+            if let only = changedBy[attribute], only.count == 1, let (device, last) = only.first {
+                #expect(dog[attribute] == last, "only \(device) changed the \(attribute.rawValue), to \(last ?? "nil"); the server has \(dog[attribute] ?? "nil")\n\(context)")
+            }
+        }
 
         // Every phone holds the server's data, with nothing left to send.
         for id in devices {
