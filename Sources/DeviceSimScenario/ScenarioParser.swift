@@ -44,7 +44,7 @@ public enum ScenarioParser {
     static let positionExpectationKeys = ["position", "device", "at", "near", "radius"]
     static let storedExpectationKeys = ["stored", "device", "database", "at", "rows"]
     static let serverExpectationKeys = ["server", "table", "account", "at", "rows"]
-    static let positionProbes = ["marker": ["marker.shown", "marker.moved"], "map-center": ["map.shown", "map.centered"]]
+    static let positionProbes = ["marker": ["marker.shown", "marker.moved"], "map-center": ["map.shown", "map.centered", "map.followed"]]
 
     /// Reads and parses the file at `path`.
     public static func parse(contentsOf path: String) throws(ScenarioError) -> Scenario {

@@ -71,6 +71,11 @@ import Testing
         }
         #expect(error("  - { at: 1s, do: restart-app }", app: "task-list") == "parsed")
         #expect(error("  - { at: 1s, do: storage-fault, kind: read-only, for: 1m }") == "parsed")
+        // The dog walk's user steps of issue 33: closing the popup, clearing profile attributes.
+        #expect(error("  - { at: 1s, do: close-statistics }") == "parsed")
+        #expect(error("  - { at: 1s, do: fill-dog-profile, clear: [sex, date-of-birth] }") == "parsed")
+        #expect(error("  - { at: 1s, do: fill-dog-profile, clear: [colour] }").contains("expected one of: name, sex, date-of-birth"))
+        #expect(error("  - { at: 1s, do: fill-dog-profile, sex: male, clear: [sex] }").contains("fill-dog-profile both fills and clears 'sex'"))
         let zone = (try? ScenarioParser.parse("name: z\ntime-zone: Europe/Berln\ndevices: [{ id: a, at: [1, 1] }]\n", file: "z.yaml")).map { _ in "parsed" }
         #expect(zone == nil)
     }

@@ -1,8 +1,13 @@
 import DeviceSimHAL
 
-/// How the dog-walk map shows business records: records closer together than the overlap distance
-/// are aggregated into one marker, which shows the latest of them; clicking a marker summarizes the
-/// records overlapping it.
+/// How the dog-walk map shows business records. Two records *overlap* when they are closer together
+/// than the overlap distance; records that overlap each other, directly or through a chain of
+/// overlapping records, form one *group*. One definition serves the whole map (document, "Starting
+/// the service" 7-A and "Viewing business records at a point" step 3): each group is one marker
+/// showing its latest record, the marker's count is the group's size, and clicking it shows the
+/// statistics popup and the record list of exactly that group. Three records 3.3 m apart in a line
+/// (5 m overlap distance) are one marker of 3, never a marker of 1 whose popup counts 2. Groups do not
+/// depend on the order the records were placed in.
 ///
 /// ```swift
 /// let markers = BusinessRecordMap.markers(of: records, overlapDistance: 5)
@@ -35,23 +40,45 @@ public enum BusinessRecordMap {
         }
     }
 
-    /// The markers for `records`: taken latest first, each record joins the first marker whose shown
-    /// record is closer than `overlapDistance` metres, or starts a new marker. Markers come latest first.
+    /// The markers for `records`: one per group of overlapping records (closer than `overlapDistance`
+    /// metres, directly or through a chain), showing the group's latest record. Markers come latest first.
     public static func markers(of records: [BusinessRecord], overlapDistance: Double) -> [Marker] {
+        let sorted = latestFirst(records)
+        // Union-find over the pairs closer than the overlap distance.
+        var parent = Array(sorted.indices)
+        func root(_ index: Int) -> Int {
+            var index = index
+            while parent[index] != index {
+                parent[index] = parent[parent[index]]
+                index = parent[index]
+            }
+            return index
+        }
+        for first in sorted.indices {
+            for second in sorted.indices where second > first && sorted[first].coordinate.distance(to: sorted[second].coordinate) < overlapDistance {
+                let (a, b) = (root(first), root(second))
+                if a != b { parent[max(a, b)] = min(a, b) }   // the root stays the latest of the group
+            }
+        }
         var markers: [Marker] = []
-        for record in latestFirst(records) {
-            if let index = markers.firstIndex(where: { $0.shown.coordinate.distance(to: record.coordinate) < overlapDistance }) {
-                markers[index].members.append(record)
+        var markerOfRoot: [Int: Int] = [:]
+        for index in sorted.indices {
+            let group = root(index)
+            if let marker = markerOfRoot[group] {
+                markers[marker].members.append(sorted[index])
             } else {
-                markers.append(Marker(shown: record, members: [record]))
+                markerOfRoot[group] = markers.count
+                markers.append(Marker(shown: sorted[index], members: [sorted[index]]))
             }
         }
         return markers
     }
 
-    /// The records closer than `overlapDistance` metres to `selected`, `selected` included, latest first.
+    /// The group of overlapping records `selected` belongs to (the records its marker stands for),
+    /// `selected` included, latest first.
     public static func overlapping(_ selected: BusinessRecord, in records: [BusinessRecord], overlapDistance: Double) -> [BusinessRecord] {
-        latestFirst(records.filter { $0.id == selected.id || $0.coordinate.distance(to: selected.coordinate) < overlapDistance })
+        let all = records.contains { $0.id == selected.id } ? records : records + [selected]
+        return markers(of: all, overlapDistance: overlapDistance).first { $0.members.contains { $0.id == selected.id } }?.members ?? [selected]
     }
 
     /// Latest first; ties (same instant) by the later id first.

@@ -8,9 +8,14 @@ extension DogWalkApp {
         run { await $0.dogProfileDialog(editing: dog) }
     }
 
-    /// The user fills attributes of the dialog's profile (nil: left as it is).
-    public func fillDogProfile(name: String?, sex: DogProfile.Sex?, dateOfBirth: String?) {
+    /// The user fills attributes of the dialog's profile (nil: left as it is) and empties the ones in
+    /// `clearing` (every attribute is optional: a sex or a date of birth given by mistake can be taken
+    /// back).
+    public func fillDogProfile(name: String?, sex: DogProfile.Sex?, dateOfBirth: String?, clearing: Set<DogProfile.Attribute> = []) {
         guard var draft = dogProfileDraft else { return ignored("fill-dog-profile", "the dog profile dialog is not shown") }
+        if clearing.contains(.name) { draft.name = nil }
+        if clearing.contains(.sex) { draft.sex = nil }
+        if clearing.contains(.dateOfBirth) { draft.dateOfBirth = nil }
         if let name { draft.name = name }
         if let sex { draft.sex = sex }
         if let dateOfBirth { draft.dateOfBirth = dateOfBirth }
@@ -39,11 +44,13 @@ extension DogWalkApp {
             guard case .dogProfileConfirmed? = await waitFor(.dogProfile), let draft = dogProfileDraft, let store = store else { return false }
             do {
                 if dog == nil {
-                    let saved = try store.addDog(draft)
+                    var new = draft
+                    new.uid = newUID("d")
+                    let saved = try store.addDog(new)
                     userData?.dogs.append(saved)
                     device.record("dog-profile.added", Self.profileFields(saved))
-                } else {
-                    try store.updateDog(draft)
+                } else if let dog {
+                    try store.updateDog(draft, edits: DogProfileEdit.between(dog, draft))
                     if let index = userData?.dogs.firstIndex(where: { $0.id == draft.id }) { userData?.dogs[index] = draft }
                     if selectedDog?.id == draft.id { selectedDog = draft }
                     device.record("dog-profile.updated", Self.profileFields(draft))
@@ -56,6 +63,7 @@ extension DogWalkApp {
             device.record("user-data.saved", [("what", .string("dog profile"))])
             dogProfileDraft = nil
             device.record("dog-profile.dialog-closed")
+            requestSync()
             return true
         }
         return false

@@ -37,13 +37,24 @@ extension DogWalkApp {
     /// The user clicks the pee or the poo button: the record is placed at the current location,
     /// appended to the records and saved; the menu hides and "please clean up" shows for a while. When
     /// the save fails, nothing changes but an error with its reason, and the menu stays for a retry.
+    ///
+    /// Without a current location (no GPS fix now: GPS off, no sky, no first fix yet) nothing is
+    /// placed: the app says so (`record.refused`) and the menu stays, so the user can try again once
+    /// the marker moves. A record is never placed at an old position (the marker of a lost fix).
     public func placeRecord(_ kind: BusinessRecord.Kind) {
         let action = "click-\(kind.rawValue)"
         guard isBusinessMenuShown else { return ignored(action, "the business menu is not shown; click the location marker") }
-        guard let dog = selectedDog, let dogID = dog.id, let here = currentLocation, let store = store else {
+        guard let dog = selectedDog, let dogID = dog.id, let store = store else {
             return ignored(action, "no dog friend is selected")
         }
-        let record = BusinessRecord(dogID: dogID, kind: kind, coordinate: here, placedAt: device.now, localTime: device.civilTime.timestamp)
+        guard let here = device.location.currentFix?.coordinate else {
+            device.record("record.refused", [
+                ("kind", .string(kind.rawValue)),
+                ("reason", .string("no current location: the \(kind.rawValue) was not placed; wait until the marker moves again (a GPS fix) and try again")),
+            ])
+            return
+        }
+        let record = BusinessRecord(dogID: dogID, kind: kind, coordinate: here, placedAt: device.now, localTime: device.civilTime.timestamp, uid: newUID("r"))
         device.record("record.placing", [("kind", .string(kind.rawValue))] + Self.fields(here))
         let saved: BusinessRecord
         do {
@@ -54,11 +65,12 @@ extension DogWalkApp {
             return
         }
         userData?.records.append(saved)
-        device.record("record.placed", Self.recordFields(saved))
+        device.record("record.placed", Self.recordFields(saved) + [("uid", Self.text(saved.uid))])
         device.record("user-data.saved", [("what", .string("business record"))])
         refreshMap()
         hideBusinessMenu(by: "\(kind.rawValue)-button")
         showCleanUpMessage()
+        requestSync()
     }
 
     /// The user clicks a record marker on the map (by the shown record's id, or the marker nearest a
@@ -75,11 +87,23 @@ extension DogWalkApp {
             marker = nil
         }
         guard let marker else { return ignored("click-record", "no record marker there") }
+        device.record("record.selected", Self.recordFields(marker.shown))
+        showStatistics(of: marker)
+    }
+
+    /// The user clicks the statistics popup's close button.
+    public func closeStatistics() {
+        guard statisticsPopup != nil else { return ignored("close-statistics", "no statistics popup is shown") }
+        statisticsPopup = nil
+        device.record("statistics.closed", [("by", .string("close-button"))])
+    }
+
+    /// Shows (or shows again, after the records changed) the popup of `marker`'s group.
+    private func showStatistics(of marker: BusinessRecordMap.Marker) {
         let selected = marker.shown
-        let overlapping = BusinessRecordMap.overlapping(selected, in: dogRecords, overlapDistance: settings.overlapDistance)
+        let overlapping = marker.members
         statisticsPopup = (selected, overlapping)
         let statistics = BusinessRecordMap.Statistics(overlapping)
-        device.record("record.selected", Self.recordFields(selected))
         device.record("statistics.shown", [
             ("record", .int(Int(selected.id ?? 0))), ("records", .int(statistics.total)), ("pees", .int(statistics.pees)), ("poos", .int(statistics.poos)),
             ("pee-percent", .int(statistics.peePercent)), ("poo-percent", .int(statistics.pooPercent)), ("list-link", .bool(true)),
@@ -125,6 +149,10 @@ extension DogWalkApp {
             device.record("record.kept", [("record", .int(Int(id)))])
             return
         }
+        guard userData?.records.contains(where: { $0.id == id }) == true else {
+            device.record("record.delete-failed", [("record", .int(Int(id))), ("reason", .string("the record was already deleted (on another phone of the account)"))])
+            return
+        }
         do {
             try store?.deleteRecord(id: id)
         } catch {
@@ -134,10 +162,10 @@ extension DogWalkApp {
         }
         userData?.records.removeAll { $0.id == id }
         selectedListRecord = nil
-        device.record("record.deleted", Self.recordFields(record))
+        device.record("record.deleted", Self.recordFields(record) + [("uid", Self.text(record.uid))])
         device.record("user-data.saved", [("what", .string("business records"))])
         refreshMap()
-        if let list = recordList { showRecordList(list.filter { $0.id != id }) }
+        requestSync()
     }
 
     private func showRecordList(_ records: [BusinessRecord]) {
@@ -154,7 +182,9 @@ extension DogWalkApp {
         return (userData?.records ?? []).filter { $0.dogID == dogID }
     }
 
-    /// Recomputes the markers (7-A: overlapping records show as the latest one) and records what shows.
+    /// Recomputes the markers (7-A: overlapping records show as the latest one) and records what shows;
+    /// an open statistics popup and record list follow the records (a deleted record leaves them, and
+    /// the list a user reopens shows what the popup counts).
     func refreshMap() {
         let records = dogRecords
         shownMarkers = BusinessRecordMap.markers(of: records, overlapDistance: settings.overlapDistance)
@@ -165,6 +195,30 @@ extension DogWalkApp {
         ])
         for marker in shownMarkers {
             device.record("map.record-shown", Self.recordFields(marker.shown) + [("overlapping", .int(marker.members.count))])
+        }
+        refreshPopup()
+    }
+
+    /// The popup and the list after the records changed: the group of the popup's records that is
+    /// left (its marker now), or, with none left, the popup and the list close.
+    private func refreshPopup() {
+        guard let popup = statisticsPopup else { return }
+        let before = Set(popup.overlapping.compactMap(\.id))
+        guard let marker = shownMarkers.first(where: { $0.members.contains { $0.id.map(before.contains) == true } }) else {
+            statisticsPopup = nil
+            device.record("statistics.closed", [("by", .string("records-deleted"))])
+            if recordList != nil {
+                recordList = nil
+                selectedListRecord = nil
+                device.record("record-list.closed")
+            }
+            return
+        }
+        guard marker.members != popup.overlapping || marker.shown != popup.record else { return }
+        showStatistics(of: marker)
+        if recordList != nil {
+            if let selected = selectedListRecord, !marker.members.contains(selected) { selectedListRecord = nil }
+            showRecordList(marker.members)
         }
     }
 

@@ -7,11 +7,14 @@ extension DogWalkApp {
     /// The `sign-in-options` prompt's choices.
     public static let signInOptions = ["sign-in", "sign-up", "offline"]
 
-    /// The user boots the app: it loads the user data from the local database, or asks sign-in.
+    /// The user boots the app: it loads the user data from the local database, or asks sign-in, and
+    /// starts the service (the document has no user step for it: "Starting the service" follows
+    /// "Starting the app"), so the map and the marker show while the user signs in.
     public func startApp() {
         guard !isStopped else { return }
         device.record("app.started")
         run { await $0.loadUserData() }
+        startService()
     }
 
     /// The user fills the credential form (e-mail and password) and submits it.
@@ -38,6 +41,7 @@ extension DogWalkApp {
             if let data = try store.load() {
                 userData = data
                 device.record("user-data.loaded", Self.summary(data))
+                requestSync()
                 if isMapShown { await showDogFriendOnMap() }
                 return
             }

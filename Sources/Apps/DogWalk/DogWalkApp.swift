@@ -6,7 +6,7 @@ import DeviceSimTime
 /// local database (``store``); accounts live on an ``AccountService``.
 ///
 /// - **Starting the app** (``startApp()``): the user data is loaded from the local database; with none
-///   (2-A), the app asks the user to sign in.
+///   (2-A), the app asks the user to sign in. The service starts with the app.
 /// - **Asking sign-in**: the `sign-in-options` prompt (`sign-in`, `sign-up`, `offline`). Sign-in asks
 ///   for the credential (the `credential` form, ``enterCredential(email:password:)``), the server
 ///   authenticates it and issues an access token (6-A: a temporary password asks for a new one, twice,
@@ -20,19 +20,21 @@ import DeviceSimTime
 /// - **The business menu**: pee, poo and close buttons (``placeRecord(_:)``, ``closeBusinessMenu()``);
 ///   clicking the location marker toggles it (``clickLocationMarker()``). Placing saves the record,
 ///   hides the menu and shows "please clean up" for ``Settings/cleanUpMessageDuration``.
-/// - **Viewing records at a point** (``clickRecord(id:near:)``): the statistics popup; the record
+/// - **Viewing records at a point** (``clickRecord(id:near:)``): the statistics popup of the marker's
+///   group of overlapping records (``BusinessRecordMap``), closed with ``closeStatistics()``; the record
 ///   list (``openRecordList()``), selecting an item (``selectListItem(id:)``), deleting it after a
 ///   `delete-record` prompt (``deleteSelectedRecord()``), closing the list (``closeRecordList()``).
 /// - **The dog profile**: adding the first dog and editing it (``editDogProfile()``,
 ///   ``fillDogProfile(name:sex:dateOfBirth:)``, ``confirmDogProfile()``).
 ///
 /// A write that fails (a full disk, a write error) changes nothing saved before; the app reports it
-/// with the reason and the user may try again. Events are listed in Scenarios/README.md.
+/// with the reason and the user may try again. A signed-in account's changes are queued with each
+/// write and synced with the server (``UserDataSyncService``; when, in `DogWalkApp+Sync.swift`).
+/// Events are listed in Scenarios/README.md.
 ///
 /// ```swift
 /// let app = DogWalkApp(device: device, store: SQLiteUserDataStore(path: dir + "/walker.sqlite", now: { scheduler.now }), accounts: server, userDataService: server)
-/// app.startApp()                 // asks sign-in when the database has no user data
-/// app.startService()
+/// app.startApp()                 // asks sign-in when the database has no user data; starts the service
 /// app.placeRecord(.poo)          // once the business menu shows
 /// ```
 public final class DogWalkApp {
@@ -44,6 +46,10 @@ public final class DogWalkApp {
         public var overlapDistance: Double = 5
         /// How long the "please clean up" message shows.
         public var cleanUpMessageDuration: Duration = .seconds(5)
+        /// Whether the map follows the user: each periodic update centers the map on the moved marker
+        /// (`map.followed`). Off by default: the document moves only the marker ("Updating the current
+        /// location") and gives the user a centering button to bring the map back to it.
+        public var followsUser = false
 
         /// The defaults.
         public init() {}
@@ -70,6 +76,7 @@ public final class DogWalkApp {
     public let store: (any UserDataStore)?
     let accounts: (any AccountService)?
     let userDataService: (any UserDataService)?
+    let syncService: (any UserDataSyncService)?
 
     /// Where the location marker is (nil before the service shows it).
     public internal(set) var marker: GeoCoordinate?
@@ -104,20 +111,24 @@ public final class DogWalkApp {
     lazy var appTasks = AppTasks(device: device)
     var waitingForms: [Form: (FormInput) -> Void] = [:]
     var cleanUpGeneration = 0
+    /// The sync's state (``requestSync()``).
+    var sync = SyncState()
     private var outageReported = false
     private var mapShown = false
 
-    /// Creates the app on `device`, keeping its data in `store`; `accounts` and `userDataService` are
-    /// its server (nil: offline accounts only).
+    /// Creates the app on `device`, keeping its data in `store`; `accounts`, `userDataService` and
+    /// `sync` are its server (nil: offline accounts only; without `sync` a signed-in account's changes
+    /// stay queued on the device).
     public init(
         device: Device, store: (any UserDataStore)? = nil, settings: Settings = Settings(), accounts: (any AccountService)? = nil,
-        userDataService: (any UserDataService)? = nil
+        userDataService: (any UserDataService)? = nil, sync: (any UserDataSyncService)? = nil
     ) {
         self.device = device
         self.store = store
         self.settings = settings
         self.accounts = accounts
         self.userDataService = userDataService
+        self.syncService = sync
     }
 
     /// Whether the service is running.
@@ -142,6 +153,7 @@ public final class DogWalkApp {
     /// and it records nothing more.
     public func stop() {
         appTasks.stop()
+        sync.stop()
         service?.cancel()
         service = nil
         waitingForms = [:]
@@ -206,6 +218,10 @@ public final class DogWalkApp {
         marker = fix.coordinate
         markerMoves += 1
         device.record("marker.moved", Self.fields(fix.coordinate) + [("accuracy", Self.value(fix.horizontalAccuracy))])
+        if settings.followsUser {
+            mapCenter = fix.coordinate
+            device.record("map.followed", Self.fields(fix.coordinate))
+        }
     }
 
     private func reportUnavailable() {

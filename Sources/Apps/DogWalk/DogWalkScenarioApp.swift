@@ -1,5 +1,6 @@
 import DeviceSimHAL
 import DeviceSimScenario
+import DeviceSimServer
 import DeviceSimTime
 
 /// The dog-walk map app in scenario files. Its user data lives in the device's SQLite database; the
@@ -13,6 +14,7 @@ import DeviceSimTime
 ///     update-interval: 5s
 ///     overlap-distance: 5          # metres: closer records show as one marker, the latest
 ///     clean-up-message: 5s         # how long "please clean up" shows
+///     follow-user: false           # whether each update centers the map on the marker
 ///     user-data:
 ///       account: offline
 ///       dogs: [{ name: Rex, sex: male, date-of-birth: 2020-04-01 }]
@@ -37,12 +39,12 @@ public final class DogWalkScenarioApp: ScenarioApp {
         case enterCredential(email: String, password: String)
         case signUp(email: String)
         case enterNewPassword(String, confirmation: String)
-        case fillDogProfile(name: String?, sex: DogProfile.Sex?, dateOfBirth: String?)
+        case fillDogProfile(name: String?, sex: DogProfile.Sex?, dateOfBirth: String?, clearing: Set<DogProfile.Attribute>)
         case confirmDogProfile, editDogProfile
         case clickMarker, closeMenu
         case place(BusinessRecord.Kind)
         case clickRecord(id: Int64?, near: GeoCoordinate?)
-        case openRecordList, closeRecordList, deleteRecord
+        case openRecordList, closeRecordList, deleteRecord, closeStatistics
         case selectRecord(id: Int64)
     }
 
@@ -55,14 +57,16 @@ public final class DogWalkScenarioApp: ScenarioApp {
 
     public static let name = "dog-walk"
     public static let keepsDataOnDevice = true
-    public static let settingKeys = ["update-interval", "overlap-distance", "clean-up-message", "user-data", "server-accounts", "server-latency"]
+    public static let settingKeys = [
+        "update-interval", "overlap-distance", "clean-up-message", "follow-user", "user-data", "server-accounts", "server-latency",
+    ]
     public static let prompts: [String]? = ["sign-in-options", "delete-record"]
     public static let actions: [String: [String]] = [
         "start-app": [], "start-service": [], "stop-service": [], "center-map": [],
         "enter-credential": ["email", "password"], "sign-up": ["email"], "enter-new-password": ["password", "confirm"],
-        "fill-dog-profile": ["name", "sex", "date-of-birth"], "confirm-dog-profile": [], "edit-dog-profile": [],
+        "fill-dog-profile": ["name", "sex", "date-of-birth", "clear"], "confirm-dog-profile": [], "edit-dog-profile": [],
         "click-marker": [], "close-menu": [], "click-pee": [], "click-poo": [],
-        "click-record": ["record", "near"], "open-record-list": [], "select-record": ["record"], "delete-record": [], "close-record-list": [],
+        "click-record": ["record", "near"], "open-record-list": [], "select-record": ["record"], "delete-record": [], "close-record-list": [], "close-statistics": [],
     ]
 
     let app: DogWalkApp
@@ -85,13 +89,14 @@ public final class DogWalkScenarioApp: ScenarioApp {
             parsed.app.cleanUpMessageDuration = try node.duration(what: "how long the clean-up message shows")
             guard parsed.app.cleanUpMessageDuration > .zero else { throw node.error("clean-up-message must be longer than zero") }
         }
+        if let node = settings.optional("follow-user") { parsed.app.followsUser = try node.bool() }
         if let node = settings.optional("server-latency") { parsed.latency = try node.duration(what: "the server's latency") }
         if let node = settings.optional("user-data") {
             let map = try node.mapping(allowing: ["account", "dogs", "records"], what: "user data")
             let accountNode = try map.required("account")
             let account = try accountNode.string(what: "the account: offline or an e-mail address")
             var data = try parseDogsAndRecords(map)
-            data.account = account == "offline" ? .offline : UserAccount(email: account, accessToken: "token-stored", isOffline: false)
+            data.account = account == "offline" ? .offline : UserAccount(email: account, accessToken: "token-stored-\(account)", isOffline: false)
             parsed.userData = data
         }
         if let node = settings.optional("server-accounts") {
@@ -106,8 +111,10 @@ public final class DogWalkScenarioApp: ScenarioApp {
         return parsed
     }
 
-    /// `dogs:` and `records:` of a user data mapping (dogs get ids 1, 2, ...; a record belongs to the
-    /// first dog unless it names one).
+    /// `dogs:` and `records:` of a user data mapping (dogs get ids 1, 2, ... and uids `seed-d1`, ...;
+    /// records uids `seed-r1`, ...: a device's user data and the server's account that list a dog or a
+    /// record at the same place in their lists name the same one; a record belongs to the first dog
+    /// unless it names one).
     private static func parseDogsAndRecords(_ map: YAMLMapping) throws(ScenarioError) -> UserData {
         var data = UserData(account: .offline)
         for item in try map.optional("dogs")?.sequence(what: "list of dogs") ?? [] {
@@ -115,7 +122,7 @@ public final class DogWalkScenarioApp: ScenarioApp {
             data.dogs.append(DogProfile(
                 id: Int64(data.dogs.count + 1), name: try dog.optional("name")?.string(what: "the dog's name"),
                 sex: try dog.optional("sex").map { (n) throws(ScenarioError) in DogProfile.Sex(rawValue: try n.choice(["female", "male"], what: "sex"))! },
-                dateOfBirth: try dog.optional("date-of-birth").map { (n) throws(ScenarioError) in try parseDate(n) }))
+                dateOfBirth: try dog.optional("date-of-birth").map { (n) throws(ScenarioError) in try parseDate(n) }, uid: "seed-d\(data.dogs.count + 1)"))
         }
         for item in try map.optional("records")?.sequence(what: "list of business records") ?? [] {
             let record = try item.mapping(allowing: ["kind", "at", "ago", "dog"], what: "business record")
@@ -130,7 +137,8 @@ public final class DogWalkScenarioApp: ScenarioApp {
             let ago = try record.optional("ago")?.duration(what: "how long ago it was placed") ?? .zero
             data.records.append(BusinessRecord(
                 dogID: dogID, kind: BusinessRecord.Kind(rawValue: try record.required("kind").choice(["pee", "poo"], what: "record kind"))!,
-                coordinate: try record.required("at").coordinate(), placedAt: VirtualInstant(nanoseconds: -ago.wholeNanoseconds), localTime: ""))
+                coordinate: try record.required("at").coordinate(), placedAt: VirtualInstant(nanoseconds: -ago.wholeNanoseconds), localTime: "",
+                uid: "seed-r\(data.records.count + 1)"))
         }
         return data
     }
@@ -206,10 +214,18 @@ public final class DogWalkScenarioApp: ScenarioApp {
         case "sign-up": return .signUp(email: try text("email", "an e-mail address"))
         case "enter-new-password": return .enterNewPassword(try text("password", "the new password"), confirmation: try text("confirm", "the new password again"))
         case "fill-dog-profile":
+            var clearing: Set<DogProfile.Attribute> = []
+            for node in try step.optional("clear")?.sequence(what: "a list of attributes to empty: name, sex, date-of-birth") ?? [] {
+                let attribute = DogProfile.Attribute(rawValue: try node.choice(DogProfile.Attribute.allCases.map(\.rawValue), what: "a dog profile attribute"))!
+                guard step.optional(attribute.rawValue) == nil else {
+                    throw node.error("fill-dog-profile both fills and clears '\(attribute.rawValue)'; give it a value or clear it")
+                }
+                clearing.insert(attribute)
+            }
             return .fillDogProfile(
                 name: try step.optional("name")?.string(what: "the dog's name"),
                 sex: try step.optional("sex").map { (n) throws(ScenarioError) in DogProfile.Sex(rawValue: try n.choice(["female", "male"], what: "sex"))! },
-                dateOfBirth: try step.optional("date-of-birth").map { (n) throws(ScenarioError) in try parseDate(n) })
+                dateOfBirth: try step.optional("date-of-birth").map { (n) throws(ScenarioError) in try parseDate(n) }, clearing: clearing)
         case "confirm-dog-profile": return .confirmDogProfile
         case "edit-dog-profile": return .editDogProfile
         case "click-marker": return .clickMarker
@@ -227,6 +243,7 @@ public final class DogWalkScenarioApp: ScenarioApp {
             return .selectRecord(id: id)
         case "delete-record": return .deleteRecord
         case "close-record-list": return .closeRecordList
+        case "close-statistics": return .closeStatistics
         default: throw step.node.error("unknown dog-walk action '\(name)'")
         }
     }
@@ -243,11 +260,15 @@ public final class DogWalkScenarioApp: ScenarioApp {
             }
             return server
         }
+        simulation.registerInspectableServer(server, for: Self.name)
         memory = simulation.sharedService { DeviceMemory() }
         // The app's database is `<device id>.sqlite` in the run's data folder, kept across restarts.
         let store = simulation.database(on: device, file: "\(device.id).sqlite", migrations: SQLiteUserDataStore.migrations)
             .map(SQLiteUserDataStore.init(database:))
-        app = DogWalkApp(device: device, store: store, settings: settings.app, accounts: server, userDataService: server)
+        // Syncs cross the device's own connection (latency, drops in flight, timeouts); signing in
+        // talks to the account server directly.
+        let sync = DogWalkSyncClient(server: server, connection: simulation.serverConnection(of: device, app: Self.name, latency: settings.latency))
+        app = DogWalkApp(device: device, store: store, settings: settings.app, accounts: server, userDataService: server, sync: sync)
         mailSubscription = server.observeMail { [memory, weak device] mail in
             guard let device, memory.mailboxes[device.id]?.contains(mail.to) == true else { return }
             device.notifications?.notify(id: "mail", message: mail.message)
@@ -257,9 +278,12 @@ public final class DogWalkScenarioApp: ScenarioApp {
         if relaunch {
             app.startApp()
         } else if let data = settings.userData, let store {
-            // The app was used before the scenario: its database already holds this.
+            // The app was used before the scenario: its database already holds this. A signed-in
+            // account's data is queued for the server too (nothing the device had is lost; what the
+            // server has already is not added twice).
+            if let email = data.account.email, let token = data.account.accessToken { server.acceptToken(token, for: email) }
             do {
-                try store.replaceAll(with: Self.dated(data, on: device.civilClock))
+                try store.replaceAll(with: Self.dated(data, on: device.civilClock), queued: !data.account.isOffline)
             } catch {
                 device.record("user-data.save-failed", [("what", .string("user-data setting")), ("reason", .string(error.description))])
             }
@@ -285,7 +309,7 @@ public final class DogWalkScenarioApp: ScenarioApp {
             memory.mailboxes[device.id, default: []].insert(email)
             app.signUp(email: email)
         case .enterNewPassword(let password, let confirmation): app.enterNewPassword(password, confirmation: confirmation)
-        case .fillDogProfile(let name, let sex, let dateOfBirth): app.fillDogProfile(name: name, sex: sex, dateOfBirth: dateOfBirth)
+        case .fillDogProfile(let name, let sex, let dateOfBirth, let clearing): app.fillDogProfile(name: name, sex: sex, dateOfBirth: dateOfBirth, clearing: clearing)
         case .confirmDogProfile: app.confirmDogProfile()
         case .editDogProfile: app.editDogProfile()
         case .clickMarker: app.clickLocationMarker()
@@ -296,6 +320,7 @@ public final class DogWalkScenarioApp: ScenarioApp {
         case .selectRecord(let id): app.selectListItem(id: id)
         case .deleteRecord: app.deleteSelectedRecord()
         case .closeRecordList: app.closeRecordList()
+        case .closeStatistics: app.closeStatistics()
         }
     }
 
@@ -303,5 +328,32 @@ public final class DogWalkScenarioApp: ScenarioApp {
         app.stop()
         mailSubscription?.cancel()
         mailSubscription = nil
+    }
+}
+
+/// One device's side of the dog walk's sync: each sync crosses the device's ``ServerConnection``
+/// (latency, drops in flight, timeouts) and is handled by the account server when it arrives.
+final class DogWalkSyncClient: UserDataSyncService {
+    let server: SimulatedAccountServer
+    let connection: ServerConnection
+
+    init(server: SimulatedAccountServer, connection: ServerConnection) {
+        self.server = server
+        self.connection = connection
+    }
+
+    func sync(accessToken: String, changes: [UserDataChange], requestID: String) async throws(UserDataSyncError) -> UserDataSyncReply {
+        let answer: Result<UserDataSyncReply, AccountError>
+        do {
+            answer = try await connection.send("sync") { () throws(BackendError) in
+                server.serveSync(accessToken: accessToken, changes: changes, requestID: requestID)
+            }
+        } catch {
+            throw .backend(error)
+        }
+        switch answer {
+        case .success(let reply): return reply
+        case .failure: throw .signedOut
+        }
     }
 }

@@ -13,7 +13,16 @@ import DeviceSimTime
 /// `records`), `account.temporary-password-sent` (`email`, `password`), `account.authenticated`
 /// (`email`), `account.authentication-failed` (`email`, `reason`), `account.new-password-required`
 /// (`email`), `account.password-changed` (`email`), `account.token-issued` (`email`),
-/// `account.user-data-served` (`email`, `dogs`, `records`).
+/// `account.user-data-served` (`email`, `dogs`, `records`), `account.synced` (`email`, `request`,
+/// `changes`, `applied`, `refused`, `revision`, `dogs`, `records`), `account.sync-repeated` (`email`,
+/// `request`: a retry answered as before, not applied again), `account.sync-refused` (`reason`).
+///
+/// Syncing (``serveSync(accessToken:changes:requestID:)``): the account's data has a revision that
+/// grows with every sync that changed something. Records are added and deleted by uid, and a deleted
+/// record's uid is kept, so an add that arrives later (a retry, a phone that was offline) does not
+/// bring it back; a dog edit is applied only over the value the user saw (else refused, keeping the
+/// value another device set); a request id answered before is answered again with the account's data
+/// and the first answer's refusals, and nothing is applied twice.
 ///
 /// ```swift
 /// let server = SimulatedAccountServer(scheduler: scheduler, events: trace)
@@ -29,6 +38,10 @@ public final class SimulatedAccountServer: AccountService, UserDataService {
         public var isTemporary: Bool
         /// The account's user data as the server keeps it.
         public var data: UserData
+        /// The revision of the data: it grows with every sync that changed it.
+        public var revision = 1
+        /// The uids of the records deleted (a later add of one of them is not applied).
+        public var deletedRecords: Set<String> = []
     }
 
     /// An e-mail the server sent.
@@ -51,6 +64,8 @@ public final class SimulatedAccountServer: AccountService, UserDataService {
     private var sessions: [String: String] = [:]
     private var issued = 0
     private let mail = ObserverList<Mail>()
+    /// The refusals of every sync by account and request id (a retry gets them again).
+    private var answered: [String: [DogProfileConflict]] = [:]
 
     /// An empty server.
     public init(scheduler: EventScheduler, events: any EventSink, latency: Duration = .milliseconds(200)) {
@@ -64,6 +79,11 @@ public final class SimulatedAccountServer: AccountService, UserDataService {
         var data = data
         data.account = UserAccount(email: email, accessToken: nil, isOffline: false)
         accounts[email.lowercased()] = Account(email: email, password: password, isTemporary: temporary, data: data)
+    }
+
+    /// Lets `token` stand for `email` (a device that was signed in before the scenario started).
+    public func acceptToken(_ token: String, for email: String) {
+        tokens[token] = email
     }
 
     /// Observes the e-mails the server sends.
@@ -125,6 +145,69 @@ public final class SimulatedAccountServer: AccountService, UserDataService {
         var data = account.data
         data.account = UserAccount(email: email, accessToken: accessToken, isOffline: false)
         return data
+    }
+
+    /// Handles a sync that has arrived: applies `changes` in order (once per request id) and answers
+    /// with the account's data; a token the server does not know is refused.
+    public func serveSync(accessToken: String, changes: [UserDataChange], requestID: String) -> Result<UserDataSyncReply, AccountError> {
+        guard let email = tokens[accessToken], var account = accounts[email.lowercased()] else {
+            events.record(TraceEvent(time: scheduler.now, device: nil, name: "account.sync-refused", fields: [("reason", .string(AccountError.invalidToken.description))]))
+            return .failure(.invalidToken)
+        }
+        let key = email.lowercased() + "\u{1F}" + requestID
+        if !changes.isEmpty, let conflicts = answered[key] {
+            record("account.sync-repeated", email, [("request", .string(requestID))])
+            return .success(reply(account, accessToken: accessToken, conflicts: conflicts))
+        }
+        var conflicts: [DogProfileConflict] = []
+        var applied = 0
+        for change in changes {
+            switch change {
+            case .addDog(var dog):
+                guard let uid = dog.uid, !account.data.dogs.contains(where: { $0.uid == uid }) else { continue }
+                dog.id = (account.data.dogs.compactMap(\.id).max() ?? 0) + 1
+                account.data.dogs.append(dog)
+                applied += 1
+            case .editDog(let uid, let edits):
+                guard let index = account.data.dogs.firstIndex(where: { $0.uid == uid }) else { continue }
+                for edit in edits {
+                    let current = account.data.dogs[index][edit.attribute]
+                    if current == edit.new { continue }
+                    if current == edit.old {
+                        account.data.dogs[index][edit.attribute] = edit.new
+                        applied += 1
+                    } else {
+                        conflicts.append(DogProfileConflict(dogUID: uid, attribute: edit.attribute, yours: edit.new, kept: current))
+                    }
+                }
+            case .addRecord(var record, let dogUID):
+                guard let uid = record.uid, !account.deletedRecords.contains(uid), !account.data.records.contains(where: { $0.uid == uid }),
+                      let dogID = account.data.dogs.first(where: { $0.uid == dogUID })?.id else { continue }
+                record.id = nil
+                record.dogID = dogID
+                account.data.records.append(record)
+                applied += 1
+            case .deleteRecord(let uid):
+                account.deletedRecords.insert(uid)
+                let before = account.data.records.count
+                account.data.records.removeAll { $0.uid == uid }
+                if account.data.records.count < before { applied += 1 }
+            }
+        }
+        if applied > 0 { account.revision += 1 }
+        accounts[email.lowercased()] = account
+        if !changes.isEmpty { answered[key] = conflicts }
+        record("account.synced", email, [
+            ("request", .string(requestID)), ("changes", .int(changes.count)), ("applied", .int(applied)), ("refused", .int(conflicts.count)),
+            ("revision", .int(account.revision)), ("dogs", .int(account.data.dogs.count)), ("records", .int(account.data.records.count)),
+        ])
+        return .success(reply(account, accessToken: accessToken, conflicts: conflicts))
+    }
+
+    private func reply(_ account: Account, accessToken: String, conflicts: [DogProfileConflict]) -> UserDataSyncReply {
+        var data = account.data
+        data.account = UserAccount(email: account.email, accessToken: accessToken, isOffline: false)
+        return UserDataSyncReply(data: data, revision: account.revision, conflicts: conflicts)
     }
 
     private func issueToken(for email: String) -> String {

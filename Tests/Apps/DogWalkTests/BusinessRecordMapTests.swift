@@ -37,4 +37,20 @@ import Testing
         }
         #expect(BusinessRecordMap.Statistics([]).peePercent == 0)
     }
+
+    @Test func aChainOfOverlappingRecordsIsOneMarkerWhoseGroupIsWhatThePopupCounts() {
+        // 3.3 m apart in a line: the ends are 6.6 m apart, more than the overlap distance.
+        let records = [record(1, .pee, metresEast: 0, minute: 1), record(2, .pee, metresEast: 3.3, minute: 2), record(3, .poo, metresEast: 6.6, minute: 3)]
+        for order in [records, records.reversed(), [records[1], records[0], records[2]]] {
+            let markers = BusinessRecordMap.markers(of: order, overlapDistance: 5)
+            #expect(markers.map(\.shown.id) == [3])
+            #expect(markers.map { $0.members.map(\.id) } == [[3, 2, 1]])
+            for selected in records {
+                #expect(BusinessRecordMap.overlapping(selected, in: order, overlapDistance: 5).map(\.id) == [3, 2, 1])
+            }
+        }
+        // A record 4 m past the end joins the chain; one 6 m past it does not.
+        #expect(BusinessRecordMap.markers(of: records + [record(4, .pee, metresEast: 10.6, minute: 0)], overlapDistance: 5).count == 1)
+        #expect(BusinessRecordMap.markers(of: records + [record(4, .pee, metresEast: 12.6, minute: 0)], overlapDistance: 5).map(\.members.count) == [3, 1])
+    }
 }

@@ -157,4 +157,22 @@ import Testing
         harness.app.openRecordList()
         #expect(harness.app.recordList?.map(\.id) == [4, 3, 2])
     }
+
+    @Test func withoutAFixThePooButtonPlacesNothingAtTheOldMarkerAndSaysWhy() throws {
+        let (harness, store) = try startedWithRecords([(.pee, 20)])
+        #expect(harness.app.isBusinessMenuShown)
+        harness.gps.loseSignal()
+        harness.motion.place(at: park.destination(distance: 50, bearing: 0))
+        try harness.scheduler.run(for: .seconds(6))
+        #expect(harness.app.marker.map { $0.distance(to: park) < 0.01 } == true)   // the marker stays where the fix was lost
+        harness.app.placeRecord(.poo)
+        #expect(store.data?.records.count == 1)
+        #expect(harness.app.isBusinessMenuShown)
+        #expect(harness.trace.events.last { $0.name == "record.refused" }?["kind"]?.description == "poo")
+        harness.gps.restoreSignal()
+        try harness.scheduler.run(for: .seconds(6))
+        harness.app.placeRecord(.poo)
+        let placed = try #require(store.data?.records.last)
+        #expect(placed.kind == .poo && placed.coordinate.distance(to: park.destination(distance: 50, bearing: 0)) < 0.01)
+    }
 }

@@ -1,6 +1,6 @@
 @testable import DeviceSimStorage
+@testable import DeviceSimDogWalk
 import CSQLite
-import DeviceSimDogWalk
 import DeviceSimHAL
 import DeviceSimTime
 import Foundation
@@ -36,7 +36,7 @@ import Testing
         #expect(loaded.account.accessToken == "tok")
         #expect(loaded.dogs == [dog])
         #expect(loaded.records.map(\.kind) == [.pee, .poo])
-        #expect(try store().schemaVersion() == 3)
+        #expect(try store().schemaVersion() == 4)
     }
 
     @Test func aDeletedRecordsIdIsNeverGivenAgain() throws {
@@ -179,5 +179,78 @@ import Testing
         let loaded = try #require(try migrated.load())
         #expect(loaded.records.map(\.kind) == [.poo])
         #expect(loaded.records.first?.localTime == "")
+    }
+
+    /// A signed-in store with Rex (`d1`) and a pee (`r1`) already in step with the server.
+    func signedIn() throws -> SQLiteUserDataStore {
+        let db = store()
+        try db.replaceAll(with: UserData(account: UserAccount(email: "a@example.org", accessToken: "tok", isOffline: false),
+                                         dogs: [DogProfile(id: 1, name: "Rex", uid: "d1")], records: [withUID(record(1, .pee, 1), "r1")]))
+        return db
+    }
+
+    func withUID(_ record: BusinessRecord, _ uid: String) -> BusinessRecord {
+        var record = record
+        record.uid = uid
+        return record
+    }
+
+    @Test func aSignedInAccountsChangesAreQueuedWithTheChangeAndAnOfflineAccountsAreNot() throws {
+        let db = try signedIn()
+        #expect(try db.pendingChanges().isEmpty)
+        let poo = try db.addRecord(withUID(record(1, .poo, 2), "r2"))
+        try db.deleteRecord(id: 1)
+        var rex = try #require(try db.load()?.dogs.first)
+        let old = rex
+        rex.sex = .male
+        try db.updateDog(rex, edits: DogProfileEdit.between(old, rex))
+        let queued = try db.pendingChanges()
+        #expect(queued.map(\.change) == [
+            .addRecord(BusinessRecord(dogID: 0, kind: .poo, coordinate: poo.coordinate, placedAt: poo.placedAt, localTime: poo.localTime, uid: "r2"), dogUID: "d1"),
+            .deleteRecord(uid: "r1"), .editDog(uid: "d1", edits: [DogProfileEdit(attribute: .sex, old: nil, new: "male")]),
+        ])
+        // A failed write queues nothing.
+        db.faults.inject(.diskFull, count: 1)
+        #expect(throws: StorageError.self) { try db.addRecord(self.withUID(self.record(1, .pee, 3), "r3")) }
+        #expect(try db.pendingChanges().count == 3)
+
+        let offline = store("offline")
+        try offline.replaceAll(with: UserData(account: .offline, dogs: [DogProfile(id: 1, name: "Rex", uid: "d1")]))
+        _ = try offline.addRecord(withUID(record(1, .pee, 1), "r1"))
+        #expect(try offline.pendingChanges().isEmpty)
+    }
+
+    @Test func aSyncTakesTheServersDataWithTheChangesQueuedSinceOnTopAndKeepsLocalIds() throws {
+        let db = try signedIn()
+        let poo = try db.addRecord(withUID(record(1, .poo, 2), "r2"))   // sent (sequence 1)
+        try db.deleteRecord(id: 1)                                        // queued after the request left (sequence 2)
+        // The server: Rex (its id 7), the pee r1, the poo r2 and another phone's pee r9.
+        let server = UserData(account: .offline, dogs: [DogProfile(id: 7, name: "Rex", sex: .female, uid: "d1")],
+                              records: [withUID(record(7, .pee, 1), "r1"), withUID(record(7, .poo, 2), "r2"), withUID(record(7, .pee, 5), "r9")])
+        let saved = try db.applySync(UserDataSyncReply(data: server, revision: 3), through: 1)
+        #expect(saved.dogs.map(\.sex) == [.female])
+        #expect(saved.records.map(\.uid) == ["r2", "r9"])          // r1 stays deleted: its deletion is still queued
+        #expect(saved.records.first?.id == poo.id)                  // the poo keeps its id
+        #expect(saved.records.last?.id.map { $0 > poo.id! } == true)  // the new pee gets a new one, never r1's
+        #expect(try db.pendingChanges().map(\.change) == [.deleteRecord(uid: "r1")])
+        #expect(try db.load() == saved)
+
+        // Killed in the middle of the next sync's save: the queue is as it was.
+        db.killDuringNextWrite()
+        #expect(throws: StorageError.self) { try db.applySync(UserDataSyncReply(data: server, revision: 4), through: 2) }
+        #expect(try store().pendingChanges().map(\.change) == [.deleteRecord(uid: "r1")])
+    }
+
+    @Test func queuedChangesSurviveTheirTextEncoding() {
+        let changes: [UserDataChange] = [
+            .addDog(DogProfile(name: "Tab\there\nnew \\ line", sex: .female, dateOfBirth: nil, uid: "d\t1")),
+            .editDog(uid: "d1", edits: [DogProfileEdit(attribute: .name, old: nil, new: "\\0"), DogProfileEdit(attribute: .dateOfBirth, old: "2020-01-01", new: nil)]),
+            .addRecord(BusinessRecord(dogID: 0, kind: .pee, coordinate: GeoCoordinate(latitude: 58.380123456789, longitude: -26.7), placedAt: VirtualInstant(nanoseconds: -5),
+                                      localTime: "2026-06-01T08:00:00+03:00", uid: "r1"), dogUID: "d1"),
+            .deleteRecord(uid: "r1"),
+        ]
+        for change in changes {
+            #expect(PendingChangeCoding.decode(PendingChangeCoding.encode(change)) == change)
+        }
     }
 }

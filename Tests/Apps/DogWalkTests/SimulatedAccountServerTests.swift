@@ -77,4 +77,31 @@ import Testing
         #expect(try result.get() == "ok")
         #expect(server.outbox.isEmpty, "no second temporary password is mailed")
     }
+
+    @Test func aSyncIsAppliedOnceADeletedRecordNeverReturnsAndAStaleEditIsRefused() throws {
+        let scheduler = EventScheduler()
+        let trace = TraceRecorder()
+        let server = SimulatedAccountServer(scheduler: scheduler, events: trace)
+        server.addAccount(email: "kati@example.ee", password: "pw", data: UserData(account: .offline, dogs: [DogProfile(id: 1, name: "Muri", uid: "d1")]))
+        server.acceptToken("tok", for: "kati@example.ee")
+        let pee = BusinessRecord(dogID: 0, kind: .pee, coordinate: GeoCoordinate(latitude: 58.38, longitude: 26.72), placedAt: .zero, localTime: "t", uid: "r1")
+        func sync(_ changes: [UserDataChange], _ request: String) throws -> UserDataSyncReply {
+            try server.serveSync(accessToken: "tok", changes: changes, requestID: request).get()
+        }
+        let first = try sync([.addRecord(pee, dogUID: "d1"), .editDog(uid: "d1", edits: [DogProfileEdit(attribute: .name, old: "Muri", new: "Mura")])], "phone-1")
+        #expect(first.revision == 2 && first.data.records.map(\.uid) == ["r1"] && first.data.dogs.map(\.name) == ["Mura"])
+        // The same request again (its reply was lost): answered, not applied again.
+        #expect(try sync([.addRecord(pee, dogUID: "d1"), .editDog(uid: "d1", edits: [DogProfileEdit(attribute: .name, old: "Muri", new: "Mura")])], "phone-1").revision == 2)
+        #expect(trace.events.filter { $0.name == "account.sync-repeated" }.count == 1)
+        // Another phone deletes the record; a late add of it (another request) does not bring it back.
+        _ = try sync([.deleteRecord(uid: "r1")], "tablet-1")
+        #expect(try sync([.addRecord(pee, dogUID: "d1")], "phone-2").data.records.isEmpty)
+        // An edit made on the old name is refused (the other value is kept); one on another attribute is applied.
+        let stale = try sync([.editDog(uid: "d1", edits: [DogProfileEdit(attribute: .name, old: "Muri", new: "Miu"), DogProfileEdit(attribute: .sex, old: nil, new: "female")])], "tablet-2")
+        #expect(stale.conflicts == [DogProfileConflict(dogUID: "d1", attribute: .name, yours: "Miu", kept: "Mura")])
+        #expect(stale.data.dogs.map { [$0.name, $0.sex?.rawValue] } == [["Mura", "female"]])
+        #expect(server.rows(of: "accounts", account: "kati@example.ee") == [["kati@example.ee", "4", "1", "0", "1"]])
+        // An unknown token is refused.
+        #expect(throws: AccountError.invalidToken) { try server.serveSync(accessToken: "other", changes: [], requestID: "x").get() }
+    }
 }
