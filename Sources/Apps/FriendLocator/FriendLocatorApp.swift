@@ -30,8 +30,12 @@ import DeviceSimTime
 /// - Pings from friends arrive as notifications.
 /// - **Nothing lost**: each ping and location sync carries a request id that every attempt keeps; a
 ///   request whose connection dropped is sent again after the timeout (the backend answers a repeated
-///   id as before). Who is signed in, whether tracking is off and what waits to be sent live in a
-///   ``FriendLocatorStore``: a restarted app goes on from there.
+///   id as before). Who is signed in, whether tracking is off, what waits to be sent and how far the
+///   visit of each hotspot she is in got live in a ``FriendLocatorStore``: a restarted app goes on
+///   from there. A visit a restarted app finds her still in (entered within its first `leaveAfter`
+///   scans) goes on where it was (`hotspot.entered` with `resumed: true`: her friends are not pinged
+///   twice); one she is no longer in is left (`hotspot.left` with `while: closed`) and where she is
+///   now synced.
 ///
 /// Events (device's trace): `app.started`, `signup.shown`, `signed-up`, `sign-up.failed`,
 /// `hotspot.entered`, `hotspot.left`, `location.withheld`, `ping.sent`, `ping.declined`, `ping.failed`,
@@ -127,6 +131,10 @@ public final class FriendLocatorApp {
     private var connectivitySubscription: ObservationToken?
     /// The visit of each hotspot she is in (prompts, locating), by hotspot name.
     private var visits: [String: Task<Void, Never>] = [:]
+    /// How far the visit of each hotspot she is in got (saved), in the order entered.
+    private var visitProgress: [FriendLocatorLocalState.Visit] = []
+    /// The visits of the last launch not yet found again by this one (a restarted app).
+    private var visitsToResume: [String: FriendLocatorLocalState.Visit] = [:]
     private var outbox = Outbox()
 
     /// Where the app keeps who is signed in, whether tracking is off, and what waits to be sent.
@@ -160,6 +168,8 @@ public final class FriendLocatorApp {
                 }
                 isTrackingEnabled = !saved.trackingOff
                 outbox = Outbox(restoring: saved.queued)
+                visitProgress = saved.visits
+                visitsToResume = Dictionary(saved.visits.map { ($0.hotspot, $0) }, uniquingKeysWith: { _, last in last })
             } else {
                 persist()
             }
@@ -284,24 +294,58 @@ public final class FriendLocatorApp {
         }
         var presence = HotspotPresenceDetector(
             hotspots: hotspots, enterAfter: settings.enterAfter, leaveAfter: settings.leaveAfter, minimumRSSI: settings.minimumRSSI)
+        var newScans = 0
         for await scan in device.wifiScans() {
             for change in presence.update(with: scan, fix: device.location.currentFix) {
                 guard isTrackingEnabled, !Task.isCancelled else { continue }
                 if change.entered { entered(change.hotspot) } else { left(change.hotspot) }
             }
+            if scan.resultsUpdated, !visitsToResume.isEmpty {
+                newScans += 1
+                if newScans >= max(settings.leaveAfter, settings.enterAfter), isTrackingEnabled, !Task.isCancelled { leftWhileClosed() }
+            }
         }
+    }
+
+    /// The visits of the last launch that this one did not find her in again: she left while the app
+    /// was not running. Each is left now, and where she is now synced.
+    private func leftWhileClosed() {
+        let gone = visitProgress.filter { visitsToResume[$0.hotspot] != nil }
+        visitsToResume = [:]
+        guard !gone.isEmpty else { return }
+        visitProgress.removeAll { gone.contains($0) }
+        for visit in gone {
+            device.record("hotspot.left", [("hotspot", .string(visit.hotspot)), ("while", .string("closed"))])
+        }
+        persist()
+        guard isSharing else { return }
+        let location = SharedLocation(account: account, hotspot: currentHotspot, coordinate: nil, precision: .hotspot)
+        spawn { await $0.sync(location) }
     }
 
     /// An entry: recorded at once; its visit (prompts, locating, sync, ping) runs in a task of its own.
     private func entered(_ hotspot: HotspotInfo) {
         insideHotspots.append(hotspot)
-        device.record("hotspot.entered", [("hotspot", .string(hotspot.name))])
+        let resumed = visitsToResume.removeValue(forKey: hotspot.name)
+        device.record("hotspot.entered", [("hotspot", .string(hotspot.name))] + (resumed == nil ? [] : [("resumed", .bool(true))]))
         guard isSharing else {
             device.record("location.withheld", [("hotspot", .string(hotspot.name)), ("reason", .string("location sharing is off for \(account)"))])
             return
         }
+        if resumed?.isComplete == true { return }
         let app = bound
-        visits[hotspot.name] = device.scheduler.spawn { await app.value.visit(hotspot) }
+        visits[hotspot.name] = device.scheduler.spawn { await app.value.visit(hotspot, resuming: resumed) }
+    }
+
+    /// Saves how far the visit of `hotspot` got.
+    private func saveProgress(of hotspot: String, group: String?, isComplete: Bool) {
+        let progress = FriendLocatorLocalState.Visit(hotspot: hotspot, group: group, isComplete: isComplete)
+        if let index = visitProgress.firstIndex(where: { $0.hotspot == hotspot }) {
+            visitProgress[index] = progress
+        } else {
+            visitProgress.append(progress)
+        }
+        persist()
     }
 
     /// An exit: ends the hotspot's visit (its open prompts are withdrawn), drops pings about it still
@@ -310,6 +354,7 @@ public final class FriendLocatorApp {
         insideHotspots.removeAll { $0.name == hotspot.name }
         device.record("hotspot.left", [("hotspot", .string(hotspot.name))])
         visits.removeValue(forKey: hotspot.name)?.cancel()
+        visitProgress.removeAll { $0.hotspot == hotspot.name }
         for ping in outbox.dropPings(about: hotspot.name) {
             device.record("ping.dropped", [
                 ("group", .string(ping.group)), ("hotspot", .string(hotspot.name)), ("reason", .string("left \(hotspot.name) before it could be sent")),
@@ -321,11 +366,14 @@ public final class FriendLocatorApp {
         spawn { await $0.sync(location) }
     }
 
-    private func visit(_ hotspot: HotspotInfo) async {
+    /// A hotspot's visit; `resuming`: the visit a killed app had begun (its group question is behind it).
+    private func visit(_ hotspot: HotspotInfo, resuming: FriendLocatorLocalState.Visit? = nil) async {
         var location = SharedLocation(account: account, hotspot: hotspot.name, coordinate: nil, precision: .hotspot)
 
         var group: String?
-        if settings.autoPing {
+        if let resuming {
+            group = resuming.group
+        } else if settings.autoPing {
             group = settings.group
             send(ping: settings.group, location)
         } else {
@@ -339,6 +387,7 @@ public final class FriendLocatorApp {
                 device.record("ping.declined", [("hotspot", .string(hotspot.name)), ("answer", .string(answer ?? "none"))])
             }
         }
+        if resuming == nil { saveProgress(of: hotspot.name, group: group, isComplete: false) }
 
         if settings.autoLocate {
             location = await locateThroughBluetooth(in: hotspot) ?? location
@@ -367,6 +416,7 @@ public final class FriendLocatorApp {
         if let group, !settings.autoPing || location.precision != .hotspot {
             send(ping: group, location)
         }
+        saveProgress(of: hotspot.name, group: group, isComplete: true)
     }
 
     // MARK: Locating
@@ -583,6 +633,8 @@ public final class FriendLocatorApp {
             insideHotspots = []
             for visit in visits.values { visit.cancel() }
             visits = [:]
+            visitProgress = []
+            visitsToResume = [:]
             _ = outbox.takeAll()
             persist()
             device.record("location.off", [("message", .string("Location tracking is off; your last location was deleted"))])
@@ -596,7 +648,8 @@ public final class FriendLocatorApp {
     /// Saves who is signed in, whether tracking is off and what waits to be sent; a failure is
     /// recorded (`storage.failed`) and the app goes on with what it has in memory.
     private func persist() {
-        let state = FriendLocatorLocalState(account: isSignedIn ? account : nil, trackingOff: !isTrackingEnabled, queued: outbox.saved(account: account))
+        let state = FriendLocatorLocalState(
+            account: isSignedIn ? account : nil, trackingOff: !isTrackingEnabled, queued: outbox.saved(account: account), visits: visitProgress)
         do {
             try store.save(state)
         } catch {

@@ -3,9 +3,29 @@ import DeviceSimStorage
 import DeviceSimTime
 
 /// What the friend-locator app keeps on the device, so a killed or restarted app goes on where it
-/// was: who is signed in, whether location tracking was turned off, and what could not be sent yet
-/// (the newest location and the pings, each with the request id its retries keep).
+/// was: who is signed in, whether location tracking was turned off, what could not be sent yet
+/// (the newest location and the pings, each with the request id its retries keep), and how far the
+/// visits of the hotspots she is in got.
 public struct FriendLocatorLocalState: Sendable, Hashable {
+    /// How far the visit of a hotspot she is in got: a restarted app that finds her still there goes
+    /// on from here instead of pinging her friends a second time.
+    public struct Visit: Sendable, Hashable {
+        /// The hotspot.
+        public var hotspot: String
+        /// The group informed on entering (nil: nobody, the user declined).
+        public var group: String?
+        /// Whether the visit is over (located or not, synced and pinged); otherwise only the group
+        /// question is behind it.
+        public var isComplete: Bool
+
+        /// Creates a visit's progress.
+        public init(hotspot: String, group: String?, isComplete: Bool) {
+            self.hotspot = hotspot
+            self.group = group
+            self.isComplete = isComplete
+        }
+    }
+
     /// A location or a ping waiting to be sent.
     public struct Queued: Sendable, Hashable {
         /// `sync` (the newest location) or `ping`.
@@ -43,12 +63,15 @@ public struct FriendLocatorLocalState: Sendable, Hashable {
     public var trackingOff: Bool
     /// What waits to be sent, in order.
     public var queued: [Queued]
+    /// The visits of the hotspots she is in that got past the group question, in the order entered.
+    public var visits: [Visit]
 
     /// Creates a state.
-    public init(account: String? = nil, trackingOff: Bool = false, queued: [Queued] = []) {
+    public init(account: String? = nil, trackingOff: Bool = false, queued: [Queued] = [], visits: [Visit] = []) {
         self.account = account
         self.trackingOff = trackingOff
         self.queued = queued
+        self.visits = visits
     }
 }
 
@@ -76,7 +99,8 @@ public final class InMemoryFriendLocatorStore: FriendLocatorStore {
 }
 
 /// The friend-locator app's state in tables of an ``SQLiteDatabase`` (`<device>.friend-locator.sqlite`
-/// in scenarios): `session` (`account`, `tracking_off`) and `outbox` (what waits to be sent).
+/// in scenarios): `session` (`account`, `tracking_off`), `outbox` (what waits to be sent) and `visits`
+/// (`hotspot`, `grp`, `complete`: how far the visit of each hotspot she is in got).
 ///
 /// ```swift
 /// let store = SQLiteFriendLocatorStore(database: SQLiteDatabase(path: path, migrations: SQLiteFriendLocatorStore.migrations, now: { scheduler.now }))
@@ -101,6 +125,9 @@ public final class SQLiteFriendLocatorStore: FriendLocatorStore {
                 version INTEGER NOT NULL,
                 attempts INTEGER NOT NULL)
             """,
+        ],
+        [
+            "CREATE TABLE visits (position INTEGER PRIMARY KEY, hotspot TEXT NOT NULL, grp TEXT, complete INTEGER NOT NULL)",
         ],
     ]
 
@@ -127,13 +154,22 @@ public final class SQLiteFriendLocatorStore: FriendLocatorStore {
                         precision: LocationPrecision(rawValue: row[7].string ?? "") ?? .hotspot),
                     version: Int(row[8].int ?? 0), attempts: Int(row[9].int ?? 0))
             }
-            return FriendLocatorLocalState(account: session[0].string, trackingOff: (session[1].int ?? 0) != 0, queued: queued)
+            let visits = try db.query("SELECT hotspot, grp, complete FROM visits ORDER BY position").map { row in
+                FriendLocatorLocalState.Visit(hotspot: row[0].string ?? "", group: row[1].string, isComplete: (row[2].int ?? 0) != 0)
+            }
+            return FriendLocatorLocalState(account: session[0].string, trackingOff: (session[1].int ?? 0) != 0, queued: queued, visits: visits)
         }
     }
 
     public func save(_ state: FriendLocatorLocalState) throws(StorageError) {
         try database.write("friend locator") { db throws(SQLiteError) in
             try db.execute("DELETE FROM outbox")
+            try db.execute("DELETE FROM visits")
+            for (position, visit) in state.visits.enumerated() {
+                try db.execute(
+                    "INSERT INTO visits (position, hotspot, grp, complete) VALUES (?, ?, ?, ?)",
+                    [.integer(Int64(position)), .text(visit.hotspot), SQLiteValue(visit.group), .integer(visit.isComplete ? 1 : 0)])
+            }
             try db.execute(
                 "INSERT OR REPLACE INTO session (id, account, tracking_off) VALUES (1, ?, ?)",
                 [SQLiteValue(state.account), .integer(state.trackingOff ? 1 : 0)])

@@ -53,6 +53,40 @@ import Testing
         #expect(simulation.backend.lastLocations["alice"] == SharedLocation(account: "alice", hotspot: "library", coordinate: nil, precision: .hotspot))
     }
 
+    @Test func aRestartedAppGoesOnWithTheVisitAndDoesNotPingTwice() throws {
+        let simulation = TestSimulation(seed: 3, world: Self.world)
+        let alice = simulation.addDevice("alice", at: Self.library)
+        _ = simulation.addDevice("bob", at: away)
+        let store = InMemoryFriendLocatorStore()
+        let first = FriendLocatorApp(device: alice.device, account: "alice", backend: simulation.backend, settings: .init(autoPing: true), store: store)
+        first.start()
+        try simulation.advance(by: .seconds(75))
+        #expect(simulation.backend.pingCount == 1)
+        #expect(store.state?.visits == [.init(hotspot: "library", group: "friends", isComplete: false)])
+        first.stop()   // killed with "locate precisely?" open
+        let second = FriendLocatorApp(device: alice.device, account: "alice", backend: simulation.backend, settings: .init(autoPing: true), store: store)
+        second.start()
+        try simulation.advance(by: .seconds(75))
+        let entries = simulation.events(named: "hotspot.entered", device: "alice").map { fields($0)["resumed"] }
+        #expect(entries == [nil, "true"])
+        #expect(alice.notifications.showing.map(\.id) == ["locate-precisely"])
+        alice.answer(prompt: "locate-precisely", with: "no")
+        try simulation.advance(by: .seconds(10))
+        #expect(simulation.backend.pingCount == 1)
+        #expect(store.state?.visits == [.init(hotspot: "library", group: "friends", isComplete: true)])
+        second.stop()
+        // Killed again; she walks away; the restarted app does not find her there.
+        alice.walk(to: [away])
+        try simulation.advance(by: .seconds(600))
+        let third = FriendLocatorApp(device: alice.device, account: "alice", backend: simulation.backend, settings: .init(autoPing: true), store: store)
+        third.start()
+        try simulation.advance(by: .seconds(120))
+        #expect(simulation.events(named: "hotspot.left", device: "alice").map { fields($0)["while"] } == ["closed"])
+        #expect(simulation.backend.lastLocations["alice"]?.hotspot == nil)
+        #expect(store.state?.visits == [])
+        #expect(simulation.backend.pingCount == 1)
+    }
+
     @Test func withWiFiOffNoHotspotIsSeenAndTurningLocationOffSwitchesBluetoothOff() throws {
         let simulation = TestSimulation(seed: 3, world: Self.world)
         let alice = simulation.addDevice("alice", at: Self.library)

@@ -54,6 +54,9 @@ import Testing
             .init(kind: .ping, requestID: "alice/ping/2", group: "family",
                   location: SharedLocation(account: "alice", hotspot: "library", coordinate: GeoCoordinate(latitude: 52.5, longitude: 13.3), precision: .manual),
                   version: 0, attempts: 2),
+        ], visits: [
+            .init(hotspot: "library", group: "family", isComplete: true),
+            .init(hotspot: "mensa", group: nil, isComplete: false),
         ])
         try store.save(state)
         let reopened = SQLiteFriendLocatorStore(database: SQLiteDatabase(path: path, migrations: SQLiteFriendLocatorStore.migrations, now: { .zero }))
