@@ -300,8 +300,10 @@ struct Reader {
             return nil
         }
         let unit = UInt64(exactPowerOfTen(scale))
-        let wholeDegrees = mantissa / (100 * unit)
-        let minuteUnits = mantissa - wholeDegrees * 100 * unit
+        // 18 decimals make 100 units overflow; the mantissa, below 10^18, then has no whole degrees.
+        let (hundredMinutes, overflow) = unit.multipliedReportingOverflow(by: 100)
+        let wholeDegrees = overflow ? 0 : mantissa / hundredMinutes
+        let minuteUnits = mantissa - wholeDegrees * hundredMinutes
         let minutes = Double(minuteUnits) / exactPowerOfTen(scale)
         guard minutes < 60, wholeDegrees <= (degreeDigits == 2 ? 90 : 180) else {
             malformed += 1

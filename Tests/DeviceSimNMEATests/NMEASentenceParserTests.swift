@@ -28,6 +28,17 @@ import Testing
         #expect(gga.geoidSeparation == 46.9)
     }
 
+    /// Found by a 30-minute fuzz run: 18 decimals and no integer digits overflowed the minutes' unit
+    /// (a trap) instead of reading as a fraction of a minute.
+    @Test func aCoordinateWithEighteenDecimalsIsAFractionOfAMinute() throws {
+        guard case .gga(let gga)? = parse(line("GPGGA,123519,.000000000000000001,N,.500000000000000000,E,1,08,0.9,545.4,M,46.9,M,,")).0 else {
+            Issue.record("not a GGA")
+            return
+        }
+        #expect(gga.latitude == 1e-18 / 60)
+        #expect(gga.longitude == 0.5 / 60)
+    }
+
     @Test func southAndWestAreNegativeAndEmptyFieldsAreAbsentNotZero() throws {
         guard case .gga(let gga)? = parse(line("GNGGA,000001.50,3345.1234,S,07030.5000,W,1,,,,M,,M,,")).0 else {
             Issue.record("not a GGA")
