@@ -25,6 +25,9 @@ public enum AccountError: Error, Sendable, Hashable, CustomStringConvertible {
     case invalidToken
     /// The device cannot reach the server.
     case unreachable
+    /// The request was sent but no answer came back in time (the connection dropped on the way): the
+    /// server may or may not have acted on it.
+    case noAnswer
 
     public var description: String {
         switch self {
@@ -35,6 +38,7 @@ public enum AccountError: Error, Sendable, Hashable, CustomStringConvertible {
         case .invalidSession: "the sign-in has expired; sign in again"
         case .invalidToken: "the session has expired; sign in again"
         case .unreachable: "no connection to the server; try again when online"
+        case .noAnswer: "the server did not answer in time (the connection dropped); try again"
         }
     }
 }

@@ -265,10 +265,10 @@ public final class DogWalkScenarioApp: ScenarioApp {
         // The app's database is `<device id>.sqlite` in the run's data folder, kept across restarts.
         let store = simulation.database(on: device, file: "\(device.id).sqlite", migrations: SQLiteUserDataStore.migrations)
             .map(SQLiteUserDataStore.init(database:))
-        // Syncs cross the device's own connection (latency, drops in flight, timeouts); signing in
-        // talks to the account server directly.
-        let sync = DogWalkSyncClient(server: server, connection: simulation.serverConnection(of: device, app: Self.name, latency: settings.latency))
-        app = DogWalkApp(device: device, store: store, settings: settings.app, accounts: server, userDataService: server, sync: sync)
+        // Every request (signing up and in, the download, syncs) crosses the device's own connection:
+        // latency, drops in flight, timeouts.
+        let client = DogWalkServerClient(server: server, connection: simulation.serverConnection(of: device, app: Self.name, latency: settings.latency))
+        app = DogWalkApp(device: device, store: store, settings: settings.app, accounts: client, userDataService: client, sync: client)
         mailSubscription = server.observeMail { [memory, weak device] mail in
             guard let device, memory.mailboxes[device.id]?.contains(mail.to) == true else { return }
             device.notifications?.notify(id: "mail", message: mail.message)
@@ -331,15 +331,45 @@ public final class DogWalkScenarioApp: ScenarioApp {
     }
 }
 
-/// One device's side of the dog walk's sync: each sync crosses the device's ``ServerConnection``
-/// (latency, drops in flight, timeouts) and is handled by the account server when it arrives.
-final class DogWalkSyncClient: UserDataSyncService {
+/// One device's side of the dog walk's server: each request (sign-up, sign-in, new password, the
+/// download, a sync) crosses the device's ``ServerConnection`` (latency, drops in flight, timeouts)
+/// and is handled by the account server when it arrives.
+final class DogWalkServerClient: UserDataSyncService, AccountService, UserDataService {
     let server: SimulatedAccountServer
     let connection: ServerConnection
 
     init(server: SimulatedAccountServer, connection: ServerConnection) {
         self.server = server
         self.connection = connection
+    }
+
+    /// Sends `operation`, handled by `serve` on arrival; offline or no answer become the app's errors.
+    private func send<Reply>(_ operation: String, _ serve: () -> Result<Reply, AccountError>) async throws(AccountError) -> Reply {
+        let answer: Result<Reply, AccountError>
+        do {
+            answer = try await connection.send(operation) { () throws(BackendError) in serve() }
+        } catch .unreachable {
+            throw .unreachable
+        } catch {
+            throw .noAnswer
+        }
+        return try answer.get()
+    }
+
+    func signUp(email: String) async throws(AccountError) {
+        try await send("sign-up") { server.serveSignUp(email: email) }
+    }
+
+    func signIn(email: String, password: String) async throws(AccountError) -> SignInOutcome {
+        try await send("sign-in") { server.serveSignIn(email: email, password: password) }
+    }
+
+    func setNewPassword(email: String, session: String, newPassword: String) async throws(AccountError) -> String {
+        try await send("new-password") { server.serveNewPassword(email: email, session: session, newPassword: newPassword) }
+    }
+
+    func userData(accessToken: String) async throws(AccountError) -> UserData {
+        try await send("user-data") { server.serveUserData(accessToken: accessToken) }
     }
 
     func sync(accessToken: String, changes: [UserDataChange], requestID: String) async throws(UserDataSyncError) -> UserDataSyncReply {

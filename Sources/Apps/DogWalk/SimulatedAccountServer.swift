@@ -93,6 +93,15 @@ public final class SimulatedAccountServer: AccountService, UserDataService {
 
     public func signUp(email: String) async throws(AccountError) {
         try await wait()
+        try serveSignUp(email: email).get()
+    }
+
+    /// Handles a sign-up that has arrived.
+    public func serveSignUp(email: String) -> Result<Void, AccountError> {
+        Result { () throws(AccountError) in try registerNow(email: email) }
+    }
+
+    private func registerNow(email: String) throws(AccountError) {
         guard Self.isEmail(email) else { throw .invalidEmail(email) }
         guard accounts[email.lowercased()] == nil else {
             record("account.registration-refused", email, [("reason", .string(AccountError.alreadyRegistered(email: email).description))])
@@ -110,6 +119,15 @@ public final class SimulatedAccountServer: AccountService, UserDataService {
 
     public func signIn(email: String, password: String) async throws(AccountError) -> SignInOutcome {
         try await wait()
+        return try serveSignIn(email: email, password: password).get()
+    }
+
+    /// Handles a sign-in that has arrived.
+    public func serveSignIn(email: String, password: String) -> Result<SignInOutcome, AccountError> {
+        Result { () throws(AccountError) in try authenticateNow(email: email, password: password) }
+    }
+
+    private func authenticateNow(email: String, password: String) throws(AccountError) -> SignInOutcome {
         guard let account = accounts[email.lowercased()], account.password == password else {
             record("account.authentication-failed", email, [("reason", .string(AccountError.wrongCredential.description))])
             throw .wrongCredential
@@ -127,6 +145,15 @@ public final class SimulatedAccountServer: AccountService, UserDataService {
 
     public func setNewPassword(email: String, session: String, newPassword: String) async throws(AccountError) -> String {
         try await wait()
+        return try serveNewPassword(email: email, session: session, newPassword: newPassword).get()
+    }
+
+    /// Handles a new password that has arrived.
+    public func serveNewPassword(email: String, session: String, newPassword: String) -> Result<String, AccountError> {
+        Result { () throws(AccountError) in try changePasswordNow(email: email, session: session, newPassword: newPassword) }
+    }
+
+    private func changePasswordNow(email: String, session: String, newPassword: String) throws(AccountError) -> String {
         guard sessions[session] == email, var account = accounts[email.lowercased()] else { throw .invalidSession }
         guard newPassword.count >= 8 else { throw .weakPassword(reason: "use at least 8 characters") }
         guard newPassword != account.password else { throw .weakPassword(reason: "choose a password other than the temporary one") }
@@ -140,6 +167,15 @@ public final class SimulatedAccountServer: AccountService, UserDataService {
 
     public func userData(accessToken: String) async throws(AccountError) -> UserData {
         try await wait()
+        return try serveUserData(accessToken: accessToken).get()
+    }
+
+    /// Handles a download of the user data that has arrived.
+    public func serveUserData(accessToken: String) -> Result<UserData, AccountError> {
+        Result { () throws(AccountError) in try userDataNow(accessToken: accessToken) }
+    }
+
+    private func userDataNow(accessToken: String) throws(AccountError) -> UserData {
         guard let email = tokens[accessToken], let account = accounts[email.lowercased()] else { throw .invalidToken }
         record("account.user-data-served", email, [("dogs", .int(account.data.dogs.count)), ("records", .int(account.data.records.count))])
         var data = account.data
