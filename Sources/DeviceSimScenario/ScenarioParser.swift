@@ -40,7 +40,10 @@ public enum ScenarioParser {
         "gps-on", "gps-off", "signal-loss", "signal-restore", "move", "teleport", "wifi-on", "wifi-off", "bluetooth-on", "bluetooth-off",
         "go-online", "go-offline", "drop-connection", "answer", "follow-route", "storage-fault", "kill-app", "restart-app",
     ]
-    static let eventExpectationKeys = ["event", "device", "within", "where", "count", "at-least", "at-most", "never"]
+    static let eventExpectationKeys = ["event", "device", "within", "where", "count", "at-least", "at-most", "never", "capture"]
+    static let orderExpectationKeys = ["order", "device", "within"]
+    static let orderItemKeys = ["event", "where"]
+    static let fieldConditionKeys = ["approx", "tolerance", "includes"]
     static let positionExpectationKeys = ["position", "device", "at", "near", "radius"]
     static let storedExpectationKeys = ["stored", "device", "database", "at", "rows"]
     static let serverExpectationKeys = ["server", "table", "account", "at", "rows"]
@@ -144,10 +147,11 @@ public enum ScenarioParser {
             if let configuration = try app.parseServer(sections) { servers[app.name] = configuration }
         }
 
+        let variables = ScenarioVariables.declaredNames(in: map.optional("expect"))
         var timeline: [TimelineStep] = []
         if let node = map.optional("timeline") {
             for stepNode in try node.sequence(what: "list of timeline steps") {
-                timeline.append(try parseStep(stepNode, devices: devices, places: places, world: world))
+                timeline.append(try parseStep(stepNode, devices: devices, places: places, world: world, variables: variables))
             }
         }
         timeline = timeline.enumerated().sorted { ($0.element.at, $0.offset) < ($1.element.at, $1.offset) }.map(\.element)
@@ -165,6 +169,8 @@ public enum ScenarioParser {
             }
         }
 
+        try checkVariables(timeline: timeline, expectations: expectations)
+
         var latest: Duration = .zero
         var latestLocation: SourceLocation?
         for step in timeline where step.at > latest { (latest, latestLocation) = (step.at, step.location) }
@@ -172,6 +178,7 @@ public enum ScenarioParser {
             switch expectation {
             case .event(let event): if let window = event.window, window.upperBound > latest { (latest, latestLocation) = (window.upperBound, event.location) }
             case .position(let position): if position.at > latest { (latest, latestLocation) = (position.at, position.location) }
+            case .order(let order): if let window = order.window, window.upperBound > latest { (latest, latestLocation) = (window.upperBound, order.location) }
             }
         }
         var duration = latest + .seconds(60)
@@ -382,7 +389,70 @@ public enum ScenarioParser {
         return Route.Partial(waypoints: waypoints, speed: speed)
     }
 
-    private static func parseStep(_ node: YAMLNode, devices: [DeviceSpec], places: [String: GeoCoordinate], world: World?) throws(ScenarioError) -> TimelineStep {
+    /// Reads a timeline step. A step whose values use variables (`${temp}`, one of `variables`) is
+    /// checked with each variable's name in its place and keeps a ``StepTemplate``, read again with
+    /// the values when the step runs (``parseStep(_:values:in:)``).
+    static func parseStep(
+        _ node: YAMLNode, devices: [DeviceSpec], places: [String: GeoCoordinate], world: World?, variables: [String]
+    ) throws(ScenarioError) -> TimelineStep {
+        let tree = YAMLTree(node.node)
+        let references = tree.references(file: node.file)
+        guard !references.isEmpty else { return try parseStepAsWritten(node, devices: devices, places: places, world: world) }
+        for (name, location) in references where !variables.contains(name) {
+            var message = "unknown variable ${\(MessageText.excerpt(name))}"
+            if let nearest = NearestWord.suggest(for: name, among: variables) {
+                message += "; did you mean ${\(nearest)}?"
+            } else if variables.isEmpty {
+                message += "; a variable is set by 'capture:' of an expectation, e.g. capture: { password: \(MessageText.excerpt(name)) }"
+            } else {
+                message += "; the expectations capture: \(variables.map { "${\($0)}" }.joined(separator: ", "))"
+            }
+            throw ScenarioError(message, at: location)
+        }
+        if node.isMapping, let map = try? node.mapping(allowing: (try? node.fieldNames()) ?? []) {
+            for key in ["at", "device", "do"] {
+                if let value = map.optional(key), let text = value.scalarText, !ScenarioVariables.references(in: text).isEmpty {
+                    throw value.error("a variable stands for a value the step acts with, not for its '\(key)'")
+                }
+            }
+        }
+        let names = references.map(\.name).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+        let placeholders = Dictionary(uniqueKeysWithValues: names.map { ($0, $0) })
+        var step = try parseStepAsWritten(YAMLNode(tree.node(placeholders)!, file: node.file), devices: devices, places: places, world: world)
+        step.template = StepTemplate(tree: tree, variables: names)
+        return step
+    }
+
+    /// The step of `template` with the variables' `values` in place, read for `scenario` when the step
+    /// runs; throws when the values do not make a valid step (a value the action refuses).
+    static func parseStep(_ template: StepTemplate, values: [String: String], in scenario: Scenario) throws(ScenarioError) -> TimelineStep? {
+        guard let node = template.node(file: scenario.file, values: values) else { return nil }
+        return try parseStepAsWritten(node, devices: scenario.devices, places: scenario.world?.places ?? [:], world: scenario.world)
+    }
+
+    /// Every variable a step uses is captured by one expectation only, whose window does not start
+    /// after the step.
+    private static func checkVariables(timeline: [TimelineStep], expectations: [Expectation]) throws(ScenarioError) {
+        var captured: [String: EventExpectation] = [:]
+        for case .event(let expected) in expectations {
+            for capture in expected.captures {
+                if let earlier = captured[capture.variable] {
+                    throw ScenarioError("the variable '\(capture.variable)' is captured twice; the first is at \(earlier.location)", at: expected.location)
+                }
+                captured[capture.variable] = expected
+            }
+        }
+        for step in timeline {
+            for name in step.template?.variables ?? [] {
+                guard let expected = captured[name], let window = expected.window, window.lowerBound > step.at else { continue }
+                throw ScenarioError(
+                    "the step at \(DurationText.format(step.at)) uses ${\(name)}, but the expectation at \(expected.location) captures it within [\(DurationText.format(window.lowerBound)), \(DurationText.format(window.upperBound))], after the step",
+                    at: step.location)
+            }
+        }
+    }
+
+    private static func parseStepAsWritten(_ node: YAMLNode, devices: [DeviceSpec], places: [String: GeoCoordinate], world: World?) throws(ScenarioError) -> TimelineStep {
         var allowed = stepKeys
         for app in ScenarioAppRegistry.apps { for keys in app.actions.values { allowed += keys.filter { !allowed.contains($0) } } }
         let map: YAMLMapping
@@ -481,7 +551,9 @@ public enum ScenarioParser {
     }
 
     private static func parseExpectation(_ node: YAMLNode, deviceIDs: [String], places: [String: GeoCoordinate]) throws(ScenarioError) -> Expectation {
-        let isPosition = node.isMapping && (try? node.mapping(allowing: positionExpectationKeys + eventExpectationKeys))?.optional("position") != nil
+        let keys = node.isMapping ? ((try? node.fieldNames()) ?? []) : []
+        if keys.contains("order") { return .order(try parseOrderExpectation(node, deviceIDs: deviceIDs)) }
+        let isPosition = keys.contains("position")
         let map = try node.mapping(allowing: isPosition ? positionExpectationKeys : eventExpectationKeys, what: isPosition ? "position expectation" : "event expectation")
         var device: String?
         // Without `device:`, an event expectation counts the event on any device and world-wide events
@@ -499,13 +571,7 @@ public enum ScenarioParser {
         }
         let name = try map.required("event").string(what: "an event name")
         let window = try map.optional("within").map { (n) throws(ScenarioError) in try parseWindow(n) }
-        var fields: [(key: String, value: String)] = []
-        if let whereNode = map.optional("where") {
-            guard case .mapping = whereNode.node else { throw whereNode.error("expected a mapping of field: value") }
-            let keys = try whereNode.mapping(allowing: (try? whereNode.fieldNames()) ?? [], what: "where").keys
-            let whereMap = try whereNode.mapping(allowing: keys, what: "where")
-            for key in keys { fields.append((key, try whereMap.required(key).string(what: "a field value"))) }
-        }
+        let fields = try map.optional("where").map { (n) throws(ScenarioError) in try parseFieldConditions(n) } ?? []
         var minimum = 1, maximum: Int?
         if let n = map.optional("count") { let c = try nonNegative(n); minimum = c; maximum = c }
         if let n = map.optional("at-least") { minimum = try nonNegative(n) }
@@ -517,7 +583,80 @@ public enum ScenarioParser {
             minimum = 0; maximum = 0
         }
         if let maximum, maximum < minimum { throw node.error("at-most \(maximum) is less than at-least \(minimum)") }
-        return .event(EventExpectation(name: name, device: device, window: window, fields: fields, minimum: minimum, maximum: maximum, location: node.location))
+        var expectation = EventExpectation(name: name, device: device, window: window, fields: fields, minimum: minimum, maximum: maximum, location: node.location)
+        if let captureNode = map.optional("capture") {
+            if maximum == 0 { throw captureNode.error("an expectation that no event happens has nothing to capture; drop 'never' or 'capture'") }
+            expectation.captures = try ScenarioVariables.parseCaptures(captureNode)
+        }
+        return .event(expectation)
+    }
+
+    /// `order: [a, b, ...]` with optional `device:` and `within:`; each item an event name or
+    /// `{ event: name, where: {...} }`.
+    private static func parseOrderExpectation(_ node: YAMLNode, deviceIDs: [String]) throws(ScenarioError) -> OrderExpectation {
+        let map = try node.mapping(allowing: orderExpectationKeys, what: "order expectation")
+        let listNode = try map.required("order")
+        var items: [OrderExpectation.Item] = []
+        for itemNode in try listNode.sequence(what: "list of events in the order they must happen: [sign-up.succeeded, notification.posted]") {
+            if itemNode.isMapping {
+                let item = try itemNode.mapping(allowing: orderItemKeys, what: "event of an order")
+                items.append(OrderExpectation.Item(
+                    name: try item.required("event").string(what: "an event name"),
+                    fields: try item.optional("where").map { (n) throws(ScenarioError) in try parseFieldConditions(n) } ?? []))
+            } else {
+                items.append(OrderExpectation.Item(name: try itemNode.string(what: "an event name"), fields: []))
+            }
+        }
+        guard items.count >= 2 else { throw listNode.error("an order needs two events or more, found \(items.count)") }
+        return OrderExpectation(
+            items: items, device: try map.optional("device")?.choice(deviceIDs, what: "device"),
+            window: try map.optional("within").map { (n) throws(ScenarioError) in try parseWindow(n) }, location: node.location)
+    }
+
+    /// The conditions of a `where:` mapping: `field: value` (the text equals), `field: { approx: N,
+    /// tolerance: T }` (T a number in the field's unit, or a percentage of N), `field: { includes: X }`
+    /// or `{ includes: [X, Y] }` (a list field holds each item).
+    static func parseFieldConditions(_ whereNode: YAMLNode) throws(ScenarioError) -> [FieldCondition] {
+        guard case .mapping = whereNode.node else { throw whereNode.error("expected a mapping of field: value") }
+        let keys = try whereNode.mapping(allowing: (try? whereNode.fieldNames()) ?? [], what: "where").keys
+        let whereMap = try whereNode.mapping(allowing: keys, what: "where")
+        var conditions: [FieldCondition] = []
+        for key in keys {
+            let valueNode = try whereMap.required(key)
+            guard valueNode.isMapping else {
+                conditions.append(FieldCondition(key, equals: try valueNode.string(what: "a field value")))
+                continue
+            }
+            let test = try valueNode.mapping(allowing: fieldConditionKeys, what: "field condition")
+            if let includes = test.optional("includes") {
+                if let other = test.keys.first(where: { $0 != "includes" }) {
+                    throw test.keyNode(other)!.error("'includes' compares a list field; it takes no '\(other)'")
+                }
+                let items = includes.isSequence
+                    ? try includes.sequence(what: "list of items").map { (n) throws(ScenarioError) in try n.string(what: "an item") }
+                    : [try includes.string(what: "an item, or a list of items")]
+                guard !items.isEmpty else { throw includes.error("'includes' needs at least one item") }
+                conditions.append(FieldCondition(key: key, test: .includes(items)))
+                continue
+            }
+            let value = try test.required("approx").double(what: "the number the field is near")
+            let toleranceNode = try test.required("tolerance")
+            let text = try toleranceNode.string(what: "a tolerance: a number in the field's unit (15) or a percentage (1%)")
+            let tolerance: FieldCondition.Tolerance
+            if text.hasSuffix("%") {
+                guard let percent = Double(text.dropLast().trimmingCharacters(in: .whitespaces)), percent.isFinite, percent >= 0 else {
+                    throw toleranceNode.error("expected a percentage such as 1% or 0.5%, found '\(MessageText.excerpt(text))'")
+                }
+                tolerance = .relative(percent / 100)
+            } else {
+                guard let amount = Double(text), amount.isFinite, amount >= 0 else {
+                    throw toleranceNode.error("expected a tolerance: a number in the field's unit (15) or a percentage (1%), found '\(MessageText.excerpt(text))'")
+                }
+                tolerance = .absolute(amount)
+            }
+            conditions.append(FieldCondition(key: key, test: .approximately(value, tolerance: tolerance)))
+        }
+        return conditions
     }
 
     /// A `stored:` or `server:` expectation: the read it needs and the event expectation on what the
@@ -556,7 +695,7 @@ public enum ScenarioParser {
         let probe = StoredProbe(source: source, at: at, id: id)
         let expectation = EventExpectation(
             name: isServer ? "server.rows" : "stored.rows", device: device, window: at...at,
-            fields: [("probe", String(id)), ("rows", StoredProbe.text(of: rows))], minimum: 1, maximum: 1, location: node.location)
+            fields: [FieldCondition("probe", equals: String(id)), FieldCondition("rows", equals: StoredProbe.text(of: rows))], minimum: 1, maximum: 1, location: node.location)
         return (probe, .event(expectation))
     }
 
