@@ -22,7 +22,7 @@ struct ServeCommand: ParsableCommand {
 
             Each port serves at most --max-clients clients at once (each has a thread, a descriptor and a queue of up to 256 KiB); a connection beyond them is closed as soon as it is accepted. When the process runs out of file descriptors ('ulimit -n'), the newest connection is closed the same way and serve keeps accepting once descriptors are free. Either is said once (until a client is served again) and counted in the summary.
 
-            Exit status: 0 the scenario ran, every expectation met; 1 an expectation failed; 2 invalid input or usage (a scenario that does not parse, a bad option, a port that cannot be listened on, a trace file that cannot be created).
+            Exit status: 0 the scenario ran and no expectation failed (one whose window the run did not reach, stopped by Ctrl-C or --duration, is printed as not judged and does not count); 1 an expectation failed; 2 invalid input or usage (a scenario that does not parse, a bad option, a port that cannot be listened on, a trace file that cannot be created).
             """
     )
 
@@ -165,11 +165,9 @@ struct ServeCommand: ParsableCommand {
         } catch {
             Terminal.standardError.write("error: \(error)\n")
         }
-        let outcomes = tally.outcomes
-        for outcome in outcomes {
-            Terminal.standardOutput.write("  \(outcome.passed ? "✓" : "✗") expected \(outcome.expected); observed \(outcome.observed)\n")
-        }
-        if outcomes.contains(where: { !$0.passed }) { throw ExitCode(1) }
+        let judged = LiveJudgement(parsed, outcomes: tally.outcomes, stoppedAt: simulation.scheduler.now)
+        for line in judged.lines { Terminal.standardOutput.write("  \(line)\n") }
+        if judged.failed { throw ExitCode(1) }
     }
 }
 

@@ -137,7 +137,6 @@ public enum ScenarioParser {
                 devices.append(copy)
             }
         }
-        let deviceIDs = devices.map(\.id)
         // Each app's server, shared by every device: read by the app, for a scenario that runs it or
         // names one of its server keys.
         var servers: [String: any Sendable] = [:]
@@ -164,7 +163,7 @@ public enum ScenarioParser {
                     probes.append(probe)
                     expectations.append(expectation)
                 } else {
-                    expectations.append(try parseExpectation(expectationNode, deviceIDs: deviceIDs, places: places))
+                    expectations.append(try parseExpectation(expectationNode, devices: devices, places: places))
                 }
             }
         }
@@ -550,9 +549,10 @@ public enum ScenarioParser {
         return from...to
     }
 
-    private static func parseExpectation(_ node: YAMLNode, deviceIDs: [String], places: [String: GeoCoordinate]) throws(ScenarioError) -> Expectation {
+    private static func parseExpectation(_ node: YAMLNode, devices: [DeviceSpec], places: [String: GeoCoordinate]) throws(ScenarioError) -> Expectation {
+        let deviceIDs = devices.map(\.id)
         let keys = node.isMapping ? ((try? node.fieldNames()) ?? []) : []
-        if keys.contains("order") { return .order(try parseOrderExpectation(node, deviceIDs: deviceIDs)) }
+        if keys.contains("order") { return .order(try parseOrderExpectation(node, devices: devices)) }
         let isPosition = keys.contains("position")
         let map = try node.mapping(allowing: isPosition ? positionExpectationKeys : eventExpectationKeys, what: isPosition ? "position expectation" : "event expectation")
         var device: String?
@@ -569,9 +569,11 @@ public enum ScenarioParser {
                 probe: probe, events: positionProbes[probe] ?? [probe], device: device, at: try map.required("at").duration(),
                 near: try map.required("near").coordinate(places: places), radius: radius, location: node.location))
         }
-        let name = try map.required("event").string(what: "an event name")
+        let nameNode = try map.required("event")
+        let name = try nameNode.string(what: "an event name")
+        let known = try EventCatalogue.check(nameNode, name: name, device: device, devices: devices)
         let window = try map.optional("within").map { (n) throws(ScenarioError) in try parseWindow(n) }
-        let fields = try map.optional("where").map { (n) throws(ScenarioError) in try parseFieldConditions(n) } ?? []
+        let fields = try map.optional("where").map { (n) throws(ScenarioError) in try parseFieldConditions(n, of: name, fields: known) } ?? []
         var minimum = 1, maximum: Int?
         if let n = map.optional("count") { let c = try nonNegative(n); minimum = c; maximum = c }
         if let n = map.optional("at-least") { minimum = try nonNegative(n) }
@@ -587,41 +589,52 @@ public enum ScenarioParser {
         if let captureNode = map.optional("capture") {
             if maximum == 0 { throw captureNode.error("an expectation that no event happens has nothing to capture; drop 'never' or 'capture'") }
             expectation.captures = try ScenarioVariables.parseCaptures(captureNode)
+            let fieldNodes = try captureNode.mapping(allowing: expectation.captures.map(\.field), what: "capture")
+            for capture in expectation.captures {
+                try EventCatalogue.checkField(fieldNodes.keyNode(capture.field)!, capture.field, of: name, fields: known)
+            }
         }
         return .event(expectation)
     }
 
     /// `order: [a, b, ...]` with optional `device:` and `within:`; each item an event name or
     /// `{ event: name, where: {...} }`.
-    private static func parseOrderExpectation(_ node: YAMLNode, deviceIDs: [String]) throws(ScenarioError) -> OrderExpectation {
+    private static func parseOrderExpectation(_ node: YAMLNode, devices: [DeviceSpec]) throws(ScenarioError) -> OrderExpectation {
         let map = try node.mapping(allowing: orderExpectationKeys, what: "order expectation")
+        let device = try map.optional("device")?.choice(devices.map(\.id), what: "device")
         let listNode = try map.required("order")
         var items: [OrderExpectation.Item] = []
         for itemNode in try listNode.sequence(what: "list of events in the order they must happen: [sign-up.succeeded, notification.posted]") {
             if itemNode.isMapping {
                 let item = try itemNode.mapping(allowing: orderItemKeys, what: "event of an order")
+                let nameNode = try item.required("event")
+                let name = try nameNode.string(what: "an event name")
+                let known = try EventCatalogue.check(nameNode, name: name, device: device, devices: devices)
                 items.append(OrderExpectation.Item(
-                    name: try item.required("event").string(what: "an event name"),
-                    fields: try item.optional("where").map { (n) throws(ScenarioError) in try parseFieldConditions(n) } ?? []))
+                    name: name, fields: try item.optional("where").map { (n) throws(ScenarioError) in try parseFieldConditions(n, of: name, fields: known) } ?? []))
             } else {
-                items.append(OrderExpectation.Item(name: try itemNode.string(what: "an event name"), fields: []))
+                let name = try itemNode.string(what: "an event name")
+                _ = try EventCatalogue.check(itemNode, name: name, device: device, devices: devices)
+                items.append(OrderExpectation.Item(name: name, fields: []))
             }
         }
         guard items.count >= 2 else { throw listNode.error("an order needs two events or more, found \(items.count)") }
         return OrderExpectation(
-            items: items, device: try map.optional("device")?.choice(deviceIDs, what: "device"),
+            items: items, device: device,
             window: try map.optional("within").map { (n) throws(ScenarioError) in try parseWindow(n) }, location: node.location)
     }
 
     /// The conditions of a `where:` mapping: `field: value` (the text equals), `field: { approx: N,
     /// tolerance: T }` (T a number in the field's unit, or a percentage of N), `field: { includes: X }`
     /// or `{ includes: [X, Y] }` (a list field holds each item).
-    static func parseFieldConditions(_ whereNode: YAMLNode) throws(ScenarioError) -> [FieldCondition] {
+    /// Each field must be one of `fields` of the event `event` (nil: any field).
+    static func parseFieldConditions(_ whereNode: YAMLNode, of event: String, fields: [String]?) throws(ScenarioError) -> [FieldCondition] {
         guard case .mapping = whereNode.node else { throw whereNode.error("expected a mapping of field: value") }
         let keys = try whereNode.mapping(allowing: (try? whereNode.fieldNames()) ?? [], what: "where").keys
         let whereMap = try whereNode.mapping(allowing: keys, what: "where")
         var conditions: [FieldCondition] = []
         for key in keys {
+            try EventCatalogue.checkField(whereMap.keyNode(key)!, key, of: event, fields: fields)
             let valueNode = try whereMap.required(key)
             guard valueNode.isMapping else {
                 conditions.append(FieldCondition(key, equals: try valueNode.string(what: "a field value")))

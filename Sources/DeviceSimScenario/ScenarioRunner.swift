@@ -11,6 +11,15 @@ public struct ExpectationOutcome: Sendable {
     public var observed: String
     /// Where the expectation is written.
     public var location: SourceLocation
+
+    /// An outcome: whether it `passed`, what was `expected` and `observed`, in words, and where the
+    /// expectation is written.
+    public init(passed: Bool, expected: String, observed: String, location: SourceLocation) {
+        self.passed = passed
+        self.expected = expected
+        self.observed = observed
+        self.location = location
+    }
 }
 
 /// The result of running one scenario.
