@@ -72,4 +72,26 @@ import Testing
         #expect(checked > 5_000)
         #expect(unknown.isEmpty, "\(unknown.sorted())")
     }
+
+    @Test func swappedLatitudeAndLongitudeAreCaught() throws {
+        let file = FileManager.default.currentDirectoryPath + "/Scenarios/language/swapped.yaml"
+        let text = "name: x\nworld: kaartinkaupunki.yaml\ndevices:\n  - { id: a, at: [24.93960, 60.16925] }\n"
+        let error = try #require(throws: ScenarioError.self) { try ScenarioParser.parse(text, file: file) }
+        #expect(error.description.hasSuffix("swapped.yaml:4:18: [24.9396, 60.16925] lies far from the world's places, and [60.16925, 24.9396] among them: are latitude and longitude swapped? Positions are written [latitude, longitude]"), "\(error)")
+        // The right way round, and a place far away in another world that is no swap, are fine.
+        _ = try ScenarioParser.parse(text.replacingOccurrences(of: "[24.93960, 60.16925]", with: "[60.16925, 24.93960]"), file: file)
+        _ = try ScenarioParser.parse(text.replacingOccurrences(of: "[24.93960, 60.16925]", with: "[52.5, 13.4]"), file: file)
+    }
+
+    @Test func yamlSyntaxErrorsShowTheLineAndACaret() throws {
+        let indented = try #require(throws: ScenarioError.self) { try ScenarioParser.parse("name: x\ndevices:\n  - id: a\n   at: [1, 2]\n", file: "y.yaml") }
+        #expect(indented.description == """
+            y.yaml:4:4: invalid YAML: while parsing a block collection did not find expected '-' indicator; check this line's indentation against the lines above it (each level of a list or mapping lines up)
+                   at: [1, 2]
+                   ^
+            """, "\(indented)")
+        let tab = try #require(throws: ScenarioError.self) { try ScenarioParser.parse("name: x\ndevices:\n\t- id: a\n", file: "y.yaml") }
+        #expect(tab.description.hasPrefix("y.yaml:3:1: invalid YAML: "), "\(tab)")
+        #expect(tab.description.hasSuffix("; this line has a tab: YAML indents with spaces only\n    \t- id: a\n    ^"), "\(tab)")
+    }
 }
