@@ -113,7 +113,7 @@ struct LiveCommand: ParsableCommand {
         let display = RepeatingThread(name: "devicesim.status", every: .milliseconds(250)) {
             let (status, changes) = gpsStatus.take()
             for change in changes { console.line("\(change)", to: .standardError) }
-            console.status(LiveStatusLine.render(status, events: counter.value, prompt: board?.oldest))
+            console.status(LiveStatusLine.render(status, events: counter.value, prompt: board?.oldest, width: LiveConsole.columns() - 1))
         }
         display.start()
         var runError: (any Error)?
