@@ -32,10 +32,10 @@ struct LiveCommand: ParsableCommand {
     @Option(help: ArgumentHelp("gpsd's address, HOST[:PORT].", valueName: "host:port"))
     var gpsd: String = "localhost:2947"
 
-    @Option(help: "The scenario device that uses the receiver (default: the first).")
+    @Option(help: ArgumentHelp("The scenario device that uses the receiver (default: the first).", valueName: "id"))
     var device: String?
 
-    @Option(help: "Only this gpsd device, e.g. /dev/ttyACM0 (default: any).")
+    @Option(help: ArgumentHelp("Only this gpsd device, e.g. /dev/ttyACM0 (default: every device).", valueName: "path"))
     var gpsdDevice: String?
 
     @Option(help: ArgumentHelp("Write the trace as JSON Lines to this file, line by line.", valueName: "file"))
@@ -140,7 +140,7 @@ struct LiveCommand: ParsableCommand {
             writeFailed = true
         }
         let received = gps?.fixesReceived ?? 0
-        Terminal.standardOutput.write("live run: \(VirtualInstantFormatting.seconds(simulation.scheduler.now)) s, \(received) fixes from gpsd, \(counter.value) events\n")
+        Terminal.standardOutput.write("live run: \(DurationText.format(simulation.scheduler.now.offset)), \(Plural.count(received, "fix", plural: "fixes")) from gpsd, \(Plural.count(counter.value, "event"))\n")
         let judged = LiveJudgement(parsed, outcomes: tally.outcomes, stoppedAt: simulation.scheduler.now, ownAnswers: ownAnswers.difference)
         for line in judged.lines { Terminal.standardOutput.write("  \(line)\n") }
         if let progress = nmeaRecorder?.progress {
@@ -149,7 +149,7 @@ struct LiveCommand: ParsableCommand {
         let statistics = gps?.statistics ?? GPSDStatistics()
         Terminal.standardOutput.write("\(statistics)\n")
         if statistics.connections == 0 {
-            Terminal.standardError.write("error: never connected to gpsd at \(endpoint) during the run (\(statistics.attempts) attempts)\n")
+            Terminal.standardError.write("error: never connected to gpsd at \(endpoint) during the run (\(Plural.count(statistics.attempts, "attempt")))\n")
             throw ExitCode(3)
         }
         if writeFailed || judged.failed { throw ExitCode(1) }

@@ -32,7 +32,7 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .customLong("nmea-tcp"), help: ArgumentHelp("Serve NMEA on [HOST:]PORT (the first device; the next ones on PORT+1, ...). Default host 127.0.0.1.", valueName: "host:port"))
     var nmeaTCP: String
 
-    @Option(name: .customLong("device"), parsing: .singleValue, help: "A device to serve (repeat for several; default: every device, in the scenario's order).")
+    @Option(name: .customLong("device"), parsing: .singleValue, help: ArgumentHelp("A scenario device to serve (repeat for several; default: every device, in the scenario's order).", valueName: "id"))
     var devices: [String] = []
 
     @Option(help: "Virtual seconds per wall second (100: a day in about 15 minutes).")
@@ -155,10 +155,10 @@ struct ServeCommand: ParsableCommand {
         }
         outputs.forEach { $0.stop() }
         for (_, server) in servers { server.stop() }
-        Terminal.standardOutput.write("served \(VirtualInstantFormatting.seconds(simulation.scheduler.now)) s of the scenario\n")
+        Terminal.standardOutput.write("served \(DurationText.format(simulation.scheduler.now.offset)) of the scenario\n")
         for ((id, server), output) in zip(servers, outputs) {
             let statistics = server.statistics
-            Terminal.standardOutput.write("  \(id): \(output.epochs) epochs (\(output.epochsWithFix) with a fix) on port \(server.port), \(statistics.accepted) client(s)\(statistics.shed > 0 ? " (\(statistics.shed) more connection(s) closed at once: --max-clients or no descriptor left)" : ""), \(statistics.dropped) epoch(s) dropped for slow clients\(statistics.dropped > 0 ? " (\(statistics.droppedByClient.map(String.init).joined(separator: " + ")) in the order they connected)" : "")\n")
+            Terminal.standardOutput.write("  \(id): \(Plural.count(output.epochs, "epoch")) (\(output.epochsWithFix) with a fix) on port \(server.port), \(Plural.count(statistics.accepted, "client"))\(statistics.shed > 0 ? " (\(statistics.shed) more \(statistics.shed == 1 ? "connection" : "connections") closed at once: --max-clients or no descriptor left)" : ""), \(Plural.count(statistics.dropped, "epoch")) dropped for slow clients\(statistics.dropped > 0 ? " (\(statistics.droppedByClient.map(String.init).joined(separator: " + ")) in the order they connected)" : "")\n")
         }
         do {
             try traceWriter?.close()

@@ -36,6 +36,7 @@ package enum EventCatalogue {
         "geofence.entered": ["lat", "lon", "region"],
         "geofence.exited": ["lat", "lon", "region"],
         "geofence.small-radius": ["radius", "recommended", "region"],
+        "location.read": ["accuracy", "available", "lat", "lon"],
         "notification.posted": ["message", "notification"],
         "prompt.answer-rejected": ["choice", "prompt", "reason"],
         "prompt.answered": ["choice", "prompt", "reason"],

@@ -47,7 +47,10 @@ public enum ScenarioParser {
     static let positionExpectationKeys = ["position", "device", "at", "near", "radius"]
     static let storedExpectationKeys = ["stored", "device", "database", "at", "rows"]
     static let serverExpectationKeys = ["server", "table", "account", "at", "rows"]
-    static let positionProbes = ["marker": ["marker.shown", "marker.moved"], "map-center": ["map.shown", "map.centered"]]
+    /// The positions a `position:` expectation names, and the events that give them. `location` is the
+    /// device's own GPS fix, read at the expectation's `at` (a `location.read` event), so a device
+    /// without an app (a plain walk) is checked too.
+    static let positionProbes = ["marker": ["marker.shown", "marker.moved"], "map-center": ["map.shown", "map.centered"], "location": ["location.read"]]
 
     /// Reads and parses the file at `path`.
     public static func parse(contentsOf path: String) throws(ScenarioError) -> Scenario {
@@ -561,7 +564,7 @@ public enum ScenarioParser {
         if let n = map.optional("device") { device = try n.choice(deviceIDs, what: "device") } else if isPosition, deviceIDs.count == 1 { device = deviceIDs[0] }
         if isPosition {
             let probeNode = try map.required("position")
-            let probe = try probeNode.string(what: "what to locate: marker, map-center or an event name")
+            let probe = try probeNode.string(what: "what to locate: marker, map-center, location (the device's GPS fix) or an event name")
             guard device != nil else { throw node.error("this scenario has several devices; say whose position with 'device:'") }
             let radius = try map.required("radius").double(what: "a radius in metres")
             guard radius > 0 else { throw try map.required("radius").error("radius must be greater than zero") }

@@ -297,6 +297,17 @@ public final class ScenarioSimulation {
             launchApp(on: simulated, spec: spec)
         }
         for playback in playbacks { playback.start() }
+        // `position: location` reads the device's own fix at its instant, whatever the device runs.
+        for case .position(let expected) in scenario.expectations where expected.probe == "location" {
+            guard let id = expected.device else { continue }
+            scheduler.schedule(at: VirtualInstant(offset: expected.at)) { [unowned self] in
+                guard let device = device(id)?.device else { return }
+                guard let fix = device.location.currentFix else { return device.record("location.read", [("available", .bool(false))]) }
+                var fields: [(key: String, value: TraceValue)] = [("lat", .double(fix.coordinate.latitude)), ("lon", .double(fix.coordinate.longitude))]
+                if let accuracy = fix.horizontalAccuracy { fields.append(("accuracy", .double(accuracy))) }
+                device.record("location.read", fields)
+            }
+        }
         for probe in scenario.probes {
             scheduler.schedule(at: VirtualInstant(offset: probe.at)) { [unowned self] in read(probe) }
         }

@@ -171,4 +171,25 @@ import Testing
         }
         #expect(key.description.contains("unknown key 'aprox' in field condition; did you mean 'approx'?"), "\(key)")
     }
+
+    // MARK: a device without an app
+
+    @Test func aPlainWalkIsCheckedByTheDevicesOwnLocation() throws {
+        let walk = """
+            name: plain walk
+            devices:
+              - id: walker
+                at: [60.16925, 24.93960]
+                gps: { noise: false }
+                route: { speed: 2, waypoints: [[60.16925, 24.94320]] }
+            expect:
+              - { position: location, at: 1m, near: [60.16925, 24.94177], radius: 5 }
+
+            """
+        let there = try run(walk)
+        #expect(there.passed, "\(there.outcomes)")
+        #expect(there.events.contains { $0.name == "location.read" && $0.device == "walker" })
+        // 120 m east at 2 m/s after a minute, not 60 m.
+        #expect(try !run(walk.replacingOccurrences(of: "24.94177", with: "24.94068")).passed)
+    }
 }
