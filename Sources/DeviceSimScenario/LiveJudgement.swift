@@ -47,14 +47,15 @@ public struct LiveJudgement: Sendable {
     /// Whether an expectation failed that the run's early stop or the person's answers do not explain.
     public var failed: Bool { entries.contains { $0.verdict == .failed } }
 
-    /// One line per expectation: `✓`, `✗`, or `–` (not judged) with the reason.
+    /// One line per expectation: `✓`, `✗`, or `–` (not judged) with the reason and without the observation.
     public var lines: [String] {
         entries.map { outcome, verdict in
             let body = "expected \(outcome.expected); observed \(outcome.observed)"
             switch verdict {
             case .passed: return "✓ \(body)"
             case .failed: return "✗ \(body)"
-            case .notReached(let reason): return "– not judged (\(reason)): \(body)"
+            // What was observed by the stop says nothing about the window: left out.
+            case .notReached(let reason): return "– not judged (\(reason)): expected \(outcome.expected)"
             case .afterOwnAnswers(let reason): return "✗ after your own answers (\(reason)): \(body)"
             }
         }
