@@ -20,6 +20,8 @@ public final class ExpectationTally: EventSink {
 
     /// How many events were recorded: the next event's place in the trace.
     private var recorded = 0
+    /// The values the expectations capture, kept as the events go by for `where:` values that use them.
+    private let captured: CapturedValues
 
     /// The events of an expectation's name (and device) that it did not count: outside its window, or
     /// with other field values. A failed expectation shows the closest (the fewest differences; the
@@ -29,13 +31,17 @@ public final class ExpectationTally: EventSink {
         var closest: TraceEvent?
         var closestDifferences = Int.max
 
-        mutating func record(_ event: TraceEvent, against expected: EventExpectation, window: ClosedRange<VirtualInstant>?) {
+        /// The captured values when the closest was seen, for what its `${name}` fields stood for.
+        var closestVariables: [String: String] = [:]
+
+        mutating func record(_ event: TraceEvent, against expected: EventExpectation, window: ClosedRange<VirtualInstant>?, variables: [String: String]) {
             count += 1
             var differences = window.map { $0.contains(event.time) ? 0 : 1 } ?? 0
-            for condition in expected.fields where !condition.matches(event[condition.key]) { differences += 1 }
+            for condition in expected.fields where !condition.matches(event[condition.key], variables: variables) { differences += 1 }
             if differences < closestDifferences {
                 closest = event
                 closestDifferences = differences
+                closestVariables = variables
             }
         }
 
@@ -54,7 +60,12 @@ public final class ExpectationTally: EventSink {
                     differences.append("no field '\(condition.key)'")
                     continue
                 }
-                if !condition.matches(actual) { differences.append("\(condition.key)=\(actual.description), not \(condition.expectedText)") }
+                guard !condition.matches(actual, variables: closestVariables) else { continue }
+                var wanted = condition.expectedText
+                if case .equalsCaptured(let template) = condition.test {
+                    wanted += ScenarioVariables.substitute(template, closestVariables).map { " (\($0))" } ?? " (not captured yet)"
+                }
+                differences.append("\(condition.key)=\(actual.description), not \(wanted)")
             }
             let others = count == 1 ? "1 '\(expected.name)'\(on) did not match" : "\(count) '\(expected.name)'\(on) did not match, the closest"
             return "\(others) at \(DurationText.format(first.time.offset))\(first.device.map { " on \($0)" } ?? ""): \(differences.joined(separator: ", "))"
@@ -65,6 +76,7 @@ public final class ExpectationTally: EventSink {
 
     /// Starts tallying `expectations` (in file order).
     public init(_ expectations: [Expectation]) {
+        captured = CapturedValues(expectations)
         progress = expectations.map { expectation in
             switch expectation {
             case .event(let expected):
@@ -82,12 +94,14 @@ public final class ExpectationTally: EventSink {
     }
 
     public func record(_ event: TraceEvent) {
+        captured.record(event)
+        let variables = captured.values
         for index in progress.indices {
             switch progress[index] {
             case .event(let expected, let window, let count, let first, var misses):
                 guard event.name == expected.name, expected.device == nil || event.device == expected.device else { continue }
-                guard window?.contains(event.time) ?? true, expected.fields.allSatisfy({ $0.matches(event[$0.key]) }) else {
-                    misses.record(event, against: expected, window: window)
+                guard window?.contains(event.time) ?? true, expected.fields.allSatisfy({ $0.matches(event[$0.key], variables: variables) }) else {
+                    misses.record(event, against: expected, window: window, variables: variables)
                     progress[index] = .event(expected, window: window, count: count, first: first, misses: misses)
                     continue
                 }
@@ -100,7 +114,7 @@ public final class ExpectationTally: EventSink {
             case .order(let expected, let window, var firsts):
                 guard expected.device == nil || event.device == expected.device, window?.contains(event.time) ?? true else { continue }
                 var changed = false
-                for (item, entry) in expected.items.enumerated() where firsts[item] == nil && entry.matches(event) {
+                for (item, entry) in expected.items.enumerated() where firsts[item] == nil && entry.matches(event, variables: variables) {
                     firsts[item] = (recorded, event)
                     changed = true
                 }

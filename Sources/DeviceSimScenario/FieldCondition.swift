@@ -24,6 +24,8 @@ public struct FieldCondition: Sendable, CustomStringConvertible {
         case approximately(Double, tolerance: Tolerance)
         /// The field is a list (`a|b`, `a, b` or `a > b`) holding every one of these items.
         case includes([String])
+        /// The field's text is this text with the captured variables' values in place of `${name}`.
+        case equalsCaptured(String)
     }
 
     /// How far a number may be from the expected one.
@@ -52,12 +54,15 @@ public struct FieldCondition: Sendable, CustomStringConvertible {
         self.test = test
     }
 
-    /// Whether `value` (nil: the event has no such field) passes.
-    public func matches(_ value: TraceValue?) -> Bool {
+    /// Whether `value` (nil: the event has no such field) passes, with `variables` the values captured
+    /// so far (a variable without a value matches nothing).
+    public func matches(_ value: TraceValue?, variables: [String: String] = [:]) -> Bool {
         guard let value else { return false }
         switch test {
         case .equals(let expected):
             return value.description == expected
+        case .equalsCaptured(let template):
+            return ScenarioVariables.substitute(template, variables).map { value.description == $0 } ?? false
         case .approximately(let expected, let tolerance):
             guard let number = value.number ?? Double(value.description), number.isFinite else { return false }
             let allowed = switch tolerance {
@@ -78,12 +83,16 @@ public struct FieldCondition: Sendable, CustomStringConvertible {
         case .equals(let value): value
         case .approximately(let value, let tolerance): "≈ \(TraceValue.format(value)) ± \(tolerance)"
         case .includes(let items): "including \(items.joined(separator: ", "))"
+        case .equalsCaptured(let template): template
         }
     }
 
     /// The condition in words: `places=ateneum`, `length ≈ 314.5 ± 1%`, `names including Museums`.
     public var description: String {
-        if case .equals = test { return "\(key)=\(expectedText)" }
+        switch test {
+        case .equals, .equalsCaptured: return "\(key)=\(expectedText)"
+        case .approximately, .includes: break
+        }
         return "\(key) \(expectedText)"
     }
 

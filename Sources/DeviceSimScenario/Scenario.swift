@@ -255,8 +255,8 @@ public struct OrderExpectation: Sendable {
         public var fields: [FieldCondition]
 
         /// Whether `event` is this item.
-        func matches(_ event: TraceEvent) -> Bool {
-            event.name == name && fields.allSatisfy { $0.matches(event[$0.key]) }
+        func matches(_ event: TraceEvent, variables: [String: String]) -> Bool {
+            event.name == name && fields.allSatisfy { $0.matches(event[$0.key], variables: variables) }
         }
 
         /// The item in words: `sign-up.succeeded` or `notification.posted (notification=mail)`.

@@ -166,7 +166,7 @@ public enum ScenarioParser {
                     probes.append(probe)
                     expectations.append(expectation)
                 } else {
-                    expectations.append(try parseExpectation(expectationNode, devices: devices, places: places))
+                    expectations.append(try parseExpectation(expectationNode, devices: devices, places: places, variables: variables))
                 }
             }
         }
@@ -401,15 +401,7 @@ public enum ScenarioParser {
         let references = tree.references(file: node.file)
         guard !references.isEmpty else { return try parseStepAsWritten(node, devices: devices, places: places, world: world) }
         for (name, location) in references where !variables.contains(name) {
-            var message = "unknown variable ${\(MessageText.excerpt(name))}"
-            if let nearest = NearestWord.suggest(for: name, among: variables) {
-                message += "; did you mean ${\(nearest)}?"
-            } else if variables.isEmpty {
-                message += "; a variable is set by 'capture:' of an expectation, e.g. capture: { password: \(MessageText.excerpt(name)) }"
-            } else {
-                message += "; the expectations capture: \(variables.map { "${\($0)}" }.joined(separator: ", "))"
-            }
-            throw ScenarioError(message, at: location)
+            throw ScenarioError(unknownVariableMessage(name, variables: variables), at: location)
         }
         if node.isMapping, let map = try? node.mapping(allowing: (try? node.fieldNames()) ?? []) {
             for key in ["at", "device", "do"] {
@@ -423,6 +415,19 @@ public enum ScenarioParser {
         var step = try parseStepAsWritten(YAMLNode(tree.node(placeholders)!, file: node.file), devices: devices, places: places, world: world)
         step.template = StepTemplate(tree: tree, variables: names)
         return step
+    }
+
+    /// Why `${name}` is refused, with the nearest of the captured `variables`.
+    static func unknownVariableMessage(_ name: String, variables: [String]) -> String {
+        var message = "unknown variable ${\(MessageText.excerpt(name))}"
+        if let nearest = NearestWord.suggest(for: name, among: variables) {
+            message += "; did you mean ${\(nearest)}?"
+        } else if variables.isEmpty {
+            message += "; a variable is set by 'capture:' of an expectation, e.g. capture: { password: \(MessageText.excerpt(name)) }"
+        } else {
+            message += "; the expectations capture: \(variables.map { "${\($0)}" }.joined(separator: ", "))"
+        }
+        return message
     }
 
     /// The step of `template` with the variables' `values` in place, read for `scenario` when the step
@@ -552,10 +557,10 @@ public enum ScenarioParser {
         return from...to
     }
 
-    private static func parseExpectation(_ node: YAMLNode, devices: [DeviceSpec], places: [String: GeoCoordinate]) throws(ScenarioError) -> Expectation {
+    private static func parseExpectation(_ node: YAMLNode, devices: [DeviceSpec], places: [String: GeoCoordinate], variables: [String]) throws(ScenarioError) -> Expectation {
         let deviceIDs = devices.map(\.id)
         let keys = node.isMapping ? ((try? node.fieldNames()) ?? []) : []
-        if keys.contains("order") { return .order(try parseOrderExpectation(node, devices: devices)) }
+        if keys.contains("order") { return .order(try parseOrderExpectation(node, devices: devices, variables: variables)) }
         let isPosition = keys.contains("position")
         let map = try node.mapping(allowing: isPosition ? positionExpectationKeys : eventExpectationKeys, what: isPosition ? "position expectation" : "event expectation")
         var device: String?
@@ -576,7 +581,7 @@ public enum ScenarioParser {
         let name = try nameNode.string(what: "an event name")
         let known = try EventCatalogue.check(nameNode, name: name, device: device, devices: devices)
         let window = try map.optional("within").map { (n) throws(ScenarioError) in try parseWindow(n) }
-        let fields = try map.optional("where").map { (n) throws(ScenarioError) in try parseFieldConditions(n, of: name, fields: known) } ?? []
+        let fields = try map.optional("where").map { (n) throws(ScenarioError) in try parseFieldConditions(n, of: name, fields: known, variables: variables) } ?? []
         var minimum = 1, maximum: Int?
         if let n = map.optional("count") { let c = try nonNegative(n); minimum = c; maximum = c }
         if let n = map.optional("at-least") { minimum = try nonNegative(n) }
@@ -602,7 +607,7 @@ public enum ScenarioParser {
 
     /// `order: [a, b, ...]` with optional `device:` and `within:`; each item an event name or
     /// `{ event: name, where: {...} }`.
-    private static func parseOrderExpectation(_ node: YAMLNode, devices: [DeviceSpec]) throws(ScenarioError) -> OrderExpectation {
+    private static func parseOrderExpectation(_ node: YAMLNode, devices: [DeviceSpec], variables: [String]) throws(ScenarioError) -> OrderExpectation {
         let map = try node.mapping(allowing: orderExpectationKeys, what: "order expectation")
         let device = try map.optional("device")?.choice(devices.map(\.id), what: "device")
         let listNode = try map.required("order")
@@ -614,7 +619,7 @@ public enum ScenarioParser {
                 let name = try nameNode.string(what: "an event name")
                 let known = try EventCatalogue.check(nameNode, name: name, device: device, devices: devices)
                 items.append(OrderExpectation.Item(
-                    name: name, fields: try item.optional("where").map { (n) throws(ScenarioError) in try parseFieldConditions(n, of: name, fields: known) } ?? []))
+                    name: name, fields: try item.optional("where").map { (n) throws(ScenarioError) in try parseFieldConditions(n, of: name, fields: known, variables: variables) } ?? []))
             } else {
                 let name = try itemNode.string(what: "an event name")
                 _ = try EventCatalogue.check(itemNode, name: name, device: device, devices: devices)
@@ -630,8 +635,9 @@ public enum ScenarioParser {
     /// The conditions of a `where:` mapping: `field: value` (the text equals), `field: { approx: N,
     /// tolerance: T }` (T a number in the field's unit, or a percentage of N), `field: { includes: X }`
     /// or `{ includes: [X, Y] }` (a list field holds each item).
-    /// Each field must be one of `fields` of the event `event` (nil: any field).
-    static func parseFieldConditions(_ whereNode: YAMLNode, of event: String, fields: [String]?) throws(ScenarioError) -> [FieldCondition] {
+    /// Each field must be one of `fields` of the event `event` (nil: any field); a value may use the
+    /// captured `variables` (`${temp}`), compared with their values as the run goes.
+    static func parseFieldConditions(_ whereNode: YAMLNode, of event: String, fields: [String]?, variables: [String] = []) throws(ScenarioError) -> [FieldCondition] {
         guard case .mapping = whereNode.node else { throw whereNode.error("expected a mapping of field: value") }
         let keys = try whereNode.mapping(allowing: (try? whereNode.fieldNames()) ?? [], what: "where").keys
         let whereMap = try whereNode.mapping(allowing: keys, what: "where")
@@ -640,7 +646,12 @@ public enum ScenarioParser {
             try EventCatalogue.checkField(whereMap.keyNode(key)!, key, of: event, fields: fields)
             let valueNode = try whereMap.required(key)
             guard valueNode.isMapping else {
-                conditions.append(FieldCondition(key, equals: try valueNode.string(what: "a field value")))
+                let text = try valueNode.string(what: "a field value")
+                let references = ScenarioVariables.references(in: text).map(\.name)
+                if let unknown = references.first(where: { !variables.contains($0) }) {
+                    throw valueNode.error(unknownVariableMessage(unknown, variables: variables))
+                }
+                conditions.append(FieldCondition(key: key, test: references.isEmpty ? .equals(text) : .equalsCaptured(text)))
                 continue
             }
             let test = try valueNode.mapping(allowing: fieldConditionKeys, what: "field condition")

@@ -187,7 +187,7 @@ public final class CapturedValues: EventSink {
         pending.removeAll { entry in
             let expected = entry.expectation
             guard event.name == expected.name, expected.device == nil || event.device == expected.device,
-                entry.window?.contains(event.time) ?? true, expected.fields.allSatisfy({ $0.matches(event[$0.key]) })
+                entry.window?.contains(event.time) ?? true, expected.fields.allSatisfy({ $0.matches(event[$0.key], variables: values) })
             else { return false }
             for capture in expected.captures {
                 if let value = event[capture.field], value != .null { values[capture.variable] = value.description }

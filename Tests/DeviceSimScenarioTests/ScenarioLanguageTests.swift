@@ -53,6 +53,18 @@ import Testing
         #expect(try !run(signUp(password: "Tmp-000000")).passed)
     }
 
+    @Test func aCapturedValueIsComparedInALaterWhere() throws {
+        // The step that typed the password carries the mailed one.
+        let same = try run(signUp(password: "${temp}", expect: "  - { event: step, where: { do: enter-credential, password: \"${temp}\" } }"))
+        #expect(same.passed, "\(same.outcomes.filter { !$0.passed })")
+        let other = try run(signUp(password: "Tmp-000000", expect: "  - { event: step, where: { do: enter-credential, password: \"${temp}\" } }"))
+        #expect(!other.passed)
+        let mailed = try #require(other.events.first { $0.name == "account.temporary-password-sent" }?["password"]?.description)
+        #expect(other.outcomes[2].observed.contains("password=Tmp-000000, not ${temp} (\(mailed))"), "\(other.outcomes[2].observed)")
+        let unknown = try parseError(signUp(password: "x", expect: "  - { event: step, where: { password: \"${tmp}\" } }"))
+        #expect(unknown.description.contains("unknown variable ${tmp}; did you mean ${temp}?"), "\(unknown)")
+    }
+
     @Test func aVariableWithoutAValueSkipsTheStepWithTheReason() throws {
         // The capture looks only after the step, so it has no value when the step runs.
         let text = signUp(password: "${temp}").replacingOccurrences(
