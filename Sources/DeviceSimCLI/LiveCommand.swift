@@ -20,7 +20,9 @@ struct LiveCommand: ParsableCommand {
 
             gpsd out of reach is said at once, and the connection is retried, waiting 0.25 s doubling to 4 s. A fix whose position is out of range (latitude beyond ±90, longitude beyond ±180) never reaches the app; a line gpsd sends that cannot be used is skipped, and a line too long or left unfinished drops the connection, which is then retried waiting longer each time (up to 30 s). The first of each kind is said; the last line of the summary counts the fixes used and those dropped, and why.
 
-            Exit status: 0 the run ended (the expectations' outcomes are printed; they do not set the status); 1 writing the trace or the recording failed; 2 invalid input or usage (a scenario that does not parse, a bad option, a file that cannot be created); 3 gpsd was never reached during the run.
+            The expectations are judged at the end: ✓ held, ✗ failed, – not judged when the run stopped (Ctrl-C, --duration) before the end of the expectation's window; one that failed after you answered a prompt differently from the scenario's script says so ("✗ after your own answers (the script answers ... with ...; you answered ...)").
+
+            Exit status: 0 the run ended and no expectation failed (those not judged, and those failed after your own answers, do not count); 1 an expectation failed, or writing the trace or the recording failed; 2 invalid input or usage (a scenario that does not parse, a bad option, a file that cannot be created); 3 gpsd was never reached during the run.
             """
     )
 
@@ -30,10 +32,10 @@ struct LiveCommand: ParsableCommand {
     @Option(help: ArgumentHelp("gpsd's address, HOST[:PORT].", valueName: "host:port"))
     var gpsd: String = "localhost:2947"
 
-    @Option(help: "The scenario device that uses the receiver (default: the first).")
+    @Option(help: ArgumentHelp("The scenario device that uses the receiver (default: the first).", valueName: "id"))
     var device: String?
 
-    @Option(help: "Only this gpsd device, e.g. /dev/ttyACM0 (default: any).")
+    @Option(help: ArgumentHelp("Only this gpsd device, e.g. /dev/ttyACM0 (default: every device).", valueName: "path"))
     var gpsdDevice: String?
 
     @Option(help: ArgumentHelp("Write the trace as JSON Lines to this file, line by line.", valueName: "file"))
@@ -97,6 +99,8 @@ struct LiveCommand: ParsableCommand {
             simulation.devicesAnsweredByUser.insert(chosen.id)
             prompts = keyboardPrompts
         }
+        let ownAnswers = OwnAnswerLog(devices: simulation.devicesAnsweredByUser)
+        recorder.forward(to: ownAnswers)
         let nmeaRecorder = try record.map { path in try GPSDRecorder.open(endpoint: endpoint, device: gpsdDevice, path: path, format: .nmea) }
         nmeaRecorder?.start()
         let stop = StopSignal()
@@ -109,7 +113,7 @@ struct LiveCommand: ParsableCommand {
         let display = RepeatingThread(name: "devicesim.status", every: .milliseconds(250)) {
             let (status, changes) = gpsStatus.take()
             for change in changes { console.line("\(change)", to: .standardError) }
-            console.status(LiveStatusLine.render(status, events: counter.value, prompt: board?.oldest))
+            console.status(LiveStatusLine.render(status, events: counter.value, prompt: board?.oldest, width: LiveConsole.columns() - 1))
         }
         display.start()
         var runError: (any Error)?
@@ -136,20 +140,19 @@ struct LiveCommand: ParsableCommand {
             writeFailed = true
         }
         let received = gps?.fixesReceived ?? 0
-        Terminal.standardOutput.write("live run: \(VirtualInstantFormatting.seconds(simulation.scheduler.now)) s, \(received) fixes from gpsd, \(counter.value) events\n")
-        for outcome in tally.outcomes {
-            Terminal.standardOutput.write("  \(outcome.passed ? "✓" : "✗") expected \(outcome.expected); observed \(outcome.observed)\n")
-        }
+        Terminal.standardOutput.write("live run: \(DurationText.format(simulation.scheduler.now.offset)), \(Plural.count(received, "fix", plural: "fixes")) from gpsd, \(Plural.count(counter.value, "event"))\n")
+        let judged = LiveJudgement(parsed, outcomes: tally.outcomes, stoppedAt: simulation.scheduler.now, ownAnswers: ownAnswers.difference)
+        for line in judged.lines { Terminal.standardOutput.write("  \(line)\n") }
         if let progress = nmeaRecorder?.progress {
             Terminal.standardOutput.write("recorded \(progress.lines) NMEA lines to \(record ?? "")\n")
         }
         let statistics = gps?.statistics ?? GPSDStatistics()
         Terminal.standardOutput.write("\(statistics)\n")
         if statistics.connections == 0 {
-            Terminal.standardError.write("error: never connected to gpsd at \(endpoint) during the run (\(statistics.attempts) attempts)\n")
+            Terminal.standardError.write("error: never connected to gpsd at \(endpoint) during the run (\(Plural.count(statistics.attempts, "attempt")))\n")
             throw ExitCode(3)
         }
-        if writeFailed { throw ExitCode(1) }
+        if writeFailed || judged.failed { throw ExitCode(1) }
     }
 }
 

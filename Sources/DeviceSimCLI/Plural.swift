@@ -4,4 +4,9 @@ enum Plural {
     static func count(_ count: Int, _ noun: String) -> String {
         "\(count) \(noun)\(count == 1 ? "" : "s")"
     }
+
+    /// `count` and `noun`, or `plural` for any count but one: `1 fix`, `2 fixes`.
+    static func count(_ count: Int, _ noun: String, plural: String) -> String {
+        "\(count) \(count == 1 ? noun : plural)"
+    }
 }

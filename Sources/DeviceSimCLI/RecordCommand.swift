@@ -35,8 +35,15 @@ struct RecordCommand: ParsableCommand {
     @Option(help: "Stop after this long, e.g. 90s, 10m (default: until Ctrl-C).")
     var duration: String?
 
-    @Option(help: "Only this gpsd device, e.g. /dev/ttyACM0 (default: every device).")
-    var device: String?
+    @Option(name: .customLong("gpsd-device"), help: ArgumentHelp("Only this gpsd device, e.g. /dev/ttyACM0 (default: every device); as live's --gpsd-device.", valueName: "path"))
+    var gpsdDevice: String?
+
+    /// The old spelling of `--gpsd-device` (`--device` names a scenario device in live and serve).
+    @Option(name: .customLong("device"), help: .hidden)
+    var deviceAlias: String?
+
+    /// The gpsd device asked for, by either spelling.
+    var device: String? { gpsdDevice ?? deviceAlias }
 
     @Flag(name: .shortAndLong, help: "Print no progress (problems with gpsd or the receiver still show).")
     var quiet = false
@@ -64,7 +71,7 @@ struct RecordCommand: ParsableCommand {
             for change in recorder.status.take().changes { Terminal.standardError.write("\(change)\n") }
             if !quiet, lastReport.duration(to: clock.now) >= .seconds(5) {
                 lastReport = clock.now
-                Terminal.standardError.write("recorded \(progress.lines) lines, \(progress.fixes) fixes, \(progress.bytes) bytes\n")
+                Terminal.standardError.write("recorded \(Plural.count(progress.lines, "line")), \(Plural.count(progress.fixes, "fix", plural: "fixes")), \(Plural.count(progress.bytes, "byte"))\n")
             }
             if let error = recorder.writeError {
                 recorder.stop()
@@ -79,11 +86,11 @@ struct RecordCommand: ParsableCommand {
             throw ExitCode(1)
         }
         let progress = recorder.progress
-        Terminal.standardError.write("wrote \(progress.lines) lines (\(progress.fixes) fixes) to \(out)\n")
+        Terminal.standardError.write("wrote \(Plural.count(progress.lines, "line")) (\(Plural.count(progress.fixes, "fix", plural: "fixes"))) to \(out)\n")
         let statistics = recorder.statistics
         Terminal.standardError.write("\(statistics)\n")
         if statistics.connections == 0 {
-            Terminal.standardError.write("error: never connected to gpsd at \(endpoint) (\(statistics.attempts) attempts)\n")
+            Terminal.standardError.write("error: never connected to gpsd at \(endpoint) (\(Plural.count(statistics.attempts, "attempt")))\n")
             throw ExitCode(3)
         }
     }

@@ -22,7 +22,7 @@ struct ServeCommand: ParsableCommand {
 
             Each port serves at most --max-clients clients at once (each has a thread, a descriptor and a queue of up to 256 KiB); a connection beyond them is closed as soon as it is accepted. When the process runs out of file descriptors ('ulimit -n'), the newest connection is closed the same way and serve keeps accepting once descriptors are free. Either is said once (until a client is served again) and counted in the summary.
 
-            Exit status: 0 the scenario ran, every expectation met; 1 an expectation failed; 2 invalid input or usage (a scenario that does not parse, a bad option, a port that cannot be listened on, a trace file that cannot be created).
+            Exit status: 0 the scenario ran and no expectation failed (one whose window the run did not reach, stopped by Ctrl-C or --duration, is printed as not judged and does not count); 1 an expectation failed; 2 invalid input or usage (a scenario that does not parse, a bad option, a port that cannot be listened on, a trace file that cannot be created).
             """
     )
 
@@ -32,7 +32,7 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .customLong("nmea-tcp"), help: ArgumentHelp("Serve NMEA on [HOST:]PORT (the first device; the next ones on PORT+1, ...). Default host 127.0.0.1.", valueName: "host:port"))
     var nmeaTCP: String
 
-    @Option(name: .customLong("device"), parsing: .singleValue, help: "A device to serve (repeat for several; default: every device, in the scenario's order).")
+    @Option(name: .customLong("device"), parsing: .singleValue, help: ArgumentHelp("A scenario device to serve (repeat for several; default: every device, in the scenario's order).", valueName: "id"))
     var devices: [String] = []
 
     @Option(help: "Virtual seconds per wall second (100: a day in about 15 minutes).")
@@ -155,21 +155,19 @@ struct ServeCommand: ParsableCommand {
         }
         outputs.forEach { $0.stop() }
         for (_, server) in servers { server.stop() }
-        Terminal.standardOutput.write("served \(VirtualInstantFormatting.seconds(simulation.scheduler.now)) s of the scenario\n")
+        Terminal.standardOutput.write("served \(DurationText.format(simulation.scheduler.now.offset)) of the scenario\n")
         for ((id, server), output) in zip(servers, outputs) {
             let statistics = server.statistics
-            Terminal.standardOutput.write("  \(id): \(output.epochs) epochs (\(output.epochsWithFix) with a fix) on port \(server.port), \(statistics.accepted) client(s)\(statistics.shed > 0 ? " (\(statistics.shed) more connection(s) closed at once: --max-clients or no descriptor left)" : ""), \(statistics.dropped) epoch(s) dropped for slow clients\(statistics.dropped > 0 ? " (\(statistics.droppedByClient.map(String.init).joined(separator: " + ")) in the order they connected)" : "")\n")
+            Terminal.standardOutput.write("  \(id): \(Plural.count(output.epochs, "epoch")) (\(output.epochsWithFix) with a fix) on port \(server.port), \(Plural.count(statistics.accepted, "client"))\(statistics.shed > 0 ? " (\(statistics.shed) more \(statistics.shed == 1 ? "connection" : "connections") closed at once: --max-clients or no descriptor left)" : ""), \(Plural.count(statistics.dropped, "epoch")) dropped for slow clients\(statistics.dropped > 0 ? " (\(statistics.droppedByClient.map(String.init).joined(separator: " + ")) in the order they connected)" : "")\n")
         }
         do {
             try traceWriter?.close()
         } catch {
             Terminal.standardError.write("error: \(error)\n")
         }
-        let outcomes = tally.outcomes
-        for outcome in outcomes {
-            Terminal.standardOutput.write("  \(outcome.passed ? "✓" : "✗") expected \(outcome.expected); observed \(outcome.observed)\n")
-        }
-        if outcomes.contains(where: { !$0.passed }) { throw ExitCode(1) }
+        let judged = LiveJudgement(parsed, outcomes: tally.outcomes, stoppedAt: simulation.scheduler.now)
+        for line in judged.lines { Terminal.standardOutput.write("  \(line)\n") }
+        if judged.failed { throw ExitCode(1) }
     }
 }
 

@@ -56,15 +56,18 @@ struct ValidateCommand: ParsableCommand {
                 if let worldPath = WorldCheck.worldPath(ofScenario: item.path), let check = try? WorldCheck(contentsOf: worldPath) {
                     warn(aboutWorld: worldPath, check)
                 }
+                if scenario.expectations.isEmpty {
+                    Terminal.standardError.write("\(item.path):1:1: warning: no expectations, so the scenario passes whatever the app does: add an 'expect:' list\n")
+                }
                 if !quiet {
-                    Terminal.standardOutput.write("ok     \(item.path) — \(scenario.name) (\(scenario.devices.count) device\(scenario.devices.count == 1 ? "" : "s"), \(Plural.count(scenario.timeline.count, "step")), \(Plural.count(scenario.expectations.count, "expectation")))\n")
+                    Terminal.standardOutput.write("ok     \(item.path) — \(scenario.name) (\(Plural.count(scenario.devices.count, "device")), \(Plural.count(scenario.timeline.count, "step")), \(Plural.count(scenario.expectations.count, "expectation")))\n")
                 }
             } catch {
                 invalid += 1
                 Terminal.standardError.write("\(error)\n")
             }
         }
-        if !quiet { Terminal.standardOutput.write("\(found.count) file\(found.count == 1 ? "" : "s"), \(invalid) invalid\n") }
+        if !quiet { Terminal.standardOutput.write("\(Plural.count(found.count, "file")), \(invalid) invalid\n") }
         if invalid > 0 { throw ExitCode(2) }
     }
 }

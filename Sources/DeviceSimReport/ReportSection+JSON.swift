@@ -221,11 +221,16 @@ extension ReportSection {
             out.key("first"); out.optionalInt(check.firstMatch)
             out.key("judged"); out.optionalInt(check.judged)
             switch check.expectation {
-            case .event(let expected):
+            case .event, .order:
+                let (device, window): (String?, ClosedRange<Duration>?) = switch check.expectation {
+                case .event(let expected): (expected.device, expected.window)
+                case .order(let expected): (expected.device, expected.window)
+                case .position: (nil, nil)
+                }
                 out.key("kind"); out.string("event")
-                out.key("d"); out.int(expected.device.flatMap { deviceIndex[$0] } ?? -1)
+                out.key("d"); out.int(device.flatMap { deviceIndex[$0] } ?? -1)
                 out.key("w")
-                if let window = expected.window {
+                if let window {
                     out.raw("[\(Int(window.lowerBound.wholeNanoseconds / 1_000_000)),\(Int(window.upperBound.wholeNanoseconds / 1_000_000))]")
                 } else {
                     out.raw("null")

@@ -308,6 +308,8 @@ public struct ReportSection {
             return firstMatch?.time ?? expected.window.map { VirtualInstant(offset: $0.lowerBound) }
         case .position(let expected):
             return VirtualInstant(offset: expected.at)
+        case .order(let expected):
+            return firstMatch?.time ?? expected.window.map { VirtualInstant(offset: $0.lowerBound) }
         }
     }
 

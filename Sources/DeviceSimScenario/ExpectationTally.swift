@@ -15,7 +15,13 @@ public final class ExpectationTally: EventSink {
     private enum Progress {
         case event(EventExpectation, window: ClosedRange<VirtualInstant>?, count: Int, first: TraceEvent?, misses: Misses)
         case position(PositionExpectation, at: VirtualInstant, latest: TraceEvent?)
+        case order(OrderExpectation, window: ClosedRange<VirtualInstant>?, firsts: [(index: Int, event: TraceEvent)?])
     }
+
+    /// How many events were recorded: the next event's place in the trace.
+    private var recorded = 0
+    /// The values the expectations capture, kept as the events go by for `where:` values that use them.
+    private let captured: CapturedValues
 
     /// The events of an expectation's name (and device) that it did not count: outside its window, or
     /// with other field values. A failed expectation shows the closest (the fewest differences; the
@@ -25,13 +31,17 @@ public final class ExpectationTally: EventSink {
         var closest: TraceEvent?
         var closestDifferences = Int.max
 
-        mutating func record(_ event: TraceEvent, against expected: EventExpectation, window: ClosedRange<VirtualInstant>?) {
+        /// The captured values when the closest was seen, for what its `${name}` fields stood for.
+        var closestVariables: [String: String] = [:]
+
+        mutating func record(_ event: TraceEvent, against expected: EventExpectation, window: ClosedRange<VirtualInstant>?, variables: [String: String]) {
             count += 1
             var differences = window.map { $0.contains(event.time) ? 0 : 1 } ?? 0
-            for (key, value) in expected.fields where event[key]?.description != value { differences += 1 }
+            for condition in expected.fields where !condition.matches(event[condition.key], variables: variables) { differences += 1 }
             if differences < closestDifferences {
                 closest = event
                 closestDifferences = differences
+                closestVariables = variables
             }
         }
 
@@ -45,12 +55,17 @@ public final class ExpectationTally: EventSink {
             if let window = expected.window, !window.contains(first.time.offset) {
                 differences.append("outside [\(DurationText.format(window.lowerBound)), \(DurationText.format(window.upperBound))]")
             }
-            for (key, value) in expected.fields {
-                guard let actual = first[key] else {
-                    differences.append("no field '\(key)'")
+            for condition in expected.fields {
+                guard let actual = first[condition.key] else {
+                    differences.append("no field '\(condition.key)'")
                     continue
                 }
-                if actual.description != value { differences.append("\(key)=\(actual.description), not \(value)") }
+                guard !condition.matches(actual, variables: closestVariables) else { continue }
+                var wanted = condition.expectedText
+                if case .equalsCaptured(let template) = condition.test {
+                    wanted += ScenarioVariables.substitute(template, closestVariables).map { " (\($0))" } ?? " (not captured yet)"
+                }
+                differences.append("\(condition.key)=\(actual.description), not \(wanted)")
             }
             let others = count == 1 ? "1 '\(expected.name)'\(on) did not match" : "\(count) '\(expected.name)'\(on) did not match, the closest"
             return "\(others) at \(DurationText.format(first.time.offset))\(first.device.map { " on \($0)" } ?? ""): \(differences.joined(separator: ", "))"
@@ -61,6 +76,7 @@ public final class ExpectationTally: EventSink {
 
     /// Starts tallying `expectations` (in file order).
     public init(_ expectations: [Expectation]) {
+        captured = CapturedValues(expectations)
         progress = expectations.map { expectation in
             switch expectation {
             case .event(let expected):
@@ -69,17 +85,23 @@ public final class ExpectationTally: EventSink {
                     count: 0, first: nil, misses: Misses())
             case .position(let expected):
                 .position(expected, at: VirtualInstant(offset: expected.at), latest: nil)
+            case .order(let expected):
+                .order(
+                    expected, window: expected.window.map { VirtualInstant(offset: $0.lowerBound)...VirtualInstant(offset: $0.upperBound) },
+                    firsts: Array(repeating: nil, count: expected.items.count))
             }
         }
     }
 
     public func record(_ event: TraceEvent) {
+        captured.record(event)
+        let variables = captured.values
         for index in progress.indices {
             switch progress[index] {
             case .event(let expected, let window, let count, let first, var misses):
                 guard event.name == expected.name, expected.device == nil || event.device == expected.device else { continue }
-                guard window?.contains(event.time) ?? true, expected.fields.allSatisfy({ event[$0.key]?.description == $0.value }) else {
-                    misses.record(event, against: expected, window: window)
+                guard window?.contains(event.time) ?? true, expected.fields.allSatisfy({ $0.matches(event[$0.key], variables: variables) }) else {
+                    misses.record(event, against: expected, window: window, variables: variables)
                     progress[index] = .event(expected, window: window, count: count, first: first, misses: misses)
                     continue
                 }
@@ -89,8 +111,17 @@ public final class ExpectationTally: EventSink {
                     expected.device == nil || event.device == expected.device, event.coordinate != nil
                 else { continue }
                 progress[index] = .position(expected, at: at, latest: event)
+            case .order(let expected, let window, var firsts):
+                guard expected.device == nil || event.device == expected.device, window?.contains(event.time) ?? true else { continue }
+                var changed = false
+                for (item, entry) in expected.items.enumerated() where firsts[item] == nil && entry.matches(event, variables: variables) {
+                    firsts[item] = (recorded, event)
+                    changed = true
+                }
+                if changed { progress[index] = .order(expected, window: window, firsts: firsts) }
             }
         }
+        recorded += 1
     }
 
     /// One outcome per expectation, for the events seen so far.
@@ -99,6 +130,7 @@ public final class ExpectationTally: EventSink {
             switch entry {
             case .event(let expected, _, let count, let first, let misses): Self.outcome(expected, count: count, first: first, misses: misses)
             case .position(let expected, _, let latest): Self.outcome(expected, latest: latest)
+            case .order(let expected, _, let firsts): Self.outcome(expected, firsts: firsts)
             }
         }
     }
@@ -122,13 +154,35 @@ public final class ExpectationTally: EventSink {
         case (let low, let high?): quantity = "\(low) to \(high)"
         }
         var text = "\(quantity) '\(expected.name)'"
-        if !expected.fields.isEmpty { text += " with " + expected.fields.map { "\($0.key)=\($0.value)" }.joined(separator: ", ") }
+        if !expected.fields.isEmpty { text += " with " + expected.fields.map(\.description).joined(separator: ", ") }
         if let device = expected.device { text += " on \(device)" }
         if let range = expected.window { text += " within [\(DurationText.format(range.lowerBound)), \(DurationText.format(range.upperBound))]" }
         var observed = "\(count) found"
         if let first { observed += ", first at \(DurationText.format(first.time.offset))" }
         if count < expected.minimum, count == 0 || misses.count > 0 { observed += "; " + misses.describe(against: expected) }
         return ExpectationOutcome(passed: passed, expected: text, observed: observed, location: expected.location)
+    }
+
+    static func outcome(_ expected: OrderExpectation, firsts: [(index: Int, event: TraceEvent)?]) -> ExpectationOutcome {
+        var text = expected.items.map(\.text).joined(separator: ", then ")
+        if let device = expected.device { text += " on \(device)" }
+        if let range = expected.window { text += " within [\(DurationText.format(range.lowerBound)), \(DurationText.format(range.upperBound))]" }
+        text += ", in this order"
+        let missing = zip(expected.items, firsts).filter { $0.1 == nil }.map(\.0.text)
+        guard missing.isEmpty else {
+            return ExpectationOutcome(passed: false, expected: text, observed: "no \(missing.joined(separator: ", no "))", location: expected.location)
+        }
+        let found = firsts.compactMap { $0 }
+        let at = { (event: TraceEvent) in "\(DurationText.format(event.time.offset))\(event.device.map { " on \($0)" } ?? "")" }
+        for position in found.indices.dropFirst() where found[position].index < found[position - 1].index {
+            return ExpectationOutcome(
+                passed: false, expected: text,
+                observed: "\(expected.items[position].text) at \(at(found[position].event)) came before \(expected.items[position - 1].text) at \(at(found[position - 1].event))",
+                location: expected.location)
+        }
+        return ExpectationOutcome(
+            passed: true, expected: text, observed: found.map { "'\($0.event.name)' at \(at($0.event))" }.joined(separator: ", then "),
+            location: expected.location)
     }
 
     static func outcome(_ expected: PositionExpectation, latest: TraceEvent?) -> ExpectationOutcome {

@@ -115,6 +115,9 @@ public struct TimelineStep: Sendable {
     public var location: SourceLocation
     /// The step's own keys with a single value (`email`, `speed`, ...), as written, for its trace event.
     public var keys: [Pair] = []
+    /// The step as written, when its values use variables (`${temp}`): it is read again with their
+    /// values when its time comes, and ``action`` is only what it reads with placeholders.
+    public var template: StepTemplate?
 
     /// A key of a step and its value as written.
     public struct Pair: Sendable, Hashable {
@@ -206,6 +209,17 @@ public enum Expectation: Sendable {
     case event(EventExpectation)
     /// The position last reported by `events` (on `device`) at time `at` is within `radius` metres of `near`.
     case position(PositionExpectation)
+    /// Events occur in a given order in the trace (`order: [a, b]`), at one instant or across several.
+    case order(OrderExpectation)
+
+    /// Where the expectation is written.
+    public var location: SourceLocation {
+        switch self {
+        case .event(let expected): expected.location
+        case .position(let expected): expected.location
+        case .order(let expected): expected.location
+        }
+    }
 }
 
 /// See ``Expectation/event(_:)``.
@@ -213,9 +227,48 @@ public struct EventExpectation: Sendable {
     public var name: String
     public var device: String?
     public var window: ClosedRange<Duration>?
-    public var fields: [(key: String, value: String)]
+    /// The conditions on the event's fields (`where:`), all of which must hold.
+    public var fields: [FieldCondition]
     public var minimum: Int
     public var maximum: Int?
+    public var location: SourceLocation
+    /// The fields of the first matching event kept as variables for later steps (`capture:`).
+    public var captures: [Capture] = []
+}
+
+/// A field of an event kept as a variable (`capture: { password: temp }`), which steps after it use
+/// as `${temp}`.
+public struct Capture: Sendable, Hashable {
+    /// The event's field.
+    public var field: String
+    /// The variable's name.
+    public var variable: String
+}
+
+/// See ``Expectation/order(_:)``: the first event matching each item (on `device`, within `window`)
+/// comes after the first event matching the item before it, in trace order (the order in which
+/// they happened, also at one instant).
+public struct OrderExpectation: Sendable {
+    /// One event of the order: its name and the conditions on its fields.
+    public struct Item: Sendable {
+        public var name: String
+        public var fields: [FieldCondition]
+
+        /// Whether `event` is this item.
+        func matches(_ event: TraceEvent, variables: [String: String]) -> Bool {
+            event.name == name && fields.allSatisfy { $0.matches(event[$0.key], variables: variables) }
+        }
+
+        /// The item in words: `sign-up.succeeded` or `notification.posted (notification=mail)`.
+        var text: String {
+            fields.isEmpty ? "'\(name)'" : "'\(name)' (\(fields.map(\.description).joined(separator: ", ")))"
+        }
+    }
+
+    /// The events, in the order they must happen.
+    public var items: [Item]
+    public var device: String?
+    public var window: ClosedRange<Duration>?
     public var location: SourceLocation
 }
 

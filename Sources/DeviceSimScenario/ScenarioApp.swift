@@ -122,6 +122,9 @@ struct AnyScenarioApp: Sendable {
     let dataFileHint: String
     let validateDataFile: @Sendable (String) throws(ScenarioError) -> String
     let parseServer: @Sendable (ScenarioServerSections) throws(ScenarioError) -> (any Sendable)?
+    /// The events the app records on its device and on its server, with their fields (nil: not described, see ``ScenarioAppEvents``).
+    let events: [String: [String]]?
+    let serverEvents: [String: [String]]?
 
     init<App: ScenarioApp>(_ app: App.Type) {
         type = ObjectIdentifier(App.self)
@@ -133,6 +136,9 @@ struct AnyScenarioApp: Sendable {
         serverKeys = App.serverKeys
         dataFileKeys = App.dataFileKeys
         dataFileHint = App.dataFileHint
+        let described = App.self as? any ScenarioAppEvents.Type
+        events = described?.events
+        serverEvents = described?.serverEvents
         validateDataFile = { (path: String) throws(ScenarioError) -> String in try App.validateDataFile(atPath: path) }
         parseServer = { (sections: ScenarioServerSections) throws(ScenarioError) -> (any Sendable)? in try App.parseServer(sections) }
         parseSettings = { (map: YAMLMapping?) throws(ScenarioError) -> any Sendable in try App.parseSettings(map) }

@@ -25,15 +25,22 @@ public struct ScenarioError: Error, Sendable, Hashable, CustomStringConvertible 
     public var location: SourceLocation?
     /// What is wrong and what was expected instead.
     public var message: String
+    /// The line of the file the location is on, shown under the message with a caret at the column
+    /// (YAML syntax errors, whose message alone rarely says what to change).
+    public var sourceLine: String?
 
     /// Creates an error.
-    public init(_ message: String, at location: SourceLocation?) {
+    public init(_ message: String, at location: SourceLocation?, sourceLine: String? = nil) {
         self.message = message
         self.location = location
+        self.sourceLine = sourceLine
     }
 
     public var description: String {
-        if let location { return "\(location): \(message)" }
-        return message
+        guard let location else { return message }
+        guard let sourceLine else { return "\(location): \(message)" }
+        // Tabs before the column stay tabs, so the caret lines up under the character in a terminal.
+        let caret = String(sourceLine.prefix(max(0, location.column - 1)).map { $0 == "\t" ? "\t" : " " }) + "^"
+        return "\(location): \(message)\n    \(sourceLine)\n    \(caret)"
     }
 }

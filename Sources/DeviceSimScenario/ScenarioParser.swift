@@ -40,11 +40,17 @@ public enum ScenarioParser {
         "gps-on", "gps-off", "signal-loss", "signal-restore", "move", "teleport", "wifi-on", "wifi-off", "bluetooth-on", "bluetooth-off",
         "go-online", "go-offline", "drop-connection", "answer", "follow-route", "storage-fault", "kill-app", "restart-app",
     ]
-    static let eventExpectationKeys = ["event", "device", "within", "where", "count", "at-least", "at-most", "never"]
+    static let eventExpectationKeys = ["event", "device", "within", "where", "count", "at-least", "at-most", "never", "capture"]
+    static let orderExpectationKeys = ["order", "device", "within"]
+    static let orderItemKeys = ["event", "where"]
+    static let fieldConditionKeys = ["approx", "tolerance", "includes"]
     static let positionExpectationKeys = ["position", "device", "at", "near", "radius"]
     static let storedExpectationKeys = ["stored", "device", "database", "at", "rows"]
     static let serverExpectationKeys = ["server", "table", "account", "at", "rows"]
-    static let positionProbes = ["marker": ["marker.shown", "marker.moved"], "map-center": ["map.shown", "map.centered", "map.followed"]]
+    /// The positions a `position:` expectation names, and the events that give them. `location` is the
+    /// device's own GPS fix, read at the expectation's `at` (a `location.read` event), so a device
+    /// without an app (a plain walk) is checked too.
+    static let positionProbes = ["marker": ["marker.shown", "marker.moved"], "map-center": ["map.shown", "map.centered", "map.followed"], "location": ["location.read"]]
 
     /// Reads and parses the file at `path`.
     public static func parse(contentsOf path: String) throws(ScenarioError) -> Scenario {
@@ -134,7 +140,6 @@ public enum ScenarioParser {
                 devices.append(copy)
             }
         }
-        let deviceIDs = devices.map(\.id)
         // Each app's server, shared by every device: read by the app, for a scenario that runs it or
         // names one of its server keys.
         var servers: [String: any Sendable] = [:]
@@ -144,10 +149,11 @@ public enum ScenarioParser {
             if let configuration = try app.parseServer(sections) { servers[app.name] = configuration }
         }
 
+        let variables = ScenarioVariables.declaredNames(in: map.optional("expect"))
         var timeline: [TimelineStep] = []
         if let node = map.optional("timeline") {
             for stepNode in try node.sequence(what: "list of timeline steps") {
-                timeline.append(try parseStep(stepNode, devices: devices, places: places, world: world))
+                timeline.append(try parseStep(stepNode, devices: devices, places: places, world: world, variables: variables))
             }
         }
         timeline = timeline.enumerated().sorted { ($0.element.at, $0.offset) < ($1.element.at, $1.offset) }.map(\.element)
@@ -160,10 +166,12 @@ public enum ScenarioParser {
                     probes.append(probe)
                     expectations.append(expectation)
                 } else {
-                    expectations.append(try parseExpectation(expectationNode, deviceIDs: deviceIDs, places: places))
+                    expectations.append(try parseExpectation(expectationNode, devices: devices, places: places, variables: variables))
                 }
             }
         }
+
+        try checkVariables(timeline: timeline, expectations: expectations)
 
         var latest: Duration = .zero
         var latestLocation: SourceLocation?
@@ -172,6 +180,7 @@ public enum ScenarioParser {
             switch expectation {
             case .event(let event): if let window = event.window, window.upperBound > latest { (latest, latestLocation) = (window.upperBound, event.location) }
             case .position(let position): if position.at > latest { (latest, latestLocation) = (position.at, position.location) }
+            case .order(let order): if let window = order.window, window.upperBound > latest { (latest, latestLocation) = (window.upperBound, order.location) }
             }
         }
         var duration = latest + .seconds(60)
@@ -382,7 +391,75 @@ public enum ScenarioParser {
         return Route.Partial(waypoints: waypoints, speed: speed)
     }
 
-    private static func parseStep(_ node: YAMLNode, devices: [DeviceSpec], places: [String: GeoCoordinate], world: World?) throws(ScenarioError) -> TimelineStep {
+    /// Reads a timeline step. A step whose values use variables (`${temp}`, one of `variables`) is
+    /// checked with each variable's name in its place and keeps a ``StepTemplate``, read again with
+    /// the values when the step runs (``parseStep(_:values:in:)``).
+    static func parseStep(
+        _ node: YAMLNode, devices: [DeviceSpec], places: [String: GeoCoordinate], world: World?, variables: [String]
+    ) throws(ScenarioError) -> TimelineStep {
+        let tree = YAMLTree(node.node)
+        let references = tree.references(file: node.file)
+        guard !references.isEmpty else { return try parseStepAsWritten(node, devices: devices, places: places, world: world) }
+        for (name, location) in references where !variables.contains(name) {
+            throw ScenarioError(unknownVariableMessage(name, variables: variables), at: location)
+        }
+        if node.isMapping, let map = try? node.mapping(allowing: (try? node.fieldNames()) ?? []) {
+            for key in ["at", "device", "do"] {
+                if let value = map.optional(key), let text = value.scalarText, !ScenarioVariables.references(in: text).isEmpty {
+                    throw value.error("a variable stands for a value the step acts with, not for its '\(key)'")
+                }
+            }
+        }
+        let names = references.map(\.name).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+        let placeholders = Dictionary(uniqueKeysWithValues: names.map { ($0, $0) })
+        var step = try parseStepAsWritten(YAMLNode(tree.node(placeholders)!, file: node.file), devices: devices, places: places, world: world)
+        step.template = StepTemplate(tree: tree, variables: names)
+        return step
+    }
+
+    /// Why `${name}` is refused, with the nearest of the captured `variables`.
+    static func unknownVariableMessage(_ name: String, variables: [String]) -> String {
+        var message = "unknown variable ${\(MessageText.excerpt(name))}"
+        if let nearest = NearestWord.suggest(for: name, among: variables) {
+            message += "; did you mean ${\(nearest)}?"
+        } else if variables.isEmpty {
+            message += "; a variable is set by 'capture:' of an expectation, e.g. capture: { password: \(MessageText.excerpt(name)) }"
+        } else {
+            message += "; the expectations capture: \(variables.map { "${\($0)}" }.joined(separator: ", "))"
+        }
+        return message
+    }
+
+    /// The step of `template` with the variables' `values` in place, read for `scenario` when the step
+    /// runs; throws when the values do not make a valid step (a value the action refuses).
+    static func parseStep(_ template: StepTemplate, values: [String: String], in scenario: Scenario) throws(ScenarioError) -> TimelineStep? {
+        guard let node = template.node(file: scenario.file, values: values) else { return nil }
+        return try parseStepAsWritten(node, devices: scenario.devices, places: scenario.world?.places ?? [:], world: scenario.world)
+    }
+
+    /// Every variable a step uses is captured by one expectation only, whose window does not start
+    /// after the step.
+    private static func checkVariables(timeline: [TimelineStep], expectations: [Expectation]) throws(ScenarioError) {
+        var captured: [String: EventExpectation] = [:]
+        for case .event(let expected) in expectations {
+            for capture in expected.captures {
+                if let earlier = captured[capture.variable] {
+                    throw ScenarioError("the variable '\(capture.variable)' is captured twice; the first is at \(earlier.location)", at: expected.location)
+                }
+                captured[capture.variable] = expected
+            }
+        }
+        for step in timeline {
+            for name in step.template?.variables ?? [] {
+                guard let expected = captured[name], let window = expected.window, window.lowerBound > step.at else { continue }
+                throw ScenarioError(
+                    "the step at \(DurationText.format(step.at)) uses ${\(name)}, but the expectation at \(expected.location) captures it within [\(DurationText.format(window.lowerBound)), \(DurationText.format(window.upperBound))], after the step",
+                    at: step.location)
+            }
+        }
+    }
+
+    private static func parseStepAsWritten(_ node: YAMLNode, devices: [DeviceSpec], places: [String: GeoCoordinate], world: World?) throws(ScenarioError) -> TimelineStep {
         var allowed = stepKeys
         for app in ScenarioAppRegistry.apps { for keys in app.actions.values { allowed += keys.filter { !allowed.contains($0) } } }
         let map: YAMLMapping
@@ -480,8 +557,11 @@ public enum ScenarioParser {
         return from...to
     }
 
-    private static func parseExpectation(_ node: YAMLNode, deviceIDs: [String], places: [String: GeoCoordinate]) throws(ScenarioError) -> Expectation {
-        let isPosition = node.isMapping && (try? node.mapping(allowing: positionExpectationKeys + eventExpectationKeys))?.optional("position") != nil
+    private static func parseExpectation(_ node: YAMLNode, devices: [DeviceSpec], places: [String: GeoCoordinate], variables: [String]) throws(ScenarioError) -> Expectation {
+        let deviceIDs = devices.map(\.id)
+        let keys = node.isMapping ? ((try? node.fieldNames()) ?? []) : []
+        if keys.contains("order") { return .order(try parseOrderExpectation(node, devices: devices, variables: variables)) }
+        let isPosition = keys.contains("position")
         let map = try node.mapping(allowing: isPosition ? positionExpectationKeys : eventExpectationKeys, what: isPosition ? "position expectation" : "event expectation")
         var device: String?
         // Without `device:`, an event expectation counts the event on any device and world-wide events
@@ -489,7 +569,7 @@ public enum ScenarioParser {
         if let n = map.optional("device") { device = try n.choice(deviceIDs, what: "device") } else if isPosition, deviceIDs.count == 1 { device = deviceIDs[0] }
         if isPosition {
             let probeNode = try map.required("position")
-            let probe = try probeNode.string(what: "what to locate: marker, map-center or an event name")
+            let probe = try probeNode.string(what: "what to locate: marker, map-center, location (the device's GPS fix) or an event name")
             guard device != nil else { throw node.error("this scenario has several devices; say whose position with 'device:'") }
             let radius = try map.required("radius").double(what: "a radius in metres")
             guard radius > 0 else { throw try map.required("radius").error("radius must be greater than zero") }
@@ -497,15 +577,11 @@ public enum ScenarioParser {
                 probe: probe, events: positionProbes[probe] ?? [probe], device: device, at: try map.required("at").duration(),
                 near: try map.required("near").coordinate(places: places), radius: radius, location: node.location))
         }
-        let name = try map.required("event").string(what: "an event name")
+        let nameNode = try map.required("event")
+        let name = try nameNode.string(what: "an event name")
+        let known = try EventCatalogue.check(nameNode, name: name, device: device, devices: devices)
         let window = try map.optional("within").map { (n) throws(ScenarioError) in try parseWindow(n) }
-        var fields: [(key: String, value: String)] = []
-        if let whereNode = map.optional("where") {
-            guard case .mapping = whereNode.node else { throw whereNode.error("expected a mapping of field: value") }
-            let keys = try whereNode.mapping(allowing: (try? whereNode.fieldNames()) ?? [], what: "where").keys
-            let whereMap = try whereNode.mapping(allowing: keys, what: "where")
-            for key in keys { fields.append((key, try whereMap.required(key).string(what: "a field value"))) }
-        }
+        let fields = try map.optional("where").map { (n) throws(ScenarioError) in try parseFieldConditions(n, of: name, fields: known, variables: variables) } ?? []
         var minimum = 1, maximum: Int?
         if let n = map.optional("count") { let c = try nonNegative(n); minimum = c; maximum = c }
         if let n = map.optional("at-least") { minimum = try nonNegative(n) }
@@ -517,7 +593,97 @@ public enum ScenarioParser {
             minimum = 0; maximum = 0
         }
         if let maximum, maximum < minimum { throw node.error("at-most \(maximum) is less than at-least \(minimum)") }
-        return .event(EventExpectation(name: name, device: device, window: window, fields: fields, minimum: minimum, maximum: maximum, location: node.location))
+        var expectation = EventExpectation(name: name, device: device, window: window, fields: fields, minimum: minimum, maximum: maximum, location: node.location)
+        if let captureNode = map.optional("capture") {
+            if maximum == 0 { throw captureNode.error("an expectation that no event happens has nothing to capture; drop 'never' or 'capture'") }
+            expectation.captures = try ScenarioVariables.parseCaptures(captureNode)
+            let fieldNodes = try captureNode.mapping(allowing: expectation.captures.map(\.field), what: "capture")
+            for capture in expectation.captures {
+                try EventCatalogue.checkField(fieldNodes.keyNode(capture.field)!, capture.field, of: name, fields: known)
+            }
+        }
+        return .event(expectation)
+    }
+
+    /// `order: [a, b, ...]` with optional `device:` and `within:`; each item an event name or
+    /// `{ event: name, where: {...} }`.
+    private static func parseOrderExpectation(_ node: YAMLNode, devices: [DeviceSpec], variables: [String]) throws(ScenarioError) -> OrderExpectation {
+        let map = try node.mapping(allowing: orderExpectationKeys, what: "order expectation")
+        let device = try map.optional("device")?.choice(devices.map(\.id), what: "device")
+        let listNode = try map.required("order")
+        var items: [OrderExpectation.Item] = []
+        for itemNode in try listNode.sequence(what: "list of events in the order they must happen: [sign-up.succeeded, notification.posted]") {
+            if itemNode.isMapping {
+                let item = try itemNode.mapping(allowing: orderItemKeys, what: "event of an order")
+                let nameNode = try item.required("event")
+                let name = try nameNode.string(what: "an event name")
+                let known = try EventCatalogue.check(nameNode, name: name, device: device, devices: devices)
+                items.append(OrderExpectation.Item(
+                    name: name, fields: try item.optional("where").map { (n) throws(ScenarioError) in try parseFieldConditions(n, of: name, fields: known, variables: variables) } ?? []))
+            } else {
+                let name = try itemNode.string(what: "an event name")
+                _ = try EventCatalogue.check(itemNode, name: name, device: device, devices: devices)
+                items.append(OrderExpectation.Item(name: name, fields: []))
+            }
+        }
+        guard items.count >= 2 else { throw listNode.error("an order needs two events or more, found \(items.count)") }
+        return OrderExpectation(
+            items: items, device: device,
+            window: try map.optional("within").map { (n) throws(ScenarioError) in try parseWindow(n) }, location: node.location)
+    }
+
+    /// The conditions of a `where:` mapping: `field: value` (the text equals), `field: { approx: N,
+    /// tolerance: T }` (T a number in the field's unit, or a percentage of N), `field: { includes: X }`
+    /// or `{ includes: [X, Y] }` (a list field holds each item).
+    /// Each field must be one of `fields` of the event `event` (nil: any field); a value may use the
+    /// captured `variables` (`${temp}`), compared with their values as the run goes.
+    static func parseFieldConditions(_ whereNode: YAMLNode, of event: String, fields: [String]?, variables: [String] = []) throws(ScenarioError) -> [FieldCondition] {
+        guard case .mapping = whereNode.node else { throw whereNode.error("expected a mapping of field: value") }
+        let keys = try whereNode.mapping(allowing: (try? whereNode.fieldNames()) ?? [], what: "where").keys
+        let whereMap = try whereNode.mapping(allowing: keys, what: "where")
+        var conditions: [FieldCondition] = []
+        for key in keys {
+            try EventCatalogue.checkField(whereMap.keyNode(key)!, key, of: event, fields: fields)
+            let valueNode = try whereMap.required(key)
+            guard valueNode.isMapping else {
+                let text = try valueNode.string(what: "a field value")
+                let references = ScenarioVariables.references(in: text).map(\.name)
+                if let unknown = references.first(where: { !variables.contains($0) }) {
+                    throw valueNode.error(unknownVariableMessage(unknown, variables: variables))
+                }
+                conditions.append(FieldCondition(key: key, test: references.isEmpty ? .equals(text) : .equalsCaptured(text)))
+                continue
+            }
+            let test = try valueNode.mapping(allowing: fieldConditionKeys, what: "field condition")
+            if let includes = test.optional("includes") {
+                if let other = test.keys.first(where: { $0 != "includes" }) {
+                    throw test.keyNode(other)!.error("'includes' compares a list field; it takes no '\(other)'")
+                }
+                let items = includes.isSequence
+                    ? try includes.sequence(what: "list of items").map { (n) throws(ScenarioError) in try n.string(what: "an item") }
+                    : [try includes.string(what: "an item, or a list of items")]
+                guard !items.isEmpty else { throw includes.error("'includes' needs at least one item") }
+                conditions.append(FieldCondition(key: key, test: .includes(items)))
+                continue
+            }
+            let value = try test.required("approx").double(what: "the number the field is near")
+            let toleranceNode = try test.required("tolerance")
+            let text = try toleranceNode.string(what: "a tolerance: a number in the field's unit (15) or a percentage (1%)")
+            let tolerance: FieldCondition.Tolerance
+            if text.hasSuffix("%") {
+                guard let percent = Double(text.dropLast().trimmingCharacters(in: .whitespaces)), percent.isFinite, percent >= 0 else {
+                    throw toleranceNode.error("expected a percentage such as 1% or 0.5%, found '\(MessageText.excerpt(text))'")
+                }
+                tolerance = .relative(percent / 100)
+            } else {
+                guard let amount = Double(text), amount.isFinite, amount >= 0 else {
+                    throw toleranceNode.error("expected a tolerance: a number in the field's unit (15) or a percentage (1%), found '\(MessageText.excerpt(text))'")
+                }
+                tolerance = .absolute(amount)
+            }
+            conditions.append(FieldCondition(key: key, test: .approximately(value, tolerance: tolerance)))
+        }
+        return conditions
     }
 
     /// A `stored:` or `server:` expectation: the read it needs and the event expectation on what the
@@ -556,7 +722,7 @@ public enum ScenarioParser {
         let probe = StoredProbe(source: source, at: at, id: id)
         let expectation = EventExpectation(
             name: isServer ? "server.rows" : "stored.rows", device: device, window: at...at,
-            fields: [("probe", String(id)), ("rows", StoredProbe.text(of: rows))], minimum: 1, maximum: 1, location: node.location)
+            fields: [FieldCondition("probe", equals: String(id)), FieldCondition("rows", equals: StoredProbe.text(of: rows))], minimum: 1, maximum: 1, location: node.location)
         return (probe, .event(expectation))
     }
 

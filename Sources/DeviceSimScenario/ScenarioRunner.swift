@@ -11,6 +11,15 @@ public struct ExpectationOutcome: Sendable {
     public var observed: String
     /// Where the expectation is written.
     public var location: SourceLocation
+
+    /// An outcome: whether it `passed`, what was `expected` and `observed`, in words, and where the
+    /// expectation is written.
+    public init(passed: Bool, expected: String, observed: String, location: SourceLocation) {
+        self.passed = passed
+        self.expected = expected
+        self.observed = observed
+        self.location = location
+    }
 }
 
 /// The result of running one scenario.
@@ -120,7 +129,7 @@ public struct ScenarioRunner: Sendable {
         }
         do { try writer?.close() } catch { traceFileError = error.message }
         let events = expected?.events ?? recorder.events
-        var outcomes = scenario.expectations.map { ExpectationEvaluator.evaluate($0, events: events) }
+        var outcomes = ExpectationEvaluator.evaluate(scenario.expectations, events: events)
         if outcomes.contains(where: { !$0.passed }) {
             let found = diagnostics ?? DiagnosticEventsRecorder()
             if diagnostics == nil { for event in events { found.record(event) } }
@@ -135,10 +144,18 @@ public struct ScenarioRunner: Sendable {
 /// Checks expectations against a trace.
 public enum ExpectationEvaluator {
     /// Whether `expectation` holds in `events`, and what was observed.
+    /// A `where:` value that uses a captured variable (`${temp}`) matches nothing here: judge it with
+    /// the expectation that captures it, through ``evaluate(_:events:)-swift.type.method``.
     public static func evaluate(_ expectation: Expectation, events: [TraceEvent]) -> ExpectationOutcome {
-        let tally = ExpectationTally([expectation])
+        evaluate([expectation], events: events)[0]
+    }
+
+    /// Whether each of `expectations` holds in `events` (variables captured by one are seen by the
+    /// others), and what was observed, in order.
+    public static func evaluate(_ expectations: [Expectation], events: [TraceEvent]) -> [ExpectationOutcome] {
+        let tally = ExpectationTally(expectations)
         for event in events { tally.record(event) }
-        return tally.outcomes[0]
+        return tally.outcomes
     }
 }
 

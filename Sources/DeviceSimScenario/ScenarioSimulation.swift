@@ -78,6 +78,8 @@ public final class ScenarioSimulation {
     /// Devices whose prompts a person answers (live, from the keyboard): the timeline's scripted
     /// answers for them are skipped, so the person's answer is the one that counts.
     public var devicesAnsweredByUser: Set<String> = []
+    /// The values the expectations' `capture:` took from the trace so far, for steps that use them.
+    public let captured: CapturedValues
 
     /// Sets up `scenario` (with `seed` overriding the scenario's seed, if given). A device named in
     /// `locationSources` takes that source (gpsd, a recording) instead of its simulated GPS; the closure
@@ -95,6 +97,8 @@ public final class ScenarioSimulation {
         self.seed = seed ?? scenario.seed
         self.scheduler = EventScheduler(limits: limits)
         self.trace = trace
+        captured = CapturedValues(scenario.expectations)
+        if !captured.isEmpty { trace.forward(to: captured) }
         let root = SeededRandomGenerator(seed: self.seed)
         random = root
         let world = scenario.world.map(WorldIndex.init)
@@ -293,6 +297,17 @@ public final class ScenarioSimulation {
             launchApp(on: simulated, spec: spec)
         }
         for playback in playbacks { playback.start() }
+        // `position: location` reads the device's own fix at its instant, whatever the device runs.
+        for case .position(let expected) in scenario.expectations where expected.probe == "location" {
+            guard let id = expected.device else { continue }
+            scheduler.schedule(at: VirtualInstant(offset: expected.at)) { [unowned self] in
+                guard let device = device(id)?.device else { return }
+                guard let fix = device.location.currentFix else { return device.record("location.read", [("available", .bool(false))]) }
+                var fields: [(key: String, value: TraceValue)] = [("lat", .double(fix.coordinate.latitude)), ("lon", .double(fix.coordinate.longitude))]
+                if let accuracy = fix.horizontalAccuracy { fields.append(("accuracy", .double(accuracy))) }
+                device.record("location.read", fields)
+            }
+        }
         for probe in scenario.probes {
             scheduler.schedule(at: VirtualInstant(offset: probe.at)) { [unowned self] in read(probe) }
         }
@@ -333,6 +348,17 @@ public final class ScenarioSimulation {
 
     private func perform(_ step: TimelineStep) {
         guard let id = step.device, let simulated = device(id) else { return }
+        if let template = step.template {
+            // Read again with the values captured so far; the step as written is what the trace shows when it cannot run.
+            let written: [(key: String, value: TraceValue)] = [("do", .string(step.action.name))] + step.keys.map { ($0.key, .string($0.value)) }
+            if let reason = captured.missing(template.variables, at: scheduler.now) { return skip(simulated, written, reason) }
+            do {
+                guard let concrete = try ScenarioParser.parseStep(template, values: captured.values, in: scenario) else { return }
+                return perform(concrete)
+            } catch {
+                return skip(simulated, written, "with the captured values: \(error.message)")
+            }
+        }
         var fields: [(key: String, value: TraceValue)] = [("do", .string(step.action.name))]
         let playback = playbackByDevice[id]
         if simulated.gps == nil, playback == nil, step.action.isGPSAction {

@@ -120,6 +120,7 @@ extension Expectation {
         switch self {
         case .event(let expected): [expected.name]
         case .position(let expected): Set(expected.events)
+        case .order(let expected): Set(expected.items.map(\.name))
         }
     }
 }

@@ -231,6 +231,27 @@ extension YAMLNode {
             }
             return place
         }
-        return try coordinate()
+        let coordinate = try coordinate()
+        if let swapped = Self.swappedIntoPlaces(coordinate, places) {
+            throw error(
+                "[\(TraceValue.format(coordinate.latitude)), \(TraceValue.format(coordinate.longitude))] lies far from the world's places, and [\(TraceValue.format(swapped.latitude)), \(TraceValue.format(swapped.longitude))] among them: are latitude and longitude swapped? Positions are written [latitude, longitude]")
+        }
+        return coordinate
+    }
+
+    /// `coordinate` with latitude and longitude swapped, when it lies more than 1° (about 100 km)
+    /// outside the area of `places` and the swapped one inside it (within 0.05°, about 5 km).
+    static func swappedIntoPlaces(_ coordinate: GeoCoordinate, _ places: [String: GeoCoordinate]) -> GeoCoordinate? {
+        guard !places.isEmpty, abs(coordinate.longitude) <= 90 else { return nil }
+        var south = 90.0, north = -90.0, west = 180.0, east = -180.0
+        for place in places.values {
+            south = min(south, place.latitude); north = max(north, place.latitude)
+            west = min(west, place.longitude); east = max(east, place.longitude)
+        }
+        func outside(_ c: GeoCoordinate, by margin: Double) -> Bool {
+            c.latitude < south - margin || c.latitude > north + margin || c.longitude < west - margin || c.longitude > east + margin
+        }
+        let swapped = GeoCoordinate(latitude: coordinate.longitude, longitude: coordinate.latitude)
+        return outside(coordinate, by: 1) && !outside(swapped, by: 0.05) ? swapped : nil
     }
 }

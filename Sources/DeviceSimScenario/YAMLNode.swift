@@ -31,7 +31,7 @@ public struct YAMLNode {
             // expressions (a quarter of the time spent reading a 10,000-device file) buys nothing.
             composed = try Yams.compose(yaml: text, .basic)
         } catch let error as YamlError {
-            throw Self.translate(error, file: file)
+            throw Self.translate(error, file: file, text: text)
         } catch {
             throw ScenarioError("not valid YAML: \(error)", at: SourceLocation(file: file, line: 1, column: 1))
         }
@@ -41,17 +41,31 @@ public struct YAMLNode {
         return YAMLNode(composed, file: file)
     }
 
-    private static func translate(_ error: YamlError, file: String) -> ScenarioError {
+    private static func translate(_ error: YamlError, file: String, text: String) -> ScenarioError {
+        func line(_ number: Int) -> String? {
+            guard number >= 1 else { return nil }
+            var lines = text.split(separator: "\n", maxSplits: number, omittingEmptySubsequences: false)
+            guard lines.count >= number else { return nil }
+            lines[number - 1].removeAll { $0 == "\r" }
+            return String(lines[number - 1].prefix(200))
+        }
         switch error {
         case .scanner(let context, let problem, let mark, _),
             .parser(let context, let problem, let mark, _),
             .composer(let context, let problem, let mark, _):
-            let detail = context.map { "\($0.text) " } ?? ""
-            return ScenarioError("invalid YAML: \(detail)\(problem)", at: SourceLocation(file: file, line: mark.line, column: mark.column))
+            let source = line(mark.line)
+            let character = source.flatMap { $0.dropFirst(max(0, mark.column - 1)).first }
+            var message = "invalid YAML: \(context.map { "\($0.text) " } ?? "")\(problem)"
+            if character == "\t" || (source?.prefix(max(0, mark.column - 1)).contains("\t") ?? false) {
+                message += "; this line has a tab: YAML indents with spaces only"
+            } else if problem.contains("indicator") || problem.contains("mapping values are not allowed") || problem.contains("block end") {
+                message += "; check this line's indentation against the lines above it (each level of a list or mapping lines up)"
+            }
+            return ScenarioError(message, at: SourceLocation(file: file, line: mark.line, column: mark.column), sourceLine: source)
         case .duplicatedKeysInMapping(let duplicates, let context):
             return ScenarioError(
                 "duplicate key \(duplicates.joined(separator: ", ")) in one mapping",
-                at: SourceLocation(file: file, line: context.mark.line, column: context.mark.column))
+                at: SourceLocation(file: file, line: context.mark.line, column: context.mark.column), sourceLine: line(context.mark.line))
         default:
             return ScenarioError("invalid YAML: \(error)", at: SourceLocation(file: file, line: 1, column: 1))
         }

@@ -21,6 +21,11 @@ public final class NMEAReceiverOutput {
         public var interval: Duration = .seconds(1)
         /// Satellites used in a fix.
         public var satellitesUsed = 9
+        /// The altitude above mean sea level, metres, of a fix that has none (a device without
+        /// `altitude:`). Every fix goes out as a 3D fix with an altitude: gpsd (3.22) reports a GGA fix
+        /// with four satellites or more as 3D whatever GSA says, so a 2D fix with an empty altitude
+        /// would reach its clients as a 3D fix without one.
+        public var defaultAltitude = 0.0
 
         /// The defaults.
         public init() {}
@@ -89,12 +94,12 @@ public final class NMEAReceiverOutput {
         let sky = Self.sky(at: now)
         var used: [Int] = []
         if let location {
-            fix.mode = location.altitude == nil ? 2 : 3   // no altitude: a 2D fix, as receivers report it
+            fix.mode = 3   // with an altitude always (see Configuration.defaultAltitude): GGA, GSA and gpsd agree
             fix.quality = 1
             fix.latitude = location.coordinate.latitude
             fix.longitude = location.coordinate.longitude
-            fix.altitudeMSL = location.altitude
-            fix.geoidSeparation = location.altitude == nil ? nil : 0
+            fix.altitudeMSL = location.altitude ?? configuration.defaultAltitude
+            fix.geoidSeparation = 0
             fix.speed = location.speed
             fix.track = location.course
             let hdop = max(0.6, (location.horizontalAccuracy ?? 5) / 5)

@@ -122,6 +122,7 @@ import Testing
         let text = minimal.replacingOccurrences(of: "  - id: walker\n", with: "  - id: walker\n    count: 3\n")
             .replacingOccurrences(of: "app: { name: dog-walk }", with: "app: { name: friend-locator }")
             .replacingOccurrences(of: "do: start-service", with: "device: walker-2, do: find-friends")
+            .replacingOccurrences(of: "event: marker.shown", with: "event: app.started")
         let scenario = try ScenarioParser.parse(text, file: "test.yaml")
         let server = try #require(scenario.servers["friend-locator"] as? FriendLocatorServerSpec)
         #expect(server.accounts.map(\.id) == ["walker-1", "walker-2", "walker-3"])

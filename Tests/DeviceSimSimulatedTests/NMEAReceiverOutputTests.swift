@@ -41,4 +41,29 @@ import Testing
         #expect(lines.contains { $0.hasPrefix("$GPGSV") } && lines.contains { $0.hasPrefix("$GPVTG") })
         #expect(gga.first?.hasPrefix("$GPGGA,000000.00,") == true, "the scenario's UTC time: \(gga.first ?? "")")
     }
+
+    /// A device without an altitude is served as a 3D fix at the default altitude: GGA's altitude and
+    /// GSA's mode agree (gpsd reports such a GGA fix as 3D whatever GSA says; issue 36 item 9).
+    @Test func withoutAnAltitudeGGAAndGSAAgreeOnA3DFix() throws {
+        for altitude in [nil, 35.0] {
+            let scheduler = EventScheduler()
+            let motion = DeviceMotion(at: GeoCoordinate(latitude: 52.5145, longitude: 13.3501), altitude: altitude)
+            let gps = SimulatedGPS(scheduler: scheduler, motion: motion, configuration: SimulatedGPS.Configuration(), random: SeededRandomGenerator(seed: 1))
+            let device = Device(id: "walker", scheduler: scheduler, location: gps, events: TraceRecorder())
+            var bytes: [UInt8] = []
+            let output = NMEAReceiverOutput(device: device, startDate: Date(timeIntervalSince1970: 1_767_225_600)) { bytes += $0 }
+            output.start()
+            gps.start()
+            try scheduler.run(until: VirtualInstant(offset: .seconds(10)))
+            let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\r\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+            let fixes = lines.filter { $0[0] == "$GPGGA" && $0[6] == "1" }
+            #expect(!fixes.isEmpty)
+            for gga in fixes {
+                #expect(Double(gga[9]) != nil && gga[10] == "M", "GGA with an altitude: \(gga)")
+                if altitude == nil { #expect(gga[9] == "0.0") }
+            }
+            let modes = Set(lines.filter { $0[0] == "$GPGSA" && !$0[3].isEmpty }.map { $0[2] })
+            #expect(modes == ["3"], "GSA of the fixes: \(modes)")
+        }
+    }
 }

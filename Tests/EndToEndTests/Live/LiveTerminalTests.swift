@@ -109,7 +109,8 @@ struct LiveTerminalTests {
         // gpsd restarting ends "no receiver" with "lost the connection", then "connected" ends that.
         try terminal.waitUntil("a fix on the status line", timeout: 60) { statusLine($0).contains("3D fix") }
         try terminal.send("C-c")
-        try terminal.waitFor("exit status 0")
+        // The scenario's first second passed without a fix, so its marker expectations failed: exit 1.
+        try terminal.waitFor("exit status 1")
     }
 
     /// A receiver without a fix: said, with its end never claimed; the status line says no fix.
@@ -126,7 +127,8 @@ struct LiveTerminalTests {
         #expect(!screen.contains { $0.contains("first fix from") })
         try terminal.waitUntil("no fix on the status line") { statusLine($0).hasPrefix("no fix yet | sats 0/3 | HDOP ") }
         try terminal.send("C-c")
-        try terminal.waitFor("exit status 0")
+        // No fix, so no marker in the scenario's first second: that expectation failed, exit 1.
+        try terminal.waitFor("exit status 1")
     }
 
     /// In a pipe: no status line and no keyboard (the script answers), and SIGTERM mid-run leaves the

@@ -1,0 +1,145 @@
+import DeviceSimSimulated
+
+/// The events an app records and their fields, so `devicesim validate` can refuse an expectation on
+/// an event the app never records (with the nearest name), a `where:` field the event does not have,
+/// and an app's event expected on a device that does not run the app. An app that does not conform
+/// is not checked, and while one such app is registered no event name is refused.
+///
+/// ```swift
+/// extension CommuteScenarioApp: ScenarioAppEvents {
+///     static let events = ["commute.started": ["from", "to"]]
+///     static let serverEvents: [String: [String]] = [:]
+/// }
+/// ```
+public protocol ScenarioAppEvents: ScenarioApp {
+    /// The events the app records on its device, each with its fields.
+    static var events: [String: [String]] { get }
+    /// The world-wide events of the app's server (no device), each with its fields.
+    static var serverEvents: [String: [String]] { get }
+}
+
+/// Every event a scenario's trace can hold: the runner's and the device's own, and each registered
+/// app's (``ScenarioAppEvents``).
+package enum EventCatalogue {
+    /// Events of every device, whatever it runs (prompts, geofences, steps, the runner's probes).
+    static let deviceEvents: [String: [String]] = [
+        "step": [],
+        "step.skipped": [],
+        "accounts.add-cancelled": ["account", "method"],
+        "accounts.add-opened": ["account", "method"],
+        "accounts.added": ["account", "method"],
+        "app.killed": ["during", "idle", "write"],
+        "app.stopped": ["during", "idle", "write"],
+        "fence.entered": ["fence"],
+        "fence.left": ["fence"],
+        "geofence.dwelled": ["lat", "lon", "region"],
+        "geofence.entered": ["lat", "lon", "region"],
+        "geofence.exited": ["lat", "lon", "region"],
+        "geofence.small-radius": ["radius", "recommended", "region"],
+        "location.read": ["accuracy", "available", "lat", "lon"],
+        "notification.posted": ["message", "notification"],
+        "prompt.answer-rejected": ["choice", "prompt", "reason"],
+        "prompt.answered": ["choice", "prompt", "reason"],
+        "prompt.shown": ["choices", "message", "prompt"],
+        "prompt.timed-out": ["choice", "prompt", "reason"],
+        "prompt.withdrawn": ["choice", "prompt", "reason"],
+        "request.lost": ["after", "lost", "operation", "reply", "request"],
+        "request.timed-out": ["after", "lost", "operation", "reply", "request"],
+        "route.started": ["length", "waypoints"],
+        "stored.rows": ["file", "probe", "rows"],
+
+    ]
+    /// World-wide events of the runner.
+    static let worldEvents: [String: [String]] = [
+        "scenario.finished": ["events"],
+        "scenario.started": ["devices", "name", "seed"],
+        "server.rows": ["file", "probe", "rows"],
+    ]
+    /// Events whose fields are the step's own keys, so any field name is valid.
+    static let openEvents: Set<String> = ["step", "step.skipped"]
+
+    /// What is known about an event name.
+    package enum Entry {
+        /// A registered app does not describe its events: no name is checked.
+        case unchecked
+        /// No one records it.
+        case unknown
+        /// Its fields (nil: any) and the apps that record it on a device (empty: every device, or the world).
+        case known(fields: [String]?, apps: [String])
+    }
+
+    /// What is known about the event `name` in a scenario whose devices run `running` (app names):
+    /// the events of every device and of the runner, and those of the apps that run.
+    package static func lookUp(_ name: String, running: Set<String>) -> Entry {
+        let apps = ScenarioAppRegistry.apps.filter { running.contains($0.name) }
+        guard apps.allSatisfy({ $0.events != nil }) else { return .unchecked }
+        if let fields = deviceEvents[name] ?? worldEvents[name] {
+            return .known(fields: openEvents.contains(name) ? nil : fields, apps: [])
+        }
+        var fields: [String] = []
+        var recordedBy: [String] = []
+        var found = false
+        for app in apps {
+            if let own = app.events?[name] {
+                found = true
+                fields += own
+                recordedBy.append(app.name)
+            }
+            if let own = app.serverEvents?[name] {
+                found = true
+                fields += own
+            }
+        }
+        return found ? .known(fields: Array(Set(fields)).sorted(), apps: recordedBy) : .unknown
+    }
+
+    /// The registered apps that record the event `name`, on a device or on their server.
+    static func apps(recording name: String) -> [String] {
+        ScenarioAppRegistry.apps.filter { $0.events?[name] != nil || $0.serverEvents?[name] != nil }.map(\.name)
+    }
+
+    /// Every event name a scenario whose devices run `running` can record, for suggestions.
+    static func names(running: Set<String>) -> [String] {
+        var names = Set(deviceEvents.keys).union(worldEvents.keys)
+        for app in ScenarioAppRegistry.apps where running.contains(app.name) {
+            names.formUnion(app.events?.keys ?? [:].keys)
+            names.formUnion(app.serverEvents?.keys ?? [:].keys)
+        }
+        return names.sorted()
+    }
+
+    /// Checks the event name of an expectation (at `node`) on `device` (nil: any) of `devices`; the
+    /// fields the event has (nil: any), for the expectation's `where:` and `capture:`.
+    static func check(_ node: YAMLNode, name: String, device: String?, devices: [DeviceSpec]) throws(ScenarioError) -> [String]? {
+        let running = Set(devices.compactMap { $0.app?.name })
+        let fields: [String]?, apps: [String]
+        switch lookUp(name, running: running) {
+        case .unchecked: return nil
+        case .known(let known, let recorders): (fields, apps) = (known, recorders)
+        case .unknown:
+            let elsewhere = Self.apps(recording: name)
+            if !elsewhere.isEmpty {
+                let recorders = elsewhere.count == 1 ? "the \(elsewhere[0]) app" : "the apps \(elsewhere.joined(separator: ", "))"
+                throw node.error("'\(name)' is recorded by \(recorders), which no device of this scenario runs")
+            }
+            var message = "unknown event '\(MessageText.excerpt(name))'"
+            if let nearest = NearestWord.suggest(for: name, among: names(running: running)) { message += "; did you mean '\(nearest)'?" }
+            throw node.error(message + " (Scenarios/README.md lists the events each app records)")
+        }
+        if let device, !apps.isEmpty, let spec = devices.first(where: { $0.id == device }), !apps.contains(spec.app?.name ?? "") {
+            let runs = spec.app.map { "runs the \($0.name) app" } ?? "runs no app"
+            let recorders = apps.count == 1 ? "the \(apps[0]) app" : "the apps \(apps.joined(separator: ", "))"
+            throw node.error("'\(name)' is recorded by \(recorders), and the device '\(device)' \(runs)")
+        }
+        return fields
+    }
+
+    /// Checks a field name of `event` against its `fields` (nil: any).
+    static func checkField(_ node: YAMLNode, _ field: String, of event: String, fields: [String]?) throws(ScenarioError) {
+        guard let fields, !fields.contains(field) else { return }
+        var message = "'\(event)' has no field '\(MessageText.excerpt(field))'"
+        if let nearest = NearestWord.suggest(for: field, among: fields) { message += "; did you mean '\(nearest)'?" }
+        message += fields.isEmpty ? " (it has no fields)" : " (its fields: \(fields.joined(separator: ", ")))"
+        throw node.error(message)
+    }
+}
