@@ -148,7 +148,7 @@ struct NMEAExportCommand: ParsableCommand {
             throw OutputFile.exit(error)
         }
         if let out {
-            Terminal.standardError.write("wrote \(count) fixes (\(DurationText.format(timeline.duration)), \(Int(route.length.rounded())) m) to \(out)\n")
+            Terminal.standardError.write("wrote \(Plural.count(count, "fix", plural: "fixes")) (\(DurationText.format(timeline.duration)), \(Int(route.length.rounded())) m) to \(out)\n")
         }
     }
 

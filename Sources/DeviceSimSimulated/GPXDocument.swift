@@ -42,6 +42,11 @@ public struct GPXDocument: Sendable {
         parser.shouldResolveExternalEntities = false
         let ok = parser.parse()
         if let error = delegate.error { throw error }
+        // On Linux the parser reports XML errors it recovers from and still returns true: the first
+        // one refuses the file (stopping the parser from inside its error callback crashes libxml2).
+        if let xmlError = delegate.firstXMLError {
+            throw GPXError(file: file, line: xmlError.line, column: xmlError.column, message: "not well-formed XML: \(Self.explain(xmlError.code))")
+        }
         if ok, let open = delegate.openElements.last {
             throw GPXError(file: file, line: parser.lineNumber, column: parser.columnNumber, message: "the file ends inside <\(open)>: it is cut off or not well-formed")
         }
@@ -241,6 +246,8 @@ private final class GPXParserDelegate: NSObject, XMLParserDelegate {
     let file: String
     var document = GPXDocument()
     var error: GPXError?
+    /// The first XML error the parser reported (it may go on after it and still succeed).
+    var firstXMLError: (line: Int, column: Int, code: Int?)?
     var sawRoot = false
     var openElements: [String] = []
     private var text = ""
@@ -289,11 +296,11 @@ private final class GPXParserDelegate: NSObject, XMLParserDelegate {
         }
     }
 
-    /// The first XML error ends the parse: on Linux the parser would go on and report every later one,
-    /// and Foundation leaks a string for each (found by a 30-minute fuzz run: 2 GB after a million
-    /// malformed inputs).
     func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) {
-        parser.abortParsing()
+        // libxml2's well-formedness errors are codes 1 to 92; its warnings (a relative namespace URI,
+        // an unknown version) and namespace errors (200 and up) do not make a file unreadable.
+        let code = (parseError as NSError).code
+        if firstXMLError == nil, (1...92).contains(code) { firstXMLError = (parser.lineNumber, parser.columnNumber, code) }
     }
 
     func parser(_ parser: XMLParser, foundCharacters string: String) {

@@ -16,6 +16,19 @@ import Testing
         </gpx>
         """
 
+    /// The inputs the fuzzer found crashing the GPX reader (Tests/Fuzz/Regressions/fuzz-gpx) are read
+    /// in the ordinary test build too: each is refused with its place, none crashes.
+    @Test func theFuzzersCrashInputsAreRefusedNotCrashes() throws {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fuzz/Regressions/fuzz-gpx")
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        #expect(files.count >= 6)
+        for file in files {
+            let data = try Data(contentsOf: folder.appendingPathComponent(file))
+            #expect(throws: GPXError.self, "\(file)") { try GPXDocument(data: data, file: file) }
+        }
+    }
+
     @Test func aTimedTrackPlaysAtItsRecordedTiming() throws {
         let document = try GPXDocument(data: Data(Self.track.utf8), file: "t.gpx")
         #expect(document.isTimed)
