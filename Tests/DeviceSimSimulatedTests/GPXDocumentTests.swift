@@ -29,6 +29,15 @@ import Testing
         }
     }
 
+    /// libxml2's warnings (here a relative namespace URI) do not refuse a file; its well-formedness
+    /// errors do, even those it recovers from.
+    @Test func warningsAreReadButRecoveredErrorsRefuseTheFile() throws {
+        let relative = Self.track.replacingOccurrences(of: "http://www.topografix.com/GPX/1/1", with: "gpx-1.1")
+        #expect(try GPXDocument(data: Data(relative.utf8), file: "w.gpx").trackSegments.first?.count == 4)
+        let broken = Self.track.replacingOccurrences(of: "</trkseg></trk>", with: "</trk></trkseg>")
+        #expect(throws: GPXError.self) { try GPXDocument(data: Data(broken.utf8), file: "b.gpx") }
+    }
+
     @Test func aTimedTrackPlaysAtItsRecordedTiming() throws {
         let document = try GPXDocument(data: Data(Self.track.utf8), file: "t.gpx")
         #expect(document.isTimed)
