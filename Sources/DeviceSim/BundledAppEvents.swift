@@ -159,6 +159,8 @@ extension TaskListScenarioApp: ScenarioAppEvents {
         "task.not-found": ["task"],
         "upload.conflict": ["count", "reason", "revision", "unsent"],
         "upload.failed": ["count", "reason", "revision", "unsent"],
+        "upload.resent": ["count"],
+        "upload.settled": ["applied", "revision"],
         "upload.started": ["count", "reason", "revision", "unsent"],
         "upload.succeeded": ["count", "reason", "revision", "unsent"],
     ]

@@ -174,10 +174,7 @@ public final class ScenarioSimulation {
                 break
             }
             do {
-                let db = try database.open()
-                try db.execute("PRAGMA query_only = ON")
-                defer { try? db.execute("PRAGMA query_only = OFF") }
-                rows = StoredProbe.text(of: try db.query(query).map { row in row.map(\.displayText) })
+                rows = StoredProbe.text(of: try database.open().readOnlyQuery(query).map { row in row.map(\.displayText) })
             } catch {
                 rows = "error: \(error)"
             }

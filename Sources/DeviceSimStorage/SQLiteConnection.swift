@@ -51,6 +51,11 @@ public final class SQLiteConnection {
 
     /// Runs `sql` and returns every row.
     public func query(_ sql: String, _ values: [SQLiteValue] = []) throws(SQLiteError) -> [[SQLiteValue]] {
+        try query(sql, values, maxRows: .max)
+    }
+
+    /// Runs `sql` and returns every row; past `maxRows` rows it stops with `SQLITE_TOOBIG`.
+    private func query(_ sql: String, _ values: [SQLiteValue], maxRows: Int) throws(SQLiteError) -> [[SQLiteValue]] {
         guard let handle else { throw SQLiteError(code: SQLITE_MISUSE, message: "the database is closed") }
         var statement: OpaquePointer?
         var code = sqlite3_prepare_v2(handle, sql, -1, &statement, nil)
@@ -62,7 +67,8 @@ public final class SQLiteConnection {
             case .null: sqlite3_bind_null(statement, position)
             case .integer(let number): sqlite3_bind_int64(statement, position, number)
             case .real(let number): sqlite3_bind_double(statement, position, number)
-            case .text(let text): sqlite3_bind_text(statement, position, text, -1, Self.transient)
+            // The length in bytes, not -1: text may hold NUL characters, which -1 would cut it at.
+            case .text(let text): sqlite3_bind_text(statement, position, text, Int32(clamping: text.utf8.count), Self.transient)
             }
         }
         var rows: [[SQLiteValue]] = []
@@ -70,16 +76,54 @@ public final class SQLiteConnection {
             code = sqlite3_step(statement)
             if code == SQLITE_DONE { break }
             guard code == SQLITE_ROW else { throw error(code) }
+            guard rows.count < maxRows else {
+                throw SQLiteError(code: SQLITE_TOOBIG, message: "the query gives more than the \(maxRows) rows an expectation may compare")
+            }
             rows.append((0..<sqlite3_column_count(statement)).map { column in
                 switch sqlite3_column_type(statement, column) {
                 case SQLITE_INTEGER: .integer(sqlite3_column_int64(statement, column))
                 case SQLITE_FLOAT: .real(sqlite3_column_double(statement, column))
                 case SQLITE_NULL: .null
-                default: .text(String(cString: sqlite3_column_text(statement, column)))
+                default: .text(Self.text(of: statement, column: column))
                 }
             })
         }
         return rows
+    }
+
+    /// Runs `sql`, a query that must not change the database (a scenario's `stored:` expectation), with
+    /// bounds on its work: past `maxInstructions` of SQLite's virtual machine (a recursive query that
+    /// never ends) or `maxRows` rows it is stopped with an error that says so.
+    public func readOnlyQuery(_ sql: String, maxInstructions: Int = 50_000_000, maxRows: Int = 10_000) throws(SQLiteError) -> [[SQLiteValue]] {
+        guard let handle else { throw SQLiteError(code: SQLITE_MISUSE, message: "the database is closed") }
+        try execute("PRAGMA query_only = ON")
+        defer { try? execute("PRAGMA query_only = OFF") }
+        let budget = InstructionBudget(callbacks: max(1, maxInstructions / InstructionBudget.instructionsPerCallback))
+        let context = Unmanaged.passRetained(budget)
+        sqlite3_progress_handler(handle, Int32(InstructionBudget.instructionsPerCallback), { context in
+            guard let context else { return 0 }
+            let budget = Unmanaged<InstructionBudget>.fromOpaque(context).takeUnretainedValue()
+            budget.left -= 1
+            return budget.left < 0 ? 1 : 0
+        }, context.toOpaque())
+        defer {
+            sqlite3_progress_handler(handle, 0, nil, nil)
+            context.release()
+        }
+        do {
+            return try query(sql, [], maxRows: maxRows)
+        } catch where error.primary == SQLITE_INTERRUPT && budget.left < 0 {
+            throw SQLiteError(
+                code: error.code,
+                message: "the query was stopped after \(maxInstructions) steps of SQLite's machine: it does not end (a recursive query without a limit?) or reads far too much")
+        }
+    }
+
+    /// The text of `column` of the current row, every byte of it (NUL characters included).
+    private static func text(of statement: OpaquePointer, column: Int32) -> String {
+        guard let bytes = sqlite3_column_text(statement, column) else { return "" }
+        let count = Int(sqlite3_column_bytes(statement, column))
+        return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
     }
 
     /// Runs `body` in one transaction: committed when it returns, rolled back when it throws.
@@ -103,6 +147,14 @@ public final class SQLiteConnection {
     }
 
     private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+}
+
+/// What a bounded query may still do: SQLite's progress handler takes one from `left` every
+/// ``instructionsPerCallback`` instructions and stops the query below zero.
+private final class InstructionBudget {
+    static let instructionsPerCallback = 1_000
+    var left: Int
+    init(callbacks: Int) { left = callbacks }
 }
 
 /// A value in a row or a bound parameter.

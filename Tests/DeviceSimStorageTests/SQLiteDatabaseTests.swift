@@ -34,6 +34,34 @@ import Testing
         #expect(try notes(in: second) == ["buy milk"])
     }
 
+    @Test func textWithNULCharactersIsStoredAndReadWhole() throws {
+        let db = database()
+        let text = "Bu\u{0}rek\u{0} ✓ Kupić"
+        try add(text, to: db)
+        db.close()
+        #expect(try notes(in: database()) == [text])
+    }
+
+    @Test func aReadOnlyQueryThatNeverEndsOrGivesTooManyRowsIsStoppedWithAReason() throws {
+        let db = database()
+        try add("buy milk", to: db)
+        let connection = try db.open()
+        #expect(try connection.readOnlyQuery("SELECT text FROM notes") == [[.text("buy milk")]])
+        let endless = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c"
+        #expect { try connection.readOnlyQuery(endless, maxInstructions: 1_000_000) } throws: { error in
+            "\(error)".contains("does not end")
+        }
+        let many = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c LIMIT 50) SELECT x FROM c"
+        #expect { try connection.readOnlyQuery(many, maxRows: 20) } throws: { error in
+            "\(error)".contains("more than the 20 rows")
+        }
+        #expect { try connection.readOnlyQuery("DELETE FROM notes") } throws: { _ in true }
+        // The connection is left as it was: writes work, and the handler is gone.
+        try add("pay rent", to: db)
+        #expect(try notes(in: db) == ["buy milk", "pay rent"])
+        #expect(try connection.query("WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c LIMIT 2000000) SELECT count(*) FROM c") == [[.integer(2_000_000)]])
+    }
+
     @Test func aFaultedWriteLeavesWhatWasSavedBefore() throws {
         let db = database()
         try add("buy milk", to: db)

@@ -75,10 +75,15 @@ public struct TaskListLocalState: Sendable, Hashable, Codable {
     public var hasUnsentChanges: Bool
     /// The next task number the device hands out.
     public var nextTaskNumber: Int
+    /// The list of an upload on its way, or whose answer never came (the connection dropped, the app
+    /// was killed): the server may have stored it. Kept until the server answers it, so that a change
+    /// made meanwhile is merged on top of it, not as if it had never been sent.
+    public var unacknowledged: UnacknowledgedTaskUpload?
 
     /// Creates a state.
     public init(
-        account: String? = nil, tasks: [TaskItem] = [], revision: Int = 0, base: [TaskItem] = [], hasUnsentChanges: Bool = false, nextTaskNumber: Int = 1
+        account: String? = nil, tasks: [TaskItem] = [], revision: Int = 0, base: [TaskItem] = [], hasUnsentChanges: Bool = false, nextTaskNumber: Int = 1,
+        unacknowledged: UnacknowledgedTaskUpload? = nil
     ) {
         self.account = account
         self.tasks = tasks
@@ -86,6 +91,23 @@ public struct TaskListLocalState: Sendable, Hashable, Codable {
         self.base = base
         self.hasUnsentChanges = hasUnsentChanges
         self.nextTaskNumber = nextTaskNumber
+        self.unacknowledged = unacknowledged
+    }
+}
+
+/// An upload the task-list app sent without hearing the server's answer: the list and the revision it
+/// was based on, which with the device make its request id. Sent again as it was, the server answers
+/// it as it did the first time (or stores it now, if it never arrived).
+public struct UnacknowledgedTaskUpload: Sendable, Hashable, Codable {
+    /// The tasks sent.
+    public var tasks: [TaskItem]
+    /// The server revision the upload was based on.
+    public var basedOn: Int
+
+    /// Creates one.
+    public init(tasks: [TaskItem], basedOn: Int) {
+        self.tasks = tasks
+        self.basedOn = basedOn
     }
 }
 

@@ -252,6 +252,8 @@ public final class TaskListApp {
         while true {
             device.record("download.started", [("account", .string(account))])
             do throws(BackendError) {
+                try await settleUnacknowledgedUpload(account: account)
+                guard state.account == account, !isStopped else { return }
                 let list = try await online().download(account: account)
                 guard state.account == account, !isStopped else { return }
                 if state.hasUnsentChanges {
@@ -335,13 +337,28 @@ public final class TaskListApp {
             }
         }
         while state.hasUnsentChanges, let account = state.account, !isStopped {
-            let sent = state.tasks
-            let sentChange = changeCount
-            let requestID = requestID(for: sent)
-            device.record("upload.started", [("count", .int(sent.count))])
+            var firstAttempt = false   // whether the request failing now is one that never went out before
             do throws(BackendError) {
+                if state.unacknowledged != UnacknowledgedTaskUpload(tasks: state.tasks, basedOn: state.revision) {
+                    try await settleUnacknowledgedUpload(account: account)
+                    guard state.account == account, !isStopped else { return }
+                }
+                let sent = state.tasks
+                let sentChange = changeCount
+                let requestID = requestID(for: sent, basedOn: state.revision)
+                // Written before it is sent: if the answer never comes (a dropped connection, a kill),
+                // the next upload asks about this one first (see settleUnacknowledgedUpload).
+                let sending = UnacknowledgedTaskUpload(tasks: sent, basedOn: state.revision)
+                if state.unacknowledged != sending {
+                    state.unacknowledged = sending
+                    save()
+                    guard !isStopped else { return }   // killed while saving: nothing was sent
+                    firstAttempt = true
+                }
+                device.record("upload.started", [("count", .int(sent.count))])
                 let outcome = try await online().upload(account: account, tasks: sent, basedOn: state.revision, requestID: requestID)
                 guard state.account == account, !isStopped else { return }
+                state.unacknowledged = nil
                 switch outcome {
                 case .accepted(let revision):
                     adopt(TaskListSnapshot(tasks: sent, revision: revision))
@@ -361,6 +378,13 @@ public final class TaskListApp {
                 }
             } catch {
                 guard !isStopped else { return }
+                if !error.isTimeout, firstAttempt {
+                    // This request never left, or the server refused it, and no earlier attempt of it
+                    // may have arrived: nothing to ask about later.
+                    state.unacknowledged = nil
+                    save()
+                    guard !isStopped else { return }
+                }
                 device.record("upload.failed", [("reason", .string(error.description)), ("unsent", .int(state.tasks.count))])
                 let message = switch error {
                 case .unreachable: "No internet connection: your changes are not saved to the server yet (they stay on this phone)."
@@ -376,17 +400,49 @@ public final class TaskListApp {
         }
     }
 
-    /// The request id of an upload of `tasks` on the current base: made from the device, the base
+    /// Sends again, as it was, the upload whose answer never came, before anything else is merged or
+    /// sent: the server answers it as it did the first time (or stores it now, if it never arrived).
+    /// Stored, its list becomes the base this device's later changes are changes of, so a task it
+    /// added and changed since is one task, not two; refused, it is forgotten (the next upload meets
+    /// the server's newer list and merges). Events: `upload.resent` (`count`), `upload.settled`
+    /// (`applied`, `revision`).
+    private func settleUnacknowledgedUpload(account: String) async throws(BackendError) {
+        guard let pending = state.unacknowledged else { return }
+        guard pending.basedOn == state.revision else {
+            state.unacknowledged = nil   // the device has taken a newer list since: nothing to settle
+            save()
+            return
+        }
+        device.record("upload.resent", [("count", .int(pending.tasks.count))])
+        let outcome: TaskUploadOutcome
+        // Only an answer settles it: when this attempt fails too, the first one may still have arrived.
+        outcome = try await online().upload(
+            account: account, tasks: pending.tasks, basedOn: pending.basedOn, requestID: requestID(for: pending.tasks, basedOn: pending.basedOn))
+        guard state.account == account, !isStopped else { return }
+        state.unacknowledged = nil
+        switch outcome {
+        case .accepted(let revision):
+            adopt(TaskListSnapshot(tasks: pending.tasks, revision: revision))
+            guard !isStopped else { return }   // killed while saving
+            device.record("upload.settled", [("applied", .bool(true)), ("revision", .int(revision))])
+        case .conflict:
+            save()
+            guard !isStopped else { return }   // killed while saving
+            device.record("upload.settled", [("applied", .bool(false)), ("revision", .int(state.revision))])
+        }
+    }
+
+    /// The request id of an upload of `tasks` based on `revision`: made from the device, the base
     /// revision and the list's contents, so a retry of the same upload (also after a restart) has the
     /// same id and the server answers it once, and any other upload has another.
-    private func requestID(for tasks: [TaskItem]) -> String {
+    private func requestID(for tasks: [TaskItem], basedOn revision: Int) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325   // FNV-1a: the same on every run and machine
         for task in tasks {
             for byte in "\(task.id)\u{1F}\(task.text)\u{1F}\(task.important)\u{1E}".utf8 {
                 hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
             }
         }
-        return "\(device.id)-r\(state.revision)-\(String(hash, radix: 16))"
+        return "\(device.id)-r\(revision)-\(String(hash, radix: 16))"
     }
 
     /// Takes `list` as the server's list the device is now in step with.
@@ -479,5 +535,12 @@ public final class TaskListApp {
 
     private func run(_ operation: @escaping @Sendable (TaskListApp) async -> Void) {
         appTasks.run(self, operation)
+    }
+}
+
+extension BackendError {
+    /// Whether the request went out and no answer came in time (the server may have handled it).
+    var isTimeout: Bool {
+        if case .timedOut = self { true } else { false }
     }
 }
