@@ -317,10 +317,8 @@ public final class FriendLocatorApp {
         for visit in gone {
             device.record("hotspot.left", [("hotspot", .string(visit.hotspot)), ("while", .string("closed"))])
         }
-        persist()
-        guard isSharing else { return }
-        let location = SharedLocation(account: account, hotspot: currentHotspot, coordinate: nil, precision: .hotspot)
-        spawn { await $0.sync(location) }
+        guard isSharing else { return persist() }
+        syncSaved(SharedLocation(account: account, hotspot: currentHotspot, coordinate: nil, precision: .hotspot))
     }
 
     /// An entry: recorded at once; its visit (prompts, locating, sync, ping) runs in a task of its own.
@@ -361,9 +359,17 @@ public final class FriendLocatorApp {
             ])
         }
         guard isSharing else { return }
+        syncSaved(SharedLocation(account: account, hotspot: currentHotspot, coordinate: nil, precision: .hotspot))
+    }
+
+    /// Syncs `location` in a task of its own, saved first as on its way (with what else changed), so
+    /// that an app killed before the answer sends it again when it is restarted.
+    private func syncSaved(_ location: SharedLocation) {
+        let version = outbox.nextVersion()
+        let requestID = newRequestID("sync")
+        outbox.sending(sync: Outbox.Sync(location: location, version: version, attempts: 1, requestID: requestID))
         persist()
-        let location = SharedLocation(account: account, hotspot: currentHotspot, coordinate: nil, precision: .hotspot)
-        spawn { await $0.sync(location) }
+        spawn { await $0.sync(location, version: version, requestID: requestID) }
     }
 
     /// A hotspot's visit; `resuming`: the visit a killed app had begun (its group question is behind it).
@@ -388,6 +394,7 @@ public final class FriendLocatorApp {
             }
         }
         if resuming == nil { saveProgress(of: hotspot.name, group: group, isComplete: false) }
+        guard !isStopped else { return }   // killed while saving
 
         if settings.autoLocate {
             location = await locateThroughBluetooth(in: hotspot) ?? location
@@ -413,6 +420,7 @@ public final class FriendLocatorApp {
         visits[hotspot.name] = nil
         // A hotspot-level location of a visit that a later entry has overtaken would hide where she is now.
         if location.precision != .hotspot || currentHotspot == hotspot.name { await sync(location) }
+        guard !isStopped, !Task.isCancelled else { return }   // killed while it was being sent
         if let group, !settings.autoPing || location.precision != .hotspot {
             send(ping: group, location)
         }
@@ -480,8 +488,12 @@ public final class FriendLocatorApp {
     // MARK: Backend
 
     /// Pings `group` in a task of its own (a visit that ends does not cut a request short).
+    /// The ping is on its way from now until the server answers: every save meanwhile (the visit's
+    /// progress is saved right after) keeps it, so an app killed before the answer sends it again, with
+    /// the same request id, when it is restarted.
     private func send(ping group: String, _ location: SharedLocation) {
         let requestID = newRequestID("ping")
+        outbox.sending(ping: Outbox.Ping(group: group, location: location, attempts: 1, requestID: requestID))
         spawn { await $0.sendPing(to: group, location, attempt: 1, requestID: requestID) }
     }
 
@@ -499,6 +511,7 @@ public final class FriendLocatorApp {
         do throws(BackendError) {
             let recipients = try await online().ping(from: location.account, group: group, location: location, requestID: requestID)
             guard !isStopped else { return }
+            answered(requestID)
             device.record("ping.sent", [
                 ("group", .string(group)), ("recipients", .string(recipients.joined(separator: ","))),
                 ("hotspot", location.hotspot.map(TraceValue.string) ?? .null), ("precision", .string(location.precision.rawValue)),
@@ -511,14 +524,18 @@ public final class FriendLocatorApp {
             // same request id again is answered without notifying anyone twice.
             if case .timedOut = error, stillThere, attempt < Self.attemptsAfterADrop {
                 device.record("ping.failed", [("group", .string(group)), ("reason", .string(error.description)), ("attempt", .int(attempt)), ("queued", .bool(true))])
+                outbox.sending(ping: Outbox.Ping(group: group, location: location, attempts: attempt + 1, requestID: requestID))
                 await sendPing(to: group, location, attempt: attempt + 1, requestID: requestID)
                 return
             }
             let queued = error == .unreachable && stillThere
             device.record("ping.failed", [("group", .string(group)), ("reason", .string(error.description)), ("attempt", .int(attempt)), ("queued", .bool(queued))])
             if queued {
+                outbox.answered(requestID)
                 outbox.queue(ping: Outbox.Ping(group: group, location: location, attempts: attempt, requestID: requestID))
                 persist()
+            } else {
+                answered(requestID)
             }
             if case .locationOff = error { isSharing = false }
         }
@@ -527,12 +544,13 @@ public final class FriendLocatorApp {
     private func sync(_ location: SharedLocation, version: Int? = nil, attempt: Int = 1, requestID: String? = nil) async {
         let version = version ?? outbox.nextVersion()
         let requestID = requestID ?? newRequestID("sync")
+        outbox.sending(sync: Outbox.Sync(location: location, version: version, attempts: attempt, requestID: requestID))
         do throws(BackendError) {
             try await online().updateLocation(location, requestID: requestID)
             guard !isStopped else { return }
             let hadQueued = outbox.hasQueuedSync
             outbox.synced(version: version)
-            if hadQueued, !outbox.hasQueuedSync { persist() }
+            if hadQueued, !outbox.hasQueuedSync { persist() } else { answered(requestID) }
             device.record("location.synced", [
                 ("hotspot", location.hotspot.map(TraceValue.string) ?? .null), ("precision", .string(location.precision.rawValue)),
                 ("attempt", .int(attempt)),
@@ -548,8 +566,11 @@ public final class FriendLocatorApp {
             let queued = error == .unreachable && newest
             device.record("sync.failed", [("reason", .string(error.description)), ("attempt", .int(attempt)), ("queued", .bool(queued))])
             if queued {
+                outbox.answered(requestID)
                 outbox.queue(sync: Outbox.Sync(location: location, version: version, attempts: attempt, requestID: requestID))
                 persist()
+            } else {
+                answered(requestID)
             }
             if case .locationOff = error { isSharing = false }
         }
@@ -558,7 +579,7 @@ public final class FriendLocatorApp {
     /// Back online: sends the newest location that could not be synced, then the pings still waiting.
     private func flushOutbox() {
         guard !outbox.isEmpty else { return }
-        let (sync, pings) = outbox.takeAll()
+        let (sync, pings) = outbox.takeAll()   // on their way from now (saved as such)
         persist()
         spawn { app in
             if let sync { await app.sync(sync.location, version: sync.version, attempt: sync.attempts + 1, requestID: sync.requestID) }
@@ -648,13 +669,26 @@ public final class FriendLocatorApp {
     /// Saves who is signed in, whether tracking is off and what waits to be sent; a failure is
     /// recorded (`storage.failed`) and the app goes on with what it has in memory.
     private func persist() {
+        guard !isStopped else { return }   // a killed app writes nothing
         let state = FriendLocatorLocalState(
             account: isSignedIn ? account : nil, trackingOff: !isTrackingEnabled, queued: outbox.saved(account: account), visits: visitProgress)
         do {
             try store.save(state)
+            savedInFlight = outbox.inFlightRequestIDs
         } catch {
+            guard !isStopped else { return }   // killed during this write: it records nothing more
             device.record("storage.failed", [("operation", .string("save")), ("reason", .string(error.description))])
         }
+    }
+
+    /// The request ids the last save kept as on their way.
+    private var savedInFlight: Set<String> = []
+
+    /// The request `requestID` was answered (or failed for good): no longer on its way. Saved again
+    /// only if the last save kept it, so that a restart does not send it once more.
+    private func answered(_ requestID: String) {
+        outbox.answered(requestID)
+        if savedInFlight.contains(requestID) { persist() }
     }
 
     /// The backend, for a request; refused at once while the device is offline.
@@ -694,6 +728,12 @@ private struct Outbox {
     private var syncedVersion = 0
     private var sync: Sync?
     private var pings: [Ping] = []
+    /// Requests on their way, not answered yet: saved with what waits, so that a restarted app sends
+    /// them again (with their request ids, which the server applies once).
+    private var syncOnItsWay: Sync?
+    private var pingsOnTheirWay: [Ping] = []
+
+    var inFlightRequestIDs: Set<String> { Set(pingsOnTheirWay.map(\.requestID) + (syncOnItsWay.map { [$0.requestID] } ?? [])) }
 
     var isEmpty: Bool { sync == nil && pings.isEmpty }
     var hasQueuedSync: Bool { sync != nil }
@@ -713,9 +753,11 @@ private struct Outbox {
         }
     }
 
-    /// What waits to be sent, as the device saves it.
+    /// What waits to be sent and what is on its way, as the device saves it (the newest location only).
     func saved(account: String) -> [FriendLocatorLocalState.Queued] {
-        (sync.map { [FriendLocatorLocalState.Queued(kind: .sync, requestID: $0.requestID, group: nil, location: $0.location, version: $0.version, attempts: $0.attempts)] } ?? [])
+        let newest = [sync, syncOnItsWay].compactMap { $0 }.filter { $0.version > syncedVersion }.max { $0.version < $1.version }
+        let pings = pings + pingsOnTheirWay
+        return (newest.map { [FriendLocatorLocalState.Queued(kind: .sync, requestID: $0.requestID, group: nil, location: $0.location, version: $0.version, attempts: $0.attempts)] } ?? [])
             + pings.map { FriendLocatorLocalState.Queued(kind: .ping, requestID: $0.requestID, group: $0.group, location: $0.location, version: 0, attempts: $0.attempts) }
     }
 
@@ -730,6 +772,25 @@ private struct Outbox {
     mutating func synced(version: Int) {
         syncedVersion = max(syncedVersion, version)
         if let queued = sync, queued.version <= version { sync = nil }
+        if let sending = syncOnItsWay, sending.version <= version { syncOnItsWay = nil }
+    }
+
+    /// `item` is on its way (a newer location replaces an older one).
+    mutating func sending(sync item: Sync) {
+        guard item.version >= (syncOnItsWay?.version ?? 0) else { return }
+        syncOnItsWay = item
+    }
+
+    /// `ping` is on its way (its attempts so far).
+    mutating func sending(ping: Ping) {
+        pingsOnTheirWay.removeAll { $0.requestID == ping.requestID }
+        pingsOnTheirWay.append(ping)
+    }
+
+    /// The request `requestID` is no longer on its way.
+    mutating func answered(_ requestID: String) {
+        pingsOnTheirWay.removeAll { $0.requestID == requestID }
+        if syncOnItsWay?.requestID == requestID { syncOnItsWay = nil }
     }
 
     /// Keeps `item` unless a newer location was synced or queued meanwhile (the newest wins).
@@ -742,15 +803,20 @@ private struct Outbox {
         pings.append(ping)
     }
 
-    /// Removes the pings about `hotspot` and returns them.
+    /// Removes the pings about `hotspot` waiting to be sent and returns them; those on their way are
+    /// no longer sent again after a restart.
     mutating func dropPings(about hotspot: String) -> [Ping] {
         let dropped = pings.filter { $0.location.hotspot == hotspot }
         pings.removeAll { $0.location.hotspot == hotspot }
+        pingsOnTheirWay.removeAll { $0.location.hotspot == hotspot }
         return dropped
     }
 
+    /// Everything waiting, to be sent now: on its way from here.
     mutating func takeAll() -> (sync: Sync?, pings: [Ping]) {
         defer {
+            if let sync { sending(sync: sync) }
+            for ping in pings { sending(ping: ping) }
             sync = nil
             pings = []
         }
