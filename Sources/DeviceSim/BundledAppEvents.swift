@@ -94,6 +94,7 @@ extension DogWalkScenarioApp: ScenarioAppEvents {
 
 extension FriendLocatorScenarioApp: ScenarioAppEvents {
     public static let events: [String: [String]] = [
+        "action.ignored": ["action", "reason"],
         "app.error": ["operation", "reason", "retry-in"],
         "app.started": ["account", "auto-locate", "auto-ping", "group", "signed-in"],
         "bluetooth.disabled": ["by", "message", "reason"],

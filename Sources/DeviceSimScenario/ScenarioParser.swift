@@ -521,7 +521,8 @@ public enum ScenarioParser {
         if name != "storage-fault" {
             guard let app = device.app.flatMap({ ScenarioAppRegistry.app(named: $0.name) }), app.keepsDataOnDevice else {
                 let running = device.app.map { "the \($0.name) app keeps its data in memory" } ?? "the device runs no app"
-                throw try map.required("do").error("'\(name)' needs an app that keeps its data in the device's database (dog-walk); \(running)")
+                let keeping = ScenarioAppRegistry.apps.filter(\.keepsDataOnDevice).map(\.name).sorted().joined(separator: ", ")
+                throw try map.required("do").error("'\(name)' needs an app that keeps its data in the device's database (\(keeping)); \(running)")
             }
         }
         switch name {

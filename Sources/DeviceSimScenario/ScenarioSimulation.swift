@@ -406,14 +406,20 @@ public final class ScenarioSimulation {
         case .connectivity(let online):
             simulated.connectivity.state = online ? .online : .offline
         case .dropConnection(let lose):
+            // Down and up again at this instant: whatever the device had on its way is caught (and
+            // loses the part `lose:` says, every request alike).
+            let connectivity = simulated.connectivity
+            let drop = {
+                let state = connectivity.state
+                connectivity.state = .offline
+                connectivity.state = state
+            }
             if let lose {
                 fields.append(("lose", .string(lose.rawValue)))
-                simulated.connectionDrops.script(lose)
+                simulated.connectionDrops.during(lose, drop: drop)
+            } else {
+                drop()
             }
-            // Down and up again at this instant: whatever the device had on its way is caught.
-            let state = simulated.connectivity.state
-            simulated.connectivity.state = .offline
-            simulated.connectivity.state = state
         case .answer(let prompt, let choice, let after, let onlyIfShowing):
             fields += [
                 ("prompt", .string(prompt)), ("choice", .string(choice)), ("after", .double(after.inSeconds)),

@@ -338,9 +338,14 @@ public enum DurationText {
     }
 }
 
-/// Suggests the closest valid word for a typo (Levenshtein distance).
-enum NearestWord {
-    static func suggest(for word: String, among candidates: [String]) -> String? {
+/// Suggests the closest valid word for a typo (Levenshtein distance), for an app's own error messages.
+///
+/// ```swift
+/// NearestWord.suggest(for: "clsoe", among: ["friends", "close"])   // "close"
+/// ```
+public enum NearestWord {
+    /// The candidate nearest `word`, when it is near enough to be what was meant.
+    public static func suggest(for word: String, among candidates: [String]) -> String? {
         // A word far longer than every candidate is no typo of one (and a 3 MB value would take seconds).
         guard word.utf8.count <= 2 * (candidates.map(\.utf8.count).max() ?? 0) + 8 else { return nil }
         let scored = candidates.map { ($0, distance(word.lowercased(), $0.lowercased())) }

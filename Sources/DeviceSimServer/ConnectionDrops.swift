@@ -1,23 +1,26 @@
-/// The scripted connection drops of one device (a scenario's `drop-connection` steps): which part of
-/// the request in flight each drop loses. A drop the script does not decide is decided by the seed.
+/// The scripted connection drops of one device (a scenario's `drop-connection` steps with `lose:`):
+/// which part of each request on its way a drop loses. Every request the drop catches loses that
+/// part; a drop the script does not decide (`drop-connection` without `lose:`, going offline) is
+/// decided by the seed, request by request.
 ///
 /// ```swift
 /// let drops = ConnectionDrops()
-/// drops.script(.reply)          // the next request in flight at a drop is handled, its reply lost
+/// drops.during(.reply) { connectivity.state = .offline; connectivity.state = .online }
+/// // every request on its way was handled by the server, and its reply lost
 /// ```
 public final class ConnectionDrops {
-    private var scripted: [LostInFlight] = []
+    /// What the drop happening now loses (nil: no scripted drop is happening).
+    private(set) var current: LostInFlight?
 
     /// No drop scripted.
     public init() {}
 
-    /// The next request caught by a drop loses `part`.
-    public func script(_ part: LostInFlight) {
-        scripted.append(part)
-    }
-
-    /// The scripted part for the next request caught by a drop (nil: none scripted).
-    func take() -> LostInFlight? {
-        scripted.isEmpty ? nil : scripted.removeFirst()
+    /// Runs `drop`, which takes the device's connection down (and up again): every request on its way
+    /// that it catches loses `part`.
+    public func during(_ part: LostInFlight, drop: () -> Void) {
+        let outer = current
+        current = part
+        defer { current = outer }
+        drop()
     }
 }

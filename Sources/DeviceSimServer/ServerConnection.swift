@@ -8,7 +8,7 @@ import DeviceSimTime
 /// - offline when the request is sent: it fails at once with ``BackendError/unreachable``;
 /// - the connection drops while the request is on its way (the device goes offline, even for an
 ///   instant, or a `drop-connection` step): the request or its reply is lost (which one is scripted
-///   with ``ConnectionDrops``, or decided by the seed); the device hears nothing and gives up after
+///   with ``ConnectionDrops`` for every request a drop catches, or decided by the seed); the device hears nothing and gives up after
 ///   ``timeout`` from the send with ``BackendError/timedOut(operation:)``. A lost reply means the
 ///   server acted: a retry must not be applied twice (servers key requests by a request id).
 ///
@@ -49,7 +49,12 @@ public final class ServerConnection {
         let clock = VirtualClock(device.scheduler)
         let sentAt = device.scheduler.now
         let dropped = DropFlag()
-        let observation = device.connectivity?.observe { state in if state == .offline { dropped.value = true } }
+        let drops = drops
+        let observation = device.connectivity?.observe { state in
+            guard state == .offline, !dropped.value else { return }
+            dropped.value = true
+            dropped.scriptedPart = drops.current   // the first drop that catches the request decides
+        }
         defer { observation?.cancel() }
         do {
             try await clock.sleep(for: latency)
@@ -57,7 +62,7 @@ public final class ServerConnection {
             throw .serverError(operation: operation)   // the app was stopped while waiting
         }
         guard dropped.value else { return try serve() }
-        let lost = drops.take() ?? (random.next() & 1 == 0 ? .request : .reply)
+        let lost = dropped.scriptedPart ?? (random.next() & 1 == 0 ? .request : .reply)
         device.record("request.lost", [("operation", .string(operation)), ("lost", .string(lost.rawValue))])
         if lost == .reply { _ = try? serve() }
         do {
@@ -74,4 +79,6 @@ public final class ServerConnection {
 /// the simulation's executor, read there after the flight).
 private final class DropFlag {
     var value = false
+    /// What the drop lost, when a `drop-connection` step said (`lose:`).
+    var scriptedPart: LostInFlight?
 }

@@ -235,17 +235,27 @@ public final class FriendLocatorApp {
 
     /// "Manage friends", "+", an e-mail address.
     public func addFriend(email: String) {
+        guard isSignedIn else { return ignoredWhileSignedOut("add-friend") }
         spawn { await $0.performAddFriend(email: email) }
     }
 
     /// "Show friends in my area".
     public func findFriendsInArea() {
+        guard isSignedIn else { return ignoredWhileSignedOut("find-friends") }
         spawn { await $0.performFindFriends() }
     }
 
     /// "Turn off location".
     public func turnOffLocation() {
+        guard isSignedIn else { return ignoredWhileSignedOut("turn-off-location") }
         spawn { await $0.performTurnOff() }
+    }
+
+    /// An action of the main part while the sign-up screen shows: nobody is signed in, so nothing is
+    /// asked of the backend (`action.ignored`, so that a scenario's author sees why nothing happened).
+    private func ignoredWhileSignedOut(_ action: String) {
+        guard !isStopped else { return }
+        device.record("action.ignored", [("action", .string(action)), ("reason", .string("no one is signed in (the sign-up screen shows): sign up first"))])
     }
 
     private var bound: SimulationBound<FriendLocatorApp> { SimulationBound(self, executor: device.scheduler.executor) }

@@ -51,6 +51,17 @@ struct FriendLocatorServerSpec: Sendable {
                 "device '\(MessageText.excerpt(device.id))' uses the account '\(MessageText.excerpt(device.account))', which the backend does not list",
                 at: device.location)
         }
+        for device in sections.devices {
+            // The group auto-ping informs must be one of the account's groups (every ping would fail).
+            guard let settings = device.app?.settings as? FriendLocatorApp.Settings,
+                  let account = spec.accounts.first(where: { $0.id == device.account }) else { continue }
+            let groups = ["friends"] + account.groups.keys.sorted()
+            guard !groups.contains(settings.group) else { continue }
+            var message = "device '\(MessageText.excerpt(device.id))' has the app setting group: '\(MessageText.excerpt(settings.group))', "
+                + "which the account '\(MessageText.excerpt(account.id))' does not have (its groups: \(groups.joined(separator: ", ")))"
+            if let nearest = NearestWord.suggest(for: settings.group, among: groups) { message += "; did you mean '\(nearest)'?" }
+            throw ScenarioError(message, at: device.location)
+        }
         return spec
     }
 
@@ -71,6 +82,10 @@ struct FriendLocatorServerSpec: Sendable {
                     let groups = try groupsNode.mapping(allowing: names, what: "groups")
                     for name in names {
                         guard name != "friends" else { throw groups.keyNode(name)!.error("'friends' is the default group of all friends; list them under 'friends:'") }
+                        guard name != "no" else {
+                            throw groups.keyNode(name)!.error("a group cannot be named 'no': it is the inform-group prompt's answer for informing nobody; name it otherwise")
+                        }
+                        guard !name.trimmingCharacters(in: .whitespaces).isEmpty else { throw groups.keyNode(name)!.error("a group needs a name") }
                         parsed.groups[name] = try groups.required(name).sequence(what: "list of group members").map { (f) throws(ScenarioError) in try f.string(what: "an account id") }
                     }
                 }
