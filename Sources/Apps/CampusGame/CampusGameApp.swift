@@ -19,6 +19,10 @@ import DeviceSimTime
 ///
 /// No fix, no joined game, offline and server errors each show a message and change nothing.
 ///
+/// **Stopped.** Killed or restarted (``stop()``), the app shows and records nothing more: not the
+/// answer of a request that was on its way (the request is abandoned, ``BackendError/cancelled(operation:)``,
+/// which is no server failure), and nothing after a save it was killed in the middle of.
+///
 /// Events (device's trace): `game.join-shown` (`added`, `game`, `objectives`), `objectives.shown`,
 /// `objective.not-here` (`objective`, `nearest`: the nearest one's id and name, `distance`), `objective.pending` (`objective`, `message`: a second
 /// tap while the request is on its way), `objective.already-achieved` (`objective`, `by`:
@@ -107,10 +111,11 @@ public final class CampusGameApp {
     private func performJoin() async {
         do throws(BackendError) {
             let join = try await online().join(account)
+            guard !isStopped else { return }
             state = CampusGameLocalState(
                 gameID: join.game.id, objectives: join.game.objectives.map(StoredObjective.init),
                 achieved: state.gameID == join.game.id ? state.achieved : [])
-            guard save("join") else { return }
+            guard save("join"), !isStopped else { return }
             let message = join.added ? "You have been added to today's game." : "You are already in today's game."
             device.record("game.join-shown", [
                 ("added", .bool(join.added)), ("game", .string(join.game.id)), ("message", .string(message)),
@@ -124,6 +129,7 @@ public final class CampusGameApp {
     private func performViewObjectives() async {
         do throws(BackendError) {
             let game = try await online().todaysGame(for: account)
+            guard !isStopped else { return }
             device.record("objectives.shown", [
                 ("game", .string(game.id)), ("count", .int(game.objectives.count)),
                 ("objectives", .string(game.objectives.map { "\($0.name) (\($0.points))" }.joined(separator: "|"))),
@@ -196,6 +202,7 @@ public final class CampusGameApp {
                 // The server has counted it: the confirmation shows even if the phone cannot save
                 // (it says so), and a later tap finds it achieved.
                 _ = save("achieve", afterServerAccepted: true)
+                guard !isStopped else { return }   // killed in the middle of the save: shows nothing
             }
             switch outcome {
             case .achieved(let points, let daily, let weekly, let info):
@@ -215,6 +222,7 @@ public final class CampusGameApp {
     private func performViewScoreboard(_ period: ScoreboardPeriod) async {
         do throws(BackendError) {
             let board = try await online().scoreboard(period, for: account)
+            guard !isStopped else { return }
             lastScoreboard = board
             device.record("scoreboard.shown", [
                 ("period", .string(period.rawValue)), ("since", .string(board.periodStart)),
@@ -228,11 +236,14 @@ public final class CampusGameApp {
 
     // MARK: Helpers
 
+    /// Shows `error` of `operation` (nothing once the app is stopped).
     private func failed(_ operation: String, _ error: BackendError) {
+        guard !isStopped else { return }
         let message: String
         switch error {
         case .unreachable: message = "No internet connection: try again when you are online."
         case .serverError: message = "The game server had a problem: try again later."
+        case .cancelled: message = "The request was abandoned before the game server answered: try again."
         case .timedOut: message = "The connection was lost before the game server answered: try again."
         case .notInGame: message = "Join today's game first."
         case .gameOver: message = "That day's game ended before the game server got your tap: join today's game and try again."
@@ -246,11 +257,14 @@ public final class CampusGameApp {
         device.record("game.error", [("operation", .string(operation)), ("message", .string(message)), ("reason", .string(error.description))])
     }
 
+    /// Saves the state; a failure is shown unless the app was stopped (killed in the middle of the
+    /// write). Callers check ``isStopped`` afterwards.
     private func save(_ operation: String, afterServerAccepted: Bool = false) -> Bool {
         do {
             try store.save(state)
             return true
         } catch {
+            guard !isStopped else { return false }
             let message = afterServerAccepted
                 ? "The game server has counted it, but this phone could not save it: \(error)"
                 : "Could not save on the device: \(error)"

@@ -69,4 +69,62 @@ import Testing
         }
         #expect(setup.simulation.events(named: "game.error").count == 2)
     }
+
+    /// A store whose next save kills the app in the middle of the write (the write fails), as
+    /// `kill-app during: next-write` does.
+    final class KilledInTheWriteStore: CampusGameStore {
+        var state = CampusGameLocalState()
+        var app: CampusGameApp?
+        var killNextSave = false
+
+        func load() throws(StorageError) -> CampusGameLocalState { state }
+
+        func save(_ state: CampusGameLocalState) throws(StorageError) {
+            guard killNextSave else {
+                self.state = state
+                return
+            }
+            killNextSave = false
+            app?.stop()
+            throw .writeFailed(key: "campus game", reason: "the app was killed during the write")
+        }
+    }
+
+    @Test func anAppKilledInTheMiddleOfASaveShowsNothingMore() throws {
+        let setup = try Self.make()
+        let store = KilledInTheWriteStore()
+        let app = CampusGameApp(device: setup.app.device, account: "aino", server: setup.server, store: store, calendar: setup.app.calendar)
+        store.app = app
+        app.joinGame()
+        try setup.simulation.advance(by: .seconds(1))
+        #expect(setup.simulation.events(named: "game.join-shown").count == 1)
+        store.killNextSave = true
+        app.objectiveAchieved()
+        try setup.simulation.advance(by: .seconds(1))
+        #expect(app.isStopped)
+        #expect(setup.server.achievements.map(\.objective) == ["dome"], "the server counted it")
+        #expect(setup.simulation.events(named: "game.error").isEmpty, "a dead app shows no 'could not save it'")
+        #expect(setup.simulation.events(named: "objective.confirmed").isEmpty, "a dead app shows no points")
+
+        // Killed while saving a join: no join shown.
+        let again = CampusGameApp(device: setup.app.device, account: "aino", server: setup.server, store: store, calendar: setup.app.calendar)
+        store.app = again
+        store.killNextSave = true
+        again.joinGame()
+        try setup.simulation.advance(by: .seconds(1))
+        #expect(again.isStopped)
+        #expect(setup.simulation.events(named: "game.join-shown").count == 1)
+        #expect(setup.simulation.events(named: "game.error").isEmpty)
+    }
+
+    @Test func anAppStoppedWhileARequestIsOnItsWayShowsNothingAndBlamesNoServer() throws {
+        let setup = try Self.make()
+        setup.app.joinGame()
+        try setup.simulation.advance(by: .milliseconds(100))   // the request takes 200 ms
+        setup.app.stop()
+        try setup.simulation.advance(by: .seconds(1))
+        #expect(setup.simulation.events(named: "game.error").isEmpty)
+        #expect(setup.simulation.events(named: "game.join-shown").isEmpty)
+        #expect(setup.server.players.isEmpty, "the abandoned request never reached the server")
+    }
 }
