@@ -36,7 +36,11 @@ import DeviceSimTime
 /// the stored game is an earlier day's: "Objective Achieved" asks the user to join today's game
 /// instead of judging today's tap by yesterday's achievements. Each request names the game it was
 /// tapped in; the server refuses one that arrives after that day's midnight (counted in neither
-/// day), so a tap and the points it earns always belong to one day.
+/// day), so a tap and the points it earns always belong to one day. A request whose answer never
+/// came (the phone timed out: the server may have counted it) is kept on the phone
+/// (``CampusGameLocalState/unanswered``): tapped again at that objective, it is sent again with its
+/// game and request id even after midnight, and the phone shows the server's answer (the points it
+/// counted that day); only then does a new day's game ask to be joined first.
 ///
 /// ```swift
 /// let app = CampusGameApp(device: device, account: "alice", server: server, store: InMemoryCampusGameStore())
@@ -112,9 +116,10 @@ public final class CampusGameApp {
         do throws(BackendError) {
             let join = try await online().join(account)
             guard !isStopped else { return }
+            let sameGame = state.gameID == join.game.id
             state = CampusGameLocalState(
                 gameID: join.game.id, objectives: join.game.objectives.map(StoredObjective.init),
-                achieved: state.gameID == join.game.id ? state.achieved : [])
+                achieved: sameGame ? state.achieved : [], unanswered: sameGame ? state.unanswered : [])
             guard save("join"), !isStopped else { return }
             let message = join.added ? "You have been added to today's game." : "You are already in today's game."
             device.record("game.join-shown", [
@@ -153,7 +158,13 @@ public final class CampusGameApp {
             return
         }
         let today = todaysGameID
-        guard joined == today else {
+        let objectives = state.objectives.map(\.objective)
+        let accuracy = fix.horizontalAccuracy ?? GameObjective.accuracyAllowance
+        let reached = GameObjective.reached(among: objectives, by: fix.coordinate, accuracy: accuracy)
+        // A retry of a request whose answer never came goes to the server as it was (its game and
+        // request id), even after midnight: the server may have counted it in that day's game.
+        let isRetry = reached.map { state.unanswered.contains($0.id) } ?? false
+        guard joined == today || isRetry else {
             // The stored game is an earlier day's: what was achieved in it says nothing about today.
             device.record("game.error", [
                 ("operation", .string("achieve")), ("message", .string("A new day's game has begun: join today's game first.")),
@@ -161,9 +172,7 @@ public final class CampusGameApp {
             ])
             return
         }
-        let objectives = state.objectives.map(\.objective)
-        let accuracy = fix.horizontalAccuracy ?? GameObjective.accuracyAllowance
-        guard let objective = GameObjective.reached(among: objectives, by: fix.coordinate, accuracy: accuracy) else {
+        guard let objective = reached else {
             let nearest = objectives.min { $0.center.distance(to: fix.coordinate) < $1.center.distance(to: fix.coordinate) }!
             device.record("objective.not-here", [
                 ("objective", .string(nearest.id)), ("nearest", .string(nearest.name)), ("distance", .double((nearest.center.distance(to: fix.coordinate)).rounded())),
@@ -199,6 +208,7 @@ public final class CampusGameApp {
             // there, whatever else happened meanwhile (a join of the same game keeps it).
             if state.gameID == game {
                 state.achieved.insert(objective.id)   // accepted now, or already by the server
+                state.unanswered.remove(objective.id)
                 // The server has counted it: the confirmation shows even if the phone cannot save
                 // (it says so), and a later tap finds it achieved.
                 _ = save("achieve", afterServerAccepted: true)
@@ -216,6 +226,19 @@ public final class CampusGameApp {
         } catch {
             guard !isStopped else { return }
             failed("achieve", error)
+            guard state.gameID == game else { return }
+            switch error {
+            case .timedOut:
+                // No answer: the server may have counted it. The phone keeps the request to send
+                // again (its game and id), also after midnight.
+                guard state.unanswered.insert(objective.id).inserted else { return }
+            case .unreachable, .cancelled:
+                return   // not sent (offline), or abandoned: nothing changes
+            default:
+                // The server answered (it refused): nothing of this request is left to retry.
+                guard state.unanswered.remove(objective.id) != nil else { return }
+            }
+            _ = save("achieve")
         }
     }
 

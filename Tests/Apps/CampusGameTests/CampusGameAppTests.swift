@@ -1,5 +1,6 @@
 import DeviceSimCampusGame
 import DeviceSimHAL
+import DeviceSimServer
 import DeviceSimTesting
 import DeviceSimTime
 import Foundation
@@ -126,5 +127,40 @@ import Testing
         #expect(setup.simulation.events(named: "game.error").isEmpty)
         #expect(setup.simulation.events(named: "game.join-shown").isEmpty)
         #expect(setup.server.players.isEmpty, "the abandoned request never reached the server")
+    }
+
+    @Test func aReplyLostBeforeMidnightIsRetriedAfterItAndShowsThePoints() throws {
+        let simulation = TestSimulation(seed: 1, startDate: Self.start)
+        let phone = simulation.addDevice("phone", at: Self.dome.center)
+        let calendar = try GameCalendar(startDate: Self.start, timeZone: "Europe/Helsinki")
+        let server = SimulatedGameServer(scheduler: simulation.scheduler, events: simulation.trace, calendar: calendar, objectives: [Self.dome])
+        let drops = ConnectionDrops()
+        drops.script(.reply)
+        let connection = ServerConnection(device: phone.device, latency: .milliseconds(200), random: SeededRandomGenerator(seed: 1), drops: drops)
+        let store = InMemoryCampusGameStore()
+        let app = CampusGameApp(device: phone.device, account: "aino", server: server.client(connection: connection), store: store, calendar: calendar)
+        app.joinGame()
+        try simulation.advance(by: .seconds(1))
+        // 23:59:50: the server counts the tap, the connection drops and the reply is lost.
+        try simulation.advance(to: VirtualInstant(offset: .seconds(9 * 60 + 50)))
+        app.objectiveAchieved()
+        try simulation.advance(by: .milliseconds(100))
+        phone.connectivity.state = .offline
+        phone.connectivity.state = .online
+        try simulation.advance(by: .seconds(20))            // 00:00:10: the phone gave up at 00:00:05
+        #expect(server.achievements.map(\.game) == ["2026-11-23"])
+        #expect(store.state.unanswered == ["dome"] && store.state.achieved.isEmpty)
+        // The retry after midnight goes to the server with Monday's game and request id: the points.
+        app.objectiveAchieved()
+        try simulation.advance(by: .seconds(1))
+        let confirmed = try #require(simulation.events(named: "objective.confirmed").first)
+        #expect(confirmed.fields.first { $0.key == "points" }?.value == .int(15))
+        #expect(store.state.gameID == "2026-11-23" && store.state.achieved == ["dome"] && store.state.unanswered.isEmpty)
+        // A new tap: today's game must be joined first.
+        app.objectiveAchieved()
+        try simulation.advance(by: .seconds(1))
+        let error = try #require(simulation.events(named: "game.error").last)
+        #expect(error.fields.first { $0.key == "message" }?.value == .string("A new day's game has begun: join today's game first."))
+        #expect(server.achievements.count == 1)
     }
 }
