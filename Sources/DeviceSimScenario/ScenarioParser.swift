@@ -318,7 +318,14 @@ public enum ScenarioParser {
             }
             if let n = bluetoothMap.optional("fence-exit") { bluetooth.fenceExitDelay = try n.duration(what: "a fence exit delay") }
         }
-        let account = try map.optional("account")?.string(what: "an account id") ?? id
+        var account = id
+        if let n = map.optional("account") {
+            account = try n.string(what: "an account id")
+            // A nameless player: refused like an empty name in an app's server settings.
+            guard !account.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+                throw n.error("a device's account cannot be empty: give the account it uses (account: alice), or leave 'account' out to use the device id '\(MessageText.excerpt(id))'")
+            }
+        }
         let online = try map.optional("online")?.bool() ?? true
         var geofences = GeofenceSpec()
         if let n = map.optional("geofences") { geofences = try parseGeofences(n, places: places) }
@@ -745,6 +752,34 @@ public enum ScenarioParser {
     }
 
     /// A whole number that is not negative (a count).
+    /// An injected server failure's `within: [from, until]` (an app's `server-failures`, the friend
+    /// locator's `backend: failures:`): requests fail from `from` until just before `until`, so a
+    /// window that ends where or before it starts would fail nothing and is refused at its line and
+    /// column.
+    public static func parseFailureWindow(_ node: YAMLNode) throws(ScenarioError) -> Range<Duration> {
+        let items = try node.sequence(what: "a failure window [from, until]")
+        guard items.count == 2 else { throw node.error("expected a failure window [from, until], e.g. [0s, 10m]; found a list of \(items.count)") }
+        let from = try items[0].duration(), until = try items[1].duration()
+        guard from < until else {
+            let written = "[\(items[0].scalarText ?? ""), \(items[1].scalarText ?? "")]"
+            throw node.error(
+                from == until
+                    ? "the failure window \(written) is empty (requests fail from its start until before its end): give an end after the start, e.g. [\(items[0].scalarText ?? "0s"), 10m]"
+                    : "the failure window \(written) ends before it starts: write [from, until] with the earlier time first, e.g. [\(items[1].scalarText ?? "0s"), \(items[0].scalarText ?? "10m")]")
+        }
+        return from..<until
+    }
+
+    /// An injected server failure's `count:`: how many requests fail, at least 1 (refused at its line
+    /// and column otherwise: a count of 0 or less would fail nothing).
+    public static func parseFailureCount(_ node: YAMLNode) throws(ScenarioError) -> Int {
+        let value = try node.int(what: "a number of requests that fail")
+        guard value >= 1 else {
+            throw node.error("a failure's count is how many requests fail, at least 1; found \(value) (leave 'count' out to fail every request in the window)")
+        }
+        return value
+    }
+
     public static func nonNegative(_ node: YAMLNode) throws(ScenarioError) -> Int {
         let value = try node.int(what: "a count")
         guard value >= 0 else { throw node.error("a count cannot be negative") }

@@ -10,6 +10,9 @@ public enum BackendError: Error, Sendable, Hashable, CustomStringConvertible {
     case locationOff(String)
     /// The server failed the request (an injected failure).
     case serverError(operation: String)
+    /// The request was abandoned on the device: the app was stopped (killed or restarted) before its
+    /// answer came. Nobody failed it; a stopped app shows nothing of it.
+    case cancelled(operation: String)
     /// The device is offline.
     case unreachable
     /// The connection dropped while the request was on its way: no reply came within the timeout
@@ -32,6 +35,7 @@ public enum BackendError: Error, Sendable, Hashable, CustomStringConvertible {
         case .unknownGroup(let group): "no group named '\(group)'"
         case .locationOff(let account): "\(account) has turned location tracking off"
         case .serverError(let operation): "the server failed the request '\(operation)'"
+        case .cancelled(let operation): "the request '\(operation)' was abandoned: the app stopped before the answer came"
         case .unreachable: "the server cannot be reached: the device is offline"
         case .timedOut(let operation): "the server did not answer '\(operation)' in time: the connection dropped"
         case .notInGame(let account): "\(account) has not joined today's game"

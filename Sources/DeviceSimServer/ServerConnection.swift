@@ -10,7 +10,9 @@ import DeviceSimTime
 ///   instant, or a `drop-connection` step): the request or its reply is lost (which one is scripted
 ///   with ``ConnectionDrops`` for every request a drop catches, or decided by the seed); the device hears nothing and gives up after
 ///   ``timeout`` from the send with ``BackendError/timedOut(operation:)``. A lost reply means the
-///   server acted: a retry must not be applied twice (servers key requests by a request id).
+///   server acted: a retry must not be applied twice (servers key requests by a request id);
+/// - the app is stopped (its task cancelled) while it waits: ``BackendError/cancelled(operation:)``,
+///   which is no failure of the server and which a stopped app does not show.
 ///
 /// Events (device's trace): `request.lost` (`operation`, `lost`: `request` or `reply`),
 /// `request.timed-out` (`operation`, `after` seconds).
@@ -59,7 +61,7 @@ public final class ServerConnection {
         do {
             try await clock.sleep(for: latency)
         } catch {
-            throw .serverError(operation: operation)   // the app was stopped while waiting
+            throw .cancelled(operation: operation)   // the app was stopped while waiting
         }
         guard dropped.value else { return try serve() }
         let lost = dropped.scriptedPart ?? (random.next() & 1 == 0 ? .request : .reply)
@@ -68,7 +70,7 @@ public final class ServerConnection {
         do {
             try await clock.sleep(until: sentAt.advanced(by: timeout))
         } catch {
-            throw .serverError(operation: operation)
+            throw .cancelled(operation: operation)
         }
         device.record("request.timed-out", [("operation", .string(operation)), ("after", .double(timeout.inSeconds))])
         throw .timedOut(operation: operation)

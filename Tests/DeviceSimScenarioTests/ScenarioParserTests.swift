@@ -133,4 +133,31 @@ import Testing
         let error = try #require(throws: ScenarioError.self) { try ScenarioParser.parse(listed, file: "test.yaml") }
         #expect(error.description.contains("device 'walker-2' uses the account 'walker-2', which the backend does not list"))
     }
+
+    @Test func anEmptyAccountIsRefusedAtItsLineAndColumn() throws {
+        for written in ["\"\"", "\"   \"", "''"] {
+            let text = minimal.replacingOccurrences(of: "    at: [52.5, 13.4]", with: "    at: [52.5, 13.4]\n    account: \(written)")
+            let error = try #require(self.error(in: text), "account: \(written) was accepted")
+            #expect(error.description == "test.yaml:5:14: a device's account cannot be empty: give the account it uses (account: alice), or leave 'account' out to use the device id 'walker'")
+        }
+        let named = minimal.replacingOccurrences(of: "    at: [52.5, 13.4]", with: "    at: [52.5, 13.4]\n    account: alice")
+        #expect(try ScenarioParser.parse(named, file: "test.yaml").devices.map(\.account) == ["alice"])
+    }
+
+    @Test func theFriendLocatorsBackendFailuresRefuseWindowsAndCountsThatFailNothing() throws {
+        let text = minimal.replacingOccurrences(of: "app: { name: dog-walk }", with: "app: { name: friend-locator }")
+            .replacingOccurrences(of: "do: start-service", with: "do: find-friends")
+            .replacingOccurrences(of: "event: marker.shown", with: "event: app.started")
+        func failures(_ rule: String) -> String {
+            let withFailures = text.replacingOccurrences(of: "devices:\n", with: "backend:\n  failures: [\(rule)]\ndevices:\n")
+            return error(in: withFailures)?.description ?? "parsed"
+        }
+        #expect(failures("{ operation: ping, within: [0s, 10m], count: 2 }") == "parsed")
+        #expect(failures("{ operation: ping, within: [1m, 10s] }")
+            == "test.yaml:3:41: the failure window [1m, 10s] ends before it starts: write [from, until] with the earlier time first, e.g. [10s, 1m]")
+        #expect(failures("{ operation: ping, within: [10s, 10s] }").hasPrefix("test.yaml:3:41: the failure window [10s, 10s] is empty"))
+        #expect(failures("{ operation: ping, count: 0 }")
+            == "test.yaml:3:40: a failure's count is how many requests fail, at least 1; found 0 (leave 'count' out to fail every request in the window)")
+        #expect(failures("{ operation: ping, count: -1 }").hasPrefix("test.yaml:3:40: a failure's count is how many requests fail, at least 1; found -1"))
+    }
 }

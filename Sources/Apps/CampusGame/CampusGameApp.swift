@@ -19,6 +19,10 @@ import DeviceSimTime
 ///
 /// No fix, no joined game, offline and server errors each show a message and change nothing.
 ///
+/// **Stopped.** Killed or restarted (``stop()``), the app shows and records nothing more: not the
+/// answer of a request that was on its way (the request is abandoned, ``BackendError/cancelled(operation:)``,
+/// which is no server failure), and nothing after a save it was killed in the middle of.
+///
 /// Events (device's trace): `game.join-shown` (`added`, `game`, `objectives`), `objectives.shown`,
 /// `objective.not-here` (`objective`, `nearest`: the nearest one's id and name, `distance`), `objective.pending` (`objective`, `message`: a second
 /// tap while the request is on its way), `objective.already-achieved` (`objective`, `by`:
@@ -32,7 +36,11 @@ import DeviceSimTime
 /// the stored game is an earlier day's: "Objective Achieved" asks the user to join today's game
 /// instead of judging today's tap by yesterday's achievements. Each request names the game it was
 /// tapped in; the server refuses one that arrives after that day's midnight (counted in neither
-/// day), so a tap and the points it earns always belong to one day.
+/// day), so a tap and the points it earns always belong to one day. A request whose answer never
+/// came (the phone timed out: the server may have counted it) is kept on the phone
+/// (``CampusGameLocalState/unanswered``): tapped again at that objective, it is sent again with its
+/// game and request id even after midnight, and the phone shows the server's answer (the points it
+/// counted that day); only then does a new day's game ask to be joined first.
 ///
 /// ```swift
 /// let app = CampusGameApp(device: device, account: "alice", server: server, store: InMemoryCampusGameStore())
@@ -107,10 +115,12 @@ public final class CampusGameApp {
     private func performJoin() async {
         do throws(BackendError) {
             let join = try await online().join(account)
+            guard !isStopped else { return }
+            let sameGame = state.gameID == join.game.id
             state = CampusGameLocalState(
                 gameID: join.game.id, objectives: join.game.objectives.map(StoredObjective.init),
-                achieved: state.gameID == join.game.id ? state.achieved : [])
-            guard save("join") else { return }
+                achieved: sameGame ? state.achieved : [], unanswered: sameGame ? state.unanswered : [])
+            guard save("join"), !isStopped else { return }
             let message = join.added ? "You have been added to today's game." : "You are already in today's game."
             device.record("game.join-shown", [
                 ("added", .bool(join.added)), ("game", .string(join.game.id)), ("message", .string(message)),
@@ -124,6 +134,7 @@ public final class CampusGameApp {
     private func performViewObjectives() async {
         do throws(BackendError) {
             let game = try await online().todaysGame(for: account)
+            guard !isStopped else { return }
             device.record("objectives.shown", [
                 ("game", .string(game.id)), ("count", .int(game.objectives.count)),
                 ("objectives", .string(game.objectives.map { "\($0.name) (\($0.points))" }.joined(separator: "|"))),
@@ -147,7 +158,13 @@ public final class CampusGameApp {
             return
         }
         let today = todaysGameID
-        guard joined == today else {
+        let objectives = state.objectives.map(\.objective)
+        let accuracy = fix.horizontalAccuracy ?? GameObjective.accuracyAllowance
+        let reached = GameObjective.reached(among: objectives, by: fix.coordinate, accuracy: accuracy)
+        // A retry of a request whose answer never came goes to the server as it was (its game and
+        // request id), even after midnight: the server may have counted it in that day's game.
+        let isRetry = reached.map { state.unanswered.contains($0.id) } ?? false
+        guard joined == today || isRetry else {
             // The stored game is an earlier day's: what was achieved in it says nothing about today.
             device.record("game.error", [
                 ("operation", .string("achieve")), ("message", .string("A new day's game has begun: join today's game first.")),
@@ -155,9 +172,7 @@ public final class CampusGameApp {
             ])
             return
         }
-        let objectives = state.objectives.map(\.objective)
-        let accuracy = fix.horizontalAccuracy ?? GameObjective.accuracyAllowance
-        guard let objective = GameObjective.reached(among: objectives, by: fix.coordinate, accuracy: accuracy) else {
+        guard let objective = reached else {
             let nearest = objectives.min { $0.center.distance(to: fix.coordinate) < $1.center.distance(to: fix.coordinate) }!
             device.record("objective.not-here", [
                 ("objective", .string(nearest.id)), ("nearest", .string(nearest.name)), ("distance", .double((nearest.center.distance(to: fix.coordinate)).rounded())),
@@ -193,9 +208,11 @@ public final class CampusGameApp {
             // there, whatever else happened meanwhile (a join of the same game keeps it).
             if state.gameID == game {
                 state.achieved.insert(objective.id)   // accepted now, or already by the server
+                state.unanswered.remove(objective.id)
                 // The server has counted it: the confirmation shows even if the phone cannot save
                 // (it says so), and a later tap finds it achieved.
                 _ = save("achieve", afterServerAccepted: true)
+                guard !isStopped else { return }   // killed in the middle of the save: shows nothing
             }
             switch outcome {
             case .achieved(let points, let daily, let weekly, let info):
@@ -209,12 +226,26 @@ public final class CampusGameApp {
         } catch {
             guard !isStopped else { return }
             failed("achieve", error)
+            guard state.gameID == game else { return }
+            switch error {
+            case .timedOut:
+                // No answer: the server may have counted it. The phone keeps the request to send
+                // again (its game and id), also after midnight.
+                guard state.unanswered.insert(objective.id).inserted else { return }
+            case .unreachable, .cancelled:
+                return   // not sent (offline), or abandoned: nothing changes
+            default:
+                // The server answered (it refused): nothing of this request is left to retry.
+                guard state.unanswered.remove(objective.id) != nil else { return }
+            }
+            _ = save("achieve")
         }
     }
 
     private func performViewScoreboard(_ period: ScoreboardPeriod) async {
         do throws(BackendError) {
             let board = try await online().scoreboard(period, for: account)
+            guard !isStopped else { return }
             lastScoreboard = board
             device.record("scoreboard.shown", [
                 ("period", .string(period.rawValue)), ("since", .string(board.periodStart)),
@@ -228,11 +259,14 @@ public final class CampusGameApp {
 
     // MARK: Helpers
 
+    /// Shows `error` of `operation` (nothing once the app is stopped).
     private func failed(_ operation: String, _ error: BackendError) {
+        guard !isStopped else { return }
         let message: String
         switch error {
         case .unreachable: message = "No internet connection: try again when you are online."
         case .serverError: message = "The game server had a problem: try again later."
+        case .cancelled: message = "The request was abandoned before the game server answered: try again."
         case .timedOut: message = "The connection was lost before the game server answered: try again."
         case .notInGame: message = "Join today's game first."
         case .gameOver: message = "That day's game ended before the game server got your tap: join today's game and try again."
@@ -246,11 +280,14 @@ public final class CampusGameApp {
         device.record("game.error", [("operation", .string(operation)), ("message", .string(message)), ("reason", .string(error.description))])
     }
 
+    /// Saves the state; a failure is shown unless the app was stopped (killed in the middle of the
+    /// write). Callers check ``isStopped`` afterwards.
     private func save(_ operation: String, afterServerAccepted: Bool = false) -> Bool {
         do {
             try store.save(state)
             return true
         } catch {
+            guard !isStopped else { return false }
             let message = afterServerAccepted
                 ? "The game server has counted it, but this phone could not save it: \(error)"
                 : "Could not save on the device: \(error)"

@@ -189,12 +189,17 @@ public struct CampusGameLocalState: Sendable, Hashable, Codable {
     public var objectives: [StoredObjective]
     /// Ids of the objectives achieved in the joined game, as the server accepted them.
     public var achieved: Set<String>
+    /// Ids of the objectives of the joined game whose "Objective Achieved" got no answer (the phone
+    /// timed out; the server may have counted it): tapped again there, the request is sent again with
+    /// its game and request id, even after that day's midnight.
+    public var unanswered: Set<String>
 
     /// Creates a state.
-    public init(gameID: String? = nil, objectives: [StoredObjective] = [], achieved: Set<String> = []) {
+    public init(gameID: String? = nil, objectives: [StoredObjective] = [], achieved: Set<String> = [], unanswered: Set<String> = []) {
         self.gameID = gameID
         self.objectives = objectives
         self.achieved = achieved
+        self.unanswered = unanswered
     }
 }
 

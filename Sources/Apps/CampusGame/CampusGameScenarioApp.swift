@@ -67,12 +67,11 @@ public final class CampusGameScenarioApp: ScenarioApp {
                 let operation = SimulatedGameServer.Operation(rawValue: try failure.required("operation").choice(SimulatedGameServer.Operation.allCases.map(\.rawValue), what: "a game server operation"))!
                 var from: Duration = .zero, until: Duration?
                 if let within = failure.optional("within") {
-                    let bounds = try within.sequence(what: "[from, until] window")
-                    guard bounds.count == 2 else { throw within.error("expected [from, until], e.g. [0s, 10m]") }
-                    from = try bounds[0].duration()
-                    until = try bounds[1].duration()
+                    let window = try ScenarioParser.parseFailureWindow(within)
+                    from = window.lowerBound
+                    until = window.upperBound
                 }
-                let count = try failure.optional("count")?.int(what: "a number of requests")
+                let count = try failure.optional("count").map { (n) throws(ScenarioError) in try ScenarioParser.parseFailureCount(n) }
                 parsed.failures.append((operation, from, until, count))
             }
         }

@@ -3,8 +3,8 @@ import DeviceSimStorage
 import DeviceSimTime
 import Foundation
 
-/// The campus game's local state (the joined game, its objectives, the ones achieved) in tables of an
-/// ``SQLiteDatabase``, saved whole in one transaction.
+/// The campus game's local state (the joined game, its objectives, the ones achieved, the ones whose
+/// request got no answer) in tables of an ``SQLiteDatabase``, saved whole in one transaction.
 ///
 /// ```swift
 /// let store = SQLiteCampusGameStore(path: dir + "/alice.campus-game.sqlite", now: { scheduler.now })
@@ -27,6 +27,8 @@ public final class SQLiteCampusGameStore: CampusGameStore {
             """,
             "CREATE TABLE achieved (objective_id TEXT PRIMARY KEY)",
         ],
+        // Version 2: the objectives whose request got no answer (sent again when tapped again).
+        ["CREATE TABLE unanswered (objective_id TEXT PRIMARY KEY)"],
     ]
 
     /// The database file the tables are in.
@@ -51,7 +53,8 @@ public final class SQLiteCampusGameStore: CampusGameStore {
                     radius: row[4].double ?? 0, points: Int(row[5].int ?? 0)))
             }
             let achieved = try db.query("SELECT objective_id FROM achieved").compactMap { $0[0].string }
-            return CampusGameLocalState(gameID: gameID, objectives: objectives, achieved: Set(achieved))
+            let unanswered = try db.query("SELECT objective_id FROM unanswered").compactMap { $0[0].string }
+            return CampusGameLocalState(gameID: gameID, objectives: objectives, achieved: Set(achieved), unanswered: Set(unanswered))
         }
     }
 
@@ -59,6 +62,7 @@ public final class SQLiteCampusGameStore: CampusGameStore {
         try database.write("campus game") { db throws(SQLiteError) in
             try db.execute("DELETE FROM objectives")
             try db.execute("DELETE FROM achieved")
+            try db.execute("DELETE FROM unanswered")
             try db.execute("INSERT OR REPLACE INTO game (id, game_id) VALUES (1, ?)", [SQLiteValue(state.gameID)])
             for (position, objective) in state.objectives.enumerated() {
                 try db.execute(
@@ -67,6 +71,7 @@ public final class SQLiteCampusGameStore: CampusGameStore {
                      .real(objective.radius), .integer(Int64(objective.points))])
             }
             for id in state.achieved.sorted() { try db.execute("INSERT INTO achieved (objective_id) VALUES (?)", [.text(id)]) }
+            for id in state.unanswered.sorted() { try db.execute("INSERT INTO unanswered (objective_id) VALUES (?)", [.text(id)]) }
         }
     }
 }

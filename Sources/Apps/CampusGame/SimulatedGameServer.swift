@@ -247,7 +247,7 @@ public final class SimulatedGameServer: CampusGameBackend {
         do {
             try await VirtualClock(scheduler).sleep(for: configuration.latency)
         } catch {
-            throw .serverError(operation: operation.rawValue)
+            throw .cancelled(operation: operation.rawValue)   // the app was stopped while waiting
         }
     }
 

@@ -349,7 +349,7 @@ public final class FriendLocatorServer: LocatorBackend {
         do {
             try await VirtualClock(scheduler).sleep(for: configuration.latency)
         } catch {
-            throw .serverError(operation: operation.rawValue)
+            throw .cancelled(operation: operation.rawValue)   // the app was stopped while waiting
         }
     }
 

@@ -121,12 +121,12 @@ struct FriendLocatorServerSpec: Sendable {
                 let operation = try failure.required("operation").choice(FriendLocatorServer.Operation.allCases.map(\.rawValue), what: "backend operation")
                 var parsed = FriendLocatorServer.Failure(operation: FriendLocatorServer.Operation(rawValue: operation)!)
                 if let n = failure.optional("within") {
-                    let window = try ScenarioParser.parseWindow(n)
+                    let window = try ScenarioParser.parseFailureWindow(n)
                     parsed.from = VirtualInstant(offset: window.lowerBound)
                     parsed.until = VirtualInstant(offset: window.upperBound)
                 }
                 if let n = failure.optional("count") {
-                    parsed.count = try ScenarioParser.nonNegative(n)
+                    parsed.count = try ScenarioParser.parseFailureCount(n)
                 }
                 spec.failures.append(parsed)
             }

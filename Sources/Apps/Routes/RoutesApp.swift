@@ -92,7 +92,8 @@ public final class RoutesApp {
         }
     }
 
-    /// Stops the app (killed or restarted): it observes nothing and touches nothing afterwards.
+    /// Stops the app (killed or restarted): it observes nothing, touches nothing and records nothing
+    /// afterwards (killed in the middle of a database write, it shows no error and reads nothing back).
     public func stop() {
         stopped = true
         locationSubscription?.cancel()
@@ -233,10 +234,12 @@ public final class RoutesApp {
         isNameFormOpen = false
         do {
             let saved = try store.insert(name: name, route: route)
+            guard !stopped else { return }   // killed in the middle of the write: shows nothing
             savedRoutes.append(saved)
             selected = saved
             device.record("route.saved", [("id", .int(saved.id)), ("name", .string(name)), ("places", .string(route.places.map(\.name).joined(separator: " > ")))])
         } catch {
+            guard !stopped else { return }
             device.record("route.save-failed", [("name", .string(name)), ("reason", .string(error.description))])
             showError("Unable to save the route: \(error.description).")
         }
@@ -288,6 +291,7 @@ public final class RoutesApp {
         guard screen == .editing, let edited = draft else { return ignored("save-changes", "not editing") }
         do {
             try store.update(edited)
+            guard !stopped else { return }   // killed in the middle of the write: shows nothing
             if let index = savedRoutes.firstIndex(where: { $0.id == edited.id }) { savedRoutes[index] = edited }
             selected = edited
             shownRoute = edited.route
@@ -296,6 +300,7 @@ public final class RoutesApp {
             screen = .map
             device.record("screen.shown", [("screen", .string(screen.rawValue)), ("name", .string(edited.name))])
         } catch {
+            guard !stopped else { return }
             device.record("route.update-failed", [("name", .string(edited.name)), ("reason", .string(error.description))])
             showError("Unable to update the route: \(error.description).")
         }
@@ -389,6 +394,7 @@ public final class RoutesApp {
     private func delete(_ route: SavedRoute) {
         do {
             try store.delete(id: route.id)
+            guard !stopped else { return }   // killed in the middle of the write: shows nothing
             savedRoutes.removeAll { $0.id == route.id }
             device.record("route.deleted", [("id", .int(route.id)), ("name", .string(route.name))])
             if selected?.id == route.id {
@@ -398,6 +404,7 @@ public final class RoutesApp {
             }
             if screen == .routes { showRoutes() }
         } catch {
+            guard !stopped else { return }
             device.record("route.delete-failed", [("name", .string(route.name)), ("reason", .string(error.description))])
             showError("Unable to delete the route: \(error.description).")
         }

@@ -112,7 +112,7 @@ public final class SimulatedTaskServer: TaskBackend {
         do {
             try await VirtualClock(scheduler).sleep(for: latency)
         } catch {
-            throw .serverError(operation: operation.rawValue)
+            throw .cancelled(operation: operation.rawValue)   // the app was stopped while waiting
         }
         try failIfInjected(operation, account: account)
     }

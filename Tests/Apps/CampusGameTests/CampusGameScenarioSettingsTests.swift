@@ -32,4 +32,17 @@ import Testing
         #expect(unknown.contains("unknown objective 'biocentre': the game's objectives are biocenter, infokeskus, ecocenter"))
         #expect(parse("joined: { won: [biocenter] }").contains("unknown key 'won'"))
     }
+
+    @Test func serverFailuresRefuseWindowsAndCountsThatFailNothing() {
+        #expect(parse("server-failures: [{ operation: achieve, within: [10s, 1m], count: 1 }]") == "parsed")
+        let reversed = parse("server-failures: [{ operation: achieve, within: [1m, 10s] }]")
+        #expect(reversed.hasPrefix("s.yaml:3:"))
+        #expect(reversed.hasSuffix("the failure window [1m, 10s] ends before it starts: write [from, until] with the earlier time first, e.g. [10s, 1m]"))
+        #expect(parse("server-failures: [{ operation: achieve, within: [10s, 10s] }]").contains("the failure window [10s, 10s] is empty"))
+        for count in ["0", "-1"] {
+            let refused = parse("server-failures: [{ operation: achieve, count: \(count) }]")
+            #expect(refused.hasPrefix("s.yaml:3:"), "count: \(count)")
+            #expect(refused.contains("a failure's count is how many requests fail, at least 1; found \(count)"), "count: \(count)")
+        }
+    }
 }

@@ -22,7 +22,7 @@ import Testing
             StoredObjective(GameObjective(id: "library", name: "University Library", center: GeoCoordinate(latitude: 52.5108, longitude: 13.3305), radius: 30, points: 10)),
             StoredObjective(GameObjective(id: "mensa", center: GeoCoordinate(latitude: 52.5098, longitude: 13.326), radius: 40, points: 5)),
         ],
-        achieved: ["mensa"])
+        achieved: ["mensa"], unanswered: ["library"])
 
     @Test func theStateRoundTripsThroughTheFile() throws {
         #expect(try store().load() == CampusGameLocalState())
@@ -42,5 +42,15 @@ import Testing
         #expect(try db.load() == state)
         try db.save(later)
         #expect(try db.load().achieved == ["library", "mensa"])
+    }
+
+    @Test func theUnansweredRequestsAreKeptAndCleared() throws {
+        let db = store()
+        try db.save(state)
+        #expect(try db.load().unanswered == ["library"])
+        var answered = state
+        answered.unanswered = []
+        try db.save(answered)
+        #expect(try db.load().unanswered.isEmpty)
     }
 }
