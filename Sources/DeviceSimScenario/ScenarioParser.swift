@@ -85,7 +85,7 @@ public enum ScenarioParser {
         if let error = root.notAMappingError(in: text, expected: "a scenario with keys \(topLevelKeys.joined(separator: ", "))") { throw error }
         // A world or game file given as a scenario: say what it is instead of listing its keys as unknown.
         if let notAScenario = YAMLFileKind.notAScenario(topLevelKeys: (try? root.fieldNames()) ?? []) { throw root.error(notAScenario) }
-        let map = try root.mapping(allowing: topLevelKeys, what: "scenario")
+        var map = try root.mapping(allowing: topLevelKeys, what: "scenario")
         let name = try map.required("name").string(what: "a scenario name")
         let description = try map.optional("description")?.string(what: "a description")
 
@@ -114,6 +114,8 @@ public enum ScenarioParser {
             world = try WorldParser.parse(contentsOf: url.path)
         }
         let places = world?.places ?? [:]
+        // Every position of the scenario (a device's, a step's, an app's settings and actions) may name one.
+        map = try root.placing(places).mapping(allowing: topLevelKeys, what: "scenario")
 
         let deviceNodes = try map.required("devices").sequence(what: "list of devices")
         guard !deviceNodes.isEmpty else { throw try map.required("devices").error("a scenario needs at least one device") }
@@ -412,7 +414,7 @@ public enum ScenarioParser {
         }
         let names = references.map(\.name).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
         let placeholders = Dictionary(uniqueKeysWithValues: names.map { ($0, $0) })
-        var step = try parseStepAsWritten(YAMLNode(tree.node(placeholders)!, file: node.file), devices: devices, places: places, world: world)
+        var step = try parseStepAsWritten(YAMLNode(tree.node(placeholders)!, file: node.file, places: node.places), devices: devices, places: places, world: world)
         step.template = StepTemplate(tree: tree, variables: names)
         return step
     }
@@ -433,7 +435,7 @@ public enum ScenarioParser {
     /// The step of `template` with the variables' `values` in place, read for `scenario` when the step
     /// runs; throws when the values do not make a valid step (a value the action refuses).
     static func parseStep(_ template: StepTemplate, values: [String: String], in scenario: Scenario) throws(ScenarioError) -> TimelineStep? {
-        guard let node = template.node(file: scenario.file, values: values) else { return nil }
+        guard let node = template.node(file: scenario.file, values: values, places: scenario.world?.places ?? [:]) else { return nil }
         return try parseStepAsWritten(node, devices: scenario.devices, places: scenario.world?.places ?? [:], world: scenario.world)
     }
 

@@ -14,10 +14,20 @@ public struct YAMLNode {
     let node: Node
     /// The file the node came from.
     public let file: String
+    /// The places of the scenario's world, whose names a position in this node may use
+    /// (``coordinate()``): empty in a scenario without a world, nil outside a scenario (a world or game
+    /// file's own positions). The node's children have the same.
+    let places: [String: GeoCoordinate]?
 
-    init(_ node: Node, file: String) {
+    init(_ node: Node, file: String, places: [String: GeoCoordinate]? = nil) {
         self.node = node
         self.file = file
+        self.places = places
+    }
+
+    /// The same node, whose positions may name `places` (a scenario's world's).
+    func placing(_ places: [String: GeoCoordinate]) -> YAMLNode {
+        YAMLNode(node, file: file, places: places)
     }
 
     /// Parses `text` (one YAML document). Anchors and aliases are refused, so a file cannot expand
@@ -106,7 +116,7 @@ public struct YAMLNode {
         }
         var entries: [YAMLMapping.Entry] = []
         for (key, value) in mapping {
-            let keyNode = YAMLNode(key, file: file)
+            let keyNode = YAMLNode(key, file: file, places: places)
             guard case .scalar(let scalar) = key else { throw keyNode.error("mapping keys must be plain words") }
             let name = scalar.string
             guard allowed.contains(name) else {
@@ -118,7 +128,7 @@ public struct YAMLNode {
                 }
                 throw keyNode.error(message)
             }
-            entries.append(YAMLMapping.Entry(key: name, keyNode: keyNode, value: YAMLNode(value, file: file)))
+            entries.append(YAMLMapping.Entry(key: name, keyNode: keyNode, value: YAMLNode(value, file: file, places: places)))
         }
         return YAMLMapping(node: self, entries: entries, what: what)
     }
@@ -126,7 +136,7 @@ public struct YAMLNode {
     /// The node as a list.
     public func sequence(what: String = "list") throws(ScenarioError) -> [YAMLNode] {
         guard case .sequence(let sequence) = node else { throw error("expected a \(what), found \(kindName)") }
-        return sequence.map { YAMLNode($0, file: file) }
+        return sequence.map { YAMLNode($0, file: file, places: places) }
     }
 
     /// Whether the node is a list.
@@ -190,8 +200,14 @@ public struct YAMLNode {
         return duration
     }
 
-    /// The node as a coordinate: `[lat, lon]` or `{lat: …, lon: …}`, range-checked.
+    /// The node as a position: `[lat, lon]` or `{lat: …, lon: …}`, range-checked, or in a scenario
+    /// the name of one of its world's places.
     public func coordinate() throws(ScenarioError) -> GeoCoordinate {
+        try coordinate(places: places)
+    }
+
+    /// `[lat, lon]` or `{lat: …, lon: …}`, range-checked (the node is a list or a mapping).
+    func latitudeAndLongitude() throws(ScenarioError) -> GeoCoordinate {
         let latitude: Double, longitude: Double
         if isSequence {
             let items = try sequence(what: "[latitude, longitude] pair")

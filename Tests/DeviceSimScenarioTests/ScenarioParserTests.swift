@@ -1,6 +1,7 @@
 import DeviceSim
 @testable import DeviceSimFriendLocator
 import DeviceSimScenario
+import Foundation
 import Testing
 
 @Suite struct ScenarioParserTests {
@@ -132,5 +133,41 @@ import Testing
         let listed = text.replacingOccurrences(of: "devices:\n", with: "backend:\n  accounts: [{ id: walker-1 }]\ndevices:\n")
         let error = try #require(throws: ScenarioError.self) { try ScenarioParser.parse(listed, file: "test.yaml") }
         #expect(error.description.contains("device 'walker-2' uses the account 'walker-2', which the backend does not list"))
+    }
+
+    /// A dog walk in Tartu (Scenarios/dog-walk-more/tartu.yaml) whose positions are its place names.
+    static let placedDogWalk = """
+        name: places
+        world: tartu.yaml
+        devices:
+          - id: phone
+            at: town-hall-square
+            gps: { noise: false }
+            app:
+              name: dog-walk
+              settings:
+                user-data: { account: offline, dogs: [{ name: Rex }], records: [{ kind: pee, at: toome-hill, ago: 1h }] }
+        timeline:
+          - { at: 0s, do: start-app }
+          - { at: 5s, do: teleport, to: toome-hill }
+          - { at: 10s, do: click-record, near: toome-hill }
+        expect:
+          - { event: statistics.shown, within: [10s, 10s] }
+        """
+
+    @Test func everyPositionOfAScenarioMayBeAPlaceOfItsWorld() throws {
+        let file = FileManager.default.currentDirectoryPath + "/Scenarios/dog-walk-more/places.yaml"
+        let result = ScenarioRunner().run(try ScenarioParser.parse(Self.placedDogWalk, file: file))
+        #expect(result.passed, "the record placed at toome-hill is the one clicked near toome-hill: \(result.outcomes)")
+
+        func message(_ from: String, _ to: String, world: Bool = true) throws -> String {
+            var text = Self.placedDogWalk.replacingOccurrences(of: from, with: to)
+            if !world { text = text.replacingOccurrences(of: "world: tartu.yaml\n", with: "").replacingOccurrences(of: "at: town-hall-square", with: "at: [58.3803, 26.7222]") }
+            return try #require(throws: ScenarioError.self) { try ScenarioParser.parse(text, file: file) }.message
+        }
+        let forms = "a position is [latitude, longitude], { lat: …, lon: … } or a place name of the scenario's world"
+        #expect(try message("near: toome-hill", "near: tome-hill") == "unknown place 'tome-hill'; did you mean 'toome-hill'? (\(forms): river-bank, toome-hill, town-hall-square)")
+        #expect(try message("at: toome-hill, ago", "at: 58.38, ago") == "expected a position, found '58.38' (\(forms): river-bank, toome-hill, town-hall-square)")
+        #expect(try message("near: toome-hill", "near: toome-hill", world: false) == "unknown place 'toome-hill' (\(forms); place names come from the `places:` of the file `world:` names, and this scenario has none)")
     }
 }

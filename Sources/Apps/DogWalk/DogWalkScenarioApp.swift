@@ -237,7 +237,7 @@ public final class DogWalkScenarioApp: ScenarioApp {
         case "click-record":
             let id = try recordID()
             let near = try step.optional("near")?.coordinate()
-            guard (id == nil) != (near == nil) else { throw step.node.error("click-record needs either 'record: <id>' or 'near: [lat, lon]'") }
+            guard (id == nil) != (near == nil) else { throw step.node.error("click-record needs either 'record: <id>' or 'near:' a position ([lat, lon] or a place of the world)") }
             return .clickRecord(id: id, near: near)
         case "open-record-list": return .openRecordList
         case "select-record":
