@@ -68,6 +68,8 @@ public struct YAMLNode {
             var message = "invalid YAML: \(context.map { "\($0.text) " } ?? "")\(problem)"
             if character == "\t" || (source?.prefix(max(0, mark.column - 1)).contains("\t") ?? false) {
                 message += "; this line has a tab: YAML indents with spaces only"
+            } else if let source, let hint = colonInValueHint(line: source, column: mark.column) {
+                message += "; \(hint)"
             } else if problem.contains("indicator") || problem.contains("mapping values are not allowed") || problem.contains("block end") {
                 message += "; check this line's indentation against the lines above it (each level of a list or mapping lines up)"
             }
@@ -79,6 +81,36 @@ public struct YAMLNode {
         default:
             return ScenarioError("invalid YAML: \(error)", at: SourceLocation(file: file, line: 1, column: 1))
         }
+    }
+
+    /// When the YAML error at `column` (1-based) of `line` is a `: ` inside a plain value
+    /// (`name: foo forgets database: task-list`, `{ text: a: b }`), which YAML reads as a second
+    /// key: the hint to quote the value, with the key and the value quoted. Nil for any other error
+    /// (a line indented too far has no key before the column).
+    static func colonInValueHint(line: String, column: Int) -> String? {
+        let characters = Array(line)
+        let at = column - 1
+        guard characters.indices.contains(at), characters[at] == ":" else { return nil }
+        // The entry the column is in: from the last `{`, `[` or `,` of a flow collection, or the line's start.
+        let flowStart = characters[..<at].lastIndex { "{[,".contains($0) }
+        var start = flowStart.map { $0 + 1 } ?? 0
+        while start < at, characters[start] == " " || (flowStart == nil && characters[start] == "-" && characters.indices.contains(start + 1) && characters[start + 1] == " ") {
+            start += 1
+        }
+        let entry = characters[start..<at]
+        guard let separator = entry.indices.first(where: { entry[$0] == ":" && $0 + 1 < at && characters[$0 + 1] == " " }) else { return nil }
+        let key = String(entry[..<separator])
+        let valueStart = separator + 2
+        guard !key.isEmpty, !key.contains(where: { "\"'#{}[]".contains($0) }), valueStart < at, !"\"'".contains(characters[valueStart]) else { return nil }
+        var end = characters.count
+        if flowStart != nil {
+            end = characters[at...].firstIndex { ",}]".contains($0) } ?? characters.count
+        } else if let comment = characters[at...].indices.first(where: { characters[$0] == "#" && characters[$0 - 1] == " " }) {
+            end = comment
+        }
+        let value = String(characters[valueStart..<end]).trimmingCharacters(in: .whitespaces)
+        let quoted = value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+        return "a value containing ': ' must be quoted, or YAML reads a second key: \(MessageText.excerpt(key)): \"\(MessageText.excerpt(quoted))\""
     }
 
     /// An error for a document `text` whose root (this node) is not a mapping: quotes the file's

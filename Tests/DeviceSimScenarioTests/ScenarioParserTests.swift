@@ -170,4 +170,21 @@ import Testing
         #expect(try message("at: toome-hill, ago", "at: 58.38, ago") == "expected a position, found '58.38' (\(forms): river-bank, toome-hill, town-hall-square)")
         #expect(try message("near: toome-hill", "near: toome-hill", world: false) == "unknown place 'toome-hill' (\(forms); place names come from the `places:` of the file `world:` names, and this scenario has none)")
     }
+
+    @Test func aValueWithAColonAndASpaceIsToldToBeQuoted() throws {
+        let block = try #require(error(in: "name: foo forgets database: task-list\ndevices:\n  - { id: p, at: [1, 2] }\n"))
+        #expect(block.message == "invalid YAML: mapping values are not allowed in this context; a value containing ': ' must be quoted, or YAML reads a second key: name: \"foo forgets database: task-list\"")
+        let flow = try #require(error(in: "name: x\ndevices:\n  - { id: p, at: [1, 2] }\ntimeline:\n  - { at: 1s, do: gps-off, text: a: b }\n"))
+        #expect(flow.message.hasSuffix("; a value containing ': ' must be quoted, or YAML reads a second key: text: \"a: b\""), "\(flow.message)")
+        #expect(flow.location?.column == 35)
+        // A line indented too far is still told to line up.
+        let indented = try #require(error(in: "name: foo\ndevices:\n  - id: p\n     at: [1, 2]\n"))
+        #expect(indented.message.hasSuffix("check this line's indentation against the lines above it (each level of a list or mapping lines up)"), "\(indented.message)")
+    }
+
+    @Test func theQuotedLineOfAYAMLErrorHasItsControlCharactersEscaped() {
+        let error = ScenarioError("duplicate key a in one mapping", at: SourceLocation(file: "t.yaml", line: 2, column: 9), sourceLine: "a: \u{1B}[2J b: 1")
+        // The caret stays under column 9, the 'b', after the escape.
+        #expect(error.description == "t.yaml:2:9: duplicate key a in one mapping\n    a: \\u{1B}[2J b: 1\n    " + String(repeating: " ", count: 13) + "^")
+    }
 }
