@@ -183,6 +183,13 @@ public struct YAMLNode {
         return false
     }
 
+    /// Whether the node is YAML's null written out: `null`, `Null`, `NULL` or `~`, unquoted (an empty
+    /// value reads as empty text).
+    public var isNull: Bool {
+        guard case .scalar(let scalar) = node, scalar.style == .plain else { return false }
+        return ["null", "Null", "NULL", "~"].contains(scalar.string)
+    }
+
     /// The node's text, if it is a scalar.
     public var scalarText: String? {
         if case .scalar(let scalar) = node { return scalar.string }
@@ -297,11 +304,18 @@ public struct YAMLMapping {
         return value
     }
 
-    /// The text of `key`, which must be present and not empty (`what` says what it is, for the error).
+    /// The text of `key`, which must be present, not empty and not only spaces (`what` says what it
+    /// is, for the error). YAML's null (`null`, `~` unquoted) is refused too, with the hint to quote it
+    /// when the text "null" is meant.
     public func requiredText(_ key: String, what: String) throws(ScenarioError) -> String {
         let node = try required(key)
+        if node.isNull {
+            let text = node.scalarText ?? ""
+            throw node.error("\(key) is \(text), YAML's empty value, so it has no text; to mean the text '\(text)', quote it: \(key): \"\(text)\"")
+        }
         let value = try node.string(what: what)
         guard !value.isEmpty else { throw node.error("\(key) must not be empty") }
+        guard value.contains(where: { !$0.isWhitespace }) else { throw node.error("\(key) must not be only spaces") }
         return value
     }
 

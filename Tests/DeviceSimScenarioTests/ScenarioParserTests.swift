@@ -187,4 +187,23 @@ import Testing
         // The caret stays under column 9, the 'b', after the escape.
         #expect(error.description == "t.yaml:2:9: duplicate key a in one mapping\n    a: \\u{1B}[2J b: 1\n    " + String(repeating: " ", count: 13) + "^")
     }
+
+    @Test func aTaskTextOfSpacesOrNullIsRefusedLikeAnEmptyOne() throws {
+        func scenario(_ text: String) -> String {
+            """
+            name: texts
+            devices:
+              - { id: phone, at: [50.06, 19.93], app: { name: task-list, settings: { signed-in: ola@onet.pl } } }
+            timeline:
+              - { at: 1s, do: add-task, text: \(text) }
+            """
+        }
+        #expect(error(in: scenario("\"\""))?.description == "test.yaml:5:35: text must not be empty")
+        #expect(error(in: scenario("\"   \""))?.description == "test.yaml:5:35: text must not be only spaces")
+        #expect(error(in: scenario("null"))?.description == "test.yaml:5:35: text is null, YAML's empty value, so it has no text; to mean the text 'null', quote it: text: \"null\"")
+        #expect(error(in: scenario("~"))?.message.hasPrefix("text is ~, YAML's empty value") == true)
+        let quoted = try ScenarioParser.parse(scenario("\"null\""), file: "test.yaml")
+        #expect(quoted.timeline.count == 1, "a quoted null is the text 'null'")
+        #expect(error(in: scenario("Call mom")) == nil)
+    }
 }
