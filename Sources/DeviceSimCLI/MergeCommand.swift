@@ -64,7 +64,7 @@ struct MergeCommand: ParsableCommand {
         records.sort { $0.position < $1.position }
         for record in records {
             if let invalid = record.invalid {
-                Terminal.standardError.write(style.red("error: ") + MessageText.escapingControls(invalid) + "\n")
+                Terminal.standardError.write(style.red("error: ") + MessageText.escapingControlsKeepingLines(invalid) + "\n")
             } else if !quiet || !record.passed {
                 RunSummary.report(record, style: style)
             }

@@ -147,7 +147,7 @@ struct RunCommand: ParsableCommand {
             switch outcome {
             case .invalid(let record, let error):
                 records.append(record)
-                show { Terminal.standardError.write(style.red("error: ") + MessageText.escapingControls("\(error)") + "\n") }
+                show { Terminal.standardError.write(style.red("error: ") + MessageText.escapingControlsKeepingLines("\(error)") + "\n") }
             case .ran(let record, let result):
                 records.append(record)
                 if record.expectations == 0, warnedEmpty.insert(record.path).inserted {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import DeviceSimScenario
+import DeviceSimSimulated
 import Foundation
 
 /// `devicesim validate`: check scenario files and world files without running them.
@@ -64,7 +65,8 @@ struct ValidateCommand: ParsableCommand {
                 }
             } catch {
                 invalid += 1
-                Terminal.standardError.write("\(error)\n")
+                // Its lines (a YAML error's line and caret) kept, the file's control characters escaped.
+                Terminal.standardError.write(MessageText.escapingControlsKeepingLines("\(error)") + "\n")
             }
         }
         if !quiet { Terminal.standardOutput.write("\(Plural.count(found.count, "file")), \(invalid) invalid\n") }

@@ -65,12 +65,18 @@ public protocol ScenarioApp: AnyObject, SendableMetatype {
 
     /// Whether the app keeps its data in the device's database, so `kill-app` and `restart-app` apply.
     static var keepsDataOnDevice: Bool { get }
+    /// The database file the app keeps on each device, which `stored:` expectations read (nil: none,
+    /// and a `stored:` expectation on a device running the app is refused). The default, for an app
+    /// that ``keepsDataOnDevice``, is `<device id>.<app name>.sqlite`, the file
+    /// ``ScenarioSimulation/database(on:named:migrations:)`` opens with the app's name.
+    static var deviceDatabase: ScenarioAppDatabase? { get }
     /// Stops the app (it is killed or restarted): its tasks end and it touches nothing afterwards.
     func stop()
 }
 
 extension ScenarioApp {
     public static var keepsDataOnDevice: Bool { false }
+    public static var deviceDatabase: ScenarioAppDatabase? { keepsDataOnDevice ? .named(name) : nil }
     public static var prompts: [String]? { nil }
     public static var serverKeys: [String] { [] }
     public static var dataFileKeys: [String] { [] }
@@ -78,6 +84,38 @@ extension ScenarioApp {
     public static func validateDataFile(atPath path: String) throws(ScenarioError) -> String { "a data file of the app '\(name)'" }
     public static func parseServer(_ sections: ScenarioServerSections) throws(ScenarioError) -> (any Sendable)? { nil }
     public func stop() {}
+}
+
+/// The database file an app keeps on each device (``ScenarioApp/deviceDatabase``), and how a `stored:`
+/// expectation names it.
+///
+/// ```yaml
+/// - stored: "SELECT text FROM tasks"
+///   database: task-list     # .named("task-list"): phone.task-list.sqlite
+/// - stored: "SELECT kind FROM business_records"
+///                           # .unnamed (the dog walk's): phone.sqlite, no `database:`
+/// ```
+public enum ScenarioAppDatabase: Sendable, Hashable {
+    /// `<device id>.sqlite`, which a `stored:` expectation reads when it gives no `database:`.
+    case unnamed
+    /// `<device id>.<name>.sqlite`, which a `stored:` expectation reads with `database: <name>`.
+    case named(String)
+
+    /// The file's name on the device `device`.
+    public func file(onDevice device: String) -> String {
+        switch self {
+        case .unnamed: "\(device).sqlite"
+        case .named(let name): "\(device).\(name).sqlite"
+        }
+    }
+
+    /// What to change in a `stored:` expectation that names another database, so it reads this one.
+    var fix: String {
+        switch self {
+        case .unnamed: "leave out `database:`"
+        case .named(let name): "write `database: \(name)`"
+        }
+    }
 }
 
 /// What an app's ``ScenarioApp/parseServer(_:)`` reads: the scenario file's top-level mapping (of
@@ -117,6 +155,7 @@ struct AnyScenarioApp: Sendable {
     let parseAction: @Sendable (String, YAMLMapping) throws(ScenarioError) -> any Sendable
     let launch: @Sendable (ScenarioAppContext, any Sendable) -> LaunchedApp
     let keepsDataOnDevice: Bool
+    let deviceDatabase: ScenarioAppDatabase?
     let serverKeys: [String]
     let dataFileKeys: [String]
     let dataFileHint: String
@@ -133,6 +172,7 @@ struct AnyScenarioApp: Sendable {
         actions = App.actions
         prompts = App.prompts
         keepsDataOnDevice = App.keepsDataOnDevice
+        deviceDatabase = App.deviceDatabase
         serverKeys = App.serverKeys
         dataFileKeys = App.dataFileKeys
         dataFileHint = App.dataFileHint

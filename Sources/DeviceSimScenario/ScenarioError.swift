@@ -1,3 +1,5 @@
+import DeviceSimSimulated
+
 /// A place in an input file, 1-based, as editors and compilers print it.
 public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
     /// The file's path as the user gave it.
@@ -39,8 +41,11 @@ public struct ScenarioError: Error, Sendable, Hashable, CustomStringConvertible 
     public var description: String {
         guard let location else { return message }
         guard let sourceLine else { return "\(location): \(message)" }
-        // Tabs before the column stay tabs, so the caret lines up under the character in a terminal.
-        let caret = String(sourceLine.prefix(max(0, location.column - 1)).map { $0 == "\t" ? "\t" : " " }) + "^"
-        return "\(location): \(message)\n    \(sourceLine)\n    \(caret)"
+        // The file's line with its control characters escaped (it must not move the cursor); tabs
+        // before the column stay tabs, so the caret lines up under the character in a terminal.
+        let shown = MessageText.escapingControls(sourceLine)
+        let before = MessageText.escapingControls(String(sourceLine.prefix(max(0, location.column - 1))))
+        let caret = String(before.map { $0 == "\t" ? "\t" : " " }) + "^"
+        return "\(location): \(message)\n    \(shown)\n    \(caret)"
     }
 }

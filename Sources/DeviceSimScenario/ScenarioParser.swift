@@ -85,7 +85,7 @@ public enum ScenarioParser {
         if let error = root.notAMappingError(in: text, expected: "a scenario with keys \(topLevelKeys.joined(separator: ", "))") { throw error }
         // A world or game file given as a scenario: say what it is instead of listing its keys as unknown.
         if let notAScenario = YAMLFileKind.notAScenario(topLevelKeys: (try? root.fieldNames()) ?? []) { throw root.error(notAScenario) }
-        let map = try root.mapping(allowing: topLevelKeys, what: "scenario")
+        var map = try root.mapping(allowing: topLevelKeys, what: "scenario")
         let name = try map.required("name").string(what: "a scenario name")
         let description = try map.optional("description")?.string(what: "a description")
 
@@ -114,6 +114,8 @@ public enum ScenarioParser {
             world = try WorldParser.parse(contentsOf: url.path)
         }
         let places = world?.places ?? [:]
+        // Every position of the scenario (a device's, a step's, an app's settings and actions) may name one.
+        map = try root.placing(places).mapping(allowing: topLevelKeys, what: "scenario")
 
         let deviceNodes = try map.required("devices").sequence(what: "list of devices")
         guard !deviceNodes.isEmpty else { throw try map.required("devices").error("a scenario needs at least one device") }
@@ -419,7 +421,7 @@ public enum ScenarioParser {
         }
         let names = references.map(\.name).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
         let placeholders = Dictionary(uniqueKeysWithValues: names.map { ($0, $0) })
-        var step = try parseStepAsWritten(YAMLNode(tree.node(placeholders)!, file: node.file), devices: devices, places: places, world: world)
+        var step = try parseStepAsWritten(YAMLNode(tree.node(placeholders)!, file: node.file, places: node.places), devices: devices, places: places, world: world)
         step.template = StepTemplate(tree: tree, variables: names)
         return step
     }
@@ -440,7 +442,7 @@ public enum ScenarioParser {
     /// The step of `template` with the variables' `values` in place, read for `scenario` when the step
     /// runs; throws when the values do not make a valid step (a value the action refuses).
     static func parseStep(_ template: StepTemplate, values: [String: String], in scenario: Scenario) throws(ScenarioError) -> TimelineStep? {
-        guard let node = template.node(file: scenario.file, values: values) else { return nil }
+        guard let node = template.node(file: scenario.file, values: values, places: scenario.world?.places ?? [:]) else { return nil }
         return try parseStepAsWritten(node, devices: scenario.devices, places: scenario.world?.places ?? [:], world: scenario.world)
     }
 
@@ -723,8 +725,8 @@ public enum ScenarioParser {
             let id = try map.optional("device")?.choice(devices.map(\.id), what: "device")
                 ?? (devices.count == 1 ? devices[0].id : nil)
             guard let id else { throw node.error("this scenario has several devices; say whose database with 'device:'") }
-            let file = try map.optional("database").map { (n) throws(ScenarioError) in "\(id).\(try n.string(what: "a database name (task-list: <device>.task-list.sqlite)")).sqlite" } ?? "\(id).sqlite"
-            source = .database(device: id, file: file, query: query)
+            let database = try storedDatabase(map, of: devices.first { $0.id == id }!, expectation: node)
+            source = .database(device: id, file: database.file(onDevice: id), query: query)
             device = id
         }
         let probe = StoredProbe(source: source, at: at, id: id)
@@ -732,6 +734,47 @@ public enum ScenarioParser {
             name: isServer ? "server.rows" : "stored.rows", device: device, window: at...at,
             fields: [FieldCondition("probe", equals: String(id)), FieldCondition("rows", equals: StoredProbe.text(of: rows))], minimum: 1, maximum: 1, location: node.location)
         return (probe, .event(expectation))
+    }
+
+    /// The database a `stored:` expectation reads on `device`: the one the device's app keeps
+    /// (``ScenarioApp/deviceDatabase``), which `database:` must name (or leave out, for the dog walk's
+    /// `<device>.sqlite`). A name no app's database has, or another app's, is refused with the one to write.
+    private static func storedDatabase(_ map: YAMLMapping, of device: DeviceSpec, expectation: YAMLNode) throws(ScenarioError) -> ScenarioAppDatabase {
+        let kept = device.app.flatMap { ScenarioAppRegistry.app(named: $0.name) }?.deviceDatabase
+        let keeper: String
+        if let app = device.app {
+            keeper = kept.map { "\(device.id) runs \(app.name), whose database is \($0.file(onDevice: device.id))" }
+                ?? "\(device.id) runs \(app.name), which keeps no database on the device"
+        } else {
+            keeper = "\(device.id) runs no app, so it has no database"
+        }
+        guard let nameNode = map.optional("database") else {
+            guard let kept, kept == .unnamed else {
+                var fix = "; a stored: expectation reads the database of a device whose app keeps one"
+                if case .named(let name)? = kept { fix = ": add `database: \(name)`" }
+                throw expectation.error("without 'database:', a stored: expectation reads \(device.id).sqlite, but \(keeper)\(fix)")
+            }
+            return kept
+        }
+        let name = try nameNode.string(what: "a database name (task-list: <device>.task-list.sqlite)")
+        var names: [String] = []
+        for app in ScenarioAppRegistry.apps { if case .named(let known)? = app.deviceDatabase, !names.contains(known) { names.append(known) } }
+        guard names.contains(name) else {
+            var message = "unknown database '\(MessageText.excerpt(name))'"
+            let nearest = NearestWord.suggest(for: name, among: names)
+            if let nearest {
+                message += "; did you mean '\(nearest)'?"
+            } else {
+                message += "; the databases are named after the apps that keep them: \(names.joined(separator: ", "))"
+            }
+            if let kept, kept != nearest.map(ScenarioAppDatabase.named) { message += " (\(keeper): \(kept.fix))" }
+            throw nameNode.error(message)
+        }
+        guard let kept, kept == .named(name) else {
+            let fix = kept.map { ": \($0.fix)" } ?? "; a stored: expectation reads the database of a device whose app keeps one"
+            throw nameNode.error("'database: \(MessageText.excerpt(name))' reads \(device.id).\(name).sqlite, but \(keeper)\(fix)")
+        }
+        return kept
     }
 
     /// GPS accuracies accepted, in metres.

@@ -90,9 +90,10 @@ public struct StepTemplate: Sendable {
     /// The variables it uses, in order of first use.
     public let variables: [String]
 
-    /// The step's node with `values` substituted for its variables (nil when one has no value).
-    func node(file: String, values: [String: String]) -> YAMLNode? {
-        tree.node(values).map { YAMLNode($0, file: file) }
+    /// The step's node with `values` substituted for its variables (nil when one has no value), whose
+    /// positions may name `places` (the scenario's world's).
+    func node(file: String, values: [String: String], places: [String: GeoCoordinate]) -> YAMLNode? {
+        tree.node(values).map { YAMLNode($0, file: file, places: places) }
     }
 }
 

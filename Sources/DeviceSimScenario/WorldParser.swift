@@ -218,26 +218,42 @@ public enum WorldParser {
 }
 
 extension YAMLNode {
-    /// The node as a coordinate, or as the name of one of `places`.
-    func coordinate(places: [String: GeoCoordinate]) throws(ScenarioError) -> GeoCoordinate {
-        if let name = scalarText, !isSequence, !isMapping, Double(name) == nil {
-            guard let place = places[name] else {
-                var message = "unknown place '\(MessageText.excerpt(name))'"
-                if let suggestion = NearestWord.suggest(for: name, among: places.keys.sorted()) {
-                    message += "; did you mean '\(suggestion)'?"
-                } else if places.isEmpty {
-                    message += "; expected [latitude, longitude] (place names come from the scenario's world)"
-                }
-                throw error(message)
-            }
-            return place
+    /// The node as a coordinate, or as the name of one of `places` (nil: no place names here, as in
+    /// a world file's own `places:`). A value that is neither is refused with what is accepted, and
+    /// the nearest place name.
+    func coordinate(places: [String: GeoCoordinate]?) throws(ScenarioError) -> GeoCoordinate {
+        if let text = scalarText {
+            if let places, let place = places[text] { return place }
+            throw error(Self.notAPositionMessage(text, places: places))
         }
-        let coordinate = try coordinate()
-        if let swapped = Self.swappedIntoPlaces(coordinate, places) {
+        let coordinate = try latitudeAndLongitude()
+        if let places, let swapped = Self.swappedIntoPlaces(coordinate, places) {
             throw error(
                 "[\(TraceValue.format(coordinate.latitude)), \(TraceValue.format(coordinate.longitude))] lies far from the world's places, and [\(TraceValue.format(swapped.latitude)), \(TraceValue.format(swapped.longitude))] among them: are latitude and longitude swapped? Positions are written [latitude, longitude]")
         }
         return coordinate
+    }
+
+    /// Why the text `text` is no position: what a position may be written as, with the nearest of
+    /// `places` (nil: place names do not apply).
+    static func notAPositionMessage(_ text: String, places: [String: GeoCoordinate]?) -> String {
+        let found = text.isEmpty ? "an empty value" : "'\(MessageText.excerpt(text))'"
+        guard let places else { return "expected a position, [latitude, longitude] or { lat: …, lon: … }, found \(found)" }
+        let names = places.keys.sorted()
+        let forms = "a position is [latitude, longitude], { lat: …, lon: … } or a place name of the scenario's world"
+        if Double(text.trimmingCharacters(in: .whitespaces)) == nil, !text.isEmpty {
+            var message = "unknown place \(found)"
+            if let nearest = NearestWord.suggest(for: text, among: names) { message += "; did you mean '\(nearest)'?" }
+            if names.isEmpty { return message + " (\(forms); place names come from the `places:` of the file `world:` names, and this scenario has none)" }
+            return message + " (\(forms): \(listed(names)))"
+        }
+        if names.isEmpty { return "expected a position, found \(found) (\(forms))" }
+        return "expected a position, found \(found) (\(forms): \(listed(names)))"
+    }
+
+    /// Up to 10 of `names`, then how many more.
+    private static func listed(_ names: [String]) -> String {
+        names.count <= 10 ? names.joined(separator: ", ") : names.prefix(10).joined(separator: ", ") + " and \(names.count - 10) more"
     }
 
     /// `coordinate` with latitude and longitude swapped, when it lies more than 1° (about 100 km)

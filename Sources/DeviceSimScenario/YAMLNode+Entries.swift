@@ -5,10 +5,10 @@ extension YAMLNode {
         guard case .mapping(let mapping) = node else { throw error("expected a \(what) (a mapping of names)") }
         var entries: [(key: String, value: YAMLNode)] = []
         for (key, value) in mapping {
-            let keyNode = YAMLNode(key, file: file)
+            let keyNode = YAMLNode(key, file: file, places: places)
             guard case .scalar(let scalar) = key, !scalar.string.isEmpty else { throw keyNode.error("the names in \(what) must be plain words") }
             try check(keyNode, scalar.string)
-            entries.append((scalar.string, YAMLNode(value, file: file)))
+            entries.append((scalar.string, YAMLNode(value, file: file, places: places)))
         }
         return entries
     }

@@ -14,10 +14,20 @@ public struct YAMLNode {
     let node: Node
     /// The file the node came from.
     public let file: String
+    /// The places of the scenario's world, whose names a position in this node may use
+    /// (``coordinate()``): empty in a scenario without a world, nil outside a scenario (a world or game
+    /// file's own positions). The node's children have the same.
+    let places: [String: GeoCoordinate]?
 
-    init(_ node: Node, file: String) {
+    init(_ node: Node, file: String, places: [String: GeoCoordinate]? = nil) {
         self.node = node
         self.file = file
+        self.places = places
+    }
+
+    /// The same node, whose positions may name `places` (a scenario's world's).
+    func placing(_ places: [String: GeoCoordinate]) -> YAMLNode {
+        YAMLNode(node, file: file, places: places)
     }
 
     /// Parses `text` (one YAML document). Anchors and aliases are refused, so a file cannot expand
@@ -58,6 +68,8 @@ public struct YAMLNode {
             var message = "invalid YAML: \(context.map { "\($0.text) " } ?? "")\(problem)"
             if character == "\t" || (source?.prefix(max(0, mark.column - 1)).contains("\t") ?? false) {
                 message += "; this line has a tab: YAML indents with spaces only"
+            } else if let source, let hint = colonInValueHint(line: source, column: mark.column) {
+                message += "; \(hint)"
             } else if problem.contains("indicator") || problem.contains("mapping values are not allowed") || problem.contains("block end") {
                 message += "; check this line's indentation against the lines above it (each level of a list or mapping lines up)"
             }
@@ -69,6 +81,36 @@ public struct YAMLNode {
         default:
             return ScenarioError("invalid YAML: \(error)", at: SourceLocation(file: file, line: 1, column: 1))
         }
+    }
+
+    /// When the YAML error at `column` (1-based) of `line` is a `: ` inside a plain value
+    /// (`name: foo forgets database: task-list`, `{ text: a: b }`), which YAML reads as a second
+    /// key: the hint to quote the value, with the key and the value quoted. Nil for any other error
+    /// (a line indented too far has no key before the column).
+    static func colonInValueHint(line: String, column: Int) -> String? {
+        let characters = Array(line)
+        let at = column - 1
+        guard characters.indices.contains(at), characters[at] == ":" else { return nil }
+        // The entry the column is in: from the last `{`, `[` or `,` of a flow collection, or the line's start.
+        let flowStart = characters[..<at].lastIndex { "{[,".contains($0) }
+        var start = flowStart.map { $0 + 1 } ?? 0
+        while start < at, characters[start] == " " || (flowStart == nil && characters[start] == "-" && characters.indices.contains(start + 1) && characters[start + 1] == " ") {
+            start += 1
+        }
+        let entry = characters[start..<at]
+        guard let separator = entry.indices.first(where: { entry[$0] == ":" && $0 + 1 < at && characters[$0 + 1] == " " }) else { return nil }
+        let key = String(entry[..<separator])
+        let valueStart = separator + 2
+        guard !key.isEmpty, !key.contains(where: { "\"'#{}[]".contains($0) }), valueStart < at, !"\"'".contains(characters[valueStart]) else { return nil }
+        var end = characters.count
+        if flowStart != nil {
+            end = characters[at...].firstIndex { ",}]".contains($0) } ?? characters.count
+        } else if let comment = characters[at...].indices.first(where: { characters[$0] == "#" && characters[$0 - 1] == " " }) {
+            end = comment
+        }
+        let value = String(characters[valueStart..<end]).trimmingCharacters(in: .whitespaces)
+        let quoted = value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+        return "a value containing ': ' must be quoted, or YAML reads a second key: \(MessageText.excerpt(key)): \"\(MessageText.excerpt(quoted))\""
     }
 
     /// An error for a document `text` whose root (this node) is not a mapping: quotes the file's
@@ -106,7 +148,7 @@ public struct YAMLNode {
         }
         var entries: [YAMLMapping.Entry] = []
         for (key, value) in mapping {
-            let keyNode = YAMLNode(key, file: file)
+            let keyNode = YAMLNode(key, file: file, places: places)
             guard case .scalar(let scalar) = key else { throw keyNode.error("mapping keys must be plain words") }
             let name = scalar.string
             guard allowed.contains(name) else {
@@ -118,7 +160,7 @@ public struct YAMLNode {
                 }
                 throw keyNode.error(message)
             }
-            entries.append(YAMLMapping.Entry(key: name, keyNode: keyNode, value: YAMLNode(value, file: file)))
+            entries.append(YAMLMapping.Entry(key: name, keyNode: keyNode, value: YAMLNode(value, file: file, places: places)))
         }
         return YAMLMapping(node: self, entries: entries, what: what)
     }
@@ -126,7 +168,7 @@ public struct YAMLNode {
     /// The node as a list.
     public func sequence(what: String = "list") throws(ScenarioError) -> [YAMLNode] {
         guard case .sequence(let sequence) = node else { throw error("expected a \(what), found \(kindName)") }
-        return sequence.map { YAMLNode($0, file: file) }
+        return sequence.map { YAMLNode($0, file: file, places: places) }
     }
 
     /// Whether the node is a list.
@@ -139,6 +181,13 @@ public struct YAMLNode {
     public var isMapping: Bool {
         if case .mapping = node { return true }
         return false
+    }
+
+    /// Whether the node is YAML's null written out: `null`, `Null`, `NULL` or `~`, unquoted (an empty
+    /// value reads as empty text).
+    public var isNull: Bool {
+        guard case .scalar(let scalar) = node, scalar.style == .plain else { return false }
+        return ["null", "Null", "NULL", "~"].contains(scalar.string)
     }
 
     /// The node's text, if it is a scalar.
@@ -190,8 +239,14 @@ public struct YAMLNode {
         return duration
     }
 
-    /// The node as a coordinate: `[lat, lon]` or `{lat: …, lon: …}`, range-checked.
+    /// The node as a position: `[lat, lon]` or `{lat: …, lon: …}`, range-checked, or in a scenario
+    /// the name of one of its world's places.
     public func coordinate() throws(ScenarioError) -> GeoCoordinate {
+        try coordinate(places: places)
+    }
+
+    /// `[lat, lon]` or `{lat: …, lon: …}`, range-checked (the node is a list or a mapping).
+    func latitudeAndLongitude() throws(ScenarioError) -> GeoCoordinate {
         let latitude: Double, longitude: Double
         if isSequence {
             let items = try sequence(what: "[latitude, longitude] pair")
@@ -249,11 +304,18 @@ public struct YAMLMapping {
         return value
     }
 
-    /// The text of `key`, which must be present and not empty (`what` says what it is, for the error).
+    /// The text of `key`, which must be present, not empty and not only spaces (`what` says what it
+    /// is, for the error). YAML's null (`null`, `~` unquoted) is refused too, with the hint to quote it
+    /// when the text "null" is meant.
     public func requiredText(_ key: String, what: String) throws(ScenarioError) -> String {
         let node = try required(key)
+        if node.isNull {
+            let text = node.scalarText ?? ""
+            throw node.error("\(key) is \(text), YAML's empty value, so it has no text; to mean the text '\(text)', quote it: \(key): \"\(text)\"")
+        }
         let value = try node.string(what: what)
         guard !value.isEmpty else { throw node.error("\(key) must not be empty") }
+        guard value.contains(where: { !$0.isWhitespace }) else { throw node.error("\(key) must not be only spaces") }
         return value
     }
 

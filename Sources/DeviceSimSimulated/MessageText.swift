@@ -26,6 +26,13 @@ package enum MessageText {
         return String(out)
     }
 
+    /// `text` with control characters escaped as ``escapingControls(_:)`` does, but its line breaks
+    /// (`\n`) kept: for a message of several lines of our own (a YAML error, the line and a caret
+    /// under it), whose lines may quote an input file.
+    package static func escapingControlsKeepingLines(_ text: String) -> String {
+        text.split(separator: "\n", omittingEmptySubsequences: false).map { escapingControls(String($0)) }.joined(separator: "\n")
+    }
+
     /// Whether `scalar` is shown escaped.
     static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
         let value = scalar.value

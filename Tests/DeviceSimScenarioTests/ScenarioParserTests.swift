@@ -1,6 +1,7 @@
 import DeviceSim
 @testable import DeviceSimFriendLocator
 import DeviceSimScenario
+import Foundation
 import Testing
 
 @Suite struct ScenarioParserTests {
@@ -159,5 +160,77 @@ import Testing
         #expect(failures("{ operation: ping, count: 0 }")
             == "test.yaml:3:40: a failure's count is how many requests fail, at least 1; found 0 (leave 'count' out to fail every request in the window)")
         #expect(failures("{ operation: ping, count: -1 }").hasPrefix("test.yaml:3:40: a failure's count is how many requests fail, at least 1; found -1"))
+    }
+
+    /// A dog walk in Tartu (Scenarios/dog-walk-more/tartu.yaml) whose positions are its place names.
+    static let placedDogWalk = """
+        name: places
+        world: tartu.yaml
+        devices:
+          - id: phone
+            at: town-hall-square
+            gps: { noise: false }
+            app:
+              name: dog-walk
+              settings:
+                user-data: { account: offline, dogs: [{ name: Rex }], records: [{ kind: pee, at: toome-hill, ago: 1h }] }
+        timeline:
+          - { at: 0s, do: start-app }
+          - { at: 5s, do: teleport, to: toome-hill }
+          - { at: 10s, do: click-record, near: toome-hill }
+        expect:
+          - { event: statistics.shown, within: [10s, 10s] }
+        """
+
+    @Test func everyPositionOfAScenarioMayBeAPlaceOfItsWorld() throws {
+        let file = FileManager.default.currentDirectoryPath + "/Scenarios/dog-walk-more/places.yaml"
+        let result = ScenarioRunner().run(try ScenarioParser.parse(Self.placedDogWalk, file: file))
+        #expect(result.passed, "the record placed at toome-hill is the one clicked near toome-hill: \(result.outcomes)")
+
+        func message(_ from: String, _ to: String, world: Bool = true) throws -> String {
+            var text = Self.placedDogWalk.replacingOccurrences(of: from, with: to)
+            if !world { text = text.replacingOccurrences(of: "world: tartu.yaml\n", with: "").replacingOccurrences(of: "at: town-hall-square", with: "at: [58.3803, 26.7222]") }
+            return try #require(throws: ScenarioError.self) { try ScenarioParser.parse(text, file: file) }.message
+        }
+        let forms = "a position is [latitude, longitude], { lat: …, lon: … } or a place name of the scenario's world"
+        #expect(try message("near: toome-hill", "near: tome-hill") == "unknown place 'tome-hill'; did you mean 'toome-hill'? (\(forms): river-bank, toome-hill, town-hall-square)")
+        #expect(try message("at: toome-hill, ago", "at: 58.38, ago") == "expected a position, found '58.38' (\(forms): river-bank, toome-hill, town-hall-square)")
+        #expect(try message("near: toome-hill", "near: toome-hill", world: false) == "unknown place 'toome-hill' (\(forms); place names come from the `places:` of the file `world:` names, and this scenario has none)")
+    }
+
+    @Test func aValueWithAColonAndASpaceIsToldToBeQuoted() throws {
+        let block = try #require(error(in: "name: foo forgets database: task-list\ndevices:\n  - { id: p, at: [1, 2] }\n"))
+        #expect(block.message == "invalid YAML: mapping values are not allowed in this context; a value containing ': ' must be quoted, or YAML reads a second key: name: \"foo forgets database: task-list\"")
+        let flow = try #require(error(in: "name: x\ndevices:\n  - { id: p, at: [1, 2] }\ntimeline:\n  - { at: 1s, do: gps-off, text: a: b }\n"))
+        #expect(flow.message.hasSuffix("; a value containing ': ' must be quoted, or YAML reads a second key: text: \"a: b\""), "\(flow.message)")
+        #expect(flow.location?.column == 35)
+        // A line indented too far is still told to line up.
+        let indented = try #require(error(in: "name: foo\ndevices:\n  - id: p\n     at: [1, 2]\n"))
+        #expect(indented.message.hasSuffix("check this line's indentation against the lines above it (each level of a list or mapping lines up)"), "\(indented.message)")
+    }
+
+    @Test func theQuotedLineOfAYAMLErrorHasItsControlCharactersEscaped() {
+        let error = ScenarioError("duplicate key a in one mapping", at: SourceLocation(file: "t.yaml", line: 2, column: 9), sourceLine: "a: \u{1B}[2J b: 1")
+        // The caret stays under column 9, the 'b', after the escape.
+        #expect(error.description == "t.yaml:2:9: duplicate key a in one mapping\n    a: \\u{1B}[2J b: 1\n    " + String(repeating: " ", count: 13) + "^")
+    }
+
+    @Test func aTaskTextOfSpacesOrNullIsRefusedLikeAnEmptyOne() throws {
+        func scenario(_ text: String) -> String {
+            """
+            name: texts
+            devices:
+              - { id: phone, at: [50.06, 19.93], app: { name: task-list, settings: { signed-in: ola@onet.pl } } }
+            timeline:
+              - { at: 1s, do: add-task, text: \(text) }
+            """
+        }
+        #expect(error(in: scenario("\"\""))?.description == "test.yaml:5:35: text must not be empty")
+        #expect(error(in: scenario("\"   \""))?.description == "test.yaml:5:35: text must not be only spaces")
+        #expect(error(in: scenario("null"))?.description == "test.yaml:5:35: text is null, YAML's empty value, so it has no text; to mean the text 'null', quote it: text: \"null\"")
+        #expect(error(in: scenario("~"))?.message.hasPrefix("text is ~, YAML's empty value") == true)
+        let quoted = try ScenarioParser.parse(scenario("\"null\""), file: "test.yaml")
+        #expect(quoted.timeline.count == 1, "a quoted null is the text 'null'")
+        #expect(error(in: scenario("Call mom")) == nil)
     }
 }

@@ -41,6 +41,26 @@ import Testing
         #expect(a != b)
     }
 
+    @Test func aYAMLErrorIsPrintedOnceWithItsLinesAsValidatePrintsIt() throws {
+        let folder = try CLI.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("twice.yaml")
+        try """
+            name: a duplicate key
+            devices:
+              - id: phone
+                at: [50.0614, 19.9366]
+                app: { name: task-list, settings: { signed-in: ola@onet.pl, signed-in: jan@onet.pl } }
+            """.write(to: file, atomically: true, encoding: .utf8)
+        let run = try CLI.run(["run", file.path])
+        let validate = try CLI.run(["validate", "-q", file.path])
+        #expect(run.status == 2)
+        #expect(run.standardError.components(separatedBy: "duplicate key").count == 2, "once: \(run.standardError)")
+        #expect(!run.standardError.contains("\\u{A}"), "\(run.standardError)")
+        #expect(run.standardError == "error: " + validate.standardError, "\(run.standardError)")
+        #expect(validate.standardError.components(separatedBy: "\n").count == 4, "the message, the line, the caret: \(validate.standardError)")
+    }
+
     @Test func aFailingScenarioExitsOneAndSaysWhere() throws {
         let folder = try CLI.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

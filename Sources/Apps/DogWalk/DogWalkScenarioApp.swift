@@ -57,6 +57,8 @@ public final class DogWalkScenarioApp: ScenarioApp {
 
     public static let name = "dog-walk"
     public static let keepsDataOnDevice = true
+    /// `<device id>.sqlite`: a `stored:` expectation on a dog-walk device gives no `database:`.
+    public static let deviceDatabase: ScenarioAppDatabase? = .unnamed
     public static let settingKeys = [
         "update-interval", "overlap-distance", "clean-up-message", "follow-user", "user-data", "server-accounts", "server-latency",
     ]
@@ -235,7 +237,7 @@ public final class DogWalkScenarioApp: ScenarioApp {
         case "click-record":
             let id = try recordID()
             let near = try step.optional("near")?.coordinate()
-            guard (id == nil) != (near == nil) else { throw step.node.error("click-record needs either 'record: <id>' or 'near: [lat, lon]'") }
+            guard (id == nil) != (near == nil) else { throw step.node.error("click-record needs either 'record: <id>' or 'near:' a position ([lat, lon] or a place of the world)") }
             return .clickRecord(id: id, near: near)
         case "open-record-list": return .openRecordList
         case "select-record":
@@ -263,7 +265,7 @@ public final class DogWalkScenarioApp: ScenarioApp {
         simulation.registerInspectableServer(server, for: Self.name)
         memory = simulation.sharedService { DeviceMemory() }
         // The app's database is `<device id>.sqlite` in the run's data folder, kept across restarts.
-        let store = simulation.database(on: device, file: "\(device.id).sqlite", migrations: SQLiteUserDataStore.migrations)
+        let store = simulation.database(on: device, file: ScenarioAppDatabase.unnamed.file(onDevice: device.id), migrations: SQLiteUserDataStore.migrations)
             .map(SQLiteUserDataStore.init(database:))
         // Every request (signing up and in, the download, syncs) crosses the device's own connection:
         // latency, drops in flight, timeouts.

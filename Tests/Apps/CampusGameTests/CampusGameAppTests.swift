@@ -135,7 +135,6 @@ import Testing
         let calendar = try GameCalendar(startDate: Self.start, timeZone: "Europe/Helsinki")
         let server = SimulatedGameServer(scheduler: simulation.scheduler, events: simulation.trace, calendar: calendar, objectives: [Self.dome])
         let drops = ConnectionDrops()
-        drops.script(.reply)
         let connection = ServerConnection(device: phone.device, latency: .milliseconds(200), random: SeededRandomGenerator(seed: 1), drops: drops)
         let store = InMemoryCampusGameStore()
         let app = CampusGameApp(device: phone.device, account: "aino", server: server.client(connection: connection), store: store, calendar: calendar)
@@ -145,8 +144,10 @@ import Testing
         try simulation.advance(to: VirtualInstant(offset: .seconds(9 * 60 + 50)))
         app.objectiveAchieved()
         try simulation.advance(by: .milliseconds(100))
-        phone.connectivity.state = .offline
-        phone.connectivity.state = .online
+        drops.during(.reply) {
+            phone.connectivity.state = .offline
+            phone.connectivity.state = .online
+        }
         try simulation.advance(by: .seconds(20))            // 00:00:10: the phone gave up at 00:00:05
         #expect(server.achievements.map(\.game) == ["2026-11-23"])
         #expect(store.state.unanswered == ["dome"] && store.state.achieved.isEmpty)

@@ -122,7 +122,7 @@ import Testing
         let db = store()
         try db.replaceAll(with: UserData(account: .offline))
         let dog = try db.addDog(DogProfile(name: "Rex"))
-        for second in 1...20 { try db.addRecord(record(dog.id!, .pee, Int64(second))) }
+        for second in 1...20 { _ = try db.addRecord(record(dog.id!, .pee, Int64(second))) }
         // With the statistics on, SQLite counts every allocation under a process-wide mutex, and
         // would report the memory its open connections hold here.
         #expect(sqlite3_memory_used() == 0)
