@@ -132,7 +132,6 @@ public enum WorldParser {
     private static func parseHotspot(_ node: YAMLNode, places: [String: GeoCoordinate], bssids: inout [String: SourceLocation]) throws(ScenarioError) -> Hotspot {
         let map = try node.mapping(allowing: hotspotKeys, what: "hotspot")
         let name = try map.requiredText("name", what: "a hotspot name")
-        guard !name.allSatisfy(\.isWhitespace) else { throw try map.required("name").error("name must not be blank") }
         let areaNode = try map.required("area")
         let area = try areaNode.mapping(allowing: areaKeys, what: "area")
         let parsedArea: HotspotArea

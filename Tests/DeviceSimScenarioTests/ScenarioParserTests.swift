@@ -232,5 +232,18 @@ import Testing
         let quoted = try ScenarioParser.parse(scenario("\"null\""), file: "test.yaml")
         #expect(quoted.timeline.count == 1, "a quoted null is the text 'null'")
         #expect(error(in: scenario("Call mom")) == nil)
+
+        // The tasks already on the server say something too.
+        func onServer(_ tasks: String) -> String {
+            """
+            name: texts
+            devices:
+              - { id: phone, at: [50.06, 19.93], app: { name: task-list, settings: { signed-in: a@b.c, server-tasks: { a@b.c: [\(tasks)] } } } }
+            """
+        }
+        #expect(error(in: onServer("Milk, \"  \""))?.message == "a task's text must not be empty or only spaces")
+        #expect(error(in: onServer("Milk, ~"))?.message.hasPrefix("a task is ~, YAML's empty value") == true)
+        #expect(error(in: onServer("{ text: \" \" }"))?.message == "text must not be only spaces")
+        #expect(error(in: onServer("Milk, { text: Call mom, important: true }")) == nil)
     }
 }

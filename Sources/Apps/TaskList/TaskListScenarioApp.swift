@@ -69,10 +69,15 @@ public final class TaskListScenarioApp: ScenarioApp {
                 for item in try list.sequence(what: "list of tasks") {
                     if item.isMapping {
                         let task = try item.mapping(allowing: ["text", "important"], what: "task")
-                        tasks.append(TaskItem(id: "t\(tasks.count + 1)", text: try task.required("text").string(what: "the task's text"),
+                        tasks.append(TaskItem(id: "t\(tasks.count + 1)", text: try task.requiredText("text", what: "the task's text"),
                                               important: try task.optional("important")?.bool() ?? false))
                     } else {
-                        tasks.append(TaskItem(id: "t\(tasks.count + 1)", text: try item.string(what: "a task's text")))
+                        let text = try item.string(what: "a task's text")
+                        // As add-task's text: a task says something.
+                        guard !item.isNull, text.contains(where: { !$0.isWhitespace }) else {
+                            throw item.error(item.isNull ? "a task is \(text), YAML's empty value; to mean the text '\(text)', quote it" : "a task's text must not be empty or only spaces")
+                        }
+                        tasks.append(TaskItem(id: "t\(tasks.count + 1)", text: text))
                     }
                 }
                 parsed.serverTasks[account] = tasks
