@@ -196,7 +196,36 @@ public final class DogWalkScenarioApp: ScenarioApp {
                 spec.accounts.append(account)
             }
         }
+        try refuseSeedsThatContradictTheServer(spec, sections)
         return spec
+    }
+
+    /// A signed-in phone's `user-data` and the server's account name their dogs and records by their
+    /// place in the lists (`seed-d1`, `seed-r1`, ...): the first dog of both is one dog. Listing two
+    /// different ones there would make the phone and the server hold different things under one id,
+    /// so it is refused, with how to write it.
+    private static func refuseSeedsThatContradictTheServer(_ spec: ServerSpec, _ sections: ScenarioServerSections) throws(ScenarioError) {
+        for device in sections.devices where device.app?.name == name {
+            guard let settings = device.app?.settings as? Settings, let data = settings.userData, let email = data.account.email,
+                  let server = spec.accounts.first(where: { $0.email.lowercased() == email.lowercased() })?.data else { continue }
+            func describe(_ dog: DogProfile) -> String {
+                [dog.name, dog.sex?.rawValue, dog.dateOfBirth].compactMap { $0 }.joined(separator: ", ").nonEmpty ?? "no attributes"
+            }
+            func describe(_ record: BusinessRecord) -> String {
+                "a \(record.kind.rawValue) at [\(record.coordinate.latitude), \(record.coordinate.longitude)], \(DurationText.format(.zero - record.placedAt.offset)) ago, of dog \(record.dogID)"
+            }
+            let advice = "a signed-in phone's user-data is the account's data as it was last synced, so its lists start with the server's, in the same order; list the phone's own (not yet synced) ones after them"
+            for (index, (mine, theirs)) in zip(data.dogs, server.dogs).enumerated() where mine != theirs {
+                throw ScenarioError(
+                    "device '\(device.id)': dog \(index + 1) of its user-data (\(describe(mine))) is not dog \(index + 1) of the server's account \(email) (\(describe(theirs))); \(advice)",
+                    at: device.location)
+            }
+            for (index, (mine, theirs)) in zip(data.records, server.records).enumerated() where mine != theirs {
+                throw ScenarioError(
+                    "device '\(device.id)': record \(index + 1) of its user-data (\(describe(mine))) is not record \(index + 1) of the server's account \(email) (\(describe(theirs))); \(advice)",
+                    at: device.location)
+            }
+        }
     }
 
     public static func parseAction(_ name: String, step: YAMLMapping) throws(ScenarioError) -> Action {
@@ -388,4 +417,9 @@ final class DogWalkServerClient: UserDataSyncService, AccountService, UserDataSe
         case .failure: throw .signedOut
         }
     }
+}
+
+private extension String {
+    /// The text, or nil when it is empty.
+    var nonEmpty: String? { isEmpty ? nil : self }
 }

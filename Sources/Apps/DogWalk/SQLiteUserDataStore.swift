@@ -79,6 +79,9 @@ public final class SQLiteUserDataStore: UserDataStore {
             "ALTER TABLE account ADD COLUMN revision INTEGER NOT NULL DEFAULT 0",
             "CREATE TABLE pending_changes (sequence INTEGER PRIMARY KEY AUTOINCREMENT, change TEXT NOT NULL)",
         ],
+        // Version 5: the dogs' place in the account's list, as the server gives it at each sync, so
+        // that every phone of the account finds the same first dog (NULL: not synced yet, after them).
+        ["ALTER TABLE dogs ADD COLUMN position INTEGER"],
     ]
 
     /// A store in the file at `path` (created on first use); `now` is the device's time, for faults.
@@ -199,16 +202,20 @@ public final class SQLiteUserDataStore: UserDataStore {
             let (dogs, records) = try Self.dogsAndRecords(db)
             let target = UserDataRebase.target(local: UserData(account: .offline, dogs: dogs, records: records), server: reply.data, pending: pending)
             // Dogs: update the ones kept, insert the new ones, delete the ones gone (with their records).
+            // Each takes its place in the account's list (the server's order, then the ones it has not
+            // applied yet), the same on every phone.
             var dogIDs: [String: Int64] = [:]
-            for dog in target.dogs {
-                if let id = dog.id {
+            for (position, dog) in target.dogs.enumerated() {
+                var id = dog.id
+                if let known = id {
                     try db.execute("UPDATE dogs SET name = ?, sex = ?, date_of_birth = ? WHERE id = ?",
-                                   [SQLiteValue(dog.name), SQLiteValue(dog.sex?.rawValue), SQLiteValue(dog.dateOfBirth), .integer(id)])
-                    if let uid = dog.uid { dogIDs[uid] = id }
+                                   [SQLiteValue(dog.name), SQLiteValue(dog.sex?.rawValue), SQLiteValue(dog.dateOfBirth), .integer(known)])
                 } else {
-                    let saved = try Self.insert(dog, into: db)
-                    if let uid = dog.uid, let id = saved.id { dogIDs[uid] = id }
+                    id = try Self.insert(dog, into: db).id
                 }
+                guard let id else { continue }
+                try db.execute("UPDATE dogs SET position = ? WHERE id = ?", [.integer(Int64(position)), .integer(id)])
+                if let uid = dog.uid { dogIDs[uid] = id }
             }
             // (A dog or a record without a uid was never synced: it stays as it is.)
             for dog in dogs where dog.uid.map({ dogIDs[$0] == nil }) ?? false {
@@ -241,7 +248,7 @@ public final class SQLiteUserDataStore: UserDataStore {
     public func close() { database.close() }
 
     private static func dogsAndRecords(_ db: SQLiteConnection) throws(SQLiteError) -> ([DogProfile], [BusinessRecord]) {
-        let dogs = try db.query("SELECT id, name, sex, date_of_birth, uid FROM dogs ORDER BY id").map { row in
+        let dogs = try db.query("SELECT id, name, sex, date_of_birth, uid FROM dogs ORDER BY position IS NULL, position, id").map { row in
             DogProfile(id: row[0].int, name: row[1].string, sex: row[2].string.flatMap(DogProfile.Sex.init), dateOfBirth: row[3].string, uid: row[4].string)
         }
         let records = try db.query("SELECT id, dog_id, kind, latitude, longitude, placed_at_ns, local_time, uid FROM business_records ORDER BY placed_at_ns, id").map { row in

@@ -36,7 +36,7 @@ import Testing
         #expect(loaded.account.accessToken == "tok")
         #expect(loaded.dogs == [dog])
         #expect(loaded.records.map(\.kind) == [.pee, .poo])
-        #expect(try store().schemaVersion() == 4)
+        #expect(try store().schemaVersion() == SQLiteUserDataStore.migrations.count)
     }
 
     @Test func aDeletedRecordsIdIsNeverGivenAgain() throws {
