@@ -68,6 +68,26 @@ enum ISO8601Time {
         return daysSince1970(year: year, month: month, day: day) * 86_400 + hour * 3_600 + minute * 60 + second - offsetSeconds
     }
 
+    /// Why `text`, written in the usual form's shape (`YYYY-MM-DDTHH:MM:SS` and a zone), names no
+    /// instant a scenario can start at: a day past its month's end, a field out of range, a year
+    /// outside 1900...9999; nil when it does, or when it has another shape.
+    static func problem(usualForm text: String) -> String? {
+        let bytes = Array(text.utf8)
+        guard bytes.count >= 19, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"), bytes[10] == UInt8(ascii: "T"),
+              bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":") else { return nil }
+        let fields = [(0, 4), (5, 2), (8, 2), (11, 2), (14, 2), (17, 2)].map { start, count in
+            Int(String(decoding: bytes[start..<(start + count)], as: UTF8.self))
+        }
+        guard let year = fields[0], let month = fields[1], let day = fields[2], let hour = fields[3], let minute = fields[4], let second = fields[5]
+        else { return nil }
+        if !(1900...9999).contains(year) { return "the year must be within 1900...9999" }
+        if !(1...12).contains(month) { return "there is no month \(month)" }
+        let days = daysIn(month: month, year: year)
+        if !(1...days).contains(day) { return "\(String(format: "%04d-%02d", year, month)) has \(days) days" }
+        if hour > 23 || minute > 59 || second > 59 { return "the time of day must be within 00:00:00...23:59:59" }
+        return nil
+    }
+
     private static func daysIn(month: Int, year: Int) -> Int {
         switch month {
         case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28

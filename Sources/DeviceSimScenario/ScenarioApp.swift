@@ -70,6 +70,9 @@ public protocol ScenarioApp: AnyObject, SendableMetatype {
     /// that ``keepsDataOnDevice``, is `<device id>.<app name>.sqlite`, the file
     /// ``ScenarioSimulation/database(on:named:migrations:)`` opens with the app's name.
     static var deviceDatabase: ScenarioAppDatabase? { get }
+    /// The tables of the app's server that `server:` expectations read (its ``InspectableServer``'s),
+    /// so that `validate` refuses a table name the server does not have (nil, the default: not checked).
+    static var serverTables: [String]? { get }
     /// Stops the app (it is killed or restarted): its tasks end and it touches nothing afterwards.
     func stop()
 }
@@ -77,6 +80,7 @@ public protocol ScenarioApp: AnyObject, SendableMetatype {
 extension ScenarioApp {
     public static var keepsDataOnDevice: Bool { false }
     public static var deviceDatabase: ScenarioAppDatabase? { keepsDataOnDevice ? .named(name) : nil }
+    public static var serverTables: [String]? { nil }
     public static var prompts: [String]? { nil }
     public static var serverKeys: [String] { [] }
     public static var dataFileKeys: [String] { [] }
@@ -156,6 +160,7 @@ struct AnyScenarioApp: Sendable {
     let launch: @Sendable (ScenarioAppContext, any Sendable) -> LaunchedApp
     let keepsDataOnDevice: Bool
     let deviceDatabase: ScenarioAppDatabase?
+    let serverTables: [String]?
     let serverKeys: [String]
     let dataFileKeys: [String]
     let dataFileHint: String
@@ -173,6 +178,7 @@ struct AnyScenarioApp: Sendable {
         prompts = App.prompts
         keepsDataOnDevice = App.keepsDataOnDevice
         deviceDatabase = App.deviceDatabase
+        serverTables = App.serverTables
         serverKeys = App.serverKeys
         dataFileKeys = App.dataFileKeys
         dataFileHint = App.dataFileHint

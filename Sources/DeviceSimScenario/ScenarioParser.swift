@@ -97,6 +97,9 @@ public enum ScenarioParser {
         var startDate = Date(timeIntervalSince1970: 1_767_225_600)
         if let node = map.optional("start-time") {
             let text = try node.string(what: "an ISO 8601 UTC time")
+            if let problem = ISO8601Time.problem(usualForm: text) {
+                throw node.error("start-time '\(MessageText.excerpt(text))' is not a time a run can start at: \(problem)")
+            }
             guard let date = ISO8601Time.date(from: text) else {
                 throw node.error("expected an ISO 8601 time such as 2026-05-01T08:00:00Z, found '\(MessageText.excerpt(text))'")
             }
@@ -549,7 +552,8 @@ public enum ScenarioParser {
                 if duration != nil || count != nil { throw kindNode.error("corrupt-at-start damages the file once; it takes neither for: nor count:") }
             } else {
                 guard (duration == nil) != (count == nil) else {
-                    throw kindNode.error("say how long the \(kind.rawValue) fault lasts: 'for: 30s' (a window) or 'count: 1' (the next operations), not both")
+                    let given = duration == nil ? "give one" : "give one, not both"
+                    throw kindNode.error("say how long the \(kind.rawValue) fault lasts: 'for: 30s' (a window) or 'count: 1' (the next operations); \(given)")
                 }
                 if let duration, duration <= .zero { throw try map.required("for").error("for: must be longer than zero") }
                 if let count, count < 1 { throw try map.required("count").error("count: must be 1 or more") }
@@ -712,8 +716,14 @@ public enum ScenarioParser {
         let device: String?
         if isServer {
             let app = try map.required("server").choice(ScenarioAppRegistry.names, what: "an app")
-            source = .server(app: app, table: try map.required("table").string(what: "a table of the app's server"),
-                             account: try map.optional("account")?.string(what: "an account"))
+            let tableNode = try map.required("table")
+            let table = try tableNode.string(what: "a table of the app's server")
+            if let tables = ScenarioAppRegistry.app(named: app)?.serverTables, !tables.contains(table) {
+                var message = "the \(app) server has no table '\(MessageText.excerpt(table))' (it has \(tables.joined(separator: ", ")))"
+                if let nearest = NearestWord.suggest(for: table, among: tables) { message += "; did you mean '\(nearest)'?" }
+                throw tableNode.error(message)
+            }
+            source = .server(app: app, table: table, account: try map.optional("account")?.string(what: "an account"))
             device = nil
         } else {
             let queryNode = try map.required("stored")

@@ -230,6 +230,9 @@ public struct YAMLNode {
     /// The node as a duration: `90s`, `5m`, `1h30m`, `250ms`, `2d`, or a plain number of seconds.
     public func duration(what: String = "a duration") throws(ScenarioError) -> Duration {
         guard let text = scalarText, let duration = DurationText.parse(text) else {
+            if let text = scalarText, DurationText.isTooLong(text) {
+                throw error("\(MessageText.excerpt(text)) is longer than any duration can be (about 31 years; a scenario runs at most 30 days)")
+            }
             var message = "expected \(what) such as 90s, 5m, 1h30m or 250ms, found \(kindName)"
             if let text = scalarText, DurationText.looksLikeClockTime(text) {
                 message += ", which looks like a clock time: scenario times count from the start of the run (virtual 0s, at `start-time`), so write the time since then, e.g. 10m or 1h30m"
@@ -348,31 +351,43 @@ public enum DurationText {
         return (2...3).contains(parts.count) && parts.allSatisfy { !$0.isEmpty && $0.count <= 2 && $0.allSatisfy(\.isNumber) }
     }
 
-    /// The duration `text` denotes, or nil.
+    /// The duration `text` denotes, or nil (also past about 31 years: 1e18 nanoseconds, where 64-bit
+    /// nanoseconds end; ``isTooLong(_:)`` tells that case apart).
     public static func parse(_ text: String) -> Duration? {
+        guard let (nanoseconds, exact) = read(text), exact < 1e18 else { return nil }
+        return .nanoseconds(nanoseconds)
+    }
+
+    /// Whether `text` is written as a duration but is longer than one can be (about 31 years).
+    public static func isTooLong(_ text: String) -> Bool {
+        read(text).map { $0.exact >= 1e18 } ?? false
+    }
+
+    /// The nanoseconds `text` denotes (each part rounded, once the total is known to fit) and their
+    /// exact sum, unbounded; nil when `text` is not written as a duration.
+    private static func read(_ text: String) -> (nanoseconds: Int64, exact: Double)? {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         if let seconds = Double(trimmed) {
-            // Below 1e9 seconds (about 31 years, as the parts of `1h30m` are): 1e10 overflowed nanoseconds in 64 bits.
-            guard seconds.isFinite, seconds >= 0, seconds < 1e9 else { return nil }
-            return .nanoseconds(Int64((seconds * 1e9).rounded()))
+            guard seconds.isFinite, seconds >= 0 else { return nil }
+            let exact = seconds * 1e9
+            return (exact < 1e18 ? Int64(exact.rounded()) : 0, exact)
         }
-        var total: Int64 = 0
+        var parts: [Double] = []
         var rest = Substring(trimmed)
         guard !rest.isEmpty else { return nil }
         while !rest.isEmpty {
             let number = rest.prefix { $0.isNumber || $0 == "." }
-            guard !number.isEmpty, let value = Double(number) else { return nil }
+            guard !number.isEmpty, let value = Double(number), value.isFinite else { return nil }
             rest = rest.dropFirst(number.count).drop { $0 == " " }
             let unit = rest.prefix { $0.isLetter }
             rest = rest.dropFirst(unit.count).drop { $0 == " " }
             guard let scale = unitScales[unit] else { return nil }
-            let nanos = value * scale
-            guard nanos < 1e18 else { return nil }
-            // The parts together are bounded like each one (about 31 years): `11000d11000d…` must not overflow.
-            total += Int64(nanos.rounded())
-            guard total < 1_000_000_000_000_000_000 else { return nil }
+            parts.append(value * scale)
         }
-        return .nanoseconds(total)
+        // The parts together are bounded like each one: `11000d11000d…` must not overflow.
+        let exact = parts.reduce(0, +)
+        guard exact < 1e18 else { return (0, exact) }
+        return (parts.reduce(Int64(0)) { $0 + Int64($1.rounded()) }, exact)
     }
 
     /// `duration` written the way ``parse(_:)`` reads it, e.g. `1h30m`, `90s`, `250ms`.

@@ -246,4 +246,29 @@ import Testing
         #expect(error(in: onServer("{ text: \" \" }"))?.message == "text must not be only spaces")
         #expect(error(in: onServer("Milk, { text: Call mom, important: true }")) == nil)
     }
+
+    @Test func wrongValuesAStrangerWroteAreRefusedWithWhatToWrite() throws {
+        func message(_ from: String, _ to: String) -> String? {
+            error(in: minimal.replacingOccurrences(of: from, with: to))?.message
+        }
+        #expect(message("name: minimal", "name: minimal\nstart-time: 2025-02-29T06:00:00Z")
+            == "start-time '2025-02-29T06:00:00Z' is not a time a run can start at: 2025-02 has 28 days")
+        #expect(message("name: minimal", "name: minimal\nstart-time: 0000-06-01T06:00:00Z")?.hasSuffix("the year must be within 1900...9999") == true)
+        #expect(message("name: minimal", "name: minimal\nstart-time: 2024-02-29T06:00:00Z") == nil)
+        #expect(message("do: start-service }", "do: start-service }\n  - { at: 1s, do: fill-dog-profile, name: null }")
+            == "name is null, YAML's empty value; to empty it write clear: [name], or to mean the text 'null' quote it: name: \"null\"")
+        #expect(message("app: { name: dog-walk }", "app: { name: dog-walk, settings: { user-data: { account: \"  \" } } }")
+            == "user-data's account is 'offline' or the e-mail address of the signed-in account, found '  '")
+        #expect(message("app: { name: dog-walk }", "app: { name: dog-walk, settings: { server-accounts: [{ email: not an email, password: x }] } }")
+            == "expected an e-mail address (name@domain), found 'not an email'")
+        #expect(message("app: { name: dog-walk }", "app: { name: dog-walk, settings: { server-accounts: [{ email: a@b.ee, password: \"\" }] } }")
+            == "password must not be empty")
+        #expect(message("    within: [0s, 1s]", "    within: [0s, 1s]\n  - { server: dog-walk, table: dog, at: 1s, rows: [] }")
+            == "the dog-walk server has no table 'dog' (it has accounts, deleted, dogs, records); did you mean 'dogs'?")
+        #expect(message("do: start-service }", "do: start-service }\n  - { at: 1s, do: storage-fault, kind: write-error }")?
+            .hasSuffix("'for: 30s' (a window) or 'count: 1' (the next operations); give one") == true)
+        #expect(message("do: start-service }", "do: start-service }\n  - { at: 1s, do: storage-fault, kind: write-error, for: 36500d }")
+            == "36500d is longer than any duration can be (about 31 years; a scenario runs at most 30 days)")
+    }
+
 }

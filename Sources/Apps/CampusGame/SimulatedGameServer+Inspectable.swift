@@ -5,9 +5,11 @@ import DeviceSimServer
 /// them) and `scores` (`game`, `account`, `daily`: each player's total of each day's game), each for
 /// one account or every account.
 extension SimulatedGameServer: InspectableServer {
-    public var inspectableTables: [String: [String]] {
-        ["players": ["game", "account"], "achievements": ["game", "account", "objective", "points"], "scores": ["game", "account", "daily"]]
-    }
+    /// The tables `server:` expectations read, with their columns (`validate` checks a table's name
+    /// against them).
+    public static let tables: [String: [String]] = ["players": ["game", "account"], "achievements": ["game", "account", "objective", "points"], "scores": ["game", "account", "daily"]]
+
+    public var inspectableTables: [String: [String]] { Self.tables }
 
     public func rows(of table: String, account: String?) -> [[String]]? {
         switch table {

@@ -4,7 +4,9 @@ import DeviceSimHAL
 extension DogWalkApp {
     /// The user selects the "edit dog profile" menu item: the dialog shows with the dog's profile.
     public func editDogProfile() {
-        guard let dog = selectedDog else { return ignored("edit-dog-profile", "no dog friend is shown; start the service first") }
+        guard let dog = selectedDog else {
+            return ignored("edit-dog-profile", service == nil ? "no dog friend is shown; start the service first" : "no dog friend is shown yet: the service waits for a location fix and a dog friend")
+        }
         run { await $0.dogProfileDialog(editing: dog) }
     }
 

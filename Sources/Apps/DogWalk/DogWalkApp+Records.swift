@@ -24,7 +24,7 @@ extension DogWalkApp {
 
     /// The user clicks the location marker: the business menu toggles.
     public func clickLocationMarker() {
-        guard isMapShown else { return ignored("click-marker", "the map is not shown; start the service first") }
+        guard isMapShown else { return ignored("click-marker", whyNoMap) }
         if isBusinessMenuShown { hideBusinessMenu(by: "marker") } else { showBusinessMenu(by: "marker") }
     }
 
@@ -76,7 +76,7 @@ extension DogWalkApp {
     /// The user clicks a record marker on the map (by the shown record's id, or the marker nearest a
     /// point): the statistics popup of the records overlapping it shows.
     public func clickRecord(id: Int64?, near point: GeoCoordinate?) {
-        guard isMapShown else { return ignored("click-record", "the map is not shown; start the service first") }
+        guard isMapShown else { return ignored("click-record", whyNoMap) }
         let marker: BusinessRecordMap.Marker?
         if let id {
             marker = shownMarkers.first { $0.shown.id == id }

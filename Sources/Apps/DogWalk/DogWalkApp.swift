@@ -205,6 +205,16 @@ public final class DogWalkApp {
     /// Whether the map shows (the service has shown it).
     var isMapShown: Bool { mapShown && service != nil }
 
+    /// Why the map is not shown, for an action that needs it: the service is not running, or it is
+    /// and waits for a first location fix (or a dog friend) before it shows the map.
+    var whyNoMap: String {
+        guard service != nil else { return "the map is not shown; start the service first" }
+        if device.location.currentFix == nil { return "the map is not shown yet: the service waits for a location fix" }
+        return selectedDog == nil
+            ? "the map is not shown yet: there is no dog friend (add one in the dog profile dialog)"
+            : "the map is not shown yet"
+    }
+
     private func updateMarker() {
         guard let fix = device.location.currentFix else {
             reportUnavailable()

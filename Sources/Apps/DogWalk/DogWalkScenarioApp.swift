@@ -1,6 +1,7 @@
 import DeviceSimHAL
 import DeviceSimScenario
 import DeviceSimServer
+import DeviceSimSimulated
 import DeviceSimTime
 
 /// The dog-walk map app in scenario files. Its user data lives in the device's SQLite database; the
@@ -56,6 +57,7 @@ public final class DogWalkScenarioApp: ScenarioApp {
     }
 
     public static let name = "dog-walk"
+    public static var serverTables: [String]? { SimulatedAccountServer.tables.keys.sorted() }
     public static let keepsDataOnDevice = true
     /// `<device id>.sqlite`: a `stored:` expectation on a dog-walk device gives no `database:`.
     public static let deviceDatabase: ScenarioAppDatabase? = .unnamed
@@ -97,6 +99,9 @@ public final class DogWalkScenarioApp: ScenarioApp {
             let map = try node.mapping(allowing: ["account", "dogs", "records"], what: "user data")
             let accountNode = try map.required("account")
             let account = try accountNode.string(what: "the account: offline or an e-mail address")
+            guard account == "offline" || SimulatedAccountServer.isEmail(account) else {
+                throw accountNode.error("user-data's account is 'offline' or the e-mail address of the signed-in account, found '\(MessageText.excerpt(account))'")
+            }
             var data = try parseDogsAndRecords(map)
             data.account = account == "offline" ? .offline : UserAccount(email: account, accessToken: "token-stored-\(account)", isOffline: false)
             parsed.userData = data
@@ -104,9 +109,11 @@ public final class DogWalkScenarioApp: ScenarioApp {
         if let node = settings.optional("server-accounts") {
             for item in try node.sequence(what: "list of accounts") {
                 let map = try item.mapping(allowing: ["email", "password", "temporary", "dogs", "records"], what: "server account")
-                let email = try map.required("email").string(what: "an e-mail address")
+                let emailNode = try map.required("email")
+                let email = try emailNode.string(what: "an e-mail address")
+                guard SimulatedAccountServer.isEmail(email) else { throw emailNode.error("expected an e-mail address (name@domain), found '\(MessageText.excerpt(email))'") }
                 guard !parsed.serverAccounts.contains(where: { $0.email == email }) else { throw item.error("a second account for \(email)") }
-                parsed.serverAccounts.append((email, try map.required("password").string(what: "a password"),
+                parsed.serverAccounts.append((email, try map.requiredText("password", what: "a password"),
                                               try map.optional("temporary")?.bool() ?? false, try parseDogsAndRecords(map)))
             }
         }
@@ -252,6 +259,12 @@ public final class DogWalkScenarioApp: ScenarioApp {
                     throw node.error("fill-dog-profile both fills and clears '\(attribute.rawValue)'; give it a value or clear it")
                 }
                 clearing.insert(attribute)
+            }
+            for attribute in DogProfile.Attribute.allCases {
+                guard let node = step.optional(attribute.rawValue), node.isNull else { continue }
+                let text = node.scalarText ?? "null"
+                throw node.error(
+                    "\(attribute.rawValue) is \(text), YAML's empty value; to empty it write clear: [\(attribute.rawValue)], or to mean the text '\(text)' quote it: \(attribute.rawValue): \"\(text)\"")
             }
             return .fillDogProfile(
                 name: try step.optional("name")?.string(what: "the dog's name"),

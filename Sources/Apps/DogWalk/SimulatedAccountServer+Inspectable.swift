@@ -5,12 +5,14 @@ import DeviceSimServer
 /// `kind`, `local-time`, oldest first) and `deleted` (`uid`: the records deleted), for one account
 /// or every account's in the order of their e-mail addresses.
 extension SimulatedAccountServer: InspectableServer {
-    public var inspectableTables: [String: [String]] {
-        [
+    /// The tables `server:` expectations read, with their columns (`validate` checks a table's name
+    /// against them).
+    public static let tables: [String: [String]] = [
             "accounts": ["email", "revision", "dogs", "records", "deleted"], "dogs": ["uid", "name", "sex", "date-of-birth"],
             "records": ["uid", "dog", "kind", "local-time"], "deleted": ["uid"],
         ]
-    }
+
+    public var inspectableTables: [String: [String]] { Self.tables }
 
     public func rows(of table: String, account email: String?) -> [[String]]? {
         guard inspectableTables[table] != nil else { return nil }

@@ -100,6 +100,7 @@ public final class FriendLocatorScenarioApp: ScenarioApp {
     }
 
     public static let serverKeys = ["backend"]
+    public static var serverTables: [String]? { FriendLocatorServer.tables.keys.sorted() }
 
     public static func parseServer(_ sections: ScenarioServerSections) throws(ScenarioError) -> (any Sendable)? {
         try FriendLocatorServerSpec.parse(sections)

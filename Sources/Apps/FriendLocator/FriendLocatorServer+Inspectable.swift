@@ -4,9 +4,11 @@ import DeviceSimServer
 /// `friends` (`account`, `friend`: each account's friends list in order) and `locations` (`account`,
 /// `hotspot`, `precision`: each user's last location as stored), by account id.
 extension FriendLocatorServer: InspectableServer {
-    public var inspectableTables: [String: [String]] {
-        ["accounts": ["account", "email", "sharing"], "friends": ["account", "friend"], "locations": ["account", "hotspot", "precision"]]
-    }
+    /// The tables `server:` expectations read, with their columns (`validate` checks a table's name
+    /// against them).
+    public static let tables: [String: [String]] = ["accounts": ["account", "email", "sharing"], "friends": ["account", "friend"], "locations": ["account", "hotspot", "precision"]]
+
+    public var inspectableTables: [String: [String]] { Self.tables }
 
     public func rows(of table: String, account: String?) -> [[String]]? {
         let ids = account.map { [$0] } ?? accounts.keys.sorted()

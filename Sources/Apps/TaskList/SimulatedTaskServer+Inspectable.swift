@@ -3,9 +3,11 @@ import DeviceSimServer
 /// What `server: task-list` expectations read: `tasks` (`id`, `text`, `important`: one account's list
 /// in order) and `lists` (`account`, `revision`, `count`: every account's, or one's).
 extension SimulatedTaskServer: InspectableServer {
-    public var inspectableTables: [String: [String]] {
-        ["tasks": ["id", "text", "important"], "lists": ["account", "revision", "count"]]
-    }
+    /// The tables `server:` expectations read, with their columns (`validate` checks a table's name
+    /// against them).
+    public static let tables: [String: [String]] = ["tasks": ["id", "text", "important"], "lists": ["account", "revision", "count"]]
+
+    public var inspectableTables: [String: [String]] { Self.tables }
 
     public func rows(of table: String, account: String?) -> [[String]]? {
         switch table {
