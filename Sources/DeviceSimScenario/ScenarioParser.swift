@@ -715,7 +715,12 @@ public enum ScenarioParser {
         let source: StoredProbe.Source
         let device: String?
         if isServer {
-            let app = try map.required("server").choice(ScenarioAppRegistry.names, what: "an app")
+            let appNode = try map.required("server")
+            let app = try appNode.choice(ScenarioAppRegistry.names, what: "an app")
+            guard devices.contains(where: { $0.app?.name == app }) else {
+                let running = Set(devices.compactMap(\.app?.name)).sorted()
+                throw appNode.error("no device runs \(app), so it has no server to read" + (running.isEmpty ? "" : " (the devices run \(running.joined(separator: ", ")))"))
+            }
             let tableNode = try map.required("table")
             let table = try tableNode.string(what: "a table of the app's server")
             if let tables = ScenarioAppRegistry.app(named: app)?.serverTables, !tables.contains(table) {

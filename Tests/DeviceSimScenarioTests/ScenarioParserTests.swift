@@ -269,6 +269,15 @@ import Testing
             .hasSuffix("'for: 30s' (a window) or 'count: 1' (the next operations); give one") == true)
         #expect(message("do: start-service }", "do: start-service }\n  - { at: 1s, do: storage-fault, kind: write-error, for: 36500d }")
             == "36500d is longer than any duration can be (about 31 years; a scenario runs at most 30 days)")
+        #expect(message("    within: [0s, 1s]", "    within: [0s, 1s]\n  - { server: task-list, table: tasks, at: 1s, rows: [] }")
+            == "no device runs task-list, so it has no server to read (the devices run dog-walk)")
+        func taskList(_ settings: String) -> String? {
+            message("app: { name: dog-walk }", "app: { name: task-list, settings: { \(settings) } }")
+        }
+        #expect(taskList("device-accounts: { gogle: [a@b.ru] }")
+            == "'gogle' is not one of the app's sign-in methods (google, email), so its accounts could never be chosen; did you mean 'google'? (sign-in-methods: lists them)")
+        #expect(taskList("device-accounts: { google: [a@b.ru, a@b.ru] }") == "a@b.ru is listed twice for google")
+        #expect(taskList("signed-in: \"\"") == "signed-in is the account signed in at the start (anna@gmail.com); leave it out to start signed out")
     }
 
 }

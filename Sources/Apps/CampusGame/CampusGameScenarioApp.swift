@@ -140,6 +140,15 @@ public final class CampusGameScenarioApp: ScenarioApp {
                     at: device.location)
             }
         }
+        // server-players are the other players: a device's own account is in the game through its
+        // phone (`joined:`), or the server would credit it with what its phone never stored.
+        let playedOnDevices = Set(sections.devices.filter { $0.app?.name == name }.map(\.account))
+        if let (id, settings) = first, let own = settings.serverPlayers.first(where: { playedOnDevices.contains($0.account) }) {
+            throw ScenarioError(
+                "server-players lists \(own.account), whose phone is a device of this scenario; server-players are the other players: "
+                    + "what that device's player achieved today is its joined: { achieved: [...] }",
+                at: sections.devices.first { $0.id == id }?.location ?? sections.devices[0].location)
+        }
         return nil
     }
 

@@ -55,17 +55,17 @@ public enum GameFileParser {
         var objectives: [GameObjective] = []
         for item in list {
             let objective = try item.mapping(allowing: objectiveKeys, what: "objective")
+            let id = try objective.requiredText("id", what: "an objective id")
             let idNode = try objective.required("id")
-            let id = try idNode.string(what: "an objective id")
             guard !objectives.contains(where: { $0.id == id }) else { throw idNode.error("two objectives have the id '\(MessageText.excerpt(id))'") }
             let radiusNode = try objective.required("radius")
             let radius = try radiusNode.double(what: "a radius in metres")
-            guard radius > 0, radius <= 5_000 else { throw radiusNode.error("radius must be within 0...5000 metres") }
+            guard radius > 0, radius <= 5_000 else { throw radiusNode.error("radius must be more than 0 and at most 5000 metres, found \(radius)") }
             let pointsNode = try objective.required("points")
             let points = try pointsNode.int(what: "a number of points")
             guard (1...maximumPoints).contains(points) else { throw pointsNode.error("points must be within 1...\(maximumPoints), found \(points)") }
             objectives.append(GameObjective(
-                id: id, name: try objective.optional("name")?.string(what: "the building's name"),
+                id: id, name: try objective.optional("name").map { (node) throws(ScenarioError) in try objective.requiredText("name", what: "the building's name") },
                 center: try position(of: objective.required("at")), radius: radius, points: points,
                 info: try objective.optional("info")?.string(what: "the building's info message") ?? ""))
         }

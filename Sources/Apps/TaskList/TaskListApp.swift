@@ -515,6 +515,7 @@ public final class TaskListApp {
         do {
             try store.save(state)
         } catch {
+            guard !isStopped else { return }   // killed during this write: it records nothing more
             device.record("storage.failed", [("operation", .string("save")), ("reason", .string(error.description))])
         }
     }

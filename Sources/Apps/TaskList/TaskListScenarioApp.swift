@@ -59,11 +59,31 @@ public final class TaskListScenarioApp: ScenarioApp {
             guard !parsed.app.signInMethods.isEmpty else { throw node.error("sign-in-methods needs at least one method") }
         }
         if let node = settings.optional("device-accounts") {
+            let methods = parsed.app.signInMethods
             for (method, list) in try node.entries(what: "device-accounts (sign-in method: [accounts])") {
-                parsed.deviceAccounts[method] = try list.sequence(what: "list of accounts").map { (account) throws(ScenarioError) in try account.string(what: "an account") }
+                guard methods.contains(method) else {
+                    var message = "'\(method)' is not one of the app's sign-in methods (\(methods.joined(separator: ", "))), so its accounts could never be chosen"
+                    if let nearest = NearestWord.suggest(for: method, among: methods) { message += "; did you mean '\(nearest)'?" }
+                    let keyNode = (try? node.mapping(allowing: (try? node.fieldNames()) ?? [], what: "device-accounts"))?.keyNode(method) ?? node
+                    throw keyNode.error(message + " (sign-in-methods: lists them)")
+                }
+                var accounts: [String] = []
+                for item in try list.sequence(what: "list of accounts") {
+                    let account = try item.string(what: "an account")
+                    guard account.contains(where: { !$0.isWhitespace }) else { throw item.error("an account must not be empty") }
+                    guard !accounts.contains(account) else { throw item.error("\(account) is listed twice for \(method)") }
+                    accounts.append(account)
+                }
+                parsed.deviceAccounts[method] = accounts
             }
         }
-        if let node = settings.optional("signed-in") { parsed.signedIn = try node.string(what: "the account signed in at the start") }
+        if let node = settings.optional("signed-in") {
+            let account = try node.string(what: "the account signed in at the start")
+            guard account.contains(where: { !$0.isWhitespace }), !node.isNull else {
+                throw node.error("signed-in is the account signed in at the start (anna@gmail.com); leave it out to start signed out")
+            }
+            parsed.signedIn = account
+        }
         if let node = settings.optional("server-tasks") {
             for (account, list) in try node.entries(what: "server-tasks (account: [tasks])") {
                 var tasks: [TaskItem] = []
