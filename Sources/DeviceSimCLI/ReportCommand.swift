@@ -9,7 +9,7 @@ struct ReportCommand: ParsableCommand {
         commandName: "report",
         abstract: "Write an HTML report (maps, timelines, events, failures) from saved traces.",
         discussion: """
-            Each argument is a trace written by 'devicesim run --trace DIR', or a folder searched for .jsonl traces. With --results (written by 'devicesim run --results'), the report shows each run's result and wall time and finds each trace's scenario file by the path the run read; with --scenarios, traces are matched to scenario files by name (dog-walk/tunnel.jsonl to dog-walk/tunnel.yaml). The scenario file gives the map its world and the devices' tracks, and the failed expectations their moments. Nothing is run again.
+            Each argument is a trace written by 'devicesim run --trace DIR', or a folder searched for .jsonl traces. With --results (written by 'devicesim run --results'), the report shows each run's result and wall time and finds each trace's scenario file by the path the run read; with --scenarios, traces are matched to scenario files by name (dog-walk/tunnel.jsonl to dog-walk/tunnel.yaml). The scenario file gives the map its world and the devices' tracks, and the failed expectations their moments; a trace with no results record is judged by checking its scenario's expectations against it (without a scenario file its status is unknown). Nothing is run again.
 
             The report is one HTML file with everything inline: it opens from disk, offline. Exit codes: 0 written, 2 invalid input or usage (a trace or scenario file that cannot be read is left out of the report, which is still written, with a warning).
 
@@ -36,7 +36,7 @@ struct ReportCommand: ParsableCommand {
     @Option(help: "The report's title.")
     var title = "DeviceSim report"
 
-    @Option(help: "Show maps, timelines and events for at most this many scenarios (failed ones first).")
+    @Option(help: "Show maps, timelines and events for at most this many scenarios (failed ones first; 0: none). Every scenario keeps its row in the summary: one without a results record is checked against its trace.")
     var detailed = ReportLimits().detailedScenarios
 
     func validate() throws {
