@@ -9,7 +9,7 @@ struct MergeCommand: ParsableCommand {
         commandName: "merge",
         abstract: "Join the results files of a sharded run (devicesim run --shard ... --results FILE) into one.",
         discussion: """
-            Prints the summary that one unsharded run would print, writes the merged JUnit XML and results, and exits like 'run': 0 all passed, 1 a scenario failed, 2 invalid input. It refuses shards that overlap, come from runs of different sizes, or are missing (every shard of 1..COUNT must be given), and results that are not exactly their shard's share of the run: a run missing (a results file cut short), given twice, or of another shard. With --allow-partial, missing runs and shards are accepted: the summary says how many runs are missing, and the exit status is 1 at least. Traces need no merging: each shard writes its own files.
+            Prints the summary that one unsharded run would print, writes the merged JUnit XML and results, and exits like 'run': 0 all passed, 1 a scenario failed, 2 invalid input. It refuses shards that overlap, come from different runs (each results file records its run's size, its --seeds or --seed, and its scenario files' names as a digest), or are missing (every shard of 1..COUNT must be given), and results that are not exactly their shard's share of the run: a run missing (a results file cut short), given twice, or of another shard. With --allow-partial, missing runs and shards are accepted: the summary says how many runs are missing, and the exit status is 1 at least. Traces need no merging: each shard writes its own files.
 
             Example:
               devicesim run Scenarios --shard 1/2 --results out/1.jsonl --trace out/traces
@@ -72,7 +72,7 @@ struct MergeCommand: ParsableCommand {
         if let junit { try OutputFile.replace(junit, with: JUnitReport().xml(for: records)) }
         if let results {
             let file = try OutputFile(path: results)
-            try file.append(RunRecordCoding.header(ResultsHeader(shard: nil, planSize: shards.first?.header.planSize ?? 0)))
+            try file.append(RunRecordCoding.header(ResultsHeader(mergingShardsOf: shards[0].header)))
             for record in records { try file.append(RunRecordCoding.line(record)) }
             try file.close()
         }
@@ -111,6 +111,8 @@ struct MergeCommand: ParsableCommand {
         guard sizes.count == 1, let size = sizes.first else {
             throw ValidationErrorText("the results files come from runs of different sizes (\(sizes.sorted().map(String.init).joined(separator: ", ")) runs): merge the shards of one run")
         }
+        // Runs of one size may still differ: other seeds, other scenario files.
+        try ResultsHeader.checkOneRun(shards.map { ($0.file, $0.header) }, for: "merge the shards of one run")
         var indices: [Int: String] = [:]
         var count: Int?
         for shard in shards {

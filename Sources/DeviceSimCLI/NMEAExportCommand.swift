@@ -40,7 +40,7 @@ struct NMEAExportCommand: ParsableCommand {
     @Option(help: "Speed where the source has no timing: walk, run, bike, drive, or metres per second (0.01 to 400).")
     var speed: String = "walk"
 
-    @Option(help: "UTC time of the first fix, ISO 8601 (default: the scenario's start time, or 2026-01-01T00:00:00Z).")
+    @Option(help: "UTC time of the first fix, ISO 8601, from 2000-01-01T00:00:00Z; the last fix must be before 2080 (RMC's two-digit year reads back as written only from 2000 to 2079). Default: the GPX track's first time, the scenario's start time, or 2026-01-01T00:00:00Z.")
     var start: String?
 
     @Option(help: "Time between fixes, e.g. 1s, 200ms (10ms to 1d).")
@@ -51,8 +51,6 @@ struct NMEAExportCommand: ParsableCommand {
 
     /// The most fixes one export writes: 30 days at one a second.
     static let maximumFixes = 2_592_000
-    /// The times `--start` may name, in seconds since 1970 (1970 to the end of 2199).
-    static let validStarts: ClosedRange<Double> = 0...7_258_118_399
 
     func validate() throws {
         let sources = [gpx, waypoints, scenario].compactMap { $0 }
@@ -61,9 +59,19 @@ struct NMEAExportCommand: ParsableCommand {
             throw ValidationError("--interval must be a duration from 10ms to 1d, e.g. 1s.")
         }
         guard parsedSpeed != nil else { throw ValidationError("--speed must be walk, run, bike, drive or a number of metres per second from 0.01 to 400.") }
-        if let start, !(ISO8601DateFormatter().date(from: start).map { Self.validStarts.contains($0.timeIntervalSince1970) } ?? false) {
-            throw ValidationError("--start must be an ISO 8601 UTC time from 1970 to 2199, such as 2026-05-01T08:00:00Z.")
+        if let start, !(ISO8601DateFormatter().date(from: start).map { NMEADate.unixSecondsReadBack.contains($0.timeIntervalSince1970) } ?? false) {
+            throw ValidationError("--start must be an ISO 8601 UTC time from \(NMEADate.yearsReadBackText), such as 2026-05-01T08:00:00Z (\(NMEADate.yearsReadBackReason)).")
         }
+    }
+
+    /// Why a log from `startDate` lasting `duration` cannot be dated so that its RMC dates read
+    /// back as written (nil: it can); `start` is the `--start` given, if any.
+    static func datingProblem(from startDate: Date, lasting duration: Duration, start: String?) -> String? {
+        let first = startDate.timeIntervalSince1970, last = first + duration.inSeconds
+        guard !NMEADate.unixSecondsReadBack.contains(first) || !NMEADate.unixSecondsReadBack.contains(last) else { return nil }
+        let formatter = ISO8601DateFormatter()
+        let from = start == nil ? "its source's time \(formatter.string(from: startDate))" : "--start \(formatter.string(from: startDate))"
+        return "the log would be dated from \(from) to \(formatter.string(from: Date(timeIntervalSince1970: last))), outside \(NMEADate.yearsReadBackText) (\(NMEADate.yearsReadBackReason)): give a --start within it"
     }
 
     private var parsedSpeed: Double? {
@@ -103,6 +111,10 @@ struct NMEAExportCommand: ParsableCommand {
         guard fixes <= Double(Self.maximumFixes) else {
             let length = timeline.duration == RouteTimeline.longestDuration ? "more than \(DurationText.format(timeline.duration))" : DurationText.format(timeline.duration)
             Terminal.standardError.write("error: the route takes \(length) (\(Int(route.length.rounded())) m), \(fixes < 1e15 ? String(Int(fixes)) : "too many") fixes at \(interval); an export holds at most \(Self.maximumFixes) fixes (30 days at 1s): export a shorter route, or give a longer --interval\n")
+            throw ExitCode(2)
+        }
+        if let problem = Self.datingProblem(from: startDate, lasting: timeline.duration, start: start) {
+            Terminal.standardError.write("error: \(problem)\n")
             throw ExitCode(2)
         }
         let output: WritableFile

@@ -9,7 +9,7 @@ struct ReportCommand: ParsableCommand {
         commandName: "report",
         abstract: "Write an HTML report (maps, timelines, events, failures) from saved traces.",
         discussion: """
-            Each argument is a trace written by 'devicesim run --trace DIR', or a folder searched for .jsonl traces. With --results (written by 'devicesim run --results'), the report shows each run's result and wall time and finds each trace's scenario file by the path the run read; with --scenarios, traces are matched to scenario files by name (dog-walk/tunnel.jsonl to dog-walk/tunnel.yaml). The scenario file gives the map its world and the devices' tracks, and the failed expectations their moments. Nothing is run again.
+            Each argument is a trace written by 'devicesim run --trace DIR', or a folder searched for .jsonl traces. With --results (written by 'devicesim run --results' or 'devicesim merge --results'; the files of one run: results of different runs are refused), the report shows each run's result and wall time and finds each trace's scenario file by the path the run read; with --scenarios, traces are matched to scenario files by name (dog-walk/tunnel.jsonl to dog-walk/tunnel.yaml). The scenario file gives the map its world and the devices' tracks, and the failed expectations their moments; a trace with no results record is judged by checking its scenario's expectations against it (without a scenario file its status is unknown). Nothing is run again.
 
             The report is one HTML file with everything inline: it opens from disk, offline. Exit codes: 0 written, 2 invalid input or usage (a trace or scenario file that cannot be read is left out of the report, which is still written, with a warning).
 
@@ -36,7 +36,7 @@ struct ReportCommand: ParsableCommand {
     @Option(help: "The report's title.")
     var title = "DeviceSim report"
 
-    @Option(help: "Show maps, timelines and events for at most this many scenarios (failed ones first).")
+    @Option(help: "Show maps, timelines and events for at most this many scenarios (failed ones first; 0: none). Every scenario keeps its row in the summary: one without a results record is checked against its trace.")
     var detailed = ReportLimits().detailedScenarios
 
     func validate() throws {
@@ -49,7 +49,13 @@ struct ReportCommand: ParsableCommand {
         do {
             let tracePaths = try Self.traceFiles(traces)
             var records: [RunRecord] = []
-            for file in results { records += try RunRecordCoding.read(file).records }
+            var headers: [(path: String, header: ResultsHeader)] = []
+            for file in results {
+                let contents = try RunRecordCoding.read(file)
+                headers.append((file, contents.header))
+                records += contents.records
+            }
+            try Self.checkOneRun(headers)
             records.sort { $0.position < $1.position }
             let found = scenarios.isEmpty ? [] : try ScenarioDiscovery.find(scenarios, scenariosOnly: true)
             let inputs = Self.inputs(traces: tracePaths, records: records, scenarios: found)
@@ -65,6 +71,19 @@ struct ReportCommand: ParsableCommand {
         } catch let error as ValidationErrorText {
             Terminal.standardError.write(style.red("error: ") + "\(error)\n")
             throw ExitCode(2)
+        }
+    }
+
+    /// Refuses results files that are not one run's (other seeds, other scenario files, another
+    /// number of shards, a whole run with shards): their records would be shown as one run's.
+    static func checkOneRun(_ headers: [(path: String, header: ResultsHeader)]) throws {
+        let what = "give the results files of one run (the shards of one run, or its merged results), or report each run by itself"
+        try ResultsHeader.checkOneRun(headers, for: what)
+        guard let first = headers.first else { return }
+        func shards(_ header: ResultsHeader) -> String { header.shard.map { "shard \($0)" } ?? "a whole run" }
+        func count(_ header: ResultsHeader) -> Int? { header.shard.flatMap { try? Shard(parsing: $0).count } }
+        for other in headers.dropFirst() where count(other.header) != count(first.header) {
+            throw ValidationErrorText("\(first.path) (\(shards(first.header))) and \(other.path) (\(shards(other.header))) do not make up one run: \(what)")
         }
     }
 

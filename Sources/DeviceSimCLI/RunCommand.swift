@@ -125,7 +125,8 @@ struct RunCommand: ParsableCommand {
         defer { withExtendedLifetime(dataFolder) {} }
         var records: [RunRecord] = []
         let resultsFile = try results.map { try OutputFile(path: $0) }
-        try resultsFile?.append(RunRecordCoding.header(ResultsHeader(shard: selectedShard?.description, planSize: found.count * (sweep?.count ?? 1))))
+        try resultsFile?.append(RunRecordCoding.header(ResultsHeader(
+            shard: selectedShard?.description, planSize: found.count * (sweep?.count ?? 1), scenarioNames: found.map(\.relativeName), sweep: sweep, seed: seed)))
         // A report is made from the traces: without --trace they go to a temporary folder.
         let reportTraces = report != nil && trace == nil ? FileManager.default.temporaryDirectory.appendingPathComponent("devicesim-report-\(UUID().uuidString)").path : nil
         defer { if let reportTraces { try? FileManager.default.removeItem(atPath: reportTraces) } }

@@ -61,7 +61,9 @@ struct RunSummary {
     }
 }
 
-/// The first line of a results file: which shard of how large a run it holds.
+/// The first line of a results file: which shard of how large a run it holds, and what identifies
+/// that run (its seeds and its scenario files), so that `merge` and `report` refuse shards of
+/// different runs of the same size.
 struct ResultsHeader: Codable, Hashable {
     /// The format, `devicesim-results/1`.
     static let currentFormat = "devicesim-results/1"
@@ -70,6 +72,78 @@ struct ResultsHeader: Codable, Hashable {
     var shard: String?
     /// How many (scenario, seed) pairs the whole run has.
     var planSize: Int
+    /// The seeds of a `--seeds` sweep in the order they ran, as ranges (`1-5`, `3,17,42`); nil
+    /// without a sweep.
+    var seeds: String? = nil
+    /// `--seed N`, when it replaced every scenario's own seed.
+    var seed: UInt64? = nil
+    /// The run's scenario files: their count and a digest of their names in run order
+    /// (`192 files, fnv1a 3f0c9d2e61b7a845`); nil in files written before devicesim recorded it.
+    var scenarios: String? = nil
+
+    /// The header of a run of the scenario files named `names` (relative to the folders searched,
+    /// in run order), under the seeds of `sweep` or `seed`.
+    init(shard: String?, planSize: Int, scenarioNames: [String], sweep: [UInt64]?, seed: UInt64?) {
+        self.shard = shard
+        self.planSize = planSize
+        self.seeds = sweep.map(Self.ranges)
+        self.seed = seed
+        self.scenarios = Self.scenariosIdentity(scenarioNames)
+    }
+
+    /// The header of the merge of shards that share `header`'s run: a whole run.
+    init(mergingShardsOf header: ResultsHeader) {
+        self = header
+        shard = nil
+    }
+
+    /// `names`' count and their FNV-1a 64 digest (the same on every machine).
+    static func scenariosIdentity(_ names: [String]) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in names.joined(separator: "\n").utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01b3
+        }
+        let hex = String(hash, radix: 16)
+        return "\(names.count) file\(names.count == 1 ? "" : "s"), fnv1a \(String(repeating: "0", count: 16 - hex.count) + hex)"
+    }
+
+    /// Seeds in their order, runs of consecutive ones as ranges: `1-5`, `3,17,42`, `6-10,1-5`.
+    static func ranges(_ seeds: [UInt64]) -> String {
+        var parts: [String] = []
+        var index = 0
+        while index < seeds.count {
+            var last = index
+            while last + 1 < seeds.count, seeds[last] < UInt64.max, seeds[last + 1] == seeds[last] + 1 { last += 1 }
+            parts.append(last == index ? "\(seeds[index])" : "\(seeds[index])-\(seeds[last])")
+            index = last + 1
+        }
+        return parts.joined(separator: ",")
+    }
+
+    /// How the run this header comes from differs from `other`'s, in words (nil: the same run, as
+    /// far as the headers say). The shards' count is compared where the shards are.
+    func runDifference(from other: ResultsHeader) -> String? {
+        var differences: [String] = []
+        if planSize != other.planSize { differences.append("\(planSize) and \(other.planSize) runs") }
+        if seeds != other.seeds { differences.append("\(seeds.map { "--seeds \($0)" } ?? "without --seeds") and \(other.seeds.map { "--seeds \($0)" } ?? "without --seeds")") }
+        if seed != other.seed { differences.append("\(seed.map { "--seed \($0)" } ?? "the scenarios' own seeds") and \(other.seed.map { "--seed \($0)" } ?? "the scenarios' own seeds")") }
+        if scenarios != other.scenarios {
+            differences.append("scenario files \(scenarios ?? "not recorded (an older devicesim)") and \(other.scenarios ?? "not recorded (an older devicesim)")")
+        }
+        return differences.isEmpty ? nil : differences.joined(separator: "; ")
+    }
+
+    /// Refuses `files` (each a path with its header) that do not all come from one run, naming the
+    /// first two that differ and how; `what` says what the files were to be used for.
+    static func checkOneRun(_ files: [(path: String, header: ResultsHeader)], for what: String) throws {
+        guard let first = files.first else { return }
+        for file in files.dropFirst() {
+            if let difference = first.header.runDifference(from: file.header) {
+                throw ValidationErrorText("\(first.path) and \(file.path) come from different runs (\(difference)): \(what)")
+            }
+        }
+    }
 }
 
 /// Results files: a ``ResultsHeader`` line, then one ``RunRecord`` a line, as JSON with sorted keys.

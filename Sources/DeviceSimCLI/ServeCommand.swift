@@ -22,7 +22,9 @@ struct ServeCommand: ParsableCommand {
 
             Each port serves at most --max-clients clients at once (each has a thread, a descriptor and a queue of up to 256 KiB); a connection beyond them is closed as soon as it is accepted. When the process runs out of file descriptors ('ulimit -n'), the newest connection is closed the same way and serve keeps accepting once descriptors are free. Either is said once (until a client is served again) and counted in the summary.
 
-            Exit status: 0 the scenario ran and no expectation failed (one whose window the run did not reach, stopped by Ctrl-C or --duration, is printed as not judged and does not count); 1 an expectation failed; 2 invalid input or usage (a scenario that does not parse, a bad option, a port that cannot be listened on, a trace file that cannot be created).
+            The expectations are judged at the end: ✓ held, ✗ failed, – not judged. A run stopped early (Ctrl-C, --duration) judges only what is already decided: a 'never', 'at-most' or exact count already exceeded fails and an 'at-least' (or an event that must exist) already met passes, whatever the window; one whose window (or instant) ended by the stop is judged as 'run' judges it; the others are not judged.
+
+            Exit status: 0 the scenario ran and no expectation failed (those not judged do not count); 1 an expectation failed; 2 invalid input or usage (a scenario that does not parse, a bad option, a port that cannot be listened on, a trace file that cannot be created).
             """
     )
 
@@ -44,7 +46,7 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "The talker id of the sentences: GP (GPS) or GN (several constellations).")
     var talker: String = "GP"
 
-    @Option(name: .customLong("start-time"), help: ArgumentHelp("The UTC date and time of the scenario's start in the sentences: 'now' (the wall clock, for apps that reject old fixes) or ISO 8601 such as 2026-05-01T08:00:00Z (default: the scenario's start-time).", valueName: "now|date"))
+    @Option(name: .customLong("start-time"), help: ArgumentHelp("The UTC date and time of the scenario's start in the sentences: 'now' (the wall clock, for apps that reject old fixes) or ISO 8601 such as 2026-05-01T08:00:00Z, from 2000-01-01T00:00:00Z, with the run over before 2080 (RMC's two-digit year reads back as written only from 2000 to 2079). Default: the scenario's start-time.", valueName: "now|date"))
     var startTime: String?
 
     @Option(help: ArgumentHelp("Write the trace as JSON Lines to this file, as events happen.", valueName: "file"))
@@ -64,8 +66,10 @@ struct ServeCommand: ParsableCommand {
         if let duration, DurationText.parse(duration) == nil { throw ValidationError("--duration must be a duration such as 90s or 10m.") }
         guard ["GP", "GN"].contains(talker) else { throw ValidationError("--talker must be GP or GN.") }
         guard (1...10_000).contains(maximumClients) else { throw ValidationError("--max-clients must be 1 to 10000.") }
-        if let startTime, startTime != "now", ISO8601DateFormatter().date(from: startTime) == nil {
-            throw ValidationError("--start-time must be 'now' or an ISO 8601 date and time such as 2026-05-01T08:00:00Z.")
+        if let startTime, startTime != "now",
+            !(ISO8601DateFormatter().date(from: startTime).map { NMEADate.unixSecondsReadBack.contains($0.timeIntervalSince1970) } ?? false)
+        {
+            throw ValidationError("--start-time must be 'now' or an ISO 8601 date and time from \(NMEADate.yearsReadBackText), such as 2026-05-01T08:00:00Z (\(NMEADate.yearsReadBackReason)).")
         }
         _ = try endpoint()
     }
@@ -92,6 +96,18 @@ struct ServeCommand: ParsableCommand {
         for id in chosen where !parsed.devices.contains(where: { $0.id == id }) {
             Terminal.standardError.write("error: the scenario has no device '\(id)'; it has \(parsed.devices.map(\.id).joined(separator: ", "))\n")
             throw ExitCode(2)
+        }
+        if startTime != "now" {
+            // The sentences' dates, from the first to the last, must read back as written.
+            let start = startTime.flatMap { ISO8601DateFormatter().date(from: $0) } ?? parsed.startDate
+            let length = duration.flatMap(DurationText.parse) ?? parsed.duration
+            let first = start.timeIntervalSince1970, last = first + length.inSeconds
+            if !NMEADate.unixSecondsReadBack.contains(first) || !NMEADate.unixSecondsReadBack.contains(last) {
+                let formatter = ISO8601DateFormatter()
+                let from = startTime == nil ? "the scenario's start-time \(formatter.string(from: start))" : "--start-time \(formatter.string(from: start))"
+                Terminal.standardError.write("error: the sentences would be dated from \(from) to \(formatter.string(from: Date(timeIntervalSince1970: last))), outside \(NMEADate.yearsReadBackText) (\(NMEADate.yearsReadBackReason)): give a --start-time within it, or 'now'\n")
+                throw ExitCode(2)
+            }
         }
         let (host, firstPort) = try endpoint()
         var servers: [(device: String, server: NMEATCPServer)] = []

@@ -53,6 +53,27 @@ public struct NMEADate: Sendable, Hashable, CustomStringConvertible {
         func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
         return "\(year)-\(two(month))-\(two(day))"
     }
+
+    /// The years a two-digit year (RMC's `ddmmyy`) is read as by ``NMEASentenceParser``: `80` to
+    /// `99` are 1980 to 1999, `00` to `79` are 2000 to 2079.
+    public static let twoDigitYears = 1980...2079
+
+    /// The years whose two-digit form both this decoder and gpsd read back as written: 2000 to
+    /// 2079. gpsd adds its century, 2000, to RMC's two digits (2000 to 2099); this decoder reads
+    /// 1980 to 2079. A log to be read by either (`nmea export`, `serve`) is dated within these.
+    public static let yearsReadBack = 2000...2079
+
+    /// The instants of ``yearsReadBack``, in seconds since 1970-01-01T00:00:00Z: from
+    /// 2000-01-01T00:00:00Z up to (not including) 2080-01-01T00:00:00Z.
+    public static let unixSecondsReadBack: Range<Double> =
+        Double(NMEADate(year: yearsReadBack.lowerBound, month: 1, day: 1).daysSince1970 * 86_400)
+        ..< Double(NMEADate(year: yearsReadBack.upperBound + 1, month: 1, day: 1).daysSince1970 * 86_400)
+
+    /// `yearsReadBack` in words, for messages: `2000-01-01T00:00:00Z to 2079-12-31T23:59:59Z`.
+    public static let yearsReadBackText = "\(yearsReadBack.lowerBound)-01-01T00:00:00Z to \(yearsReadBack.upperBound)-12-31T23:59:59Z"
+
+    /// Why the range is what it is, for messages.
+    public static let yearsReadBackReason = "NMEA's RMC sentence gives the year in two digits, which devicesim reads as \(twoDigitYears.lowerBound) to \(twoDigitYears.upperBound) and gpsd as 2000 to 2099"
 }
 
 /// One satellite of a GSV sentence.

@@ -336,7 +336,7 @@ struct Reader {
         return NMEATimeOfDay(hour: Int(hour), minute: Int(minute), second: Int(second), nanosecond: Int(nanos))
     }
 
-    /// `ddmmyy`; two-digit years are 1980–2079.
+    /// `ddmmyy`; two-digit years are ``NMEADate/twoDigitYears`` (1980–2079).
     mutating func date(_ index: Int) -> NMEADate? {
         guard let (mantissa, scale, integerDigits, _) = decimal(index) else { return nil }
         let day = Int(mantissa / 10_000), month = Int(mantissa / 100 % 100), yy = Int(mantissa % 100)
@@ -344,6 +344,7 @@ struct Reader {
             malformed += 1
             return nil
         }
+        // The pivot of NMEADate.twoDigitYears (its tests hold the two together).
         return NMEADate(year: yy < 80 ? 2000 + yy : 1900 + yy, month: month, day: day)
     }
 }

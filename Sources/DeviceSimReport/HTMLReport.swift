@@ -1,5 +1,6 @@
 import DeviceSimScenario
 import DeviceSimHAL
+import DeviceSimTime
 import Foundation
 
 /// A self-contained HTML report of a run: a summary (in a seed sweep, one row per scenario with its
@@ -52,12 +53,13 @@ public struct HTMLReport {
     /// Adds a scenario with its own section (map, timeline, events); `traceProblem` says where its
     /// trace was cut, when only part of it could be read.
     public mutating func add(_ section: ReportSection, record: RunRecord?, traceProblem: String? = nil) {
-        let reproduce = record?.reproduceCommand ?? section.scenario.map { "devicesim run \(ShellQuoting.quote($0.file))" }
+        let seed = record?.seed ?? Self.seed(of: section.events) ?? section.scenario?.seed
+        let reproduce = record?.reproduceCommand ?? section.scenario.map { Self.reproduceCommand($0, seed: seed) }
         streets.maximumPoints = limits.streetPoints
         let json = section.json(limits: limits, reproduceCommand: reproduce, streets: &streets)
         detailedCount += 1
         let status = record?.invalid != nil ? "invalid" : section.passed.map { $0 ? "passed" : "failed" } ?? "unknown"
-        addRow(name: section.name, title: section.title, seed: record?.seed ?? section.scenario?.seed, status: status,
+        addRow(name: section.name, title: section.title, seed: seed, status: status,
                expectations: section.expectationCount, failures: section.failures.map { ($0.location, $0.expected, $0.observed) },
                virtual: Int(section.end.nanoseconds / 1_000_000), wall: record?.wallSeconds, reproduce: reproduce,
                problem: [record?.invalid ?? record?.runError, traceProblem].compactMap { $0 }.joined(separator: " ").nilIfEmpty, section: json,
@@ -71,6 +73,39 @@ public struct HTMLReport {
                failures: record.failures.map { ($0.location, $0.expected, $0.observed) }, virtual: Int((record.virtualSeconds * 1000).rounded()),
                wall: record.wallSeconds, reproduce: record.invalid == nil ? record.reproduceCommand : nil,
                problem: record.invalid ?? record.runError, section: nil, swept: record.swept, baseTitle: record.title)
+    }
+
+    /// Adds a scenario known only by its trace as a row of the summary (past
+    /// ``ReportLimits/detailedScenarios``): its expectations are checked against the trace as a
+    /// section's are when its scenario file is known (else its status is unknown); `traceProblem`
+    /// says why the trace was read only in part, or not at all (`events` empty).
+    public mutating func addSummary(ofTrace name: String, scenario: Scenario?, events: [TraceEvent], traceProblem: String? = nil) {
+        var failures: [(String, String, String)] = []
+        if let scenario {
+            let tally = ExpectationTally(scenario.expectations)
+            for event in events { tally.record(event) }
+            failures = tally.outcomes.filter { !$0.passed }.map { ($0.location.description, $0.expected, $0.observed) }
+        }
+        // Without events (an unreadable trace) nothing was checked.
+        let status = scenario == nil || events.isEmpty ? "unknown" : failures.isEmpty ? "passed" : "failed"
+        var end = scenario.map { VirtualInstant(offset: $0.duration) } ?? events.last?.time ?? .zero
+        if let last = events.last?.time, last > end { end = last }
+        let seed = Self.seed(of: events) ?? scenario?.seed
+        let title = scenario?.name ?? events.first { $0.name == "scenario.started" }?["name"]?.description ?? name
+        addRow(name: name, title: title, seed: seed, status: status, expectations: scenario?.expectations.count ?? 0,
+               failures: status == "unknown" ? [] : failures, virtual: Int(end.nanoseconds / 1_000_000), wall: nil,
+               reproduce: scenario.map { Self.reproduceCommand($0, seed: seed) }, problem: traceProblem, section: nil,
+               swept: false, baseTitle: nil)
+    }
+
+    /// The seed a trace's run used, as its `scenario.started` event says (nil: it does not say).
+    static func seed(of events: [TraceEvent]) -> UInt64? {
+        events.first { $0.name == "scenario.started" }?["seed"].flatMap { UInt64($0.description) }
+    }
+
+    /// The command that runs `scenario` again under `seed` (a trace's seed may be `--seed`'s, not the file's).
+    static func reproduceCommand(_ scenario: Scenario, seed: UInt64?) -> String {
+        "devicesim run \(ShellQuoting.quote(scenario.file))" + (seed.map { " --seed \($0)" } ?? "")
     }
 
     private mutating func addRow(

@@ -52,7 +52,6 @@ public enum ReportGenerator {
         // Failed runs get their sections first, so the limit never hides a failure behind passes.
         let failing = inputs.indices.filter { inputs[$0].record.map { !$0.passed } ?? false }
         var failuresLeft = failing.count
-        var tracesLeftOut = 0
         let order = failing + inputs.indices.filter { !(inputs[$0].record.map { !$0.passed } ?? false) }
         for index in order {
             let input = inputs[index]
@@ -63,16 +62,19 @@ public enum ReportGenerator {
                 continue
             }
             let roomForPasses = report.detailedCount + failuresLeft < limits.detailedScenarios
-            guard let tracePath = input.tracePath, report.hasRoomForDetail, knownFailed || roomForPasses || input.record == nil else {
-                if let record = input.record { report.addSummary(of: record) } else { tracesLeftOut += 1 }
+            let detailed = report.hasRoomForDetail && (knownFailed || roomForPasses || input.record == nil)
+            // A record past the limit is its own row; a trace without one is read for its row.
+            guard let tracePath = input.tracePath, detailed || input.record == nil else {
+                if let record = input.record { report.addSummary(of: record) }
                 continue
             }
+            let name = input.name ?? input.record?.name ?? (tracePath as NSString).lastPathComponent
             let reading: TraceFileReader.Reading
             do {
                 reading = try TraceFileReader.readUpToProblem(path: tracePath)
             } catch {
                 warnings.append(error.description)
-                if let record = input.record { report.addSummary(of: record) }
+                if let record = input.record { report.addSummary(of: record) } else { report.addSummary(ofTrace: name, scenario: nil, events: [], traceProblem: error.description) }
                 continue
             }
             let events = reading.events
@@ -81,7 +83,7 @@ public enum ReportGenerator {
                 // A trace readable up to a point (a run killed while writing it) is shown up to there.
                 guard !events.isEmpty else {
                     warnings.append(cut.description)
-                    if let record = input.record { report.addSummary(of: record) }
+                    if let record = input.record { report.addSummary(of: record) } else { report.addSummary(ofTrace: name, scenario: nil, events: [], traceProblem: cut.description) }
                     continue
                 }
                 let shown = "\(events.count) event\(events.count == 1 ? "" : "s")"
@@ -101,12 +103,12 @@ public enum ReportGenerator {
                     scenarios[scenarioPath] = scenario
                 }
             }
-            let name = input.name ?? input.record?.name ?? (tracePath as NSString).lastPathComponent
+            guard detailed else {
+                report.addSummary(ofTrace: name, scenario: scenario, events: events, traceProblem: traceProblem)
+                continue
+            }
             let section = ReportSection(name: name, record: input.record, scenario: scenario, events: events)
             report.add(section, record: input.record, traceProblem: traceProblem)
-        }
-        if tracesLeftOut > 0 {
-            warnings.append("\(tracesLeftOut) traces without a results record are left out: past the limit of \(limits.detailedScenarios) scenarios shown in full")
         }
         let html = report.html(wallSeconds: wallSeconds)
         do {

@@ -160,7 +160,9 @@ public final class ExpectationTally: EventSink {
         var observed = "\(count) found"
         if let first { observed += ", first at \(DurationText.format(first.time.offset))" }
         if count < expected.minimum, count == 0 || misses.count > 0 { observed += "; " + misses.describe(against: expected) }
-        return ExpectationOutcome(passed: passed, expected: text, observed: observed, location: expected.location)
+        // Counts only grow: one past the maximum stays failed, a minimum with no maximum stays met.
+        let settled = expected.maximum.map { count > $0 } ?? (count >= expected.minimum)
+        return ExpectationOutcome(passed: passed, expected: text, observed: observed, location: expected.location, settled: settled)
     }
 
     static func outcome(_ expected: OrderExpectation, firsts: [(index: Int, event: TraceEvent)?]) -> ExpectationOutcome {
@@ -170,19 +172,25 @@ public final class ExpectationTally: EventSink {
         text += ", in this order"
         let missing = zip(expected.items, firsts).filter { $0.1 == nil }.map(\.0.text)
         guard missing.isEmpty else {
-            return ExpectationOutcome(passed: false, expected: text, observed: "no \(missing.joined(separator: ", no "))", location: expected.location)
+            // An item found before an earlier one that is still missing: that one, found later,
+            // comes after it, so the order fails whatever follows.
+            let lastFound = firsts.lastIndex { $0 != nil }
+            let settled = lastFound.map { found in firsts[..<found].contains { $0 == nil } } ?? false
+            return ExpectationOutcome(
+                passed: false, expected: text, observed: "no \(missing.joined(separator: ", no "))", location: expected.location, settled: settled)
         }
         let found = firsts.compactMap { $0 }
         let at = { (event: TraceEvent) in "\(DurationText.format(event.time.offset))\(event.device.map { " on \($0)" } ?? "")" }
+        // Every item's first event is known and never changes: the order is settled either way.
         for position in found.indices.dropFirst() where found[position].index < found[position - 1].index {
             return ExpectationOutcome(
                 passed: false, expected: text,
                 observed: "\(expected.items[position].text) at \(at(found[position].event)) came before \(expected.items[position - 1].text) at \(at(found[position - 1].event))",
-                location: expected.location)
+                location: expected.location, settled: true)
         }
         return ExpectationOutcome(
             passed: true, expected: text, observed: found.map { "'\($0.event.name)' at \(at($0.event))" }.joined(separator: ", then "),
-            location: expected.location)
+            location: expected.location, settled: true)
     }
 
     static func outcome(_ expected: PositionExpectation, latest: TraceEvent?) -> ExpectationOutcome {

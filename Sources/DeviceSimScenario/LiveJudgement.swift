@@ -2,10 +2,18 @@ import DeviceSimHAL
 import DeviceSimTime
 
 /// The expectations of a run on the wall clock (`devicesim live`, `devicesim serve`), judged knowing
-/// how the run went: one stopped early (Ctrl-C, `--duration`) cannot have met an expectation whose
-/// window it never reached, and a person who answered the prompts differently from the script made
-/// the scripted flow's expectations false. Such outcomes are said as what they are, and only the
-/// others fail the run.
+/// how the run went. A run stopped early (Ctrl-C, `--duration`) judges an expectation only when its
+/// outcome is already decided at the stop:
+/// - a count already past its maximum (`never:`, `at-most:`, an exact count) failed, whatever its window;
+/// - a minimum with no maximum already met (an event that exists, `at-least:`) passed, and an order
+///   whose items were all found is decided either way (one found before a missing earlier item failed);
+/// - one whose window (or instant, for `position:`, `stored:` and `server:`) ended at or before the
+///   stop is judged as `devicesim run` would judge it;
+/// - anything else is not judged: a window not ended yet cannot pass `never:`, an exact count or
+///   `at-most:` (more may come), nor fail `at-least:` (they may still come).
+///
+/// A person who answered the prompts differently from the script made the scripted flow's
+/// expectations false: such failures are said as what they are. Only the other failures fail the run.
 ///
 /// ```swift
 /// let judged = LiveJudgement(scenario, outcomes: tally.outcomes, stoppedAt: scheduler.now, ownAnswers: answers)
@@ -19,7 +27,8 @@ public struct LiveJudgement: Sendable {
         case passed
         /// It did not hold, and nothing about the run excuses it.
         case failed
-        /// It did not hold, but the run stopped before its window ended (the reason, in words).
+        /// Not decided: the run stopped before its window ended and what was seen by then does not
+        /// settle it (the reason, in words).
         case notReached(String)
         /// It did not hold after the person's own answers, which differ from the script's (in words).
         case afterOwnAnswers(String)
@@ -28,17 +37,19 @@ public struct LiveJudgement: Sendable {
     /// Each expectation's outcome with its verdict, in file order.
     public let entries: [(outcome: ExpectationOutcome, verdict: Verdict)]
 
-    /// Judges `outcomes` (one per expectation of `scenario`) of a run that stopped at `stoppedAt`;
-    /// `ownAnswers` says how a person's answers differed from the script's, if they did.
+    /// Judges `outcomes` (one per expectation of `scenario`, from an ``ExpectationTally`` that saw
+    /// the run's events) of a run that stopped at `stoppedAt`; `ownAnswers` says how a person's
+    /// answers differed from the script's, if they did.
     public init(_ scenario: Scenario, outcomes: [ExpectationOutcome], stoppedAt: VirtualInstant, ownAnswers: String? = nil) {
         let stop = stoppedAt.offset
-        let stoppedEarly = stop < scenario.duration
+        let ranToTheEnd = stop >= scenario.duration
         entries = zip(scenario.expectations, outcomes).map { expectation, outcome in
-            if outcome.passed { return (outcome, .passed) }
-            if stoppedEarly, let end = expectation.judgedUntil(scenario.duration), end > stop {
+            let end = expectation.judgedUntil(scenario.duration)
+            guard ranToTheEnd || end <= stop || outcome.settled else {
                 let window = expectation.windowText ?? "the whole run (\(DurationText.format(scenario.duration)))"
                 return (outcome, .notReached("the run stopped at \(DurationText.format(stop)), before the end of \(window)"))
             }
+            if outcome.passed { return (outcome, .passed) }
             if let ownAnswers { return (outcome, .afterOwnAnswers(ownAnswers)) }
             return (outcome, .failed)
         }
@@ -64,7 +75,7 @@ public struct LiveJudgement: Sendable {
 
 extension Expectation {
     /// The last instant the expectation looks at (a run of `duration` for one with no window).
-    func judgedUntil(_ duration: Duration) -> Duration? {
+    func judgedUntil(_ duration: Duration) -> Duration {
         switch self {
         case .event(let expected): expected.window?.upperBound ?? duration
         case .order(let expected): expected.window?.upperBound ?? duration

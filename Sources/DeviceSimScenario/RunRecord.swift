@@ -88,10 +88,11 @@ public struct RunRecord: Codable, Sendable, Hashable {
         return "\(title) [seed \(seed)]"
     }
 
-    /// The one-line command that runs this pair again by itself.
+    /// The one-line command that runs this pair again by itself: always with its seed, which may
+    /// be a sweep's, `--seed N`'s or the file's own (which the file may no longer say).
     public var reproduceCommand: String {
         var command = "devicesim run \(ShellQuoting.quote(path))"
-        if let seed, swept { command += " --seed \(seed)" }
+        if let seed { command += " --seed \(seed)" }
         return command
     }
 }

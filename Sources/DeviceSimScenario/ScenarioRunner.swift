@@ -11,14 +11,20 @@ public struct ExpectationOutcome: Sendable {
     public var observed: String
     /// Where the expectation is written.
     public var location: SourceLocation
+    /// Whether later events cannot change it: a count already over its maximum (`never:`,
+    /// `at-most:`, an exact count), a minimum with no maximum already met (an event that exists,
+    /// `at-least:`), an order whose items are found or whose later item came before an earlier one.
+    /// A run stopped early (``LiveJudgement``) judges these whatever their window.
+    public var settled: Bool
 
-    /// An outcome: whether it `passed`, what was `expected` and `observed`, in words, and where the
-    /// expectation is written.
-    public init(passed: Bool, expected: String, observed: String, location: SourceLocation) {
+    /// An outcome: whether it `passed`, what was `expected` and `observed`, in words, where the
+    /// expectation is written, and whether later events cannot change it (`settled`).
+    public init(passed: Bool, expected: String, observed: String, location: SourceLocation, settled: Bool = false) {
         self.passed = passed
         self.expected = expected
         self.observed = observed
         self.location = location
+        self.settled = settled
     }
 }
 

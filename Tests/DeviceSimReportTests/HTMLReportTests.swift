@@ -300,6 +300,73 @@ import Testing
 }
 
 extension ReportGeneratorTests {
+    /// Traces without a results record past `--detailed` keep their rows, judged from the trace
+    /// (they were left out with a warning: "100 scenarios" of 192).
+    @Test func tracesWithoutRecordsPastTheLimitKeepTheirRowsJudgedFromTheTrace() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("report-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var inputs: [ReportGenerator.Input] = []
+        for (position, count) in [1, 5, 1].enumerated() {
+            let file = folder.appendingPathComponent("s\(position).yaml").path
+            try """
+                name: scenario \(position)
+                seed: 4
+                duration: 1m
+                devices: [{ id: walker, at: [52.5, 13.4], app: { name: dog-walk } }]
+                timeline: [{ at: 0s, do: start-service }]
+                expect: [{ event: marker.shown, count: \(count) }]
+                """.write(toFile: file, atomically: true, encoding: .utf8)
+            var runner = ScenarioRunner()
+            runner.seedOverride = 9
+            let trace = folder.appendingPathComponent("s\(position).jsonl").path
+            try runner.run(try ScenarioParser.parse(contentsOf: file)).traceJSONLines.write(toFile: trace, atomically: true, encoding: .utf8)
+            inputs.append(.init(tracePath: trace, scenarioPath: file, name: "s\(position).yaml"))
+        }
+        inputs.append(.init(tracePath: folder.appendingPathComponent("gone.jsonl").path, name: "gone.jsonl"))
+        for detailed in [0, 1] {
+            var limits = ReportLimits()
+            limits.detailedScenarios = detailed
+            let out = folder.appendingPathComponent("report.html").path
+            let summary = try ReportGenerator.write(inputs, to: out, wallSeconds: nil, limits: limits)
+            #expect(summary.scenarios == 4 && summary.detailed == detailed)
+            #expect(summary.warnings.count == 1 && summary.warnings[0].contains("gone.jsonl"), "only the missing trace: \(summary.warnings)")
+            let data = try ReportDataTests.embeddedData(String(contentsOfFile: out, encoding: .utf8))
+            let rows = try #require(data["rows"] as? [[String: Any]])
+            #expect(Set(rows.compactMap { $0["name"] as? String }) == ["s0.yaml", "s1.yaml", "s2.yaml", "gone.jsonl"])
+            let byName = Dictionary(uniqueKeysWithValues: rows.map { ($0["name"] as! String, $0) })
+            #expect(byName["s0.yaml"]?["status"] as? String == "passed")
+            #expect(byName["s1.yaml"]?["status"] as? String == "failed")
+            #expect((byName["s1.yaml"]?["failures"] as? [Any])?.count == 1)
+            #expect(byName["gone.jsonl"]?["status"] as? String == "unknown")
+            // The trace's own seed (the run's --seed 9), not the file's 4.
+            #expect(byName["s2.yaml"]?["seed"] as? String == "9")
+            for name in ["s0", "s2"] {   // s0 with a section of its own under --detailed 1
+                #expect(byName["\(name).yaml"]?["reproduce"] as? String == "devicesim run \(folder.path)/\(name).yaml --seed 9")
+            }
+            let counts = try #require(data["counts"] as? [String: Int])
+            #expect(counts == ["passed": 2, "failed": 1, "invalid": 0, "unknown": 1])
+        }
+    }
+
+    /// The command that reproduces a run names its seed, also a `--seed N` run's (it said
+    /// `devicesim run tight.yaml`, which ran under the file's own seed and passed).
+    @Test func theReproduceCommandNamesTheSeed() throws {
+        let scenario = try ScenarioParser.parse("""
+            name: tight
+            seed: 11
+            devices: [{ id: walker, at: [52.5, 13.4] }]
+            duration: 10s
+            """, file: "tight.yaml")
+        var runner = ScenarioRunner()
+        runner.seedOverride = 1
+        let record = RunRecord(runner.run(scenario), position: 0, path: "tight.yaml", name: "tight.yaml", swept: false, wallSeconds: 0)
+        #expect(record.seed == 1)
+        #expect(record.reproduceCommand == "devicesim run tight.yaml --seed 1")
+        let own = RunRecord(ScenarioRunner().run(scenario), position: 0, path: "my tight.yaml", name: "tight.yaml", swept: false, wallSeconds: 0)
+        #expect(own.reproduceCommand == "devicesim run 'my tight.yaml' --seed 11")
+    }
+
     @Test func theSameTracesGiveTheSameReportByteForByte() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("report-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

@@ -84,6 +84,63 @@ import Testing
         }
     }
 
+    /// Shards of different runs of the same size (issue: `--seeds 1-5` shards 1/3 and 3/3 with
+    /// `--seeds 6-10` shard 2/3 merged into "210 runs: 210 passed").
+    @Test func shardsOfDifferentRunsOfOneSizeAreRefused() throws {
+        let files = #""scenarios":"2 files, fnv1a 00000000000000aa""#
+        let cases: [(other: String, message: String)] = [
+            (#""scenarios":"2 files, fnv1a 00000000000000aa","seeds":"6-8""#, "(--seeds 1-3 and --seeds 6-8)"),
+            (#""scenarios":"2 files, fnv1a 00000000000000bb","seeds":"1-3""#, "(scenario files 2 files, fnv1a 00000000000000aa and 2 files, fnv1a 00000000000000bb)"),
+            (#""scenarios":"2 files, fnv1a 00000000000000aa","seed":7,"seeds":"1-3""#, "(the scenarios' own seeds and --seed 7)"),
+        ]
+        for (other, message) in cases {
+            let first = Self.results(shard: "1/2", planSize: 6, positions: [0, 2, 4]).replacingOccurrences(of: #""shard""#, with: files + #","seeds":"1-3","shard""#)
+            let second = Self.results(shard: "2/2", planSize: 6, positions: [1, 3, 5]).replacingOccurrences(of: #""shard""#, with: other + #","shard""#)
+            let output = try Self.merge(["1.jsonl": first, "2.jsonl": second])
+            #expect(output.status == 2, "\(output.standardOutput)")
+            #expect(output.standardError.contains("1.jsonl and "), "\(output.standardError)")
+            #expect(output.standardError.contains("2.jsonl come from different runs \(message): merge the shards of one run"), "\(output.standardError)")
+            #expect(!output.standardOutput.contains("passed"))
+        }
+    }
+
+    /// Real shards: what `run` records tells `--seeds 1-2` from `--seeds 3-4`, and `merge` and
+    /// `report --results` refuse them together; the shards of one run merge, and the merged
+    /// results keep the run's identity.
+    @Test func runRecordsItsIdentityAndMergeAndReportRefuseShardsOfTwoRuns() throws {
+        let folder = try CLI.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for name in ["a", "b"] {
+            try """
+                name: \(name)
+                duration: 10s
+                devices: [{ id: walker, at: [52.5, 13.4] }]
+                """.write(to: folder.appendingPathComponent("\(name).yaml"), atomically: true, encoding: .utf8)
+        }
+        func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
+        for (seeds, shard, file) in [("1-2", "1/2", "1.jsonl"), ("3-4", "2/2", "2.jsonl"), ("1-2", "2/2", "2b.jsonl")] {
+            let run = try CLI.run(["run", path("a.yaml"), path("b.yaml"), "--seeds", seeds, "--shard", shard, "--results", path(file), "-q"])
+            #expect(run.status == 0, "\(run.standardError)")
+        }
+        let header = try String(contentsOfFile: path("1.jsonl"), encoding: .utf8).split(separator: "\n")[0]
+        #expect(header.contains(#""seeds":"1-2""#) && header.contains(#""scenarios":"2 files, fnv1a "#), "\(header)")
+        let mixed = try CLI.run(["merge", path("1.jsonl"), path("2.jsonl")])
+        #expect(mixed.status == 2)
+        #expect(mixed.standardError.contains("\(path("1.jsonl")) and \(path("2.jsonl")) come from different runs (--seeds 1-2 and --seeds 3-4)"), "\(mixed.standardError)")
+        let report = try CLI.run(["report", folder.path, "--results", path("1.jsonl"), path("2.jsonl"), "--out", path("r.html")])
+        #expect(report.status == 2)
+        #expect(report.standardError.contains("come from different runs (--seeds 1-2 and --seeds 3-4): give the results files of one run"), "\(report.standardError)")
+        let merged = try CLI.run(["merge", path("1.jsonl"), path("2b.jsonl"), "--results", path("m.jsonl")])
+        #expect(merged.status == 0, "\(merged.standardError)")
+        #expect(merged.standardOutput.contains("4 runs: 4 passed"), "\(merged.standardOutput)")
+        let mergedHeader = try String(contentsOfFile: path("m.jsonl"), encoding: .utf8).split(separator: "\n")[0]
+        #expect(mergedHeader == header.replacingOccurrences(of: #","shard":"1/2""#, with: ""), "\(mergedHeader)")
+        // The merged results with one of its shards is not one run either.
+        let twice = try CLI.run(["report", folder.path, "--results", path("m.jsonl"), path("1.jsonl"), "--out", path("r.html")])
+        #expect(twice.status == 2)
+        #expect(twice.standardError.contains("(a whole run) and \(path("1.jsonl")) (shard 1/2) do not make up one run"), "\(twice.standardError)")
+    }
+
     @Test func missingShardsAreCountedWithAFewNamesNotListedOneByOne() throws {
         let folder = try CLI.folder(["shard.jsonl": #"{"format":"devicesim-results/1","planSize":1,"shard":"1/10000"}"# + "\n"])
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -62,6 +62,38 @@ import Testing
         #expect(decode.standardError.contains("bytes skipped: 0"))
     }
 
+    /// `--start` and `serve --start-time` take only the years RMC's two-digit year reads back as
+    /// (2100 decoded as 2000, 2099 as 1999, 1970 as 2070; serve took 1969-12-31T23:59:59Z).
+    @Test func exportAndServeDateLogsOnlyWhereTheirYearsReadBack() throws {
+        let folder = try CLI.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let log = folder.appendingPathComponent("walk.nmea").path
+        let range = "from 2000-01-01T00:00:00Z to 2079-12-31T23:59:59Z"
+        for start in ["2100-01-01T00:00:00Z", "2099-06-01T00:00:00Z", "1970-01-01T00:00:00Z", "1999-12-31T23:59:59Z"] {
+            let export = try CLI.run(["nmea", "export", "--waypoints", "10,10;10,10.01", "--start", start, "--out", log])
+            #expect(export.status == 2, "\(start)")
+            #expect(export.standardError.contains("--start must be an ISO 8601 UTC time \(range)"), "\(export.standardError)")
+        }
+        // A start within the range whose walk runs past 2079 is refused too, before anything is written.
+        let late = try CLI.run(["nmea", "export", "--waypoints", "10,10;10,10.01", "--start", "2079-12-31T23:59:00Z", "--out", log])
+        #expect(late.status == 2)
+        #expect(late.standardError.contains("the log would be dated from --start 2079-12-31T23:59:00Z to 2080-01-01T00:"), "\(late.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: log))
+        for start in ["2000-01-01T00:00:00Z", "2079-12-31T23:00:00Z"] {
+            let export = try CLI.run(["nmea", "export", "--waypoints", "10,10;10,10.01", "--start", start, "--out", log])
+            #expect(export.status == 0, "\(export.standardError)")
+            let decode = try CLI.run(["nmea", "decode", log])
+            #expect(decode.standardOutput.contains(#""time":"\#(start.prefix(10))"#), "\(start)")
+        }
+        let scenario = CLI.repositoryRoot.appendingPathComponent("Scenarios/dog-walk/tunnel.yaml").path
+        let serve = try CLI.run(["serve", scenario, "--nmea-tcp", "0", "--start-time", "1969-12-31T23:59:59Z"])
+        #expect(serve.status == 2)
+        #expect(serve.standardError.contains("--start-time must be 'now' or an ISO 8601 date and time \(range)"), "\(serve.standardError)")
+        let lateServe = try CLI.run(["serve", scenario, "--nmea-tcp", "0", "--start-time", "2079-12-31T23:55:00Z"])
+        #expect(lateServe.status == 2)
+        #expect(lateServe.standardError.contains("the sentences would be dated from --start-time 2079-12-31T23:55:00Z to 2080-01-01T00:05:00Z"), "\(lateServe.standardError)")
+    }
+
     @Test func exportNeedsExactlyOneSource() throws {
         #expect(try CLI.run(["nmea", "export"]).status == 2)
         #expect(try CLI.run(["nmea", "export", "--waypoints", "1,1;2,2", "--gpx", "x.gpx"]).status == 2)
