@@ -22,7 +22,7 @@ struct LiveCommand: ParsableCommand {
 
             The expectations are judged at the end: ✓ held, ✗ failed, – not judged when the run stopped (Ctrl-C, --duration) before the end of the expectation's window; one that failed after you answered a prompt differently from the scenario's script says so ("✗ after your own answers (the script answers ... with ...; you answered ...)").
 
-            Exit status: 0 the run ended and no expectation failed (those not judged, and those failed after your own answers, do not count); 1 an expectation failed, or writing the trace or the recording failed; 2 invalid input or usage (a scenario that does not parse, a bad option, a file that cannot be created); 3 gpsd was never reached during the run.
+            Exit status: 0 the run ended and no expectation failed (those not judged, and those failed after your own answers, do not count); 1 an expectation failed, or writing the trace or the recording failed during the run; 2 invalid input or usage (a scenario that does not parse, a bad option, a file that cannot be created, a --trace or --record that is the scenario file, one of its track files or the other output); 3 gpsd was never reached during the run.
             """
     )
 
@@ -68,6 +68,11 @@ struct LiveCommand: ParsableCommand {
             Terminal.standardError.write("error: \(error)\n")
             throw ExitCode(2)
         }
+        var files = FileRoles()
+        files.inputs(of: parsed)
+        files.output("--trace", trace)
+        files.output("--record", record)
+        try files.check()
         guard let chosen = device.map({ id in parsed.devices.first { $0.id == id } }) ?? parsed.devices.first else {
             Terminal.standardError.write("error: the scenario has no device '\(device ?? "")'; it has \(parsed.devices.map(\.id).joined(separator: ", "))\n")
             throw ExitCode(2)

@@ -21,7 +21,8 @@ struct NMEADecodeCommand: ParsableCommand {
             Reads FILE (or standard input for '-') in pieces, in constant memory whatever its size, and
             decodes them on every core (--threads); the output is in input order and the same for any
             number of threads. Bad checksums, truncated lines, unknown sentences and binary noise are
-            skipped and counted; --stats prints the counts to standard error. Compare the output with
+            skipped and counted; --stats prints the counts to standard error. Standard output that
+            goes to FILE itself is refused (exit 2): it would grow as it is read. Compare the output with
             gpsd's own:
               devicesim nmea decode capture.log
               gpsdecode < capture.log
@@ -50,6 +51,9 @@ struct NMEADecodeCommand: ParsableCommand {
     }
 
     func run() throws {
+        var files = FileRoles()
+        if file != "-" { files.input("the NMEA log", file) }
+        try files.check()
         let input: Int32
         if file == "-" {
             input = STDIN_FILENO

@@ -21,7 +21,8 @@ struct NMEAExportCommand: ParsableCommand {
               gpsfake -c 0.1 -P 2947 walk.nmea
             Fixes are written as they are made (constant memory), at most 2592000 of them (30 days
             at 1 s); a longer route is refused before anything is written. Exit codes: 0 written,
-            1 the output could not be written, 2 invalid input or usage.
+            1 the output could not be written, 2 invalid input or usage (including an --out, or a
+            standard output, that is the GPX or scenario file read).
             """
     )
 
@@ -73,6 +74,11 @@ struct NMEAExportCommand: ParsableCommand {
     }
 
     func run() throws {
+        var files = FileRoles()
+        if let gpx { files.input("the GPX file", gpx) }
+        if let scenario { files.input("the scenario file", scenario) }
+        files.output("--out", out)
+        try files.check()
         var startDate = start.flatMap { ISO8601DateFormatter().date(from: $0) } ?? Date(timeIntervalSince1970: 1_767_225_600)
         let route: Route
         do {

@@ -22,7 +22,7 @@ struct ServeCommand: ParsableCommand {
 
             Each port serves at most --max-clients clients at once (each has a thread, a descriptor and a queue of up to 256 KiB); a connection beyond them is closed as soon as it is accepted. When the process runs out of file descriptors ('ulimit -n'), the newest connection is closed the same way and serve keeps accepting once descriptors are free. Either is said once (until a client is served again) and counted in the summary.
 
-            Exit status: 0 the scenario ran and no expectation failed (one whose window the run did not reach, stopped by Ctrl-C or --duration, is printed as not judged and does not count); 1 an expectation failed; 2 invalid input or usage (a scenario that does not parse, a bad option, a port that cannot be listened on, a trace file that cannot be created).
+            Exit status: 0 the scenario ran and no expectation failed (one whose window the run did not reach, stopped by Ctrl-C or --duration, is printed as not judged and does not count); 1 an expectation failed, or writing the trace failed during the run; 2 invalid input or usage (a scenario that does not parse, a bad option, a port that cannot be listened on, a trace file that cannot be created, a --trace that is the scenario file or one of its track files).
             """
     )
 
@@ -88,6 +88,10 @@ struct ServeCommand: ParsableCommand {
             Terminal.standardError.write("error: \(error)\n")
             throw ExitCode(2)
         }
+        var files = FileRoles()
+        files.inputs(of: parsed)
+        files.output("--trace", trace)
+        try files.check()
         let chosen = devices.isEmpty ? parsed.devices.map(\.id) : devices
         for id in chosen where !parsed.devices.contains(where: { $0.id == id }) {
             Terminal.standardError.write("error: the scenario has no device '\(id)'; it has \(parsed.devices.map(\.id).joined(separator: ", "))\n")
@@ -160,14 +164,16 @@ struct ServeCommand: ParsableCommand {
             let statistics = server.statistics
             Terminal.standardOutput.write("  \(id): \(Plural.count(output.epochs, "epoch")) (\(output.epochsWithFix) with a fix) on port \(server.port), \(Plural.count(statistics.accepted, "client"))\(statistics.shed > 0 ? " (\(statistics.shed) more \(statistics.shed == 1 ? "connection" : "connections") closed at once: --max-clients or no descriptor left)" : ""), \(Plural.count(statistics.dropped, "epoch")) dropped for slow clients\(statistics.dropped > 0 ? " (\(statistics.droppedByClient.map(String.init).joined(separator: " + ")) in the order they connected)" : "")\n")
         }
+        var writeFailed = false
         do {
             try traceWriter?.close()
         } catch {
             Terminal.standardError.write("error: \(error)\n")
+            writeFailed = true
         }
         let judged = LiveJudgement(parsed, outcomes: tally.outcomes, stoppedAt: simulation.scheduler.now)
         for line in judged.lines { Terminal.standardOutput.write("  \(line)\n") }
-        if judged.failed { throw ExitCode(1) }
+        if writeFailed || judged.failed { throw ExitCode(1) }
     }
 }
 

@@ -119,8 +119,8 @@ import Testing
             "parts.yaml": "name: long\nduration: 1s\ndevices:\n  - { id: walker, at: [52.5, 13.4] }\ntimeline:\n  - { at: 11000d11000d11000d11000d11000d11000d11000d11000d11000d11000d, do: gps-off }\n",
         ])
         defer { try? FileManager.default.removeItem(at: folder) }
-        try CLI.expectRunAndValidateRefuse(folder.appendingPathComponent("seconds.yaml"), saying: "seconds.yaml:2:11: expected a scenario duration such as 90s, 5m, 1h30m or 250ms, found the value '9999999999'")
-        try CLI.expectRunAndValidateRefuse(folder.appendingPathComponent("parts.yaml"), saying: "parts.yaml:6:11: expected a step time such as 90s")
+        try CLI.expectRunAndValidateRefuse(folder.appendingPathComponent("seconds.yaml"), saying: "seconds.yaml:2:11: 9999999999 is longer than any duration can be (about 31 years; a scenario runs at most 30 days)")
+        try CLI.expectRunAndValidateRefuse(folder.appendingPathComponent("parts.yaml"), saying: "parts.yaml:6:11: 11000d11000d11000d11000d11000d11000d11000d11000d11000d11000d is longer than any duration can be")
     }
 
     @Test func campusGamePointsPastTheirBoundAreRefusedByValidate() throws {
