@@ -44,10 +44,10 @@ struct LiveCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Also record the receiver's NMEA to this file, for playback.", valueName: "file"))
     var record: String?
 
-    @Option(help: "Stop after this long (default: the scenario's duration).")
+    @Option(parsing: .unconditional, help: "Stop after this long, longer than 0s (default: the scenario's duration).")
     var duration: String?
 
-    @Option(help: "Location becomes unavailable after this long without a fix.")
+    @Option(parsing: .unconditional, help: "Location becomes unavailable after this long without a fix.")
     var staleAfter: String = "5s"
 
     @Flag(name: .shortAndLong, help: "Print no events and no status line, only problems with gpsd and the summary.")
@@ -55,8 +55,8 @@ struct LiveCommand: ParsableCommand {
 
     func validate() throws {
         do { _ = try GPSDEndpoint(parsing: gpsd) } catch { throw ValidationError("--gpsd: \(error)") }
-        if let duration, DurationText.parse(duration) == nil { throw ValidationError("--duration must be a duration such as 90s or 10m.") }
-        guard DurationText.parse(staleAfter) != nil else { throw ValidationError("--stale-after must be a duration such as 5s.") }
+        if let duration { _ = try OptionValues.positiveDuration(duration, option: "--duration") }
+        _ = try OptionValues.positiveDuration(staleAfter, option: "--stale-after")
     }
 
     func run() throws {
@@ -79,7 +79,7 @@ struct LiveCommand: ParsableCommand {
         }
         let stale = DurationText.parse(staleAfter)!
         let console = LiveConsole(showsStatusLine: !quiet && isatty(1) == 1)
-        LoggingSystem.bootstrap { label in ConsoleLogHandler(label: label, console: console) }
+        ConsoleLogHandler.bootstrap(console: console)
         // The trace streams: events go to the file, the printer and the expectation tally as they
         // happen, and none is kept in memory, so a day-long run stays flat.
         let recorder = TraceRecorder(keepsEvents: false)

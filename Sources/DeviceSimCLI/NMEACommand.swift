@@ -38,16 +38,16 @@ struct NMEADecodeCommand: ParsableCommand {
     @Flag(help: "Leave out SKY (satellite) reports.")
     var noSky = false
 
-    @Option(help: "Skip sentences longer than this many bytes.")
+    @Option(parsing: .unconditional, help: "Skip sentences longer than this many bytes.")
     var maxSentenceLength = 256
 
-    @Option(help: "Decode on this many threads (default: one per core). The output is the same for any number.")
+    @Option(parsing: .unconditional, help: "Decode on this many threads (default: one per core). The output is the same for any number.")
     var threads: Int?
 
     func validate() throws {
-        guard maxSentenceLength >= 16 else { throw ValidationError("--max-sentence-length must be at least 16.") }
-        guard maxSentenceLength <= 1 << 20 else { throw ValidationError("--max-sentence-length must be at most 1048576.") }
-        if let threads, !(1...256).contains(threads) { throw ValidationError("--threads must be between 1 and 256.") }
+        guard maxSentenceLength >= 16 else { throw ValidationError("--max-sentence-length must be at least 16, found \(maxSentenceLength).") }
+        guard maxSentenceLength <= 1 << 20 else { throw ValidationError("--max-sentence-length must be at most 1048576, found \(maxSentenceLength).") }
+        if let threads, !(1...256).contains(threads) { throw ValidationError("--threads must be between 1 and 256, found \(threads).") }
     }
 
     func run() throws {

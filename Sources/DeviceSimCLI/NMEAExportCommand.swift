@@ -29,7 +29,7 @@ struct NMEAExportCommand: ParsableCommand {
     @Option(help: ArgumentHelp("A GPX file.", valueName: "file"), completion: .file(extensions: ["gpx"]))
     var gpx: String?
 
-    @Option(help: ArgumentHelp("Waypoints as LAT,LON pairs separated by ';'.", valueName: "points"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Waypoints as LAT,LON pairs separated by ';' (south and west negative).", valueName: "points"))
     var waypoints: String?
 
     @Option(help: ArgumentHelp("A scenario file whose device's route to export.", valueName: "file"), completion: .file(extensions: ["yaml", "yml"]))
@@ -38,13 +38,13 @@ struct NMEAExportCommand: ParsableCommand {
     @Option(help: "The scenario device (default: the first with a route).")
     var device: String?
 
-    @Option(help: "Speed where the source has no timing: walk, run, bike, drive, or metres per second (0.01 to 400).")
+    @Option(parsing: .unconditional, help: "Speed where the source has no timing: walk, run, bike, drive, or metres per second (0.01 to 400).")
     var speed: String = "walk"
 
     @Option(help: "UTC time of the first fix, ISO 8601 (default: the scenario's start time, or 2026-01-01T00:00:00Z).")
     var start: String?
 
-    @Option(help: "Time between fixes, e.g. 1s, 200ms (10ms to 1d).")
+    @Option(parsing: .unconditional, help: "Time between fixes, e.g. 1s, 200ms (10ms to 1d).")
     var interval: String = "1s"
 
     @Option(name: .shortAndLong, help: ArgumentHelp("Write here instead of standard output.", valueName: "file"))

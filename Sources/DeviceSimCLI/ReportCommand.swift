@@ -36,12 +36,12 @@ struct ReportCommand: ParsableCommand {
     @Option(help: "The report's title.")
     var title = "DeviceSim report"
 
-    @Option(help: "Show maps, timelines and events for at most this many scenarios (failed ones first).")
+    @Option(parsing: .unconditional, help: "Show maps, timelines and events for at most this many scenarios (failed ones first).")
     var detailed = ReportLimits().detailedScenarios
 
     func validate() throws {
         guard !traces.isEmpty else { throw ValidationError("Give the traces to report, e.g. 'devicesim report out/traces --out report.html'.") }
-        guard detailed >= 0 else { throw ValidationError("--detailed must be 0 or more.") }
+        guard detailed >= 0 else { throw ValidationError("--detailed must be 0 or more, found \(detailed).") }
     }
 
     func run() throws {

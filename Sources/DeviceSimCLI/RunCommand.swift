@@ -63,22 +63,22 @@ struct RunCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Write an HTML report (maps, timelines, events, failures; one offline file) to this file.", valueName: "file"))
     var report: String?
 
-    @Option(help: "Use this seed instead of each scenario's own.")
+    @Option(parsing: .unconditional, help: "Use this seed instead of each scenario's own.", transform: OptionValues.seed)
     var seed: UInt64?
 
-    @Option(help: ArgumentHelp("Run each scenario under each of these seeds: a range (1-1000), a count (200: seeds 1 to 200) or a list (3,17,42).", valueName: "seeds"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Run each scenario under each of these seeds: a range (1-1000), a count (200: seeds 1 to 200) or a list (3,17,42).", valueName: "seeds"))
     var seeds: String?
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("Run this many scenarios at once (default: the number of cores).", valueName: "n"))
+    @Option(name: .shortAndLong, parsing: .unconditional, help: ArgumentHelp("Run this many scenarios at once (default: the number of cores).", valueName: "n"))
     var jobs: Int?
 
-    @Option(help: ArgumentHelp("Run only shard INDEX of COUNT (1-based, e.g. 2/4); without it, Bazel's, Kubernetes', GitLab's and Buildkite's shard variables are read.", valueName: "index/count"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Run only shard INDEX of COUNT (1-based, e.g. 2/4); without it, Bazel's, Kubernetes', GitLab's and Buildkite's shard variables are read.", valueName: "index/count"))
     var shard: String?
 
-    @Option(help: ArgumentHelp("The number of shards of a Kubernetes Indexed Job (its completions), read with JOB_COMPLETION_INDEX.", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("The number of shards of a Kubernetes Indexed Job (its completions), read with JOB_COMPLETION_INDEX.", valueName: "n"))
     var shardCount: Int?
 
-    @Option(help: ArgumentHelp(
+    @Option(parsing: .unconditional, help: ArgumentHelp(
         "Stop a scenario that runs more than this many events (a runaway bound). Default: 50 million, or 20,000 per device per simulated hour when that is more.",
         valueName: "n"))
     var maxEvents: Int?
@@ -94,12 +94,12 @@ struct RunCommand: ParsableCommand {
 
     func validate() throws {
         guard !paths.isEmpty else { throw ValidationError("Give at least one scenario file or folder, e.g. 'devicesim run Scenarios'.") }
-        guard (maxEvents ?? 1) > 0 else { throw ValidationError("--max-events must be greater than zero.") }
-        guard (jobs ?? 1) > 0 else { throw ValidationError("--jobs must be 1 or more.") }
+        if let maxEvents, maxEvents < 1 { throw ValidationError("--max-events must be 1 or more, found \(maxEvents).") }
+        if let jobs, jobs < 1 { throw ValidationError("--jobs must be 1 or more, found \(jobs).") }
         if seed != nil, seeds != nil { throw ValidationError("Give either --seed (one seed) or --seeds (a sweep), not both.") }
         if let seeds { do { _ = try SeedSelection(parsing: seeds) } catch { throw ValidationError(error.message) } }
         if let shard { do { _ = try Shard(parsing: shard) } catch { throw ValidationError(error.message) } }
-        if let shardCount, shardCount < 1 { throw ValidationError("--shard-count must be 1 or more.") }
+        if let shardCount, shardCount < 1 { throw ValidationError("--shard-count must be 1 or more, found \(shardCount).") }
     }
 
     func run() throws {

@@ -35,10 +35,10 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .customLong("device"), parsing: .singleValue, help: ArgumentHelp("A scenario device to serve (repeat for several; default: every device, in the scenario's order).", valueName: "id"))
     var devices: [String] = []
 
-    @Option(help: "Virtual seconds per wall second (100: a day in about 15 minutes).")
+    @Option(parsing: .unconditional, help: "Virtual seconds per wall second (100: a day in about 15 minutes).")
     var speed: Double = 1
 
-    @Option(help: "Stop after this much virtual time (default: the scenario's duration).")
+    @Option(parsing: .unconditional, help: "Stop after this much virtual time, longer than 0s (default: the scenario's duration).")
     var duration: String?
 
     @Option(help: "The talker id of the sentences: GP (GPS) or GN (several constellations).")
@@ -50,7 +50,7 @@ struct ServeCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Write the trace as JSON Lines to this file, as events happen.", valueName: "file"))
     var trace: String?
 
-    @Option(name: .customLong("max-clients"), help: ArgumentHelp("The most clients served at once on each port; more are closed as they connect.", valueName: "n"))
+    @Option(name: .customLong("max-clients"), parsing: .unconditional, help: ArgumentHelp("The most clients served at once on each port; more are closed as they connect.", valueName: "n"))
     var maximumClients: Int = NMEATCPServer.defaultMaximumClients
 
     @Flag(name: .customLong("wait-for-client"), help: "Start the scenario only when the first client connects (gpsd started without -n connects when its own first client asks for reports), so no epoch is missed.")
@@ -60,10 +60,10 @@ struct ServeCommand: ParsableCommand {
     var quiet = false
 
     func validate() throws {
-        guard speed > 0, speed <= 10_000 else { throw ValidationError("--speed must be above 0 and at most 10000.") }
-        if let duration, DurationText.parse(duration) == nil { throw ValidationError("--duration must be a duration such as 90s or 10m.") }
+        guard speed > 0, speed <= 10_000 else { throw ValidationError("--speed must be above 0 and at most 10000, found \(speed).") }
+        if let duration { _ = try OptionValues.positiveDuration(duration, option: "--duration") }
         guard ["GP", "GN"].contains(talker) else { throw ValidationError("--talker must be GP or GN.") }
-        guard (1...10_000).contains(maximumClients) else { throw ValidationError("--max-clients must be 1 to 10000.") }
+        guard (1...10_000).contains(maximumClients) else { throw ValidationError("--max-clients must be 1 to 10000, found \(maximumClients).") }
         if let startTime, startTime != "now", ISO8601DateFormatter().date(from: startTime) == nil {
             throw ValidationError("--start-time must be 'now' or an ISO 8601 date and time such as 2026-05-01T08:00:00Z.")
         }
@@ -81,6 +81,7 @@ struct ServeCommand: ParsableCommand {
     }
 
     func run() throws {
+        ConsoleLogHandler.bootstrap()
         var parsed: Scenario
         do {
             parsed = try ScenarioParser.parse(contentsOf: scenario)
