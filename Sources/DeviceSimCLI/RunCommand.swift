@@ -14,12 +14,13 @@ struct RunCommand: ParsableCommand {
         discussion: """
             Each argument is a scenario file or a folder searched recursively for
             .yaml/.yml files. Exit codes: 0 all passed; 1 a scenario failed, or an output
-            could not be written during or after the run (a trace, --results, --junit,
-            --report: the summary is still printed, then the error); 2 invalid input or
-            usage (the valid scenarios still run and are reported), including an output
-            that cannot be created before the run (the --results file, the --trace or
-            --keep-data folder) and an output that is one of the scenario files or the
-            same file as another output (refused before anything is written).
+            could not be written during or after the run (a trace or --results stops the
+            run there; when --junit or --report, written at the end, cannot be, the summary
+            is printed, then the error); 2 invalid input or usage (the valid scenarios
+            still run and are reported), including an output that cannot be created before
+            the run (the --results file, the --trace or --keep-data folder) and an output
+            that is one of the scenario files or the same file as another output (refused
+            before anything is written).
 
             Examples:
               devicesim run Scenarios
