@@ -7,7 +7,7 @@ struct DeviceSimCommand: ParsableCommand {
         commandName: "devicesim",
         abstract: "Run mobile-app flows against a simulated phone: scenarios in virtual time, NMEA tools, live GPS through gpsd.",
         discussion: """
-            Exit codes: 0 every scenario passed, 1 a scenario failed, 2 invalid input or usage.
+            Exit codes: 0 every scenario passed, 1 a scenario failed or an output could not be written during or after the run, 2 invalid input or usage (including an output that is one of the command's inputs or another output, and one that cannot be created before the run); live and record: 3 gpsd was never reached.
             """,
         version: "0.1.0",
         subcommands: [

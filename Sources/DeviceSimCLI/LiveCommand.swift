@@ -22,7 +22,7 @@ struct LiveCommand: ParsableCommand {
 
             The expectations are judged at the end: ✓ held, ✗ failed, – not judged. A run stopped early (Ctrl-C, --duration) judges only what is already decided: a 'never', 'at-most' or exact count already exceeded fails and an 'at-least' (or an event that must exist) already met passes, whatever the window; one whose window (or instant) ended by the stop is judged as 'run' judges it; the others are not judged. One that failed after you answered a prompt differently from the scenario's script says so ("✗ after your own answers (the script answers ... with ...; you answered ...)").
 
-            Exit status: 0 the run ended and no expectation failed (those not judged, and those failed after your own answers, do not count); 1 an expectation failed, or writing the trace or the recording failed; 2 invalid input or usage (a scenario that does not parse, a bad option, a file that cannot be created); 3 gpsd was never reached during the run.
+            Exit status: 0 the run ended and no expectation failed (those not judged, and those failed after your own answers, do not count); 1 an expectation failed, or writing the trace or the recording failed during the run; 2 invalid input or usage (a scenario that does not parse, a bad option, a file that cannot be created, a --trace or --record that is the scenario file, one of its track files or the other output); 3 gpsd was never reached during the run.
             """
     )
 
@@ -44,10 +44,10 @@ struct LiveCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Also record the receiver's NMEA to this file, for playback.", valueName: "file"))
     var record: String?
 
-    @Option(help: "Stop after this long (default: the scenario's duration).")
+    @Option(parsing: .unconditional, help: "Stop after this long, longer than 0s (default: the scenario's duration).")
     var duration: String?
 
-    @Option(help: "Location becomes unavailable after this long without a fix.")
+    @Option(parsing: .unconditional, help: "Location becomes unavailable after this long without a fix.")
     var staleAfter: String = "5s"
 
     @Flag(name: .shortAndLong, help: "Print no events and no status line, only problems with gpsd and the summary.")
@@ -55,8 +55,8 @@ struct LiveCommand: ParsableCommand {
 
     func validate() throws {
         do { _ = try GPSDEndpoint(parsing: gpsd) } catch { throw ValidationError("--gpsd: \(error)") }
-        if let duration, DurationText.parse(duration) == nil { throw ValidationError("--duration must be a duration such as 90s or 10m.") }
-        guard DurationText.parse(staleAfter) != nil else { throw ValidationError("--stale-after must be a duration such as 5s.") }
+        if let duration { _ = try OptionValues.positiveDuration(duration, option: "--duration") }
+        _ = try OptionValues.positiveDuration(staleAfter, option: "--stale-after")
     }
 
     func run() throws {
@@ -68,13 +68,18 @@ struct LiveCommand: ParsableCommand {
             Terminal.standardError.write("error: \(error)\n")
             throw ExitCode(2)
         }
+        var files = FileRoles()
+        files.inputs(of: parsed)
+        files.output("--trace", trace)
+        files.output("--record", record)
+        try files.check()
         guard let chosen = device.map({ id in parsed.devices.first { $0.id == id } }) ?? parsed.devices.first else {
             Terminal.standardError.write("error: the scenario has no device '\(device ?? "")'; it has \(parsed.devices.map(\.id).joined(separator: ", "))\n")
             throw ExitCode(2)
         }
         let stale = DurationText.parse(staleAfter)!
         let console = LiveConsole(showsStatusLine: !quiet && isatty(1) == 1)
-        LoggingSystem.bootstrap { label in ConsoleLogHandler(label: label, console: console) }
+        ConsoleLogHandler.bootstrap(console: console)
         // The trace streams: events go to the file, the printer and the expectation tally as they
         // happen, and none is kept in memory, so a day-long run stays flat.
         let recorder = TraceRecorder(keepsEvents: false)

@@ -9,7 +9,7 @@ struct MergeCommand: ParsableCommand {
         commandName: "merge",
         abstract: "Join the results files of a sharded run (devicesim run --shard ... --results FILE) into one.",
         discussion: """
-            Prints the summary that one unsharded run would print, writes the merged JUnit XML and results, and exits like 'run': 0 all passed, 1 a scenario failed, 2 invalid input. It refuses shards that overlap, come from different runs (each results file records its run's size, its --seeds or --seed, and its scenario files' names as a digest), or are missing (every shard of 1..COUNT must be given), and results that are not exactly their shard's share of the run: a run missing (a results file cut short), given twice, or of another shard. With --allow-partial, missing runs and shards are accepted: the summary says how many runs are missing, and the exit status is 1 at least. Traces need no merging: each shard writes its own files.
+            Prints the summary that one unsharded run would print, writes the merged JUnit XML and results, and exits like 'run': 0 all passed, 1 a scenario failed or an output could not be written, 2 invalid input or usage (including a --junit or --results that is one of the files merged, or both the same file: refused before anything is written). It refuses shards that overlap, come from different runs (each results file records its run's size, its --seeds or --seed, and its scenario files' names as a digest), or are missing (every shard of 1..COUNT must be given), and results that are not exactly their shard's share of the run: a run missing (a results file cut short), given twice, or of another shard. With --allow-partial, missing runs and shards are accepted: the summary says how many runs are missing, and the exit status is 1 at least. Traces need no merging: each shard writes its own files.
 
             Example:
               devicesim run Scenarios --shard 1/2 --results out/1.jsonl --trace out/traces
@@ -45,6 +45,11 @@ struct MergeCommand: ParsableCommand {
 
     func run() throws {
         let style = Style(enabled: color.enabled(for: Terminal.standardOutput))
+        var roles = FileRoles()
+        for file in files { roles.input("the results file", file) }
+        roles.output("--junit", junit)
+        roles.output("--results", results)
+        try roles.check()
         var shards: [ShardFile] = []
         var missing = 0
         do {

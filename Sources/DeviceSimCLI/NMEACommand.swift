@@ -21,7 +21,8 @@ struct NMEADecodeCommand: ParsableCommand {
             Reads FILE (or standard input for '-') in pieces, in constant memory whatever its size, and
             decodes them on every core (--threads); the output is in input order and the same for any
             number of threads. Bad checksums, truncated lines, unknown sentences and binary noise are
-            skipped and counted; --stats prints the counts to standard error. Compare the output with
+            skipped and counted; --stats prints the counts to standard error. Standard output that
+            goes to FILE itself is refused (exit 2): it would grow as it is read. Compare the output with
             gpsd's own:
               devicesim nmea decode capture.log
               gpsdecode < capture.log
@@ -37,19 +38,22 @@ struct NMEADecodeCommand: ParsableCommand {
     @Flag(help: "Leave out SKY (satellite) reports.")
     var noSky = false
 
-    @Option(help: "Skip sentences longer than this many bytes.")
+    @Option(parsing: .unconditional, help: "Skip sentences longer than this many bytes.")
     var maxSentenceLength = 256
 
-    @Option(help: "Decode on this many threads (default: one per core). The output is the same for any number.")
+    @Option(parsing: .unconditional, help: "Decode on this many threads (default: one per core). The output is the same for any number.")
     var threads: Int?
 
     func validate() throws {
-        guard maxSentenceLength >= 16 else { throw ValidationError("--max-sentence-length must be at least 16.") }
-        guard maxSentenceLength <= 1 << 20 else { throw ValidationError("--max-sentence-length must be at most 1048576.") }
-        if let threads, !(1...256).contains(threads) { throw ValidationError("--threads must be between 1 and 256.") }
+        guard maxSentenceLength >= 16 else { throw ValidationError("--max-sentence-length must be at least 16, found \(maxSentenceLength).") }
+        guard maxSentenceLength <= 1 << 20 else { throw ValidationError("--max-sentence-length must be at most 1048576, found \(maxSentenceLength).") }
+        if let threads, !(1...256).contains(threads) { throw ValidationError("--threads must be between 1 and 256, found \(threads).") }
     }
 
     func run() throws {
+        var files = FileRoles()
+        if file != "-" { files.input("the NMEA log", file) }
+        try files.check()
         let input: Int32
         if file == "-" {
             input = STDIN_FILENO

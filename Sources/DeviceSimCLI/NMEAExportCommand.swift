@@ -21,14 +21,15 @@ struct NMEAExportCommand: ParsableCommand {
               gpsfake -c 0.1 -P 2947 walk.nmea
             Fixes are written as they are made (constant memory), at most 2592000 of them (30 days
             at 1 s); a longer route is refused before anything is written. Exit codes: 0 written,
-            1 the output could not be written, 2 invalid input or usage.
+            1 the output could not be written, 2 invalid input or usage (including an --out, or a
+            standard output, that is the GPX or scenario file read).
             """
     )
 
     @Option(help: ArgumentHelp("A GPX file.", valueName: "file"), completion: .file(extensions: ["gpx"]))
     var gpx: String?
 
-    @Option(help: ArgumentHelp("Waypoints as LAT,LON pairs separated by ';'.", valueName: "points"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Waypoints as LAT,LON pairs separated by ';' (south and west negative).", valueName: "points"))
     var waypoints: String?
 
     @Option(help: ArgumentHelp("A scenario file whose device's route to export.", valueName: "file"), completion: .file(extensions: ["yaml", "yml"]))
@@ -37,13 +38,13 @@ struct NMEAExportCommand: ParsableCommand {
     @Option(help: "The scenario device (default: the first with a route).")
     var device: String?
 
-    @Option(help: "Speed where the source has no timing: walk, run, bike, drive, or metres per second (0.01 to 400).")
+    @Option(parsing: .unconditional, help: "Speed where the source has no timing: walk, run, bike, drive, or metres per second (0.01 to 400).")
     var speed: String = "walk"
 
     @Option(help: "UTC time of the first fix, ISO 8601, from 2000-01-01T00:00:00Z; the last fix must be before 2080 (RMC's two-digit year reads back as written only from 2000 to 2079). Default: the GPX track's first time, the scenario's start time, or 2026-01-01T00:00:00Z.")
     var start: String?
 
-    @Option(help: "Time between fixes, e.g. 1s, 200ms (10ms to 1d).")
+    @Option(parsing: .unconditional, help: "Time between fixes, e.g. 1s, 200ms (10ms to 1d).")
     var interval: String = "1s"
 
     @Option(name: .shortAndLong, help: ArgumentHelp("Write here instead of standard output.", valueName: "file"))
@@ -81,6 +82,11 @@ struct NMEAExportCommand: ParsableCommand {
     }
 
     func run() throws {
+        var files = FileRoles()
+        if let gpx { files.input("the GPX file", gpx) }
+        if let scenario { files.input("the scenario file", scenario) }
+        files.output("--out", out)
+        try files.check()
         var startDate = start.flatMap { ISO8601DateFormatter().date(from: $0) } ?? Date(timeIntervalSince1970: 1_767_225_600)
         let route: Route
         do {

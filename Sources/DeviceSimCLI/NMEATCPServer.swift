@@ -1,5 +1,4 @@
 import Foundation
-import Logging
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -53,7 +52,6 @@ final class NMEATCPServer: @unchecked Sendable {
     private var spare: Int32 = -1
     /// Whether the server is shedding connections now (said once until a client is served again).
     private var shedding = false
-    private let logger = Logger(label: "devicesim.serve")
 
     /// Binds and listens on `host:port` (port 0: any free port, see ``port``), serving at most
     /// `maximumClients` clients at once.
@@ -175,7 +173,7 @@ final class NMEATCPServer: @unchecked Sendable {
                     say("cannot accept a client on port \(port): \(String(cString: strerror(failure))); retrying")
                     Thread.sleep(forTimeInterval: Self.pauseAfterExhaustion)
                 case EBADF, EINVAL, ENOTSOCK:
-                    logger.error("serve: the listening socket on port \(port) failed: \(String(cString: strerror(failure))); no more clients are accepted")
+                    Terminal.standardError.write("error: the listening socket on port \(port) failed: \(String(cString: strerror(failure))); no more clients are accepted\n")
                     return
                 default:
                     say("cannot accept a client on port \(port): \(String(cString: strerror(failure))); retrying")
@@ -226,13 +224,14 @@ final class NMEATCPServer: @unchecked Sendable {
         Thread.sleep(forTimeInterval: Self.pauseAfterExhaustion)
     }
 
-    /// Logs `message` once until a client is served again.
+    /// Says `message` on standard error (status for the user, not a diagnostic: whatever
+    /// `DEVICESIM_LOG_LEVEL` is), once until a client is served again.
     private func say(_ message: String) {
         lock.lock()
         let first = !shedding
         shedding = true
         lock.unlock()
-        if first { logger.warning("\(message)") }
+        if first { Terminal.standardError.write("serve: \(message)\n") }
     }
 
     /// One connected client: a bounded queue of epochs and a thread that writes them. Every epoch

@@ -32,7 +32,7 @@ struct RecordCommand: ParsableCommand {
     @Option(help: "nmea (sentences, for playback) or json (gpsd reports).")
     var format: String = "nmea"
 
-    @Option(help: "Stop after this long, e.g. 90s, 10m (default: until Ctrl-C).")
+    @Option(parsing: .unconditional, help: "Stop after this long, longer than 0s, e.g. 90s, 10m (default: until Ctrl-C).")
     var duration: String?
 
     @Option(name: .customLong("gpsd-device"), help: ArgumentHelp("Only this gpsd device, e.g. /dev/ttyACM0 (default: every device); as live's --gpsd-device.", valueName: "path"))
@@ -50,12 +50,13 @@ struct RecordCommand: ParsableCommand {
 
     func validate() throws {
         guard GPSDRecorder.Format(rawValue: format) != nil else { throw ValidationError("--format must be nmea or json.") }
-        if let duration, DurationText.parse(duration) == nil { throw ValidationError("--duration must be a duration such as 90s or 10m.") }
+        if let duration { _ = try OptionValues.positiveDuration(duration, option: "--duration") }
         do { _ = try GPSDEndpoint(parsing: gpsd) } catch { throw ValidationError("--gpsd: \(error)") }
     }
 
     func run() throws {
         let endpoint = try GPSDEndpoint(parsing: gpsd)
+        ConsoleLogHandler.bootstrap()
         let recorder = try GPSDRecorder.open(endpoint: endpoint, device: device, path: out, format: GPSDRecorder.Format(rawValue: format)!)
         let stop = StopSignal()
         let handlers = InterruptHandling.install(raising: stop)

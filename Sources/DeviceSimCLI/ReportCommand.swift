@@ -11,7 +11,7 @@ struct ReportCommand: ParsableCommand {
         discussion: """
             Each argument is a trace written by 'devicesim run --trace DIR', or a folder searched for .jsonl traces. With --results (written by 'devicesim run --results' or 'devicesim merge --results'; the files of one run: results of different runs are refused), the report shows each run's result and wall time and finds each trace's scenario file by the path the run read; with --scenarios, traces are matched to scenario files by name (dog-walk/tunnel.jsonl to dog-walk/tunnel.yaml). The scenario file gives the map its world and the devices' tracks, and the failed expectations their moments; a trace with no results record is judged by checking its scenario's expectations against it (without a scenario file its status is unknown). Nothing is run again.
 
-            The report is one HTML file with everything inline: it opens from disk, offline. Exit codes: 0 written, 2 invalid input or usage (a trace or scenario file that cannot be read is left out of the report, which is still written, with a warning).
+            The report is one HTML file with everything inline: it opens from disk, offline. Exit codes: 0 written; 1 the report could not be written (a full disk, a folder that cannot be made); 2 invalid input or usage (a trace or scenario file that cannot be read is left out of the report, which is still written, with a warning), including an --out that is one of the traces, results or scenario files the report is made from (refused before anything is written).
 
             Examples:
               devicesim run Scenarios --trace out/traces --results out/results.jsonl
@@ -36,12 +36,12 @@ struct ReportCommand: ParsableCommand {
     @Option(help: "The report's title.")
     var title = "DeviceSim report"
 
-    @Option(help: "Show maps, timelines and events for at most this many scenarios (failed ones first; 0: none). Every scenario keeps its row in the summary: one without a results record is checked against its trace.")
+    @Option(parsing: .unconditional, help: "Show maps, timelines and events for at most this many scenarios (failed ones first; 0: none). Every scenario keeps its row in the summary: one without a results record is checked against its trace.")
     var detailed = ReportLimits().detailedScenarios
 
     func validate() throws {
         guard !traces.isEmpty else { throw ValidationError("Give the traces to report, e.g. 'devicesim report out/traces --out report.html'.") }
-        guard detailed >= 0 else { throw ValidationError("--detailed must be 0 or more.") }
+        guard detailed >= 0 else { throw ValidationError("--detailed must be 0 or more, found \(detailed).") }
     }
 
     func run() throws {
@@ -62,7 +62,15 @@ struct ReportCommand: ParsableCommand {
             var limits = ReportLimits()
             limits.detailedScenarios = detailed
             let wall = records.isEmpty ? nil : records.reduce(0) { $0 + $1.wallSeconds }
-            let summary = try ReportGenerator.write(inputs, to: out, title: title, wallSeconds: wall, limits: limits)
+            try outputChecked(inputs: inputs)
+            let summary: ReportGenerator.Summary
+            do {
+                summary = try ReportGenerator.write(inputs, to: out, title: title, wallSeconds: wall, limits: limits)
+            } catch {
+                // Everything was read: the report alone could not be written.
+                Terminal.standardError.write(style.red("error: ") + "\(error)\n")
+                throw ExitCode(1)
+            }
             ReportCommand.announce(summary, path: out, style: style)
             if !summary.warnings.isEmpty { throw ExitCode(2) }
         } catch let error as ScenarioError {
@@ -85,6 +93,25 @@ struct ReportCommand: ParsableCommand {
         for other in headers.dropFirst() where count(other.header) != count(first.header) {
             throw ValidationErrorText("\(first.path) (\(shards(first.header))) and \(other.path) (\(shards(other.header))) do not make up one run: \(what)")
         }
+    }
+
+    /// Refuses (exit 2, before the report is written) a report that would go over one of the files
+    /// it is made from: a trace, a results file, a scenario file.
+    private func outputChecked(inputs: [ReportGenerator.Input]) throws {
+        var files = FileRoles()
+        for path in traces + scenarios {
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+                files.inputFolder(path, extensions: [".jsonl", ".yaml", ".yml"])
+            }
+        }
+        for file in results { files.input("the results file", file) }
+        for input in inputs {
+            if let trace = input.tracePath { files.input("the trace", trace) }
+            if let scenario = input.scenarioPath ?? input.record?.path { files.input("the scenario file", scenario) }
+        }
+        files.output("--out", out)
+        try files.check()
     }
 
     /// What the report holds: each record with its trace, then the traces no record names.
@@ -127,8 +154,9 @@ struct ReportCommand: ParsableCommand {
 
     /// The report of a run that just finished: each record with the trace it wrote into `traceFolder`
     /// (a temporary folder, removed when the run ends, when `temporaryTraces`: warnings then name
-    /// the traces without it).
-    static func write(records: [RunRecord], traceFolder: String, temporaryTraces: Bool = false, to path: String, wallSeconds: Double, style: Style) throws {
+    /// the traces without it). Returns why the report could not be written (nil: written), for the
+    /// caller to say after its summary.
+    static func write(records: [RunRecord], traceFolder: String, temporaryTraces: Bool = false, to path: String, wallSeconds: Double, style: Style) -> String? {
         let inputs = records.map { record in
             ReportGenerator.Input(record: record, tracePath: record.invalid == nil ? ScenarioBatch.traceFile(in: traceFolder, name: record.name, seed: record.seed, swept: record.swept) : nil)
         }
@@ -136,9 +164,9 @@ struct ReportCommand: ParsableCommand {
             var summary = try ReportGenerator.write(inputs, to: path, wallSeconds: wallSeconds)
             if temporaryTraces { summary.warnings = summary.warnings.map { withoutTemporaryFolder($0, traceFolder) } }
             announce(summary, path: path, style: style)
+            return nil
         } catch {
-            Terminal.standardError.write(style.red("error: ") + "\(error)\n")
-            throw ExitCode(2)
+            return "\(error)"
         }
     }
 

@@ -13,9 +13,14 @@ struct RunCommand: ParsableCommand {
         abstract: "Run scenario files in virtual time and check their expectations.",
         discussion: """
             Each argument is a scenario file or a folder searched recursively for
-            .yaml/.yml files. Exit codes: 0 all passed, 1 a scenario failed or an output
-            (--junit, --results) could not be written, 2 invalid input or usage (the valid
-            scenarios still run and are reported).
+            .yaml/.yml files. Exit codes: 0 all passed; 1 a scenario failed, or an output
+            could not be written during or after the run (a trace or --results stops the
+            run there; when --junit or --report, written at the end, cannot be, the summary
+            is printed, then the error); 2 invalid input or usage (the valid scenarios
+            still run and are reported), including an output that cannot be created before
+            the run (the --results file, the --trace or --keep-data folder) and an output
+            that is one of the scenario files or the same file as another output (refused
+            before anything is written).
 
             Examples:
               devicesim run Scenarios
@@ -59,22 +64,22 @@ struct RunCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Write an HTML report (maps, timelines, events, failures; one offline file) to this file.", valueName: "file"))
     var report: String?
 
-    @Option(help: "Use this seed instead of each scenario's own.")
+    @Option(parsing: .unconditional, help: "Use this seed instead of each scenario's own.", transform: OptionValues.seed)
     var seed: UInt64?
 
-    @Option(help: ArgumentHelp("Run each scenario under each of these seeds: a range (1-1000), a count (200: seeds 1 to 200) or a list (3,17,42).", valueName: "seeds"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Run each scenario under each of these seeds: a range (1-1000), a count (200: seeds 1 to 200) or a list (3,17,42).", valueName: "seeds"))
     var seeds: String?
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("Run this many scenarios at once (default: the number of cores).", valueName: "n"))
+    @Option(name: .shortAndLong, parsing: .unconditional, help: ArgumentHelp("Run this many scenarios at once (default: the number of cores).", valueName: "n"))
     var jobs: Int?
 
-    @Option(help: ArgumentHelp("Run only shard INDEX of COUNT (1-based, e.g. 2/4); without it, Bazel's, Kubernetes', GitLab's and Buildkite's shard variables are read.", valueName: "index/count"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Run only shard INDEX of COUNT (1-based, e.g. 2/4); without it, Bazel's, Kubernetes', GitLab's and Buildkite's shard variables are read.", valueName: "index/count"))
     var shard: String?
 
-    @Option(help: ArgumentHelp("The number of shards of a Kubernetes Indexed Job (its completions), read with JOB_COMPLETION_INDEX.", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("The number of shards of a Kubernetes Indexed Job (its completions), read with JOB_COMPLETION_INDEX.", valueName: "n"))
     var shardCount: Int?
 
-    @Option(help: ArgumentHelp(
+    @Option(parsing: .unconditional, help: ArgumentHelp(
         "Stop a scenario that runs more than this many events (a runaway bound). Default: 50 million, or 20,000 per device per simulated hour when that is more.",
         valueName: "n"))
     var maxEvents: Int?
@@ -90,12 +95,12 @@ struct RunCommand: ParsableCommand {
 
     func validate() throws {
         guard !paths.isEmpty else { throw ValidationError("Give at least one scenario file or folder, e.g. 'devicesim run Scenarios'.") }
-        guard (maxEvents ?? 1) > 0 else { throw ValidationError("--max-events must be greater than zero.") }
-        guard (jobs ?? 1) > 0 else { throw ValidationError("--jobs must be 1 or more.") }
+        if let maxEvents, maxEvents < 1 { throw ValidationError("--max-events must be 1 or more, found \(maxEvents).") }
+        if let jobs, jobs < 1 { throw ValidationError("--jobs must be 1 or more, found \(jobs).") }
         if seed != nil, seeds != nil { throw ValidationError("Give either --seed (one seed) or --seeds (a sweep), not both.") }
         if let seeds { do { _ = try SeedSelection(parsing: seeds) } catch { throw ValidationError(error.message) } }
         if let shard { do { _ = try Shard(parsing: shard) } catch { throw ValidationError(error.message) } }
-        if let shardCount, shardCount < 1 { throw ValidationError("--shard-count must be 1 or more.") }
+        if let shardCount, shardCount < 1 { throw ValidationError("--shard-count must be 1 or more, found \(shardCount).") }
     }
 
     func run() throws {
@@ -105,6 +110,7 @@ struct RunCommand: ParsableCommand {
         let sweep = try seeds.map { try SeedSelection(parsing: $0).values }
         let selectedShard = try chosenShard()
         let plan = ScenarioBatch.plan(found, seeds: sweep, shard: selectedShard)
+        try outputsChecked(found: found, plan: plan, swept: sweep != nil)
         // A fleet restarts here once on huge pages (see HugePageHeap), before writing anything.
         HugePageHeap.restartIfUseful(scenarioFiles: plan.map(\.found.path))
         if let selectedShard, !quiet {
@@ -124,7 +130,7 @@ struct RunCommand: ParsableCommand {
         // The temporary folder goes when `dataFolder` is released, after the last scenario.
         defer { withExtendedLifetime(dataFolder) {} }
         var records: [RunRecord] = []
-        let resultsFile = try results.map { try OutputFile(path: $0) }
+        let resultsFile = try results.map { try OutputFile(path: $0, openFailureStatus: 2) }
         try resultsFile?.append(RunRecordCoding.header(ResultsHeader(
             shard: selectedShard?.description, planSize: found.count * (sweep?.count ?? 1), scenarioNames: found.map(\.relativeName), sweep: sweep, seed: seed)))
         // A report is made from the traces: without --trace they go to a temporary folder.
@@ -158,8 +164,10 @@ struct RunCommand: ParsableCommand {
                     show { RunSummary.report(record, style: style, outcomes: verbose ? result.outcomes : nil) }
                 }
                 if let traceFileError = result.traceFileError {
+                    // The trace folder was made before the run: a trace that cannot be written now is
+                    // an output that failed (full disk, file too large), which stops the run.
                     show { Terminal.standardError.write(style.red("error: ") + traceFileError + "\n") }
-                    throw ExitCode(2)
+                    throw ExitCode(1)
                 }
             }
             progress?.finished(passed: outcome.record.passed)
@@ -168,17 +176,55 @@ struct RunCommand: ParsableCommand {
         progress?.stop()
         try resultsFile?.close()
         let total = started.duration(to: clock.now).inSeconds
+        // Outputs made at the end that cannot be written are said after the summary, which is
+        // printed whatever happened to them.
+        var writeFailures: [String] = []
         if let junit {
-            try OutputFile.replace(junit, with: JUnitReport().xml(for: records))
+            do throws(WriteError) { try WritableFile.replace(junit, with: JUnitReport().xml(for: records)) } catch { writeFailures.append("\(error)") }
         }
-        if let report, let traceFolder {
-            try ReportCommand.write(records: records, traceFolder: traceFolder, temporaryTraces: reportTraces != nil, to: report, wallSeconds: total, style: Style(enabled: Terminal.standardError.supportsColor))
+        if let report, let traceFolder,
+           let failure = ReportCommand.write(records: records, traceFolder: traceFolder, temporaryTraces: reportTraces != nil, to: report, wallSeconds: total, style: Style(enabled: Terminal.standardError.supportsColor)) {
+            writeFailures.append(failure)
         }
-        let status = RunSummary(records: records, wallSeconds: total).print(style: style)
+        var status = RunSummary(records: records, wallSeconds: total).print(style: style)
+        for failure in writeFailures { Terminal.standardError.write(style.red("error: ") + failure + "\n") }
+        if !writeFailures.isEmpty { status = max(status, 1) }
         if selectedShard != nil, let statusFile = ProcessInfo.processInfo.environment["TEST_SHARD_STATUS_FILE"], !statusFile.isEmpty {
             _ = FileManager.default.createFile(atPath: statusFile, contents: nil)   // Bazel: this runner shards
         }
         if status != 0 { throw ExitCode(status) }
+    }
+
+    /// Refuses (exit 2, before anything is written) an output that is one of the scenario files or
+    /// another output, and makes the trace folder, so that one that cannot be made is a usage error.
+    private func outputsChecked(found: [ScenarioDiscovery.Found], plan: [ScenarioBatch.Item], swept: Bool) throws {
+        var files = FileRoles()
+        for path in paths {
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+                files.inputFolder(path, extensions: [".yaml", ".yml"])
+            }
+        }
+        for file in found { files.input("the scenario file", file.path) }
+        files.output("--results", results)
+        files.output("--junit", junit)
+        files.output("--report", report)
+        var traces: [String: String] = [:]
+        if trace != nil {
+            for item in plan {
+                let name = String(ScenarioBatch.traceFile(in: "", name: item.found.relativeName, seed: item.seed, swept: swept).dropFirst())
+                traces[name] = traces[name] ?? "the trace of \(item.found.path)\(swept ? " under seed \(item.seed.map(String.init) ?? "")" : "")"
+            }
+        }
+        files.outputFolder("--trace", trace, files: traces)
+        files.outputFolder("--keep-data", keepData, files: [:])
+        try files.check()
+        if let trace {
+            if let reason = FileRoles.makeFolder(trace) {
+                Terminal.standardError.write("error: cannot create the trace folder \(trace): \(reason)\n")
+                throw ExitCode(2)
+            }
+        }
     }
 
     /// The warning for a scenario that checks nothing: it passes whatever its app does.

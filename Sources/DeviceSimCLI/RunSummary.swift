@@ -237,17 +237,19 @@ struct ValidationErrorText: Error, CustomStringConvertible {
 }
 
 /// A file written line by line as results arrive (created, or emptied, when opened). A file that
-/// cannot be opened or written stops the command with exit status 1, naming the path and the reason.
+/// cannot be written stops the command with exit status 1, naming the path and the reason; one that
+/// cannot be opened, with `openFailureStatus` (2 for an output opened before the run starts).
 final class OutputFile {
     private let file: WritableFile
     let path: String
 
-    init(path: String) throws {
+    init(path: String, openFailureStatus: Int32 = 1) throws {
         self.path = path
         do {
             file = try WritableFile(path: path)
         } catch {
-            throw Self.exit(error)
+            Terminal.standardError.write("error: \(error)\n")
+            throw ExitCode(openFailureStatus)
         }
     }
 

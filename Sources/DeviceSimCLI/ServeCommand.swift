@@ -24,7 +24,7 @@ struct ServeCommand: ParsableCommand {
 
             The expectations are judged at the end: ✓ held, ✗ failed, – not judged. A run stopped early (Ctrl-C, --duration) judges only what is already decided: a 'never', 'at-most' or exact count already exceeded fails and an 'at-least' (or an event that must exist) already met passes, whatever the window; one whose window (or instant) ended by the stop is judged as 'run' judges it; the others are not judged.
 
-            Exit status: 0 the scenario ran and no expectation failed (those not judged do not count); 1 an expectation failed; 2 invalid input or usage (a scenario that does not parse, a bad option, a port that cannot be listened on, a trace file that cannot be created).
+            Exit status: 0 the scenario ran and no expectation failed (those not judged do not count); 1 an expectation failed, or writing the trace failed during the run; 2 invalid input or usage (a scenario that does not parse, a bad option, a port that cannot be listened on, a trace file that cannot be created, a --trace that is the scenario file or one of its track files).
             """
     )
 
@@ -37,10 +37,10 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .customLong("device"), parsing: .singleValue, help: ArgumentHelp("A scenario device to serve (repeat for several; default: every device, in the scenario's order).", valueName: "id"))
     var devices: [String] = []
 
-    @Option(help: "Virtual seconds per wall second (100: a day in about 15 minutes).")
+    @Option(parsing: .unconditional, help: "Virtual seconds per wall second (100: a day in about 15 minutes).")
     var speed: Double = 1
 
-    @Option(help: "Stop after this much virtual time (default: the scenario's duration).")
+    @Option(parsing: .unconditional, help: "Stop after this much virtual time, longer than 0s (default: the scenario's duration).")
     var duration: String?
 
     @Option(help: "The talker id of the sentences: GP (GPS) or GN (several constellations).")
@@ -52,7 +52,7 @@ struct ServeCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Write the trace as JSON Lines to this file, as events happen.", valueName: "file"))
     var trace: String?
 
-    @Option(name: .customLong("max-clients"), help: ArgumentHelp("The most clients served at once on each port; more are closed as they connect.", valueName: "n"))
+    @Option(name: .customLong("max-clients"), parsing: .unconditional, help: ArgumentHelp("The most clients served at once on each port; more are closed as they connect.", valueName: "n"))
     var maximumClients: Int = NMEATCPServer.defaultMaximumClients
 
     @Flag(name: .customLong("wait-for-client"), help: "Start the scenario only when the first client connects (gpsd started without -n connects when its own first client asks for reports), so no epoch is missed.")
@@ -62,10 +62,10 @@ struct ServeCommand: ParsableCommand {
     var quiet = false
 
     func validate() throws {
-        guard speed > 0, speed <= 10_000 else { throw ValidationError("--speed must be above 0 and at most 10000.") }
-        if let duration, DurationText.parse(duration) == nil { throw ValidationError("--duration must be a duration such as 90s or 10m.") }
+        guard speed > 0, speed <= 10_000 else { throw ValidationError("--speed must be above 0 and at most 10000, found \(speed).") }
+        if let duration { _ = try OptionValues.positiveDuration(duration, option: "--duration") }
         guard ["GP", "GN"].contains(talker) else { throw ValidationError("--talker must be GP or GN.") }
-        guard (1...10_000).contains(maximumClients) else { throw ValidationError("--max-clients must be 1 to 10000.") }
+        guard (1...10_000).contains(maximumClients) else { throw ValidationError("--max-clients must be 1 to 10000, found \(maximumClients).") }
         if let startTime, startTime != "now",
             !(ISO8601DateFormatter().date(from: startTime).map { NMEADate.unixSecondsReadBack.contains($0.timeIntervalSince1970) } ?? false)
         {
@@ -85,6 +85,7 @@ struct ServeCommand: ParsableCommand {
     }
 
     func run() throws {
+        ConsoleLogHandler.bootstrap()
         var parsed: Scenario
         do {
             parsed = try ScenarioParser.parse(contentsOf: scenario)
@@ -92,6 +93,10 @@ struct ServeCommand: ParsableCommand {
             Terminal.standardError.write("error: \(error)\n")
             throw ExitCode(2)
         }
+        var files = FileRoles()
+        files.inputs(of: parsed)
+        files.output("--trace", trace)
+        try files.check()
         let chosen = devices.isEmpty ? parsed.devices.map(\.id) : devices
         for id in chosen where !parsed.devices.contains(where: { $0.id == id }) {
             Terminal.standardError.write("error: the scenario has no device '\(id)'; it has \(parsed.devices.map(\.id).joined(separator: ", "))\n")
@@ -176,14 +181,16 @@ struct ServeCommand: ParsableCommand {
             let statistics = server.statistics
             Terminal.standardOutput.write("  \(id): \(Plural.count(output.epochs, "epoch")) (\(output.epochsWithFix) with a fix) on port \(server.port), \(Plural.count(statistics.accepted, "client"))\(statistics.shed > 0 ? " (\(statistics.shed) more \(statistics.shed == 1 ? "connection" : "connections") closed at once: --max-clients or no descriptor left)" : ""), \(Plural.count(statistics.dropped, "epoch")) dropped for slow clients\(statistics.dropped > 0 ? " (\(statistics.droppedByClient.map(String.init).joined(separator: " + ")) in the order they connected)" : "")\n")
         }
+        var writeFailed = false
         do {
             try traceWriter?.close()
         } catch {
             Terminal.standardError.write("error: \(error)\n")
+            writeFailed = true
         }
         let judged = LiveJudgement(parsed, outcomes: tally.outcomes, stoppedAt: simulation.scheduler.now)
         for line in judged.lines { Terminal.standardOutput.write("  \(line)\n") }
-        if judged.failed { throw ExitCode(1) }
+        if writeFailed || judged.failed { throw ExitCode(1) }
     }
 }
 

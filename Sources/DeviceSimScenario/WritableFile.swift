@@ -33,8 +33,13 @@ package final class WritableFile {
         self.path = path
         let folder = (path as NSString).deletingLastPathComponent
         if !folder.isEmpty, !FileManager.default.fileExists(atPath: folder) {
-            do { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) } catch {
-                throw WriteError(path: path, reason: "cannot create its folder: \((error as NSError).localizedDescription)")
+            // `mkdir -p` by hand, for the system's reason (Foundation's says "The file doesn't exist").
+            var built = folder.hasPrefix("/") ? "" : "."
+            for component in folder.split(separator: "/", omittingEmptySubsequences: true) {
+                built += "/" + component
+                if mkdir(built, 0o755) != 0, errno != EEXIST {
+                    throw WriteError(path: path, reason: "cannot create its folder \(built): \(String(cString: strerror(errno)))")
+                }
             }
         }
         descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)

@@ -119,6 +119,6 @@ import Glibc
         #expect(help.standardOutput.contains("Exit status: 0"))
         let refused = try CLI.run(["serve", Self.scenario, "--nmea-tcp", "0", "--max-clients", "0"])
         #expect(refused.status == 2)
-        #expect(refused.standardError.contains("--max-clients must be 1 to 10000."))
+        #expect(refused.standardError.contains("--max-clients must be 1 to 10000, found 0."), "\(refused.standardError)")
     }
 }
