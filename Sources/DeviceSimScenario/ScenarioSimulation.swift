@@ -329,6 +329,12 @@ public final class ScenarioSimulation {
     private func stopApp(on simulated: SimulatedDevice, _ event: String, _ fields: [(key: String, value: TraceValue)] = []) {
         guard let app = simulated.app else { return }
         simulated.app = nil
+        // A kill armed for the next write (`kill-app`, `during: next-write`) belonged to this run of
+        // the app: it ends here, and never fires in a later one.
+        for database in simulated.databases {
+            database.onKilled = nil
+            database.cancelKillDuringNextWrite()
+        }
         app.stop()
         for database in simulated.databases { database.close() }
         simulated.device.record(event, fields)

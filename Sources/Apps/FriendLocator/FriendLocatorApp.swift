@@ -573,12 +573,19 @@ public final class FriendLocatorApp {
                 await sync(location, version: version, attempt: attempt + 1, requestID: requestID)
                 return
             }
-            let queued = error == .unreachable && newest
+            // Offline, or dropped on every attempt: the newest location is kept and sent again when
+            // the device is online again, or (dropped) after `syncRetryDelay`, so the server never
+            // keeps a place she has left.
+            let droppedEveryTime = if case .timedOut = error { true } else { false }
+            let queued = (error == .unreachable || droppedEveryTime) && newest
             device.record("sync.failed", [("reason", .string(error.description)), ("attempt", .int(attempt)), ("queued", .bool(queued))])
             if queued {
                 outbox.answered(requestID)
                 outbox.queue(sync: Outbox.Sync(location: location, version: version, attempts: attempt, requestID: requestID))
                 persist()
+                if droppedEveryTime {
+                    device.scheduler.schedule(after: Self.syncRetryDelay) { [weak self] in self?.flushOutbox() }
+                }
             } else {
                 answered(requestID)
             }
@@ -586,9 +593,12 @@ public final class FriendLocatorApp {
         }
     }
 
+    /// How long a location sync whose connection dropped on every attempt waits before it is sent again.
+    static let syncRetryDelay: Duration = .seconds(30)
+
     /// Back online: sends the newest location that could not be synced, then the pings still waiting.
     private func flushOutbox() {
-        guard !outbox.isEmpty else { return }
+        guard !isStopped, !outbox.isEmpty, device.connectivity?.state != .offline else { return }
         let (sync, pings) = outbox.takeAll()   // on their way from now (saved as such)
         persist()
         spawn { app in
@@ -609,10 +619,13 @@ public final class FriendLocatorApp {
     private func performAddFriend(email: String) async {
         do throws(BackendError) {
             let friend = try await online().addFriend(email: email, to: account)
+            guard !isStopped else { return }
             device.record("friend.added", [("friend", .string(friend)), ("email", .string(email)), ("group", .string("friends"))])
         } catch .notFound {
+            guard !isStopped else { return }
             device.record("friend.not-found", [("email", .string(email)), ("message", .string(BackendError.notFound(email: email).description))])
         } catch {
+            guard !isStopped else { return }   // abandoned by a kill or a restart: nothing to say
             device.record("app.error", [("operation", .string("add-friend")), ("reason", .string(error.description))])
         }
     }
@@ -628,6 +641,7 @@ public final class FriendLocatorApp {
         }
         do throws(BackendError) {
             var friends = try await online().friendsInArea(of: account)
+            guard !isStopped else { return }
             if case .within(let radius) = settings.area, let here {
                 let centres = Dictionary(hotspots.map { ($0.name, $0.center) }, uniquingKeysWith: { first, _ in first })
                 friends = friends.filter { friend in
@@ -648,6 +662,7 @@ public final class FriendLocatorApp {
                 ])
             }
         } catch {
+            guard !isStopped else { return }
             device.record("app.error", [("operation", .string("friends-in-area")), ("reason", .string(error.description))])
         }
     }
@@ -666,10 +681,11 @@ public final class FriendLocatorApp {
             visits = [:]
             visitProgress = []
             visitsToResume = [:]
-            _ = outbox.takeAll()
+            outbox.dropAll()
             persist()
             device.record("location.off", [("message", .string("Location tracking is off; your last location was deleted"))])
         } catch {
+            guard !isStopped else { return }
             device.record("location.off-failed", [("reason", .string(error.description))])
         }
     }
@@ -820,6 +836,14 @@ private struct Outbox {
         pings.removeAll { $0.location.hotspot == hotspot }
         pingsOnTheirWay.removeAll { $0.location.hotspot == hotspot }
         return dropped
+    }
+
+    /// Forgets everything waiting and on its way (location tracking was turned off).
+    mutating func dropAll() {
+        sync = nil
+        pings = []
+        syncOnItsWay = nil
+        pingsOnTheirWay = []
     }
 
     /// Everything waiting, to be sent now: on its way from here.

@@ -166,8 +166,16 @@ public final class RoutesApp {
     /// the fastest route from the current location through every stop in order.
     public func selectSuggestion(_ name: String) {
         guard screen == .map || screen == .editing else { return ignored("select-suggestion", "not on the map") }
-        guard let place = suggestions.first(where: { $0.name == name }) ?? suggestions.first(where: { $0.name.lowercased() == name.lowercased() }) else {
-            return ignored("select-suggestion", "'\(name)' is not among the suggestions")
+        // As the search matched it: exactly, else ignoring case, accents, spaces and punctuation
+        // ("Esplanadin puisto" is the suggestion "Esplanadinpuisto"), when that names one suggestion.
+        func key(_ text: String) -> String {
+            String(String.UnicodeScalarView(text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
+                .unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) }))
+        }
+        let loose = suggestions.filter { key($0.name) == key(name) }
+        guard let place = suggestions.first(where: { $0.name == name }) ?? (loose.count == 1 ? loose.first : nil) else {
+            let shown = suggestions.map { "'\($0.name)'" }.joined(separator: ", ")
+            return ignored("select-suggestion", "'\(name)' is not among the suggestions" + (shown.isEmpty ? " (there are none: search first)" : " (\(shown))"))
         }
         suggestions = []
         if screen == .editing, var edited = draft {
@@ -226,9 +234,16 @@ public final class RoutesApp {
             isNameFormOpen = true
             device.record("form.shown", [("form", .string("route-name"))])
         }
-        guard let name else { return }
-        guard !name.trimmingCharacters(in: .whitespaces).isEmpty else {
+        guard let typed = name else { return }
+        // The name as the list shows it: spaces around it dropped. Each saved route has its own, so
+        // selecting, editing and deleting by name always reach the route meant.
+        let name = typed.trimmingCharacters(in: .whitespaces)
+        guard !name.isEmpty else {
             device.record("form.rejected", [("form", .string("route-name")), ("reason", .string("a route needs a name"))])
+            return
+        }
+        guard !savedRoutes.contains(where: { $0.name == name }) else {
+            device.record("form.rejected", [("form", .string("route-name")), ("reason", .string("a route named '\(name)' is saved already: give this one another name"))])
             return
         }
         isNameFormOpen = false
@@ -279,8 +294,12 @@ public final class RoutesApp {
     }
 
     /// In editing mode: a new name for the route.
-    public func renameRoute(_ name: String) {
-        guard screen == .editing, draft != nil else { return ignored("rename-route", "not editing") }
+    public func renameRoute(_ typed: String) {
+        guard screen == .editing, let editing = draft else { return ignored("rename-route", "not editing") }
+        let name = typed.trimmingCharacters(in: .whitespaces)
+        guard !savedRoutes.contains(where: { $0.name == name && $0.id != editing.id }) else {
+            return ignored("rename-route", "a route named '\(name)' is saved already: give this one another name")
+        }
         draft?.name = name
         device.record("route.renamed", [("name", .string(name))])
     }

@@ -87,7 +87,11 @@ public final class RoutesScenarioApp: ScenarioApp {
                 if let node = route.optional("from") {
                     start = node.isSequence ? .position(try node.coordinate()) : .place(try node.string(what: "a place name or [lat, lon]"))
                 }
-                parsed.savedRoutes.append(SavedRouteSetting(name: try route.required("name").string(what: "the route's name"), through: places, from: start))
+                let name = try route.requiredText("name", what: "the route's name").trimmingCharacters(in: .whitespaces)
+                guard !parsed.savedRoutes.contains(where: { $0.name == name }) else {
+                    throw try route.required("name").error("a second saved route named '\(name)': each saved route has its own name (steps select, edit and delete routes by it)")
+                }
+                parsed.savedRoutes.append(SavedRouteSetting(name: name, through: places, from: start))
             }
         }
         return parsed
@@ -119,6 +123,11 @@ public final class RoutesScenarioApp: ScenarioApp {
         }
     }
 
+    /// The devices whose app was launched before in this run.
+    private final class Launched {
+        var devices: Set<String> = []
+    }
+
     public init(context: ScenarioAppContext, settings: Settings) {
         let device = context.device
         let service = RoadMapService(world: context.simulation.scenario.world ?? World(name: "none"), mode: settings.mode)
@@ -133,7 +142,11 @@ public final class RoutesScenarioApp: ScenarioApp {
         // opens, once (a restarted app finds them there). Each starts at its `from:`, or else where
         // the device stands at that first start; selecting it later shows it as saved, never
         // planned again from wherever the phone is.
-        if !settings.savedRoutes.isEmpty, (try? store.load())?.isEmpty ?? false {
+        // Only at the app's first launch in the run: a restarted app finds its database as it was left
+        // (a damaged one that was set aside and started empty included), and reading it here would
+        // use up an injected read fault meant for the app's own load.
+        let firstLaunch = context.simulation.sharedService { Launched() }.devices.insert(device.id).inserted
+        if !settings.savedRoutes.isEmpty, firstLaunch {
             let here = context.simulation.device(device.id)?.motion.state(at: device.scheduler.now).coordinate ?? GeoCoordinate(latitude: 0, longitude: 0)
             for saved in settings.savedRoutes {
                 let start: GeoCoordinate
