@@ -123,7 +123,7 @@ package enum EventCatalogue {
                 throw node.error("'\(name)' is recorded by \(recorders), which no device of this scenario runs")
             }
             var message = "unknown event '\(MessageText.excerpt(name))'"
-            if let nearest = NearestWord.suggest(for: name, among: names(running: running)) { message += "; did you mean '\(nearest)'?" }
+            message += NearestWord.didYouMean(name, among: names(running: running))
             throw node.error(message + " (Scenarios/README.md lists the events each app records)")
         }
         if let device, !apps.isEmpty, let spec = devices.first(where: { $0.id == device }), !apps.contains(spec.app?.name ?? "") {
@@ -138,7 +138,7 @@ package enum EventCatalogue {
     static func checkField(_ node: YAMLNode, _ field: String, of event: String, fields: [String]?) throws(ScenarioError) {
         guard let fields, !fields.contains(field) else { return }
         var message = "'\(event)' has no field '\(MessageText.excerpt(field))'"
-        if let nearest = NearestWord.suggest(for: field, among: fields) { message += "; did you mean '\(nearest)'?" }
+        message += NearestWord.didYouMean(field, among: fields)
         message += fields.isEmpty ? " (it has no fields)" : " (its fields: \(fields.joined(separator: ", ")))"
         throw node.error(message)
     }

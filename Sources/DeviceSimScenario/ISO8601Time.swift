@@ -33,8 +33,60 @@ enum ISO8601Time {
     /// field two digits (four for the year) and in range; nil for anything else.
     static func secondsSince1970(usualForm text: String) -> Int? {
         let bytes = Array(text.utf8)
-        guard bytes.count == 20 || bytes.count == 24 || bytes.count == 25 else { return nil }
-        func number(_ start: Int, _ count: Int) -> Int? {
+        guard bytes.count == 20 || bytes.count == 24 || bytes.count == 25, let time = DateAndTime(bytes), time.problem == nil else { return nil }
+        var offsetSeconds = 0
+        switch bytes.count {
+        case 20:
+            guard bytes[19] == UInt8(ascii: "Z") else { return nil }
+        default:
+            let sign = bytes[19]
+            guard sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-"), let offsetHours = DateAndTime.number(bytes, 20, 2) else { return nil }
+            let offsetMinutes: Int?
+            if bytes.count == 25 {
+                offsetMinutes = bytes[22] == UInt8(ascii: ":") ? DateAndTime.number(bytes, 23, 2) : nil
+            } else {
+                offsetMinutes = DateAndTime.number(bytes, 22, 2)
+            }
+            guard let offsetMinutes, offsetHours < 24, offsetMinutes < 60 else { return nil }
+            offsetSeconds = (offsetHours * 3_600 + offsetMinutes * 60) * (sign == UInt8(ascii: "-") ? -1 : 1)
+        }
+        return daysSince1970(year: time.year, month: time.month, day: time.day) * 86_400 + time.hour * 3_600 + time.minute * 60 + time.second
+            - offsetSeconds
+    }
+
+    /// Why `text`, written in the usual form's shape (`YYYY-MM-DDTHH:MM:SS` and a zone), names no
+    /// instant a scenario can start at: a day past its month's end, a field out of range, a year
+    /// outside 1900...9999; nil when it does, or when it has another shape.
+    static func problem(usualForm text: String) -> String? {
+        DateAndTime(Array(text.utf8))?.problem
+    }
+
+    /// The fields of `YYYY-MM-DDTHH:MM:SS` at the start of a text, each all digits, not yet checked
+    /// against the calendar.
+    private struct DateAndTime {
+        var year, month, day, hour, minute, second: Int
+
+        init?(_ bytes: [UInt8]) {
+            guard bytes.count >= 19, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"), bytes[10] == UInt8(ascii: "T"),
+                  bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"),
+                  let year = Self.number(bytes, 0, 4), let month = Self.number(bytes, 5, 2), let day = Self.number(bytes, 8, 2),
+                  let hour = Self.number(bytes, 11, 2), let minute = Self.number(bytes, 14, 2), let second = Self.number(bytes, 17, 2)
+            else { return nil }
+            (self.year, self.month, self.day, self.hour, self.minute, self.second) = (year, month, day, hour, minute, second)
+        }
+
+        /// Why these fields name no instant a run can start at (nil: they do).
+        var problem: String? {
+            if !(1900...9999).contains(year) { return "the year must be within 1900...9999" }
+            if !(1...12).contains(month) { return "there is no month \(month)" }
+            let days = ISO8601Time.daysIn(month: month, year: year)
+            if !(1...days).contains(day) { return "\(String(format: "%04d-%02d", year, month)) has \(days) days" }
+            if hour > 23 || minute > 59 || second > 59 { return "the time of day must be within 00:00:00...23:59:59" }
+            return nil
+        }
+
+        /// The decimal number of `count` digits at `start` (nil: a byte that is no digit).
+        static func number(_ bytes: [UInt8], _ start: Int, _ count: Int) -> Int? {
             var value = 0
             for index in start..<(start + count) {
                 let byte = bytes[index]
@@ -43,52 +95,9 @@ enum ISO8601Time {
             }
             return value
         }
-        guard bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"), bytes[10] == UInt8(ascii: "T"),
-              bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"),
-              let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
-              let hour = number(11, 2), let minute = number(14, 2), let second = number(17, 2),
-              (1900...9999).contains(year), (1...12).contains(month), hour < 24, minute < 60, second < 60,
-              day >= 1, day <= daysIn(month: month, year: year) else { return nil }
-        var offsetSeconds = 0
-        switch bytes.count {
-        case 20:
-            guard bytes[19] == UInt8(ascii: "Z") else { return nil }
-        default:
-            let sign = bytes[19]
-            guard sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-"), let offsetHours = number(20, 2) else { return nil }
-            let offsetMinutes: Int?
-            if bytes.count == 25 {
-                offsetMinutes = bytes[22] == UInt8(ascii: ":") ? number(23, 2) : nil
-            } else {
-                offsetMinutes = number(22, 2)
-            }
-            guard let offsetMinutes, offsetHours < 24, offsetMinutes < 60 else { return nil }
-            offsetSeconds = (offsetHours * 3_600 + offsetMinutes * 60) * (sign == UInt8(ascii: "-") ? -1 : 1)
-        }
-        return daysSince1970(year: year, month: month, day: day) * 86_400 + hour * 3_600 + minute * 60 + second - offsetSeconds
     }
 
-    /// Why `text`, written in the usual form's shape (`YYYY-MM-DDTHH:MM:SS` and a zone), names no
-    /// instant a scenario can start at: a day past its month's end, a field out of range, a year
-    /// outside 1900...9999; nil when it does, or when it has another shape.
-    static func problem(usualForm text: String) -> String? {
-        let bytes = Array(text.utf8)
-        guard bytes.count >= 19, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"), bytes[10] == UInt8(ascii: "T"),
-              bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":") else { return nil }
-        let fields = [(0, 4), (5, 2), (8, 2), (11, 2), (14, 2), (17, 2)].map { start, count in
-            Int(String(decoding: bytes[start..<(start + count)], as: UTF8.self))
-        }
-        guard let year = fields[0], let month = fields[1], let day = fields[2], let hour = fields[3], let minute = fields[4], let second = fields[5]
-        else { return nil }
-        if !(1900...9999).contains(year) { return "the year must be within 1900...9999" }
-        if !(1...12).contains(month) { return "there is no month \(month)" }
-        let days = daysIn(month: month, year: year)
-        if !(1...days).contains(day) { return "\(String(format: "%04d-%02d", year, month)) has \(days) days" }
-        if hour > 23 || minute > 59 || second > 59 { return "the time of day must be within 00:00:00...23:59:59" }
-        return nil
-    }
-
-    private static func daysIn(month: Int, year: Int) -> Int {
+    fileprivate static func daysIn(month: Int, year: Int) -> Int {
         switch month {
         case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
         case 4, 6, 9, 11: 30

@@ -146,6 +146,10 @@ public struct ScenarioAppContext {
     public let device: Device
     /// The simulation (other devices, the world and the backend).
     public let simulation: ScenarioSimulation
+    /// Whether the app ran on this device before in this run (`restart-app`, or `restart-app` after
+    /// `kill-app`): its database is as that run left it, so the scenario's data for the device (what
+    /// it held before the scenario began) is not put in place again.
+    public let isRelaunch: Bool
 }
 
 /// A type-erased ``ScenarioApp``.

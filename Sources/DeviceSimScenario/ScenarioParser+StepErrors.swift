@@ -26,7 +26,7 @@ extension ScenarioParser {
         guard let appName = devices.first(where: { $0.id == deviceID })?.app?.name,
               let own = ScenarioAppRegistry.app(named: appName)?.actions[action], let keyNode = map.keyNode(unknown) else { return nil }
         var message = "unknown key '\(MessageText.excerpt(unknown))' for the action '\(MessageText.excerpt(action))'"
-        if let suggestion = NearestWord.suggest(for: unknown, among: own) { message += "; did you mean '\(suggestion)'?" }
+        message += NearestWord.didYouMean(unknown, among: own)
         message += own.isEmpty ? " (it takes no keys besides at, device and do)" : " (it takes: \(own.joined(separator: ", ")))"
         return keyNode.error(message)
     }

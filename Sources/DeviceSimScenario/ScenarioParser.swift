@@ -725,7 +725,7 @@ public enum ScenarioParser {
             let table = try tableNode.string(what: "a table of the app's server")
             if let tables = ScenarioAppRegistry.app(named: app)?.serverTables, !tables.contains(table) {
                 var message = "the \(app) server has no table '\(MessageText.excerpt(table))' (it has \(tables.joined(separator: ", ")))"
-                if let nearest = NearestWord.suggest(for: table, among: tables) { message += "; did you mean '\(nearest)'?" }
+                message += NearestWord.didYouMean(table, among: tables)
                 throw tableNode.error(message)
             }
             source = .server(app: app, table: table, account: try map.optional("account")?.string(what: "an account"))

@@ -41,6 +41,8 @@ public final class ScenarioSimulation {
         public let connectionDrops = ConnectionDrops()
         /// Its app, if it runs one.
         var app: LaunchedApp?
+        /// How many times its app was launched in this run.
+        var appLaunches = 0
 
         init(device: Device, motion: DeviceMotion, gps: SimulatedGPS?) {
             self.device = device
@@ -322,7 +324,9 @@ public final class ScenarioSimulation {
 
     private func launchApp(on simulated: SimulatedDevice, spec: DeviceSpec) {
         guard let app = spec.app, let definition = ScenarioAppRegistry.app(named: app.name) else { return }
-        simulated.app = definition.launch(ScenarioAppContext(device: simulated.device, simulation: self), app.settings)
+        let context = ScenarioAppContext(device: simulated.device, simulation: self, isRelaunch: simulated.appLaunches > 0)
+        simulated.appLaunches += 1
+        simulated.app = definition.launch(context, app.settings)
     }
 
     /// Stops the device's app (killed or restarting) and closes its database as the process ending would.

@@ -242,7 +242,7 @@ extension YAMLNode {
         let forms = "a position is [latitude, longitude], { lat: …, lon: … } or a place name of the scenario's world"
         if Double(text.trimmingCharacters(in: .whitespaces)) == nil, !text.isEmpty {
             var message = "unknown place \(found)"
-            if let nearest = NearestWord.suggest(for: text, among: names) { message += "; did you mean '\(nearest)'?" }
+            message += NearestWord.didYouMean(text, among: names)
             if names.isEmpty { return message + " (\(forms); place names come from the `places:` of the file `world:` names, and this scenario has none)" }
             return message + " (\(forms): \(listed(names)))"
         }

@@ -421,6 +421,12 @@ public enum DurationText {
 /// NearestWord.suggest(for: "clsoe", among: ["friends", "close"])   // "close"
 /// ```
 public enum NearestWord {
+    /// The end of an error message: `; did you mean 'close'?` for the candidate nearest `word`, or
+    /// nothing when none is near enough.
+    public static func didYouMean(_ word: String, among candidates: [String]) -> String {
+        suggest(for: word, among: candidates).map { "; did you mean '\($0)'?" } ?? ""
+    }
+
     /// The candidate nearest `word`, when it is near enough to be what was meant.
     public static func suggest(for word: String, among candidates: [String]) -> String? {
         // A word far longer than every candidate is no typo of one (and a 3 MB value would take seconds).

@@ -28,6 +28,12 @@ public enum BackendError: Error, Sendable, Hashable, CustomStringConvertible {
     /// that day's local midnight); nothing was counted.
     case gameOver(String)
 
+    /// Whether the request went out and no answer came in time: the server may have handled it, so
+    /// a retry must carry the same request id.
+    public var isTimeout: Bool {
+        if case .timedOut = self { true } else { false }
+    }
+
     public var description: String {
         switch self {
         case .notFound(let email): "no user with the e-mail address \(email)"

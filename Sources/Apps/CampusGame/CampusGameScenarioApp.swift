@@ -104,10 +104,6 @@ public final class CampusGameScenarioApp: ScenarioApp {
 
     public static let keepsDataOnDevice = true
 
-    /// The devices whose app was launched before (a restart finds its database as it was left).
-    private final class Launched {
-        var devices: Set<String> = []
-    }
     public static let dataFileKeys = ["objectives"]
     public static let dataFileHint =
         "a campus game file, not a scenario: a scenario's campus-game device names it with 'app: { name: campus-game, settings: { game: <path relative to the scenario> } }'"
@@ -174,8 +170,7 @@ public final class CampusGameScenarioApp: ScenarioApp {
             for player in settings.serverPlayers { server.preload(account: player.account, achieved: player.achieved) }
             return server
         }
-        let launched = simulation.sharedService { Launched() }
-        let firstLaunch = launched.devices.insert(context.device.id).inserted
+        let firstLaunch = !context.isRelaunch
         simulation.registerInspectableServer(server, for: Self.name)
         let account = simulation.spec(ofDevice: context.device.id)?.account ?? context.device.id
         // The app's state lives in the device's campus-game database (an SQLite file in the run's data folder).

@@ -49,10 +49,8 @@ public final class DogWalkScenarioApp: ScenarioApp {
         case selectRecord(id: Int64)
     }
 
-    /// What the app's devices keep across app restarts: whether the app ran before (a restart boots
-    /// it), and the e-mail addresses the user reads on the phone.
+    /// What the app's devices keep across app restarts: the e-mail addresses the user reads on the phone.
     final class DeviceMemory {
-        var launched: Set<String> = []
         var mailboxes: [String: Set<String>] = [:]
     }
 
@@ -317,9 +315,7 @@ public final class DogWalkScenarioApp: ScenarioApp {
             guard let device, memory.mailboxes[device.id]?.contains(mail.to) == true else { return }
             device.notifications?.notify(id: "mail", message: mail.message)
         }
-        let relaunch = memory.launched.contains(device.id)
-        memory.launched.insert(device.id)
-        if relaunch {
+        if context.isRelaunch {
             app.startApp()
         } else if let data = settings.userData, let store {
             // The app was used before the scenario: its database already holds this. A signed-in

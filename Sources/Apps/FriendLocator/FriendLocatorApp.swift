@@ -532,7 +532,7 @@ public final class FriendLocatorApp {
             let stillThere = isTrackingEnabled && isSharing && (location.hotspot.map { hotspot in insideHotspots.contains { $0.name == hotspot } } ?? true)
             // The connection dropped with the ping on its way: the server may have handled it; the
             // same request id again is answered without notifying anyone twice.
-            if case .timedOut = error, stillThere, attempt < Self.attemptsAfterADrop {
+            if error.isTimeout, stillThere, attempt < Self.attemptsAfterADrop {
                 device.record("ping.failed", [("group", .string(group)), ("reason", .string(error.description)), ("attempt", .int(attempt)), ("queued", .bool(true))])
                 outbox.sending(ping: Outbox.Ping(group: group, location: location, attempts: attempt + 1, requestID: requestID))
                 await sendPing(to: group, location, attempt: attempt + 1, requestID: requestID)
@@ -568,7 +568,7 @@ public final class FriendLocatorApp {
         } catch {
             guard !isStopped else { return }
             let newest = isTrackingEnabled && isSharing && outbox.isNewest(version)
-            if case .timedOut = error, newest, attempt < Self.attemptsAfterADrop {
+            if error.isTimeout, newest, attempt < Self.attemptsAfterADrop {
                 device.record("sync.failed", [("reason", .string(error.description)), ("attempt", .int(attempt)), ("queued", .bool(true))])
                 await sync(location, version: version, attempt: attempt + 1, requestID: requestID)
                 return
@@ -576,14 +576,13 @@ public final class FriendLocatorApp {
             // Offline, or dropped on every attempt: the newest location is kept and sent again when
             // the device is online again, or (dropped) after `syncRetryDelay`, so the server never
             // keeps a place she has left.
-            let droppedEveryTime = if case .timedOut = error { true } else { false }
-            let queued = (error == .unreachable || droppedEveryTime) && newest
+            let queued = (error == .unreachable || error.isTimeout) && newest
             device.record("sync.failed", [("reason", .string(error.description)), ("attempt", .int(attempt)), ("queued", .bool(queued))])
             if queued {
                 outbox.answered(requestID)
                 outbox.queue(sync: Outbox.Sync(location: location, version: version, attempts: attempt, requestID: requestID))
                 persist()
-                if droppedEveryTime {
+                if error.isTimeout {
                     device.scheduler.schedule(after: Self.syncRetryDelay) { [weak self] in self?.flushOutbox() }
                 }
             } else {

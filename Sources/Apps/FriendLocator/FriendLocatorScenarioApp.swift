@@ -127,18 +127,12 @@ public final class FriendLocatorScenarioApp: ScenarioApp {
         // data folder): a killed or restarted app goes on signed in, with what it had not sent.
         let store: any FriendLocatorStore = simulation.database(on: context.device, named: "friend-locator", migrations: SQLiteFriendLocatorStore.migrations)
             .map(SQLiteFriendLocatorStore.init(database:)) ?? InMemoryFriendLocatorStore()
-        let launched = simulation.sharedService { Launched() }
-        let relaunch = !launched.devices.insert(context.device.id).inserted
-        app = FriendLocatorApp(device: context.device, account: account, backend: backend, settings: settings, store: store, restoring: relaunch)
+        app = FriendLocatorApp(device: context.device, account: account, backend: backend, settings: settings, store: store, restoring: context.isRelaunch)
         app.start()
     }
 
     public static let keepsDataOnDevice = true
 
-    /// The devices whose app was launched before (a restart finds its database as it was left).
-    private final class Launched {
-        var devices: Set<String> = []
-    }
 
     public func stop() {
         app.stop()

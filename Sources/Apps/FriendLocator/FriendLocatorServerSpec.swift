@@ -59,7 +59,7 @@ struct FriendLocatorServerSpec: Sendable {
             guard !groups.contains(settings.group) else { continue }
             var message = "device '\(MessageText.excerpt(device.id))' has the app setting group: '\(MessageText.excerpt(settings.group))', "
                 + "which the account '\(MessageText.excerpt(account.id))' does not have (its groups: \(groups.joined(separator: ", ")))"
-            if let nearest = NearestWord.suggest(for: settings.group, among: groups) { message += "; did you mean '\(nearest)'?" }
+            message += NearestWord.didYouMean(settings.group, among: groups)
             throw ScenarioError(message, at: device.location)
         }
         return spec

@@ -123,10 +123,6 @@ public final class RoutesScenarioApp: ScenarioApp {
         }
     }
 
-    /// The devices whose app was launched before in this run.
-    private final class Launched {
-        var devices: Set<String> = []
-    }
 
     public init(context: ScenarioAppContext, settings: Settings) {
         let device = context.device
@@ -145,8 +141,7 @@ public final class RoutesScenarioApp: ScenarioApp {
         // Only at the app's first launch in the run: a restarted app finds its database as it was left
         // (a damaged one that was set aside and started empty included), and reading it here would
         // use up an injected read fault meant for the app's own load.
-        let firstLaunch = context.simulation.sharedService { Launched() }.devices.insert(device.id).inserted
-        if !settings.savedRoutes.isEmpty, firstLaunch {
+        if !settings.savedRoutes.isEmpty, !context.isRelaunch {
             let here = context.simulation.device(device.id)?.motion.state(at: device.scheduler.now).coordinate ?? GeoCoordinate(latitude: 0, longitude: 0)
             for saved in settings.savedRoutes {
                 let start: GeoCoordinate

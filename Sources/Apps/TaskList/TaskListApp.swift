@@ -538,10 +538,3 @@ public final class TaskListApp {
         appTasks.run(self, operation)
     }
 }
-
-extension BackendError {
-    /// Whether the request went out and no answer came in time (the server may have handled it).
-    var isTimeout: Bool {
-        if case .timedOut = self { true } else { false }
-    }
-}

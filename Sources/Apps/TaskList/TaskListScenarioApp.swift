@@ -63,7 +63,7 @@ public final class TaskListScenarioApp: ScenarioApp {
             for (method, list) in try node.entries(what: "device-accounts (sign-in method: [accounts])") {
                 guard methods.contains(method) else {
                     var message = "'\(method)' is not one of the app's sign-in methods (\(methods.joined(separator: ", "))), so its accounts could never be chosen"
-                    if let nearest = NearestWord.suggest(for: method, among: methods) { message += "; did you mean '\(nearest)'?" }
+                    message += NearestWord.didYouMean(method, among: methods)
                     let keyNode = (try? node.mapping(allowing: (try? node.fieldNames()) ?? [], what: "device-accounts"))?.keyNode(method) ?? node
                     throw keyNode.error(message + " (sign-in-methods: lists them)")
                 }
@@ -126,10 +126,6 @@ public final class TaskListScenarioApp: ScenarioApp {
 
     public static let keepsDataOnDevice = true
 
-    /// The devices whose app was launched before (a restart finds its database as it was left).
-    private final class Launched {
-        var devices: Set<String> = []
-    }
 
     public init(context: ScenarioAppContext, settings: Settings) {
         let device = context.device
@@ -138,8 +134,7 @@ public final class TaskListScenarioApp: ScenarioApp {
             SimulatedTaskServer(scheduler: device.scheduler, events: simulation.trace, latency: settings.latency, lists: settings.serverTasks)
         }
         simulation.registerInspectableServer(server, for: Self.name)
-        let launched = simulation.sharedService { Launched() }
-        let relaunch = !launched.devices.insert(device.id).inserted
+        let relaunch = context.isRelaunch
         if device.accounts == nil {
             let manager = SimulatedDeviceAccounts(device: device, accounts: settings.deviceAccounts)
             device.accounts = manager
