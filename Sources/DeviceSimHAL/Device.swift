@@ -34,6 +34,8 @@ public final class Device {
     public let events: any EventSink
     /// The device's civil calendar (start date and time zone); UTC from 2026-01-01 unless set.
     public var civilClock: CivilClock = .default
+    /// Per-device state of the Apple-shaped API modules (see ``platformState(_:make:)``).
+    var platformStates: [ObjectIdentifier: AnyObject] = [:]
 
     /// Creates a device.
     public init(id: String, scheduler: EventScheduler, location: any LocationProvider, events: any EventSink) {

@@ -326,7 +326,8 @@ public final class ScenarioSimulation {
         guard let app = spec.app, let definition = ScenarioAppRegistry.app(named: app.name) else { return }
         let context = ScenarioAppContext(device: simulated.device, simulation: self, isRelaunch: simulated.appLaunches > 0)
         simulated.appLaunches += 1
-        simulated.app = definition.launch(context, app.settings)
+        // Apple-shaped APIs the app creates (`CLLocationManager()`, ...) belong to this device.
+        simulated.app = DeviceContext.withDevice(simulated.device) { definition.launch(context, app.settings) }
     }
 
     /// Stops the device's app (killed or restarting) and closes its database as the process ending would.
@@ -444,7 +445,7 @@ public final class ScenarioSimulation {
         case .app(_, let parsed):
             guard let app = simulated.app else { return skip(simulated, fields, "the app is not running (it was killed); restart it with restart-app") }
             record(step, on: simulated, fields)
-            app.perform(parsed)
+            DeviceContext.withDevice(simulated.device) { app.perform(parsed) }
             return
         case .storageFault(let kind, let duration, let count):
             fields.append(("kind", .string(kind.rawValue)))

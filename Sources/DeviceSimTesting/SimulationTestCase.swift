@@ -41,8 +41,11 @@ open class SimulationTestCase: XCTestCase {
     }
 
     open override func invokeTest() {
-        SimulationScope.$current.withValue(currentScope) {
-            super.invokeTest()
+        let scope = currentScope
+        SimulationScope.$current.withValue(scope) {
+            DeviceContext.withFallback({ scope.simulationIfMade?.currentDevice?.device }) {
+                super.invokeTest()
+            }
         }
     }
 

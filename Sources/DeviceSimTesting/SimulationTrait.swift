@@ -33,7 +33,9 @@ public struct SimulationTrait: TestTrait, SuiteTrait, TestScoping {
         }
         let scope = SimulationScope(configuration)
         try await SimulationScope.$current.withValue(scope) {
-            try await function()
+            try await DeviceContext.$fallback.withValue({ scope.simulationIfMade?.currentDevice?.device }) {
+                try await function()
+            }
         }
         try await scope.finish()
     }

@@ -123,9 +123,21 @@ public final class TestSimulation {
             radios.beacons.isEnabled = true
         }
         devices.append(testDevice)
+        if currentDevice == nil { currentDevice = testDevice }
         if gpsOn { receiver.start() }
         return testDevice
     }
+
+    /// The device that Apple-shaped APIs created by the test's code belong to (`CLLocationManager()`,
+    /// `UNUserNotificationCenter.current()`, ...): the first device added, unless the test names another.
+    /// In a test under the `.simulation` trait or in a ``SimulationTestCase`` it is found on its own; elsewhere
+    /// wrap the code in `DeviceContext.withDevice(phone.device) { ... }`.
+    ///
+    /// ```swift
+    /// let phone = try TestSimulation.current.addDevice("phone", at: cafe)   // the current device
+    /// let model = CheckInViewModel()                                          // its CLLocationManager is phone's
+    /// ```
+    public var currentDevice: TestDevice?
 
     /// The device named `id`.
     public func device(_ id: String) -> TestDevice? {
