@@ -1,4 +1,3 @@
-import DeviceSimHAL
 import DeviceSimTime
 
 extension LocationProvider {
