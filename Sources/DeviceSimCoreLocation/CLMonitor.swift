@@ -14,7 +14,7 @@ import Foundation
 /// ```
 public actor CLMonitor {
     /// The monitor's name.
-    public let name: String
+    public nonisolated let name: String
     /// The condition changes, in order (one sequence per monitor: iterate it once).
     public nonisolated let events: Events
 
