@@ -18,6 +18,8 @@ let package = Package(
         // The whole `devicesim` command line as a library: a package's own executable calls
         // `DeviceSimCommandLine.main(apps:)` to get every subcommand with its apps registered.
         .library(name: "DeviceSimCLI", targets: ["DeviceSimCLI"]),
+        // Apple's CoreLocation API over the simulated phone, for app code written against CoreLocation.
+        .library(name: "DeviceSimCoreLocation", targets: ["DeviceSimCoreLocation"]),
         .executable(name: "devicesim", targets: ["devicesim"]),
     ],
     dependencies: [
@@ -104,6 +106,8 @@ let package = Package(
             dependencies: ["DeviceSimHAL", "DeviceSimTime", "DeviceSimSimulated", "DeviceSimStorage", "DeviceSimServer", "DeviceSimScenario"],
             path: "Sources/Apps/TaskList"
         ),
+        // CoreLocation's API by name, signature and behaviour, over the HAL (no scenario runner, no Yams).
+        .target(name: "DeviceSimCoreLocation", dependencies: ["DeviceSimHAL", "DeviceSimTime"]),
         // The umbrella module: `import DeviceSim` (the framework and the bundled apps, `BundledApps.all`).
         .target(
             name: "DeviceSim",
@@ -167,6 +171,10 @@ let package = Package(
         .testTarget(
             name: "DeviceSimMainSerialExecutorTests",
             dependencies: ["DeviceSimTesting", .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras")]
+        ),
+        .testTarget(
+            name: "DeviceSimCoreLocationTests",
+            dependencies: ["DeviceSimCoreLocation", "DeviceSimTesting", "DeviceSimScenario"]
         ),
         .testTarget(name: "EndToEndTests", dependencies: ["devicesim", "DeviceSimTestSupport"]),
     ],

@@ -129,4 +129,28 @@ public final class TestDevice {
     public func loseSignal(for duration: Duration, fileID: String = #fileID, line: Int = #line) {
         actions.perform("loseSignal(for:)", fileID: fileID, line: line) { [gps, device] in gps.loseSignal(from: device.now, for: duration) }
     }
+
+    /// Switches Location Services on or off for the whole phone (Settings > Privacy > Location
+    /// Services), now, on the simulation's thread: CoreLocation reports the app's authorization as
+    /// denied while they are off.
+    ///
+    /// ```swift
+    /// phone.setLocationServices(enabled: false)
+    /// ```
+    public func setLocationServices(enabled: Bool, fileID: String = #fileID, line: Int = #line) {
+        actions.perform("setLocationServices(enabled:)", fileID: fileID, line: line) { [device] in device.locationPrivacy.servicesEnabled = enabled }
+    }
+
+    /// Sets what the user granted the app, as if they had answered the authorization prompt earlier
+    /// (`.whenInUse`, `.always`, `.denied`), or restricts location (parental controls).
+    ///
+    /// ```swift
+    /// phone.setLocationAuthorization(.always)        // no prompt in this test
+    /// ```
+    public func setLocationAuthorization(_ authorization: LocationPrivacy.AppAuthorization, restricted: Bool = false, fileID: String = #fileID, line: Int = #line) {
+        actions.perform("setLocationAuthorization(_:)", fileID: fileID, line: line) { [device] in
+            device.locationPrivacy.appAuthorization = authorization
+            device.locationPrivacy.restricted = restricted
+        }
+    }
 }

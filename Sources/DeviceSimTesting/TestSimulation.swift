@@ -40,6 +40,11 @@ public final class TestSimulation {
         didSet { scheduler.executor.failsEscapedSleeps = failsOnEscapes }
     }
 
+    /// When true (the default), an advance after app code misused an Apple-shaped API in a way a phone
+    /// would not report (a `CLLocationManagerDelegate` method that never runs because its name nearly
+    /// matches, say: see ``DeviceSimHAL/APIDiagnostic``) throws ``TestSimulationError/apiMisused(_:)``.
+    public var failsOnAPIDiagnostics = true
+
     /// Whether a `Task {}` or `Task.detached {}` that simulated code starts stays in the simulation (on
     /// by default; see ``DeviceSimTime/SimulationExecutor/capturesGlobalWork``). On a runtime that cannot
     /// do it, the next advance throws ``TestSimulationError/globalWorkCaptureUnavailable(_:)`` until a
@@ -419,6 +424,8 @@ public final class TestSimulation {
             throw TestSimulationError.workEscapedTheSimulation(Array(escapes[knownEscapes...]))
         }
         if let problem = actions.takeProblems().first { throw problem }
+        let diagnostics = devices.flatMap { $0.device.takeAPIDiagnostics() }
+        if failsOnAPIDiagnostics, !diagnostics.isEmpty { throw TestSimulationError.apiMisused(diagnostics) }
     }
 
     /// Throws what went wrong since the last advance (an escape, an action from another thread), if
@@ -474,6 +481,8 @@ public enum TestSimulationError: Error, Hashable, Sendable, CustomStringConverti
     /// The operation passed to ``TestSimulation/run(isolation:fileID:line:_:)`` (at the file:line given)
     /// did not finish at the current instant: it waits for virtual time to pass.
     case operationStillWaiting(at: SimulationTaskOrigin)
+    /// App code misused an Apple-shaped API (each diagnostic says how to fix it).
+    case apiMisused([APIDiagnostic])
     /// ``TestSimulation/current`` was read outside a test under the `.simulation` trait or a
     /// ``SimulationTestCase``.
     case noSimulationInScope
@@ -504,6 +513,9 @@ public enum TestSimulationError: Error, Hashable, Sendable, CustomStringConverti
         case .operationStillWaiting(let origin):
             "the operation run at \(origin) did not finish at the current instant (it waits for virtual time); it goes on as "
                 + "a task: start such work with `simulation.spawn` and advance the simulation instead"
+        case .apiMisused(let diagnostics):
+            "app code misused an Apple API:\n" + diagnostics.map { "- \($0)" }.joined(separator: "\n")
+                + "\n(set failsOnAPIDiagnostics = false to go on anyway)"
         case .noSimulationInScope:
             "TestSimulation.current is set only in a test marked @Test(.simulation) (or in a suite marked so) and in an "
                 + "XCTest SimulationTestCase; elsewhere make one with TestSimulation()"
