@@ -19,6 +19,8 @@ let package = Package(
         // `DeviceSimCommandLine.main(apps:)` to get every subcommand with its apps registered.
         .library(name: "DeviceSimCLI", targets: ["DeviceSimCLI"]),
         .executable(name: "devicesim", targets: ["devicesim"]),
+        // For app targets: Network's NWPathMonitor over the simulated phone's connectivity.
+        .library(name: "DeviceSimNetwork", targets: ["DeviceSimNetwork"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -113,6 +115,8 @@ let package = Package(
                 "DeviceSimFriendLocator", "DeviceSimDogWalk", "DeviceSimCampusGame", "DeviceSimRoutes", "DeviceSimTaskList",
             ]
         ),
+        // Network's path monitoring (NWPathMonitor, NWPath, NWInterface) over the HAL's connectivity.
+        .target(name: "DeviceSimNetwork", dependencies: ["DeviceSimHAL"]),
         // Helpers for users' own tests.
         .target(name: "DeviceSimTesting", dependencies: ["DeviceSim", "CEnqueueHookPlaceholder"]),
         // A placeholder in the runtime's global-enqueue hook slot from process load (test processes only),
@@ -168,6 +172,7 @@ let package = Package(
             name: "DeviceSimMainSerialExecutorTests",
             dependencies: ["DeviceSimTesting", .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras")]
         ),
+        .testTarget(name: "DeviceSimNetworkTests", dependencies: ["DeviceSimNetwork", "DeviceSimTesting"]),
         .testTarget(name: "EndToEndTests", dependencies: ["devicesim", "DeviceSimTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
