@@ -21,6 +21,10 @@ let package = Package(
         // Apple's CoreLocation API over the simulated phone, for app code written against CoreLocation.
         .library(name: "DeviceSimCoreLocation", targets: ["DeviceSimCoreLocation"]),
         .executable(name: "devicesim", targets: ["devicesim"]),
+        // For app targets: Network's NWPathMonitor over the simulated phone's connectivity.
+        .library(name: "DeviceSimNetwork", targets: ["DeviceSimNetwork"]),
+        // For app targets: UserNotifications' UNUserNotificationCenter over the simulated phone.
+        .library(name: "DeviceSimUserNotifications", targets: ["DeviceSimUserNotifications"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -117,6 +121,10 @@ let package = Package(
                 "DeviceSimFriendLocator", "DeviceSimDogWalk", "DeviceSimCampusGame", "DeviceSimRoutes", "DeviceSimTaskList",
             ]
         ),
+        // Network's path monitoring (NWPathMonitor, NWPath, NWInterface) over the HAL's connectivity.
+        .target(name: "DeviceSimNetwork", dependencies: ["DeviceSimHAL"]),
+        // UserNotifications' notification center (authorization, triggers, delivery, the delegate) over the HAL.
+        .target(name: "DeviceSimUserNotifications", dependencies: ["DeviceSimHAL", "DeviceSimTime"]),
         // Helpers for users' own tests.
         .target(name: "DeviceSimTesting", dependencies: ["DeviceSim", "CEnqueueHookPlaceholder"]),
         // A placeholder in the runtime's global-enqueue hook slot from process load (test processes only),
@@ -176,6 +184,8 @@ let package = Package(
             name: "DeviceSimCoreLocationTests",
             dependencies: ["DeviceSimCoreLocation", "DeviceSimTesting", "DeviceSimScenario"]
         ),
+        .testTarget(name: "DeviceSimNetworkTests", dependencies: ["DeviceSimNetwork", "DeviceSimTesting"]),
+        .testTarget(name: "DeviceSimUserNotificationsTests", dependencies: ["DeviceSimUserNotifications", "DeviceSimTesting"]),
         .testTarget(name: "EndToEndTests", dependencies: ["devicesim", "DeviceSimTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

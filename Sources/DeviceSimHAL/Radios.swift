@@ -136,12 +136,41 @@ public enum ConnectivityState: String, Sendable, Hashable {
     case online, offline
 }
 
-/// The device's network connectivity.
+/// The kind of network interface that carries the device's connection.
+public enum NetworkInterfaceKind: String, Sendable, Hashable, CaseIterable {
+    /// A Wi-Fi network (not expensive).
+    case wifi
+    /// The cellular network (expensive, as iOS counts it).
+    case cellular
+}
+
+/// The device's network connectivity: whether it is online, and which interface carries the
+/// connection (Wi-Fi or cellular).
+///
+/// ```swift
+/// subscription = connectivity.observeInterface { interface in
+///     banner = interface == nil ? "Offline" : (interface == .cellular ? "On cellular" : "On Wi-Fi")
+/// }
+/// ```
 public protocol ConnectivityMonitor: AnyObject {
     /// The current state.
     var state: ConnectivityState { get }
-    /// Observes changes.
+    /// Observes changes of ``state``.
     func observe(_ observer: @escaping (ConnectivityState) -> Void) -> ObservationToken
+    /// The interface carrying the connection now (nil while offline).
+    var interface: NetworkInterfaceKind? { get }
+    /// Observes changes of ``interface`` (going offline, online, or from Wi-Fi to cellular and back).
+    func observeInterface(_ observer: @escaping (NetworkInterfaceKind?) -> Void) -> ObservationToken
+}
+
+extension ConnectivityMonitor {
+    /// For a monitor that knows only online and offline: Wi-Fi while online.
+    public var interface: NetworkInterfaceKind? { state == .online ? .wifi : nil }
+
+    /// For a monitor that knows only online and offline: follows ``state``.
+    public func observeInterface(_ observer: @escaping (NetworkInterfaceKind?) -> Void) -> ObservationToken {
+        observe { state in observer(state == .online ? .wifi : nil) }
+    }
 }
 
 /// A notification or prompt shown to the user, with the choices offered.

@@ -148,6 +148,8 @@ public enum StepAction: Sendable {
     case bluetooth(Bool)
     /// Go online or offline.
     case connectivity(Bool)
+    /// Go online on Wi-Fi or on cellular (`use-wifi`, `use-cellular`): what `NWPathMonitor` reports.
+    case network(NetworkInterfaceKind)
     /// The connection drops for an instant: every request of the device on its way loses its request
     /// or its reply (`lose:`; nil: the seed decides).
     case dropConnection(LostInFlight?)
@@ -177,6 +179,7 @@ public enum StepAction: Sendable {
         case .wifi(let on): on ? "wifi-on" : "wifi-off"
         case .bluetooth(let on): on ? "bluetooth-on" : "bluetooth-off"
         case .connectivity(let on): on ? "go-online" : "go-offline"
+        case .network(let interface): interface == .wifi ? "use-wifi" : "use-cellular"
         case .dropConnection: "drop-connection"
         case .answer: "answer"
         case .app(let name, _): name

@@ -140,26 +140,54 @@ public final class SimulatedNotifications: NotificationPresenting {
     }
 }
 
-/// A phone's network connectivity, scripted: online or offline.
+/// A phone's network connectivity, scripted: offline, or online on Wi-Fi or cellular.
 ///
 /// ```swift
 /// let connectivity = SimulatedConnectivity()
+/// connectivity.interface = .cellular   // still online, now on cellular
 /// connectivity.state = .offline
 /// ```
 public final class SimulatedConnectivity: ConnectivityMonitor {
     private let observers = ObserverList<ConnectivityState>()
+    private let interfaceObservers = ObserverList<NetworkInterfaceKind?>()
+    /// The interface the device comes back online on (the last one it used).
+    private var lastInterface: NetworkInterfaceKind
 
-    /// Creates the monitor in `state`.
+    /// Creates the monitor in `state`, on Wi-Fi while online.
     public init(_ state: ConnectivityState = .online) {
-        self.state = state
+        self.interface = state == .online ? .wifi : nil
+        self.lastInterface = .wifi
     }
 
-    /// The current state; setting a new one notifies observers.
+    /// Creates the monitor online on `interface`, or offline when nil.
+    public init(interface: NetworkInterfaceKind?) {
+        self.interface = interface
+        self.lastInterface = interface ?? .wifi
+    }
+
+    /// The current state; setting a new one notifies observers. Going online uses the interface the
+    /// device used last (Wi-Fi at first).
     public var state: ConnectivityState {
-        didSet { if state != oldValue { observers.send(state) } }
+        get { interface == nil ? .offline : .online }
+        set { interface = newValue == .online ? (interface ?? lastInterface) : nil }
+    }
+
+    /// The interface carrying the connection (nil: offline); setting a new one notifies observers of the
+    /// interface, and of the state when it went online or offline.
+    public var interface: NetworkInterfaceKind? {
+        didSet {
+            guard interface != oldValue else { return }
+            if let interface { lastInterface = interface }
+            if (interface == nil) != (oldValue == nil) { observers.send(state) }
+            interfaceObservers.send(interface)
+        }
     }
 
     public func observe(_ observer: @escaping (ConnectivityState) -> Void) -> ObservationToken {
         observers.add(observer)
+    }
+
+    public func observeInterface(_ observer: @escaping (NetworkInterfaceKind?) -> Void) -> ObservationToken {
+        interfaceObservers.add(observer)
     }
 }

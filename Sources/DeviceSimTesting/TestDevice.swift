@@ -86,6 +86,21 @@ public final class TestDevice {
         try actions.perform("setOnline(_:at:)", at: instant, fileID: fileID, line: line) { [connectivity] in connectivity.state = online ? .online : .offline }
     }
 
+    /// Puts the device on `interface` (Wi-Fi or cellular), or offline when nil, now, on the simulation's
+    /// thread: `NWPathMonitor`s and connectivity observers see the change in virtual time.
+    ///
+    /// ```swift
+    /// phone.setNetwork(.cellular)   // left the café's Wi-Fi, still online
+    /// ```
+    public func setNetwork(_ interface: NetworkInterfaceKind?, fileID: String = #fileID, line: Int = #line) {
+        actions.perform("setNetwork(_:)", fileID: fileID, line: line) { [connectivity] in connectivity.interface = interface }
+    }
+
+    /// Puts the device on `interface`, or offline when nil, at `instant` (throws if the simulation is past it).
+    public func setNetwork(_ interface: NetworkInterfaceKind?, at instant: VirtualInstant, fileID: String = #fileID, line: Int = #line) throws {
+        try actions.perform("setNetwork(_:at:)", at: instant, fileID: fileID, line: line) { [connectivity] in connectivity.interface = interface }
+    }
+
     /// The user answers prompt `prompt` with `choice`: the one showing now, or the next one that shows,
     /// after `delay`. Runs on the simulation's thread, so the task waiting for the answer goes on in
     /// virtual time.
