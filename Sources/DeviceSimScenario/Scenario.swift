@@ -148,6 +148,9 @@ public enum StepAction: Sendable {
     case bluetooth(Bool)
     /// Go online or offline.
     case connectivity(Bool)
+    /// Location Services switched on or off for the whole phone (Settings > Privacy): CoreLocation
+    /// reports the app's authorization as denied while they are off.
+    case locationServices(Bool)
     /// The connection drops for an instant: every request of the device on its way loses its request
     /// or its reply (`lose:`; nil: the seed decides).
     case dropConnection(LostInFlight?)
@@ -177,6 +180,7 @@ public enum StepAction: Sendable {
         case .wifi(let on): on ? "wifi-on" : "wifi-off"
         case .bluetooth(let on): on ? "bluetooth-on" : "bluetooth-off"
         case .connectivity(let on): on ? "go-online" : "go-offline"
+        case .locationServices(let on): on ? "location-services-on" : "location-services-off"
         case .dropConnection: "drop-connection"
         case .answer: "answer"
         case .app(let name, _): name

@@ -39,6 +39,7 @@ public enum ScenarioParser {
     static let deviceActions = [
         "gps-on", "gps-off", "signal-loss", "signal-restore", "move", "teleport", "wifi-on", "wifi-off", "bluetooth-on", "bluetooth-off",
         "go-online", "go-offline", "drop-connection", "answer", "follow-route", "storage-fault", "kill-app", "restart-app",
+        "location-services-on", "location-services-off",
     ]
     static let eventExpectationKeys = ["event", "device", "within", "where", "count", "at-least", "at-most", "never", "capture"]
     static let orderExpectationKeys = ["order", "device", "within"]
@@ -504,6 +505,7 @@ public enum ScenarioParser {
         case "wifi-on", "wifi-off": action = .wifi(name == "wifi-on"); ownKeys = []
         case "bluetooth-on", "bluetooth-off": action = .bluetooth(name == "bluetooth-on"); ownKeys = []
         case "go-online", "go-offline": action = .connectivity(name == "go-online"); ownKeys = []
+        case "location-services-on", "location-services-off": action = .locationServices(name == "location-services-on"); ownKeys = []
         case "drop-connection":
             let lose = try map.optional("lose")?.choice(LostInFlight.allCases.map(\.rawValue), what: "what the drop loses")
             action = .dropConnection(lose.flatMap(LostInFlight.init(rawValue:)))

@@ -418,6 +418,8 @@ public final class ScenarioSimulation {
             beacons.isEnabled = on
         case .connectivity(let online):
             simulated.connectivity.state = online ? .online : .offline
+        case .locationServices(let on):
+            simulated.device.locationPrivacy.servicesEnabled = on
         case .dropConnection(let lose):
             // Down and up again at this instant: whatever the device had on its way is caught (and
             // loses the part `lose:` says, every request alike).
@@ -503,7 +505,8 @@ extension StepAction {
     var isGPSAction: Bool {
         switch self {
         case .gpsOn, .gpsOff, .signalLoss, .signalRestore: true
-        case .move, .teleport, .followRoute, .wifi, .bluetooth, .connectivity, .dropConnection, .answer, .app, .storageFault, .killApp, .restartApp: false
+        case .move, .teleport, .followRoute, .wifi, .bluetooth, .connectivity, .locationServices, .dropConnection, .answer, .app, .storageFault, .killApp,
+            .restartApp: false
         }
     }
 }
