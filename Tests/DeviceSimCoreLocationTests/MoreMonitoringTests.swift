@@ -57,3 +57,42 @@ import Testing
         #expect(simulation.events(named: "location.accuracy").count == 1)
     }
 }
+
+/// Notes whether each delegate call arrives on the main actor (the main queue: on Linux main-actor code
+/// does not run on the main thread, see `MainQueue`).
+final class ThreadNotingDelegate: NSObject, CLLocationManagerDelegate, @unchecked Sendable {
+    var onMainThread: [Bool] = []
+    func locationManager(_ manager: CLLocationManager, didUpdateLocations locations: [CLLocation]) { onMainThread.append(MainQueue.isCurrent) }
+}
+
+@Suite struct DeliveryContextTests {
+    /// Apple, CLLocationManagerDelegate: "The methods of your delegate object are called from the thread
+    /// in which you started the corresponding location services" (the run loop of the creating thread:
+    /// the main actor in practice).
+    @MainActor @Test func aManagerMadeOnTheMainActorDeliversThere() async throws {
+        let simulation = TestSimulation()
+        let phone = simulation.addDevice("phone", at: Cafe.center)
+        phone.setLocationAuthorization(.whenInUse)
+        let delegate = ThreadNotingDelegate()
+        let manager = DeviceContext.withDevice(phone.device) { CLLocationManager() }
+        manager.delegate = delegate
+        manager.startUpdatingLocation()
+        try await simulation.advance(by: .seconds(3))
+        #expect(!delegate.onMainThread.isEmpty && delegate.onMainThread.allSatisfy { $0 })
+    }
+
+    /// Made off the main actor (a synchronous test on a cooperative thread), the manager delivers on the
+    /// thread that runs the simulation, during its events.
+    @Test func aManagerMadeOffTheMainActorDeliversOnTheSimulationsThread() throws {
+        let simulation = TestSimulation()
+        let phone = simulation.addDevice("phone", at: Cafe.center)
+        phone.setLocationAuthorization(.whenInUse)
+        let delegate = ThreadNotingDelegate()
+        let manager = DeviceContext.withDevice(phone.device) { CLLocationManager() }
+        manager.delegate = delegate
+        manager.startUpdatingLocation()
+        try simulation.advance(by: .seconds(3))
+        #expect(delegate.onMainThread.count >= 2)
+        #expect(delegate.onMainThread.allSatisfy { !$0 })
+    }
+}
