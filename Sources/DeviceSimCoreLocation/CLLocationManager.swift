@@ -336,7 +336,6 @@ open class CLLocationManager: NSObject {
     /// Called by the phone's region state for every manager (scheduled at the current instant).
     func deliverRegion(_ region: CLRegion, state: CLRegionState, transition: Bool) {
         post { manager in
-            manager.defaultsRan.remove(.didEnterRegion)
             if transition {
                 if state == .inside, region.notifyOnEntry {
                     manager.callDelegate(.didEnterRegion, check: false) { $0.locationManager(manager, didEnterRegion: region) }
