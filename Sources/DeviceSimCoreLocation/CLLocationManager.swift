@@ -289,7 +289,7 @@ open class CLLocationManager: NSObject {
 
     private func fail(_ error: CLError) {
         device.record("corelocation.error", [("code", .int(error.code.rawValue)), ("method", .string(DelegateMethod.didFailWithError.rawValue))])
-        callDelegate(.didFailWithError) { [unowned self] in $0.locationManager(self, didFailWithError: error) }
+        callDelegate(.didFailWithError, check: !explainedByAuthorization(error)) { [unowned self] in $0.locationManager(self, didFailWithError: error) }
     }
 
     // MARK: Region monitoring
@@ -315,7 +315,7 @@ open class CLLocationManager: NSObject {
     open func startMonitoring(for region: CLRegion) {
         if let error = services.refusal(of: region) {
             device.record("corelocation.region.failed", [("region", .string(region.identifier)), ("code", .int(error.code.rawValue))])
-            post { manager in manager.callDelegate(.monitoringDidFail) { $0.locationManager(manager, monitoringDidFailFor: region, withError: error) } }
+            post { manager in manager.callDelegate(.monitoringDidFail, check: !manager.explainedByAuthorization(error)) { $0.locationManager(manager, monitoringDidFailFor: region, withError: error) } }
             return
         }
         services.add(region)
@@ -336,7 +336,6 @@ open class CLLocationManager: NSObject {
     /// Called by the phone's region state for every manager (scheduled at the current instant).
     func deliverRegion(_ region: CLRegion, state: CLRegionState, transition: Bool) {
         post { manager in
-            manager.defaultsRan.remove(.didEnterRegion)
             if transition {
                 if state == .inside, region.notifyOnEntry {
                     manager.callDelegate(.didEnterRegion, check: false) { $0.locationManager(manager, didEnterRegion: region) }
@@ -403,7 +402,7 @@ open class CLLocationManager: NSObject {
         ranged.removeAll { $0 == constraint }
         if ranged.isEmpty { rangingToken = nil }
         device.record("corelocation.ranging.failed", [("constraint", .string(constraint.description)), ("code", .int(error.code.rawValue))])
-        callDelegate(.didFailRanging) { [unowned self] in $0.locationManager(self, didFailRangingFor: constraint, error: error) }
+        callDelegate(.didFailRanging, check: !explainedByAuthorization(error)) { [unowned self] in $0.locationManager(self, didFailRangingFor: constraint, error: error) }
     }
 
     // MARK: Delivery
@@ -456,6 +455,15 @@ open class CLLocationManager: NSObject {
             api: "CLLocationManagerDelegate",
             message: "CLLocationManager delivered \(method.rawValue) but its delegate \(name) does not implement it\(also): "
                 + "the default implementation ran and the app never heard of it. Check the method's labels and types against `\(method.declaration)`")
+    }
+
+    /// Whether `error` comes from the app's authorization (denied, restricted, Location Services off) and
+    /// the delegate heard of that through `locationManagerDidChangeAuthorization(_:)`: not a near miss
+    /// when the failure method is missing, the app knows why.
+    private func explainedByAuthorization(_ error: CLError) -> Bool {
+        let status = services.status
+        let byAuthorization = status == .denied || status == .restricted
+        return byAuthorization && [.denied, .regionMonitoringDenied, .rangingUnavailable].contains(error.code) && implemented.contains(.didChangeAuthorization)
     }
 
     /// Called by the protocol's default implementations.

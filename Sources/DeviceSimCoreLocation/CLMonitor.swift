@@ -194,6 +194,9 @@ private final class MonitorState {
         var lastEvent: CLMonitor.Event
         var pending: (state: CLMonitoringState, check: ScheduledEvent)?
         var lastHeard: VirtualInstant?
+        /// The change to unsatisfied due if the condition's beacons stay unheard (reports stop when
+        /// Bluetooth goes off).
+        var exitCheck: ScheduledEvent?
         var decided = false
     }
 
@@ -239,6 +242,7 @@ private final class MonitorState {
     func remove(_ identifier: String) {
         guard let index = records.firstIndex(where: { $0.identifier == identifier }) else { return }
         records[index].pending?.check.cancel()
+        records[index].exitCheck?.cancel()
         records.remove(at: index)
         follow()
     }
@@ -306,7 +310,16 @@ private final class MonitorState {
                     break
                 }
             }
-            if refinement != nil { records[index].lastHeard = device.now }
+            if refinement != nil {
+                records[index].lastHeard = device.now
+                records[index].exitCheck?.cancel()
+                let identifier = records[index].identifier
+                records[index].exitCheck = device.scheduler.schedule(after: figures.beaconExitDelay) { [unowned self] in
+                    guard let index = records.firstIndex(where: { $0.identifier == identifier }) else { return }
+                    records[index].exitCheck = nil
+                    if records[index].lastEvent.state == .satisfied { change(index, .unsatisfied, refinement: nil) }
+                }
+            }
             let inside = refinement != nil || records[index].lastHeard.map { device.now < $0.advanced(by: figures.beaconExitDelay) } ?? false
             let state: CLMonitoringState = inside ? .satisfied : .unsatisfied
             if state != records[index].lastEvent.state { change(index, state, refinement: refinement) }

@@ -22,6 +22,9 @@ final class PhoneLocationServices {
         var pending: (state: CLRegionState, check: ScheduledEvent)?
         /// When a beacon of a beacon region was last heard.
         var lastHeard: VirtualInstant?
+        /// The exit of a beacon region that is due if none of its beacons is heard before (ranging
+        /// reports stop altogether when Bluetooth goes off).
+        var exitCheck: ScheduledEvent?
     }
 
     unowned let device: Device
@@ -137,6 +140,7 @@ final class PhoneLocationServices {
     func remove(identifier: String) {
         guard let index = regions.firstIndex(where: { $0.region.identifier == identifier }) else { return }
         regions[index].pending?.check.cancel()
+        regions[index].exitCheck?.cancel()
         regions.remove(at: index)
         followSources()
     }
@@ -188,7 +192,16 @@ final class PhoneLocationServices {
                 guard case .iBeacon(let uuid, let major, let minor) = sighting.beacon, let id = UUID(uuidString: uuid) else { return false }
                 return region.beaconIdentityConstraint.matches(uuid: id, major: major, minor: minor)
             }
-            if hearsOne { regions[index].lastHeard = device.now }
+            if hearsOne {
+                regions[index].lastHeard = device.now
+                regions[index].exitCheck?.cancel()
+                let identifier = region.identifier
+                regions[index].exitCheck = device.scheduler.schedule(after: figures.beaconExitDelay) { [unowned self] in
+                    guard let index = regions.firstIndex(where: { $0.region.identifier == identifier }) else { return }
+                    regions[index].exitCheck = nil
+                    if regions[index].state == .inside { settle(index, .outside, transition: true) }
+                }
+            }
             let state: CLRegionState
             if hearsOne {
                 state = .inside

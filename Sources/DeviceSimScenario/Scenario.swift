@@ -150,6 +150,9 @@ public enum StepAction: Sendable {
     case connectivity(Bool)
     /// Go online on Wi-Fi or on cellular (`use-wifi`, `use-cellular`): what `NWPathMonitor` reports.
     case network(NetworkInterfaceKind)
+    /// Location Services switched on or off for the whole phone (Settings > Privacy): CoreLocation
+    /// reports the app's authorization as denied while they are off.
+    case locationServices(Bool)
     /// The connection drops for an instant: every request of the device on its way loses its request
     /// or its reply (`lose:`; nil: the seed decides).
     case dropConnection(LostInFlight?)
@@ -180,6 +183,7 @@ public enum StepAction: Sendable {
         case .bluetooth(let on): on ? "bluetooth-on" : "bluetooth-off"
         case .connectivity(let on): on ? "go-online" : "go-offline"
         case .network(let interface): interface == .wifi ? "use-wifi" : "use-cellular"
+        case .locationServices(let on): on ? "location-services-on" : "location-services-off"
         case .dropConnection: "drop-connection"
         case .answer: "answer"
         case .app(let name, _): name

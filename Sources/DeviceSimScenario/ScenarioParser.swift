@@ -39,6 +39,7 @@ public enum ScenarioParser {
     static let deviceActions = [
         "gps-on", "gps-off", "signal-loss", "signal-restore", "move", "teleport", "wifi-on", "wifi-off", "bluetooth-on", "bluetooth-off",
         "go-online", "go-offline", "use-wifi", "use-cellular", "drop-connection", "answer", "follow-route", "storage-fault", "kill-app", "restart-app",
+        "location-services-on", "location-services-off",
     ]
     static let eventExpectationKeys = ["event", "device", "within", "where", "count", "at-least", "at-most", "never", "capture"]
     static let orderExpectationKeys = ["order", "device", "within"]
@@ -505,6 +506,7 @@ public enum ScenarioParser {
         case "bluetooth-on", "bluetooth-off": action = .bluetooth(name == "bluetooth-on"); ownKeys = []
         case "go-online", "go-offline": action = .connectivity(name == "go-online"); ownKeys = []
         case "use-wifi", "use-cellular": action = .network(name == "use-wifi" ? .wifi : .cellular); ownKeys = []
+        case "location-services-on", "location-services-off": action = .locationServices(name == "location-services-on"); ownKeys = []
         case "drop-connection":
             let lose = try map.optional("lose")?.choice(LostInFlight.allCases.map(\.rawValue), what: "what the drop loses")
             action = .dropConnection(lose.flatMap(LostInFlight.init(rawValue:)))

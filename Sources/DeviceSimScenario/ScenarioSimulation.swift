@@ -420,6 +420,8 @@ public final class ScenarioSimulation {
             simulated.connectivity.state = online ? .online : .offline
         case .network(let interface):
             simulated.connectivity.interface = interface
+        case .locationServices(let on):
+            simulated.device.locationPrivacy.servicesEnabled = on
         case .dropConnection(let lose):
             // Down and up again at this instant: whatever the device had on its way is caught (and
             // loses the part `lose:` says, every request alike).
@@ -505,7 +507,8 @@ extension StepAction {
     var isGPSAction: Bool {
         switch self {
         case .gpsOn, .gpsOff, .signalLoss, .signalRestore: true
-        case .move, .teleport, .followRoute, .wifi, .bluetooth, .connectivity, .network, .dropConnection, .answer, .app, .storageFault, .killApp, .restartApp: false
+        case .move, .teleport, .followRoute, .wifi, .bluetooth, .connectivity, .network, .locationServices, .dropConnection, .answer, .app,
+            .storageFault, .killApp, .restartApp: false
         }
     }
 }

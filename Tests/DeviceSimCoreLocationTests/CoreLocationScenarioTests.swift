@@ -38,11 +38,14 @@ final class LibraryCheckInScenarioApp: ScenarioApp {
             app: { name: library-check-in }
         timeline:
           - { at: 2s, device: reader, do: answer, prompt: location.authorization, choice: Allow While Using App }
+          - { at: 9m, device: reader, do: location-services-off }
         expect:
           - { event: prompt.shown, device: reader, where: { prompt: location.authorization }, count: 1 }
           - { event: corelocation.region.entered, device: reader, where: { region: library }, count: 1 }
           - { event: library.shown, device: reader, where: { text: arrived }, count: 1 }
           - { event: library.shown, device: reader, where: { text: near the entrance }, count: 1 }
+          - { event: library.shown, device: reader, where: { text: location refused }, count: 1 }
+          - { event: location.services, device: reader, where: { value: false }, count: 1 }
           - { event: api.diagnostic, never: true }
         duration: 10m
         """
@@ -52,7 +55,7 @@ final class LibraryCheckInScenarioApp: ScenarioApp {
         let result = ScenarioRunner().run(try ScenarioParser.parse(Self.scenario, file: "library.yaml"))
         #expect(result.passed, "\(result.outcomes.filter { !$0.passed })")
         let shown = result.events.filter { $0.name == "library.shown" }.compactMap { $0.fields.first?.value }
-        #expect(shown == [.string("arrived"), .string("near the entrance")])
+        #expect(shown == [.string("arrived"), .string("near the entrance"), .string("location refused")])
         let again = ScenarioRunner().run(try ScenarioParser.parse(Self.scenario, file: "library.yaml"))
         #expect(again.events == result.events, "the same scenario and seed give the same trace")
     }
