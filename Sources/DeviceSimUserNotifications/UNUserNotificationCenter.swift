@@ -167,14 +167,23 @@ public final class UNUserNotificationCenter: @unchecked Sendable {
             fields.append(("after", .double(date.timeIntervalSince(now))))
             entry.timer = device.scheduler.schedule(after: delay) { [weak self] in self?.fire(request.identifier) }
         case let trigger as UNLocationNotificationTrigger:
-            guard let geofences = device.geofences else { break }
+            guard let geofences = device.geofences else {
+                device.record("notification.rejected", [("id", .string(request.identifier)), ("reason", .string("the device has no geofence monitoring"))])
+                return nil
+            }
             var transitions: Set<GeofenceTransition> = []
             if trigger.region.notifyOnEntry { transitions.insert(.enter) }
             if trigger.region.notifyOnExit { transitions.insert(.exit) }
             let region = GeofenceRegion(
                 id: Self.notificationPromptPrefix + request.identifier, center: trigger.region.triggerCenter,
                 radius: trigger.region.triggerRadius, transitions: transitions)
-            do { try geofences.startMonitoring(region) } catch { return nil }
+            do {
+                try geofences.startMonitoring(region)
+            } catch {
+                // iOS accepts the request and never fires it; the trace says why.
+                device.record("notification.rejected", [("id", .string(request.identifier)), ("reason", .string(error.description))])
+                return nil
+            }
             entry.timer = GeofenceStop(geofences: geofences, scheduler: device.scheduler, id: region.id)
             if geofenceSubscription == nil {
                 geofenceSubscription = geofences.observe { [weak self] event in self?.geofenceEvent(event) }
