@@ -185,7 +185,7 @@ let package = Package(
             dependencies: ["DeviceSimCoreLocation", "DeviceSimTesting", "DeviceSimScenario"]
         ),
         .testTarget(name: "DeviceSimNetworkTests", dependencies: ["DeviceSimNetwork", "DeviceSimTesting"]),
-        .testTarget(name: "DeviceSimUserNotificationsTests", dependencies: ["DeviceSimUserNotifications", "DeviceSimTesting"]),
+        .testTarget(name: "DeviceSimUserNotificationsTests", dependencies: ["DeviceSimUserNotifications", "DeviceSimCoreLocation", "DeviceSimTesting"]),
         .testTarget(name: "EndToEndTests", dependencies: ["devicesim", "DeviceSimTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -199,6 +199,8 @@ public final class SimulatedGeofenceMonitor: GeofenceMonitoring {
         let region = regions[index].region
         if inside {
             report(.enter, region, at: coordinate)
+            // The app may have stopped monitoring the region (or others) when it heard of the entry.
+            guard let index = regions.firstIndex(where: { $0.region.id == id }) else { return }
             regions[index].dwell = scheduler.schedule(after: region.loiteringDelay) { [unowned self] in
                 guard let index = regions.firstIndex(where: { $0.region.id == id }), regions[index].inside == true else { return }
                 regions[index].dwell = nil

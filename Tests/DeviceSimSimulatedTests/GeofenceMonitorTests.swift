@@ -51,6 +51,30 @@ final class HandheldLocation: LocationProvider {
         return (seen, trace.events)
     }
 
+    /// An app commonly stops monitoring a region when it hears that it was entered (iOS apps do it in
+    /// `didEnterRegion`): the monitor must not keep using the removed region's place in its list.
+    @Test func anObserverMayStopMonitoringTheRegionItWasToldItEntered() throws {
+        let scheduler = EventScheduler()
+        let hand = HandheldLocation(scheduler: scheduler)
+        let device = Device(id: "phone", scheduler: scheduler, location: hand, events: TraceRecorder())
+        let monitor = SimulatedGeofenceMonitor(device: device)
+        device.geofences = monitor
+        let cafe = GeofenceRegion(id: "cafe", center: GeoCoordinate(latitude: 0.001, longitude: 0), radius: 50)
+        try monitor.startMonitoring(GeofenceRegion(id: "first", center: GeoCoordinate(latitude: 1, longitude: 1), radius: 50))
+        try monitor.startMonitoring(cafe)
+        var seen: [String] = []
+        let subscription = monitor.observe { event in
+            seen.append("\(event.region) \(event.transition)")
+            if event.transition == .enter { monitor.stopMonitoring("first"); monitor.stopMonitoring(event.region) }
+        }
+        hand.move(to: 0)
+        hand.move(to: 0.001)
+        try scheduler.run(for: .seconds(60))
+        subscription.cancel()
+        #expect(seen == ["cafe enter"])
+        #expect(monitor.monitoredRegions.isEmpty)
+    }
+
     @Test func idealTimingReportsAtTheFirstFixAcrossAndDwellsAfterTheLoiteringDelayWithNMEAPlayback() throws {
         let (seen, trace) = try playThroughOffice(.ideal)
         // Inside once within 200 m: 0.01 - 0.0083 = 0.0017° = 189 m at 83 s; outside at 118 s (0.0018° = 200.2 m).

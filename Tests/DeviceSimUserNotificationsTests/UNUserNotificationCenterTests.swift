@@ -1,4 +1,5 @@
 import DeviceSim
+import DeviceSimCoreLocation
 import DeviceSimTesting
 import DeviceSimUserNotifications
 import Foundation
@@ -182,6 +183,23 @@ final class Box<Value>: @unchecked Sendable {
             trigger: UNLocationNotificationTrigger(region: Region(identifier: "cafe", triggerCenter: cafe, triggerRadius: 80), repeats: false)))
         try simulation.advance(by: .seconds(30))
         #expect(simulation.events(named: "notification.delivered").isEmpty)
+        phone.walk(to: [cafe])
+        try simulation.advance(by: .seconds(900))
+        #expect(simulation.events(named: "notification.delivered").count == 1)
+        #expect(phone.notifications.showing.map(\.id) == ["notification:at-cafe"])
+    }
+
+    /// "let region = CLCircularRegion(center: center, radius: 2000.0, identifier: "Headquarters") ...
+    /// let trigger = UNLocationNotificationTrigger(region: region, repeats: false)": Apple's own example
+    /// compiles with DeviceSimCoreLocation's region and fires on entry.
+    @Test func locationTriggerTakesACoreLocationRegion() throws {
+        let simulation = TestSimulation(seed: 1)
+        let phone = simulation.addDevice("phone", at: GeoCoordinate(latitude: 52.5145, longitude: 13.3401))
+        let center = try authorizedCenter(simulation, phone)
+        let region = CLCircularRegion(center: CLLocationCoordinate2D(latitude: cafe.latitude, longitude: cafe.longitude), radius: 80, identifier: "cafe")
+        region.notifyOnEntry = true
+        region.notifyOnExit = false
+        center.add(UNNotificationRequest(identifier: "at-cafe", content: content("At the café"), trigger: UNLocationNotificationTrigger(region: region, repeats: false)))
         phone.walk(to: [cafe])
         try simulation.advance(by: .seconds(900))
         #expect(simulation.events(named: "notification.delivered").count == 1)
