@@ -54,7 +54,7 @@ struct ValidateCommand: ParsableCommand {
                     continue
                 }
                 let scenario = try ScenarioParser.parse(contentsOf: item.path)
-                if let worldPath = WorldCheck.worldPath(ofScenario: item.path), let check = try? WorldCheck(contentsOf: worldPath) {
+                if let worldPath = WorldCheck.worldPath(of: scenario), let check = try? WorldCheck(contentsOf: worldPath) {
                     warn(aboutWorld: worldPath, check)
                 }
                 if scenario.expectations.isEmpty {

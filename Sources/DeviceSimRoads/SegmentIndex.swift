@@ -77,6 +77,17 @@ struct SegmentIndex: Sendable {
         let rows = Self.cell(position.latitude - latitudeMargin, Self.cellDegrees)...Self.cell(position.latitude + latitudeMargin, Self.cellDegrees)
         let columns = Self.cell(position.longitude - longitudeMargin, longitudeCellDegrees)...Self.cell(position.longitude + longitudeMargin, longitudeCellDegrees)
         guard rows.count * columns.count <= 10_000 else { return nil }
+        // Candidates are ranked by their distance in the flat local plane around the position, and the
+        // great-circle distance (a haversine) is taken only for those that may still win. Over d metres
+        // the plane's distance differs from the great circle's by less than a factor 1 ± k·d/R
+        // (k = |tan latitude| + 1 covers the east scale changing with latitude and the curvature), so a
+        // candidate whose plane distance is over `slack` times the best's so far (or over `slack` times
+        // the limit) is farther on the great circle too, and the winner is the one the haversine of
+        // every candidate would pick, ties included.
+        let k = abs(tan(position.latitude * .pi / 180)) + 1
+        let slack = 1 + 4 * k * (limit + 1) / GeoCoordinate.earthRadius + 1e-9
+        let limitInPlane = limit * slack
+        var bestInPlane = Double.infinity
         var best: Hit?
         for row in rows {
             for column in columns {
@@ -89,13 +100,30 @@ struct SegmentIndex: Sendable {
                 while low < cellKeys.count, cellKeys[low] == key {
                     let index = Int(cellSegments[low])
                     low += 1
+                    let inPlane = planeDistance(of: index, to: position, east: east, north: metresPerDegree)
+                    guard inPlane <= limitInPlane, inPlane <= bestInPlane * slack else { continue }
                     let hit = nearestPoint(of: index, to: position, east: east, north: metresPerDegree)
                     guard hit.distance <= limit else { continue }
+                    bestInPlane = min(bestInPlane, inPlane)
                     if best == nil || hit.distance < best!.distance || (hit.distance == best!.distance && index < best!.segment) { best = hit }
                 }
             }
         }
         return best
+    }
+
+    /// The distance in the local plane around `position` (metres `east` and `north` per degree) from
+    /// the position to the nearest point of segment `index`.
+    private func planeDistance(of index: Int, to position: GeoCoordinate, east: Double, north: Double) -> Double {
+        let segment = segments[index]
+        let p = coordinates[Int(segment.a)], q = coordinates[Int(segment.b)]
+        let px = (p.longitude - position.longitude) * east, py = (p.latitude - position.latitude) * north
+        let qx = (q.longitude - position.longitude) * east, qy = (q.latitude - position.latitude) * north
+        let dx = qx - px, dy = qy - py
+        let squared = dx * dx + dy * dy
+        let fraction = squared > 0 ? min(max(-(px * dx + py * dy) / squared, 0), 1) : 0
+        let x = px + dx * fraction, y = py + dy * fraction
+        return (x * x + y * y).squareRoot()
     }
 
     /// The nearest point of segment `index` to `position`, in the local plane around the position.

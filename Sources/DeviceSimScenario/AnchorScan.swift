@@ -6,42 +6,73 @@
 /// is fine.
 enum AnchorScan {
     static func rejectAnchorsAndAliases(in text: String, file: String) throws(ScenarioError) {
+        var text = text
+        if let found = text.withUTF8({ bytes in scan(bytes, file: file) }) { throw found }
+    }
+
+    private static let space = UInt8(ascii: " "), tab = UInt8(ascii: "\t"), cr = UInt8(ascii: "\r"), lf = UInt8(ascii: "\n")
+    /// Stands for any scalar outside ASCII: none of the characters the scan looks for.
+    private static let beyondASCII: UInt8 = 0x80
+
+    /// The scan over the text's UTF-8 bytes, line by line (YAML's line breaks: LF, CR and CRLF); columns
+    /// count Unicode scalars. Every character it looks for is ASCII, so a scalar beyond ASCII is only
+    /// decoded when it may be the first of an anchor's or alias's name.
+    private static func scan(_ bytes: UnsafeBufferPointer<UInt8>, file: String) -> ScenarioError? {
         var blockIndent: Int?  // indentation of the line that opened a block scalar
         var lineNumber = 0
-        // YAML's line breaks: LF, CR and CRLF (one Character in a Swift String, not a "\n").
-        for line in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }) {
+        var lineStart = 0
+        while true {
+            var lineEnd = lineStart
+            while lineEnd < bytes.count, bytes[lineEnd] != lf, bytes[lineEnd] != cr { lineEnd += 1 }
             lineNumber += 1
-            let characters = Array(line.unicodeScalars)
-            let indent = characters.prefix { $0 == " " }.count
-            let isBlank = characters.allSatisfy { $0 == " " || $0 == "\r" || $0 == "\t" }
-            if let opened = blockIndent {
-                if isBlank || indent > opened { continue }
-                blockIndent = nil
-            }
-            var quote: Unicode.Scalar?
-            var previous: Unicode.Scalar = " "
-            var lastSignificant: Unicode.Scalar?
-            for (index, scalar) in characters.enumerated() {
-                if let open = quote {
-                    if scalar == open { quote = nil }
-                    previous = scalar
-                    continue
-                }
-                if scalar == "#" && (previous == " " || previous == "\t" || index == 0) { break }
-                let startsToken = previous == " " || previous == "\t" || previous == "[" || previous == "{" || previous == "," || index == 0
-                if startsToken, scalar == "\"" || scalar == "'" {
-                    quote = scalar
-                } else if startsToken, scalar == "&" || scalar == "*", index + 1 < characters.count, isNameCharacter(characters[index + 1]) {
-                    let kind = scalar == "&" ? "anchors (&name)" : "aliases (*name)"
-                    throw ScenarioError("YAML \(kind) are not supported in scenario files", at: SourceLocation(file: file, line: lineNumber, column: index + 1))
-                }
-                if scalar != " " && scalar != "\t" && scalar != "\r" { lastSignificant = scalar }
-                previous = scalar
-            }
-            if let last = lastSignificant, quote == nil, last == "|" || last == ">" || isChompingIndicator(characters) {
-                blockIndent = indent
-            }
+            if let found = scan(line: lineStart..<lineEnd, of: bytes, number: lineNumber, blockIndent: &blockIndent, file: file) { return found }
+            guard lineEnd < bytes.count else { return nil }
+            lineStart = lineEnd + (bytes[lineEnd] == cr && lineEnd + 1 < bytes.count && bytes[lineEnd + 1] == lf ? 2 : 1)
         }
+    }
+
+    private static func scan(line: Range<Int>, of bytes: UnsafeBufferPointer<UInt8>, number: Int, blockIndent: inout Int?, file: String) -> ScenarioError? {
+        var indent = 0
+        while line.lowerBound + indent < line.upperBound, bytes[line.lowerBound + indent] == space { indent += 1 }
+        let isBlank = !line.contains { bytes[$0] != space && bytes[$0] != cr && bytes[$0] != tab }
+        if let opened = blockIndent {
+            if isBlank || indent > opened { return nil }
+            blockIndent = nil
+        }
+        var quote: UInt8?
+        var previous = space
+        var lastSignificant: UInt8?
+        var column = 0  // scalars before this one
+        var position = line.lowerBound
+        while position < line.upperBound {
+            let byte = bytes[position]
+            position += 1
+            if byte & 0xC0 == 0x80 { continue }  // the rest of a scalar beyond ASCII
+            let scalar = byte < 0x80 ? byte : beyondASCII
+            let index = column
+            column += 1
+            if let open = quote {
+                if scalar == open { quote = nil }
+                previous = scalar
+                continue
+            }
+            if scalar == UInt8(ascii: "#") && (previous == space || previous == tab || index == 0) { break }
+            let startsToken = previous == space || previous == tab || previous == UInt8(ascii: "[") || previous == UInt8(ascii: "{") || previous == UInt8(ascii: ",") || index == 0
+            if startsToken, scalar == UInt8(ascii: "\"") || scalar == UInt8(ascii: "'") {
+                quote = scalar
+            } else if startsToken, scalar == UInt8(ascii: "&") || scalar == UInt8(ascii: "*"), position < line.upperBound,
+                      let next = String(decoding: UnsafeBufferPointer(rebasing: bytes[position..<min(position + 4, line.upperBound)]), as: UTF8.self).unicodeScalars.first,
+                      isNameCharacter(next) {
+                let kind = scalar == UInt8(ascii: "&") ? "anchors (&name)" : "aliases (*name)"
+                return ScenarioError("YAML \(kind) are not supported in scenario files", at: SourceLocation(file: file, line: number, column: index + 1))
+            }
+            if scalar != space && scalar != tab && scalar != cr { lastSignificant = scalar }
+            previous = scalar
+        }
+        if let last = lastSignificant, quote == nil, last == UInt8(ascii: "|") || last == UInt8(ascii: ">") || isChompingIndicator(line, of: bytes) {
+            blockIndent = indent
+        }
+        return nil
     }
 
     private static func isNameCharacter(_ scalar: Unicode.Scalar) -> Bool {
@@ -49,11 +80,13 @@ enum AnchorScan {
     }
 
     /// A block scalar header with a chomping or indentation indicator: `|-`, `>+`, `|2`.
-    private static func isChompingIndicator(_ characters: [Unicode.Scalar]) -> Bool {
-        var end = characters.count
-        while end > 0, characters[end - 1] == " " || characters[end - 1] == "\t" || characters[end - 1] == "\r" { end -= 1 }
-        guard end >= 2 else { return false }
-        let indicator = characters[end - 2], last = characters[end - 1]
-        return (indicator == "|" || indicator == ">") && (last == "-" || last == "+" || ("0"..."9").contains(last))
+    private static func isChompingIndicator(_ line: Range<Int>, of bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var end = line.upperBound
+        while end > line.lowerBound, bytes[end - 1] == space || bytes[end - 1] == tab || bytes[end - 1] == cr { end -= 1 }
+        // Two scalars, both ASCII (a byte beyond ASCII is part of a scalar that is neither).
+        guard end - line.lowerBound >= 2 else { return false }
+        let indicator = bytes[end - 2], last = bytes[end - 1]
+        return (indicator == UInt8(ascii: "|") || indicator == UInt8(ascii: ">"))
+            && (last == UInt8(ascii: "-") || last == UInt8(ascii: "+") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(last))
     }
 }

@@ -23,6 +23,8 @@ public struct Scenario: Sendable {
     public var duration: Duration
     /// The world the devices share (hotspots, access points, beacons), if the scenario names one.
     public var world: World?
+    /// The world file's path (resolved against the scenario's folder), if the scenario names one.
+    public var worldFile: String?
     /// The apps' servers' configurations, by app name, as each app read them from the file's top-level
     /// keys (``ScenarioApp/parseServer(_:)``): one server per app, shared by every device.
     public var servers: [String: any Sendable]

@@ -113,9 +113,11 @@ public enum ScenarioParser {
         }
 
         var world: World?
+        var worldFile: String?
         if let worldNode = map.optional("world") {
             let url = try readableFile(worldNode, kind: "world", what: "a world file path")
             world = try WorldParser.parse(contentsOf: url.path)
+            worldFile = url.path
         }
         let places = world?.places ?? [:]
         // Every position of the scenario (a device's, a step's, an app's settings and actions) may name one.
@@ -209,6 +211,7 @@ public enum ScenarioParser {
             world: world, servers: servers, devices: devices, timeline: timeline, expectations: expectations)
         scenario.timeZone = timeZone
         scenario.probes = probes
+        scenario.worldFile = worldFile
         return scenario
     }
 

@@ -77,6 +77,9 @@ public final class ScenarioSimulation {
     /// The folder of the devices' databases (`<device id>.sqlite`); a temporary one is made only when
     /// a database is first opened.
     public let dataFolder: DataFolder
+    /// The devices' database connections open at once: at most a few hundred, however many devices
+    /// the scenario has (a device's database opens its file again when its app next uses it).
+    public let connectionPool = SQLiteConnectionPool(capacity: 256)
     /// Devices whose prompts a person answers (live, from the keyboard): the timeline's scripted
     /// answers for them are skipped, so the person's answer is the one that counts.
     public var devicesAnsweredByUser: Set<String> = []
@@ -235,7 +238,7 @@ public final class ScenarioSimulation {
     public func database(on device: Device, file: String, migrations: [[String]]) -> SQLiteDatabase? {
         guard let simulated = self.device(device.id) else { return nil }
         if let existing = simulated.databases.first(where: { $0.fileName == file }) { return existing }
-        let database = SQLiteDatabase(folder: dataFolder, file: file, migrations: migrations, faults: simulated.storageFaults, now: { [scheduler] in scheduler.now })
+        let database = SQLiteDatabase(folder: dataFolder, file: file, migrations: migrations, faults: simulated.storageFaults, pool: connectionPool, now: { [scheduler] in scheduler.now })
         if !dataFolder.isTemporary { database.removeFiles() }
         simulated.databases.append(database)
         return database

@@ -28,6 +28,13 @@ public final class SQLiteDatabase {
     let migrations: [[String]]
     private let now: () -> VirtualInstant
     private var connection: SQLiteConnection?
+    /// The pool that bounds how many connections are open at once (none: the connection stays open
+    /// until ``close()``).
+    private let pool: SQLiteConnectionPool?
+    /// How many reads and writes are running on the connection now (the pool does not close it then).
+    private var uses = 0
+    /// Whether a read or a write is running on the connection now.
+    var isInUse: Bool { uses > 0 }
     private var killNextWrite = false
     private var corruptFilesSetAside = 0
 
@@ -38,16 +45,21 @@ public final class SQLiteDatabase {
         fileName = (path as NSString).lastPathComponent
         self.migrations = migrations
         self.faults = faults
+        pool = nil
         self.now = now
     }
 
     /// A database in the file `file` of `folder` (a lazily made temporary folder is made when the file
-    /// is first opened).
-    public init(folder: DataFolder, file: String, migrations: [[String]], faults: StorageFaults = StorageFaults(), now: @escaping () -> VirtualInstant) {
+    /// is first opened); with a `pool`, its connection is open only while the pool has room for it.
+    public init(
+        folder: DataFolder, file: String, migrations: [[String]], faults: StorageFaults = StorageFaults(), pool: SQLiteConnectionPool? = nil,
+        now: @escaping () -> VirtualInstant
+    ) {
         location = { folder.appending(file) }
         fileName = file
         self.migrations = migrations
         self.faults = faults
+        self.pool = pool
         self.now = now
     }
 
@@ -67,8 +79,10 @@ public final class SQLiteDatabase {
 
     /// Closes the connection (the app stops or is killed); the next use opens the file again.
     public func close() {
-        connection?.close()
-        connection = nil
+        guard let connection else { return }
+        connection.close()
+        self.connection = nil
+        pool?.closed(self)
     }
 
     /// Deletes the database file and what SQLite and this store keep beside it (journal, files set
@@ -112,7 +126,10 @@ public final class SQLiteDatabase {
 
     /// The open connection (opened, migrated or recovered on first use).
     public func open() throws(StorageError) -> SQLiteConnection {
-        if let connection { return connection }
+        if let connection {
+            pool?.touch(self)
+            return connection
+        }
         let db: SQLiteConnection
         do {
             try? FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
@@ -142,6 +159,7 @@ public final class SQLiteDatabase {
             throw .readFailed(key: "database", reason: error.message)
         }
         connection = db
+        pool?.opened(self)
         return db
     }
 
@@ -164,6 +182,8 @@ public final class SQLiteDatabase {
     public func read<T>(_ key: String, _ body: (SQLiteConnection) throws(SQLiteError) -> T) throws(StorageError) -> T {
         if faults.take(write: false, at: now()) != nil { throw .readFailed(key: key, reason: "an I/O error while reading the database; try again") }
         let db = try open()
+        uses += 1
+        defer { uses -= 1 }
         return try run(key) { () throws(SQLiteError) in try body(db) }
     }
 
@@ -172,6 +192,8 @@ public final class SQLiteDatabase {
     public func write<T>(_ key: String, _ body: (SQLiteConnection) throws(SQLiteError) -> T) throws(StorageError) -> T {
         let fault = faults.take(write: true, at: now())
         let db = try open()
+        uses += 1
+        defer { uses -= 1 }
         if fault == .readOnly { try? db.execute("PRAGMA query_only = ON") }
         defer { if fault == .readOnly { try? db.execute("PRAGMA query_only = OFF") } }
         if killNextWrite {

@@ -102,6 +102,11 @@ import Testing
         // the first line does not hide the aliases after it.
         let crlf = "name: x # a comment\r\ndevices:\r\n  - &a { id: a, at: [0, 0] }\r\n  - *a\r\n"
         #expect(error(in: crlf)?.description == "test.yaml:3:5: YAML anchors (&name) are not supported in scenario files")
+        // Columns count characters, not bytes; a lone CR ends a line; a name may start beyond ASCII.
+        let wide = "name: x\rdescription: \"Grüße ✓\"\ndevices: [{ id: a, at: [0, 0] }] # ✓ *not\nseed: *ünd\n"
+        #expect(error(in: wide)?.description == "test.yaml:4:7: YAML aliases (*name) are not supported in scenario files")
+        let blockThenAlias = "name: x\ndescription: >-\n  & * é\n\n  *also fine\ndevices: [{ id: a, at: [0, 0] }]\nseed: *s\n"
+        #expect(error(in: blockThenAlias)?.description == "test.yaml:7:7: YAML aliases (*name) are not supported in scenario files")
     }
 
     @Test func emptyAndNonMappingFilesAreRejected() {

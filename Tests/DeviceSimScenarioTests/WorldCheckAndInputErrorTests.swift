@@ -27,10 +27,17 @@ import Testing
         #expect(warning.message.contains("below the app's -70 dBm"))
     }
 
-    @Test func aScenarioIsNotTakenForAWorldAndNamesItsWorld() {
+    @Test func aScenarioIsNotTakenForAWorldAndNamesItsWorld() throws {
         let scenario = repositoryRoot.appendingPathComponent("Scenarios/friend-locator/long-hall-area.yaml").path
         #expect(WorldCheck.isWorldFile(scenario) == false)
-        #expect(WorldCheck.worldPath(ofScenario: scenario)?.hasSuffix("Simulator/worlds/dahlem.yaml") == true)
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("s.yaml").path
+        let world = repositoryRoot.appendingPathComponent("Simulator/worlds/dahlem.yaml").path
+        try Data("name: x\nworld: \(world)\ndevices:\n  - { id: a, at: [52, 13] }\n".utf8).write(to: URL(fileURLWithPath: file))
+        #expect(WorldCheck.worldPath(of: try ScenarioParser.parse(contentsOf: file))?.hasSuffix("Simulator/worlds/dahlem.yaml") == true)
+        try Data("name: x\ndevices:\n  - { id: a, at: [52, 13] }\n".utf8).write(to: URL(fileURLWithPath: file))
+        #expect(WorldCheck.worldPath(of: try ScenarioParser.parse(contentsOf: file)) == nil)
     }
 
     @Test func aWorldPathThatNamesAFolderSaysSoAtItsPosition() throws {

@@ -105,12 +105,13 @@ public final class DogWalkScenarioApp: ScenarioApp {
             parsed.userData = data
         }
         if let node = settings.optional("server-accounts") {
+            var emails = Set<String>()
             for item in try node.sequence(what: "list of accounts") {
                 let map = try item.mapping(allowing: ["email", "password", "temporary", "dogs", "records"], what: "server account")
                 let emailNode = try map.required("email")
                 let email = try emailNode.string(what: "an e-mail address")
                 guard SimulatedAccountServer.isEmail(email) else { throw emailNode.error("expected an e-mail address (name@domain), found '\(MessageText.excerpt(email))'") }
-                guard !parsed.serverAccounts.contains(where: { $0.email == email }) else { throw item.error("a second account for \(email)") }
+                guard emails.insert(email).inserted else { throw item.error("a second account for \(email)") }
                 parsed.serverAccounts.append((email, try map.requiredText("password", what: "a password"),
                                               try map.optional("temporary")?.bool() ?? false, try parseDogsAndRecords(map)))
             }

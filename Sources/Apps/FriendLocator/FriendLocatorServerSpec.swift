@@ -51,10 +51,13 @@ struct FriendLocatorServerSpec: Sendable {
                 "device '\(MessageText.excerpt(device.id))' uses the account '\(MessageText.excerpt(device.account))', which the backend does not list",
                 at: device.location)
         }
+        // The first account of each id, looked up once per device (a scan of the list per device made
+        // the check quadratic in the fleet's size).
+        let accountByID = Dictionary(spec.accounts.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         for device in sections.devices {
             // The group auto-ping informs must be one of the account's groups (every ping would fail).
             guard let settings = device.app?.settings as? FriendLocatorApp.Settings,
-                  let account = spec.accounts.first(where: { $0.id == device.account }) else { continue }
+                  let account = accountByID[device.account] else { continue }
             let groups = ["friends"] + account.groups.keys.sorted()
             guard !groups.contains(settings.group) else { continue }
             var message = "device '\(MessageText.excerpt(device.id))' has the app setting group: '\(MessageText.excerpt(settings.group))', "
