@@ -49,12 +49,15 @@ struct FileRoles {
     private(set) var inputs: [Named] = []
     private(set) var outputs: [Named] = []
     private(set) var outputFolders: [OutputFolder] = []
+    /// Every output file named, devices and pipes included (`/dev/stdout`), with its option.
+    private(set) var namedOutputs: [(role: String, path: String)] = []
     private(set) var inputFolders: [InputFolder] = []
 
     /// The scenario file `scenario` was read from, and the files its devices play back (NMEA logs,
     /// GPX tracks).
     mutating func inputs(of scenario: Scenario) {
         input("the scenario file", scenario.file)
+        for file in scenario.inputFiles { input("a file \(scenario.file) reads", file) }
         for device in scenario.devices {
             switch device.track?.source {
             case .nmea(let url)?: input("the track file of device '\(device.id)'", url.path)
@@ -79,7 +82,9 @@ struct FileRoles {
 
     /// A file the command writes, named by the option `role` (nothing when `path` is nil).
     mutating func output(_ role: String, _ path: String?) {
-        guard let path, let identity = FileIdentity(path: path) else { return }
+        guard let path else { return }
+        namedOutputs.append((role, path))
+        guard let identity = FileIdentity(path: path) else { return }
         outputs.append(Named(role: role, path: path, identity: identity))
     }
 
@@ -122,6 +127,11 @@ struct FileRoles {
                 return "\(folder.role) \(folder.path) and \(output.role) \(output.path) are the same path: give each output its own path"
             }
         }
+        if let standardOutput = Self.streamNode(descriptor: STDOUT_FILENO) {
+            for output in namedOutputs where Self.streamNode(path: output.path) == standardOutput {
+                return "\(output.role) \(output.path) is the command's standard output, which carries its summary: the two would mix in one file; give \(output.role) a file of its own"
+            }
+        }
         for (descriptor, name) in [(STDOUT_FILENO, "standard output"), (STDERR_FILENO, "standard error")] {
             guard let identity = FileIdentity(descriptor: descriptor) else { continue }
             if let input = inputs.first(where: { $0.identity.isSame(as: identity) }) {
@@ -150,6 +160,27 @@ struct FileRoles {
         var status = stat()
         guard stat(path, &status) == 0 else { return String(cString: strerror(errno)) }
         return status.st_mode & S_IFMT == S_IFDIR ? nil : "it is a file, not a folder"
+    }
+
+    /// The device and inode of what `descriptor` writes to, when it is a file, a pipe or a socket
+    /// (a terminal or `/dev/null` is shared harmlessly, and left out).
+    static func streamNode(descriptor: Int32) -> FileIdentity.Node? {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { return nil }
+        return streamNode(status)
+    }
+
+    /// The device and inode of the file, pipe or socket `path` leads to (links followed).
+    static func streamNode(path: String) -> FileIdentity.Node? {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        return streamNode(status)
+    }
+
+    private static func streamNode(_ status: stat) -> FileIdentity.Node? {
+        let kind = status.st_mode & S_IFMT
+        guard kind == S_IFREG || kind == S_IFIFO || kind == S_IFSOCK else { return nil }
+        return FileIdentity.Node(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
     }
 
     /// The output folder that will write the file `identity`, and what that file is.
@@ -186,10 +217,31 @@ struct FileIdentity: Sendable {
             let kind = status.st_mode & S_IFMT
             guard kind == S_IFREG || kind == S_IFDIR else { return nil }
             node = Node(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
+            canonicalPath = Self.canonical(path)
         } else {
             node = nil
+            // A dangling link names the file it points to: writing it creates that file.
+            canonicalPath = Self.canonical(Self.danglingTarget(of: path) ?? path)
         }
-        canonicalPath = Self.canonical(path)
+    }
+
+    /// Where the link `path` (and the links it leads to) finally points, when that does not exist;
+    /// nil when `path` is not a link.
+    static func danglingTarget(of path: String) -> String? {
+        var current = path
+        var followed = false
+        for _ in 0..<40 {
+            var status = stat()
+            guard lstat(current, &status) == 0, status.st_mode & S_IFMT == S_IFLNK else { break }
+            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            let count = readlink(current, &buffer, buffer.count - 1)
+            guard count > 0 else { break }
+            let target = String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            let folder = WritableFile.folderAndName(of: current).folder
+            current = target.hasPrefix("/") || folder.isEmpty ? target : folder + "/" + target
+            followed = true
+        }
+        return followed ? current : nil
     }
 
     /// The file open on `descriptor`, when it is a regular file.

@@ -61,6 +61,7 @@ struct MergeCommand: ParsableCommand {
             let plan = try Self.checkShards(shards, allowingMissing: allowPartial)
             for shard in shards { missing += try Self.checkRecords(of: shard, plan: plan, allowingMissing: allowPartial) }
             missing += plan.missingShardRuns
+            try Self.checkRunIdentity(of: shards.flatMap(\.records), header: shards[0].header)
         } catch {
             Terminal.standardError.write(style.red("error: ") + "\(error)\n")
             throw ExitCode(2)
@@ -88,6 +89,32 @@ struct MergeCommand: ParsableCommand {
             status = max(status, 1)
         }
         if status != 0 { throw ExitCode(status) }
+    }
+
+    /// Checks the records against the run their headers name (`scenarios: N files, fnv1a …`): the
+    /// plan runs file after file, each under every seed, so the run at position `p` is of file
+    /// `p / (planSize / N)`. Every run of one file must name the same scenario, and when every file has
+    /// a run here, the digest of their names in order must be the header's: records copied under
+    /// another run's header (records of other scenarios, "2 passed") are refused.
+    static func checkRunIdentity(of records: [RunRecord], header: ResultsHeader) throws {
+        guard let identity = header.scenarios, let fileCount = identity.split(separator: " ").first.flatMap({ Int($0) }), fileCount > 0,
+            header.planSize % fileCount == 0
+        else { return }
+        let runsPerFile = max(1, header.planSize / fileCount)
+        var names: [String?] = Array(repeating: nil, count: fileCount)
+        for record in records {
+            let file = record.position / runsPerFile
+            guard file < fileCount else { continue }   // outside the plan: checkRecords says so
+            if let known = names[file], known != record.name {
+                throw ValidationErrorText("run #\(record.position) names \(MessageText.excerpt(record.name)), but run #\(file * runsPerFile) of the same scenario file names \(MessageText.excerpt(known)): these records do not come from the run their header names")
+            }
+            names[file] = record.name
+        }
+        let complete = names.compactMap { $0 }
+        guard complete.count == fileCount else { return }
+        guard ResultsHeader.scenariosIdentity(complete) == identity else {
+            throw ValidationErrorText("the records name the scenario files \(MessageText.excerpt(complete.joined(separator: ", "))), but their header's run is of other files (\(identity)): these records do not come from the run their header names")
+        }
     }
 
     /// One results file: its header and its records.

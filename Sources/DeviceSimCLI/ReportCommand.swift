@@ -127,7 +127,7 @@ struct ReportCommand: ParsableCommand {
         }
         for trace in unclaimed {
             let match = ReportGenerator.scenario(forTrace: trace, among: scenarios)
-            var name = match?.relativeName ?? (trace as NSString).lastPathComponent
+            var name = match?.relativeName ?? WritableFile.folderAndName(of: trace).name
             if let range = trace.range(of: #"\.seed-[0-9]+\.jsonl$"#, options: .regularExpression), match != nil {
                 name += " [" + trace[range].dropFirst().dropLast(".jsonl".count) + "]"
             }

@@ -206,6 +206,15 @@ struct RunCommand: ParsableCommand {
             }
         }
         for file in found { files.input("the scenario file", file.path) }
+        if results != nil || junit != nil || report != nil || trace != nil {
+            // The files each scenario reads (world, OpenStreetMap extract, tracks, game files), from a
+            // parse of its own: a scenario that does not parse is reported by the run, and reads nothing.
+            var seen: Set<String> = []
+            for file in found {
+                guard let parsed = try? ScenarioParser.parse(contentsOf: file.path) else { continue }
+                for input in parsed.inputFiles where seen.insert(input).inserted { files.input("a file \(file.path) reads", input) }
+            }
+        }
         files.output("--results", results)
         files.output("--junit", junit)
         files.output("--report", report)

@@ -61,8 +61,14 @@ struct ServeCommand: ParsableCommand {
     @Flag(name: .shortAndLong, help: "Print no events, only the summary.")
     var quiet = false
 
+    /// The speeds `--speed` takes: the wall-clock driver's slowest, and at most 10,000 (a served
+    /// receiver's clients cannot follow faster).
+    static let speeds: ClosedRange<Double> = WallClockDriver.speeds.lowerBound...10_000
+
     func validate() throws {
-        guard speed > 0, speed <= 10_000 else { throw ValidationError("--speed must be above 0 and at most 10000, found \(speed).") }
+        guard Self.speeds.contains(speed) else {
+            throw ValidationError("--speed must be from \(Self.speeds.lowerBound) to \(Int(Self.speeds.upperBound)) virtual seconds per wall second, found \(speed).")
+        }
         if let duration { _ = try OptionValues.positiveDuration(duration, option: "--duration") }
         guard ["GP", "GN"].contains(talker) else { throw ValidationError("--talker must be GP or GN.") }
         guard (1...10_000).contains(maximumClients) else { throw ValidationError("--max-clients must be 1 to 10000, found \(maximumClients).") }

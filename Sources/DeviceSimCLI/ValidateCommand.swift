@@ -49,7 +49,7 @@ struct ValidateCommand: ParsableCommand {
                     warn(aboutWorld: item.path, check)
                     if !quiet {
                         let world = check.world
-                        Terminal.standardOutput.write("ok     \(item.path) — world \(world.name) (\(Plural.count(world.hotspots.count, "hotspot")), \(Plural.count(world.accessPoints.count, "access point")), \(Plural.count(world.beacons.count, "beacon")))\n")
+                        Terminal.standardOutput.write("ok     \(item.path) — world \(MessageText.excerpt(world.name)) (\(Plural.count(world.hotspots.count, "hotspot")), \(Plural.count(world.accessPoints.count, "access point")), \(Plural.count(world.beacons.count, "beacon")))\n")
                     }
                     continue
                 }
@@ -61,7 +61,7 @@ struct ValidateCommand: ParsableCommand {
                     Terminal.standardError.write("\(item.path):1:1: warning: no expectations, so the scenario passes whatever the app does: add an 'expect:' list\n")
                 }
                 if !quiet {
-                    Terminal.standardOutput.write("ok     \(item.path) — \(scenario.name) (\(Plural.count(scenario.devices.count, "device")), \(Plural.count(scenario.timeline.count, "step")), \(Plural.count(scenario.expectations.count, "expectation")))\n")
+                    Terminal.standardOutput.write("ok     \(item.path) — \(MessageText.excerpt(scenario.name)) (\(Plural.count(scenario.devices.count, "device")), \(Plural.count(scenario.timeline.count, "step")), \(Plural.count(scenario.expectations.count, "expectation")))\n")
                 }
             } catch {
                 invalid += 1

@@ -68,7 +68,7 @@ public enum ReportGenerator {
                 if let record = input.record { report.addSummary(of: record) }
                 continue
             }
-            let name = input.name ?? input.record?.name ?? (tracePath as NSString).lastPathComponent
+            let name = input.name ?? input.record?.name ?? WritableFile.folderAndName(of: tracePath).name
             let reading: TraceFileReader.Reading
             do {
                 reading = try TraceFileReader.readUpToProblem(path: tracePath)

@@ -39,8 +39,14 @@ public struct RoadNetwork: Sendable {
     public let turnRestrictionCount: Int, skippedTurnRestrictionCount: Int
 
     /// Reads the OSM PBF file at `path` and builds the network.
+    /// An extract with nodes out of range (a latitude of 6e6 degrees) is refused: they are not
+    /// OpenStreetMap's, and the roads through them would silently be missing.
     public init(contentsOf path: String) throws(OSMReadError) {
-        self.init(try OSMPBFReader.read(contentsOf: path))
+        let extract = try OSMPBFReader.read(contentsOf: path)
+        guard extract.invalidNodeCount == 0 else {
+            throw OSMReadError.malformed("\(path): \(extract.invalidNodeCount) node\(extract.invalidNodeCount == 1 ? " has" : "s have") a latitude beyond ±90° or a longitude beyond ±180° (or not a number): fix or re-export the extract")
+        }
+        self.init(extract)
     }
 
     /// Builds the network of `extract`.

@@ -49,13 +49,37 @@ package enum ContainedPath {
         return nil
     }
 
+    /// Why the file `relative`, written in a file of the folder `folder`, is not read: one of its
+    /// folders is a symbolic link whose target lies outside the folder that holds the link (the rule
+    /// ``linkEscape(of:folder:)`` applies to the file itself, for every link on the way:
+    /// `world: sub/creds.yaml` with `sub -> ../outside` is refused). Nil for an absolute path (the
+    /// user wrote where it is) and for folders that are not links or stay inside.
+    package static func folderLinkEscape(of relative: String, from folder: String) -> String? {
+        guard !relative.hasPrefix("/") else { return nil }
+        var current = folder.isEmpty ? "." : folder
+        let components = relative.split(separator: "/").map(String.init)
+        for component in components.dropLast() where component != "." {
+            let holder = current
+            current += "/" + component
+            var status = stat()
+            guard lstat(current, &status) == 0 else { return nil }
+            guard (status.st_mode & S_IFMT) == S_IFLNK else { continue }
+            guard let target = resolved(current), let holderResolved = resolved(holder) else { return nil }
+            if component == ".." { continue }
+            guard isInside(target, holderResolved) else {
+                return "\(current) is a symbolic link to \(target), outside \(holder): a file read through a link must lie in the link's folder (name the file itself instead)"
+            }
+        }
+        return nil
+    }
+
     /// Why the file at `path` is not read: it is a symbolic link whose target lies outside the folder
     /// that holds the link (`folder`, by default the link's own folder). Nil for a file that is not a
     /// link, or a link that stays inside.
     package static func linkEscape(of path: String, folder: String? = nil) -> String? {
         var status = stat()
         guard lstat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFLNK else { return nil }
-        let holder = folder ?? (path as NSString).deletingLastPathComponent
+        let holder = folder ?? WritableFile.folderAndName(of: path).folder
         guard let target = resolved(path) else { return nil }   // a dangling link: opening it says "no such file"
         guard let holderResolved = resolved(holder.isEmpty ? "." : holder), !isInside(target, holderResolved) else { return nil }
         return "\(path) is a symbolic link to \(target), outside \(holder.isEmpty ? "." : holder): a file read through a link must lie in the link's folder (name the file itself instead)"

@@ -1,4 +1,5 @@
 import Foundation
+import DeviceSimSimulated
 
 /// What one (scenario, seed) pair of a run came to, in a form that can be saved and merged:
 /// `devicesim run --results FILE` writes one per line (JSON Lines), and `devicesim merge` joins the
@@ -82,10 +83,15 @@ public struct RunRecord: Codable, Sendable, Hashable {
     }
 
     /// The name shown in summaries and JUnit: the title, and the seed in a sweep.
+    /// (The scenario's name is cut to ``MessageText/excerptLength`` characters here, so a 10 MB name
+    /// does not fill the summary and the JUnit XML; the trace and the results keep it whole.)
     public var displayTitle: String {
         guard let title else { return name }
-        guard swept, let seed else { return title }
-        return "\(title) [seed \(seed)]"
+        // Cut, not escaped: each output escapes in its own way (the terminal, XML).
+        let shown = title.count > MessageText.excerptLength
+            ? String(title.prefix(MessageText.excerptLength)) + "… (\(title.count - MessageText.excerptLength) more characters)" : title
+        guard swept, let seed else { return shown }
+        return "\(shown) [seed \(seed)]"
     }
 
     /// The one-line command that runs this pair again by itself: always with its seed, which may

@@ -13,6 +13,8 @@ public struct Scenario: Sendable {
     public var description: String?
     /// The file it came from.
     public var file: String
+    /// Every other file its parse read (world, OpenStreetMap extract, tracks, game files), as paths.
+    public var inputFiles: [String] = []
     /// The root seed of all randomness.
     public var seed: UInt64
     /// UTC time of virtual instant zero.

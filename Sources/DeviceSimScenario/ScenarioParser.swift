@@ -80,14 +80,24 @@ public enum ScenarioParser {
         return text
     }
 
-    /// Parses scenario text; `file` names it in errors.
+    /// Parses scenario text; `file` names it in errors. Every other file the parse reads is kept in
+    /// ``Scenario/inputFiles``.
     public static func parse(_ text: String, file: String) throws(ScenarioError) -> Scenario {
+        let log = InputFileLog()
+        var scenario = try InputFileLog.$current.withValue(log) {
+            Result { () throws(ScenarioError) in try parseNotingFiles(text, file: file) }
+        }.get()
+        scenario.inputFiles = log.files
+        return scenario
+    }
+
+    private static func parseNotingFiles(_ text: String, file: String) throws(ScenarioError) -> Scenario {
         let root = try YAMLNode.parse(text, file: file)
         if let error = root.notAMappingError(in: text, expected: "a scenario with keys \(topLevelKeys.joined(separator: ", "))") { throw error }
         // A world or game file given as a scenario: say what it is instead of listing its keys as unknown.
         if let notAScenario = YAMLFileKind.notAScenario(topLevelKeys: (try? root.fieldNames()) ?? []) { throw root.error(notAScenario) }
         var map = try root.mapping(allowing: topLevelKeys, what: "scenario")
-        let name = try map.required("name").string(what: "a scenario name")
+        let name = try map.requiredText("name", what: "a scenario name")
         let description = try map.optional("description")?.string(what: "a description")
 
         var seed: UInt64 = 1
@@ -118,6 +128,7 @@ public enum ScenarioParser {
             let url = try readableFile(worldNode, kind: "world", what: "a world file path")
             world = try WorldParser.parse(contentsOf: url.path)
             worldFile = url.path
+            if let roadsFile = world?.roadsFile { InputFileLog.note(roadsFile) }
         }
         let places = world?.places ?? [:]
         // Every position of the scenario (a device's, a step's, an app's settings and actions) may name one.
@@ -168,9 +179,10 @@ public enum ScenarioParser {
 
         var expectations: [Expectation] = []
         var probes: [StoredProbe] = []
+        let scenarioTexts = root.texts(leavingOut: "expect")
         if let node = map.optional("expect") {
             for expectationNode in try node.sequence(what: "list of expectations") {
-                if let (probe, expectation) = try parseStoredExpectation(expectationNode, devices: devices, id: probes.count) {
+                if let (probe, expectation) = try parseStoredExpectation(expectationNode, devices: devices, id: probes.count, scenarioTexts: scenarioTexts) {
                     probes.append(probe)
                     expectations.append(expectation)
                 } else {
@@ -238,7 +250,11 @@ public enum ScenarioParser {
         }
         if let refusal = InputFile.refusal(atPath: url.path) { throw node.error("cannot read the \(kind) file \(url.path): \(refusal)") }
         if let escape = ContainedPath.linkEscape(of: url.path) { throw node.error("cannot read the \(kind) file: \(escape)") }
+        if let escape = ContainedPath.folderLinkEscape(of: path, from: WritableFile.folderAndName(of: node.file).folder) {
+            throw node.error("cannot read the \(kind) file: \(escape)")
+        }
         guard FileManager.default.isReadableFile(atPath: url.path) else { throw node.error("cannot read the \(kind) file \(url.path): permission denied") }
+        InputFileLog.note(url.path)
         return url
     }
 
@@ -708,7 +724,7 @@ public enum ScenarioParser {
 
     /// A `stored:` or `server:` expectation: the read it needs and the event expectation on what the
     /// read finds (nil for any other expectation).
-    private static func parseStoredExpectation(_ node: YAMLNode, devices: [DeviceSpec], id: Int) throws(ScenarioError) -> (StoredProbe, Expectation)? {
+    private static func parseStoredExpectation(_ node: YAMLNode, devices: [DeviceSpec], id: Int, scenarioTexts: Set<String>) throws(ScenarioError) -> (StoredProbe, Expectation)? {
         guard node.isMapping, let keys = try? node.fieldNames(), keys.contains("stored") || keys.contains("server") else { return nil }
         let isServer = keys.contains("server")
         let map = try node.mapping(allowing: isServer ? serverExpectationKeys : storedExpectationKeys, what: isServer ? "server expectation" : "stored expectation")
@@ -734,7 +750,17 @@ public enum ScenarioParser {
                 message += NearestWord.didYouMean(table, among: tables)
                 throw tableNode.error(message)
             }
-            source = .server(app: app, table: table, account: try map.optional("account")?.string(what: "an account"))
+            let accountNode = map.optional("account")
+            let account = try accountNode?.string(what: "an account")
+            if let account, let accountNode, !devices.contains(where: { $0.account == account || $0.id == account }) {
+                // An account that exists nowhere in the scenario (a typo) made "nothing is there" pass.
+                let texts = scenarioTexts
+                if !texts.contains(account) {
+                    let candidates = Set(devices.map(\.account) + texts.filter { $0.contains("@") }).sorted()
+                    throw accountNode.error("no device has the account '\(MessageText.excerpt(account))' and the scenario names it nowhere else, so the \(app) server cannot hold rows of it" + NearestWord.didYouMean(account, among: candidates))
+                }
+            }
+            source = .server(app: app, table: table, account: account)
             device = nil
         } else {
             let queryNode = try map.required("stored")
@@ -742,6 +768,10 @@ public enum ScenarioParser {
             let firstWord = query.drop { $0.isWhitespace }.prefix { $0.isLetter }.uppercased()
             guard firstWord == "SELECT" || firstWord == "WITH" else {
                 throw queryNode.error("a stored expectation reads with a SELECT query; found '\(query.prefix(40))'")
+            }
+            if let second = SQLStatementText.secondStatementOffset(in: query) {
+                let (line, column) = SQLStatementText.lineAndColumn(of: second, in: query)
+                throw queryNode.error("a stored expectation runs one SELECT, but this query holds a second statement at line \(line), column \(column) of the query: remove everything after the first ';'")
             }
             let id = try map.optional("device")?.choice(devices.map(\.id), what: "device")
                 ?? (devices.count == 1 ? devices[0].id : nil)

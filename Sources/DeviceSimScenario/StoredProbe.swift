@@ -31,8 +31,49 @@ public struct StoredProbe: Sendable {
     /// Ties the recorded event to its expectation.
     public var id: Int
 
-    /// The rows as one line of text: `[[a, b], [c, d]]`.
+    /// The rows as they are compared: the one place a `stored:` or `server:` expectation's rows and
+    /// the rows read are made comparable, and the text both are recorded as (in the trace, the
+    /// results and a failure's message). Rows and columns are kept apart structurally, as a JSON
+    /// array of arrays of strings, never joined with separators that a value may hold: two rows
+    /// `'a, b','c'` and `'d], [e','f'` no longer read as three rows `[[a, b, c], [d], [e, f]]`, and a
+    /// task "Milk, eggs" is one value. Each value is compared by its text (``SQLiteValue/displayText``:
+    /// NULL is `null`, numbers as written).
+    ///
+    /// ```swift
+    /// StoredProbe.text(of: [["Milk, eggs", "0"]])   // [["Milk, eggs","0"]]
+    /// ```
     public static func text(of rows: [[String]]) -> String {
-        "[" + rows.map { "[" + $0.joined(separator: ", ") + "]" }.joined(separator: ", ") + "]"
+        var out = "["
+        for (rowIndex, row) in rows.enumerated() {
+            if rowIndex > 0 { out += "," }
+            out += "["
+            for (index, value) in row.enumerated() {
+                if index > 0 { out += "," }
+                out += jsonString(value)
+            }
+            out += "]"
+        }
+        return out + "]"
+    }
+
+    /// `value` as a JSON string literal.
+    private static func jsonString(_ value: String) -> String {
+        var out = "\""
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x7F {
+                    out += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count) + String(scalar.value, radix: 16)
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out + "\""
     }
 }

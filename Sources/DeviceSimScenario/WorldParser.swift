@@ -54,7 +54,13 @@ public enum WorldParser {
     /// Parses world text; also returns where each hotspot is written (in the order of `world.hotspots`).
     static func parseWithLocations(_ text: String, file: String) throws(ScenarioError) -> (world: World, hotspotLocations: [SourceLocation]) {
         let root = try YAMLNode.parse(text, file: file)
-        if let error = root.notAMappingError(in: text, expected: "a world with keys \(topLevelKeys.joined(separator: ", "))") { throw error }
+        // Nothing of a file that is not a world is quoted back (`world: /etc/shadow` quoted a password
+        // hash as an unknown key): it is named, with what a world file starts with.
+        let notAWorld = "this is not a world file (a world file is YAML whose first key is one of \(topLevelKeys.joined(separator: ", "))); nothing of it is shown"
+        guard root.isMapping else { throw ScenarioError(notAWorld, at: SourceLocation(file: file, line: 1, column: 1)) }
+        if let first = (try? root.fieldNames())?.first, !topLevelKeys.contains(first) {
+            throw ScenarioError(notAWorld, at: SourceLocation(file: file, line: 1, column: 1))
+        }
         var hotspotLocations: [SourceLocation] = []
         let map = try root.mapping(allowing: topLevelKeys, what: "world")
         var world = World()
@@ -80,7 +86,7 @@ public enum WorldParser {
             try value("wifi-sensitivity", \.wifiSensitivity, -120 ... -40, "a sensitivity in dBm")
             try value("beacon-sensitivity", \.beaconSensitivity, -120 ... -40, "a sensitivity in dBm")
         }
-        if let roadsNode = map.optional("roads") { world.roads = try parseRoads(roadsNode, file: file) }
+        if let roadsNode = map.optional("roads") { (world.roads, world.roadsFile) = try parseRoads(roadsNode, file: file) }
         if let placesNode = map.optional("places") {
             guard placesNode.isMapping else { throw placesNode.error("expected a mapping of place name: [latitude, longitude]") }
             let names = (try? placesNode.fieldNames()) ?? []
@@ -114,7 +120,7 @@ public enum WorldParser {
         return (world, hotspotLocations)
     }
 
-    private static func parseRoads(_ node: YAMLNode, file: String) throws(ScenarioError) -> RoadNetwork {
+    private static func parseRoads(_ node: YAMLNode, file: String) throws(ScenarioError) -> (RoadNetwork, String) {
         let roads = try node.mapping(allowing: ["osm"], what: "roads")
         let osmNode = try roads.required("osm")
         let name = try osmNode.string(what: "an OpenStreetMap extract (.osm.pbf) path")
@@ -123,7 +129,7 @@ public enum WorldParser {
         if let refusal = InputFile.refusal(atPath: url.path) { throw osmNode.error("cannot read the OpenStreetMap extract \(url.path): \(refusal)") }
         if let escape = ContainedPath.linkEscape(of: url.path) { throw osmNode.error("cannot read the OpenStreetMap extract: \(escape)") }
         do {
-            return try ParsedFileCache.roadNetworks.value(at: url.path) { path throws(OSMReadError) in try RoadNetwork(contentsOf: path) }
+            return (try ParsedFileCache.roadNetworks.value(at: url.path) { path throws(OSMReadError) in try RoadNetwork(contentsOf: path) }, url.path)
         } catch {
             throw osmNode.error("\(error)")
         }

@@ -31,7 +31,7 @@ package final class WritableFile {
     /// Opens `path` for writing (created, or emptied), making its folder first if needed.
     package init(path: String) throws(WriteError) {
         self.path = path
-        let folder = (path as NSString).deletingLastPathComponent
+        let folder = Self.folderAndName(of: path).folder
         if !folder.isEmpty, !FileManager.default.fileExists(atPath: folder) {
             // `mkdir -p` by hand, for the system's reason (Foundation's says "The file doesn't exist").
             var built = folder.hasPrefix("/") ? "" : "."
@@ -101,6 +101,24 @@ package final class WritableFile {
         if result != 0, errno != EINTR { throw WriteError(path: path, errno: errno) }
     }
 
+    /// The folder part of `path` (empty for a bare name, "/" for a file at the root) and its last
+    /// component, by plain string work: Foundation's `NSString.deletingLastPathComponent` traps on a
+    /// path of one character on Linux (`--junit a`), which killed a run after its results were made.
+    ///
+    /// ```swift
+    /// WritableFile.folderAndName(of: "out/a.xml")   // ("out", "a.xml")
+    /// WritableFile.folderAndName(of: "a")           // ("", "a")
+    /// ```
+    package static func folderAndName(of path: String) -> (folder: String, name: String) {
+        var trimmed = Substring(path)
+        while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
+        guard let slash = trimmed.lastIndex(of: "/") else { return ("", String(trimmed)) }
+        let name = String(trimmed[trimmed.index(after: slash)...])
+        var folder = trimmed[..<slash]
+        while folder.count > 1, folder.hasSuffix("/") { folder = folder.dropLast() }
+        return (folder.isEmpty ? "/" : String(folder), name)
+    }
+
     /// Writes `text` as the whole content of `path`: for a regular file (or a new one) through a
     /// temporary file renamed over it, so a reader never sees half of it; anything else (a device,
     /// a FIFO, a link) in place.
@@ -113,9 +131,8 @@ package final class WritableFile {
             try file.close()
             return
         }
-        let folder = (path as NSString).deletingLastPathComponent
-        let name = (path as NSString).lastPathComponent
-        let temporary = (folder.isEmpty ? "" : folder + "/") + ".\(name).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
+        let (folder, name) = Self.folderAndName(of: path)
+        let temporary = (folder.isEmpty ? "" : folder == "/" ? "/" : folder + "/") + ".\(name).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
         do {
             let file = try WritableFile(path: temporary)
             try file.write(text)

@@ -25,6 +25,30 @@ public struct YAMLNode {
         self.places = places
     }
 
+    /// Every key and scalar value under this node, but the value of its own top-level key `key`
+    /// (a scenario's texts outside its `expect:` list), in one pass.
+    ///
+    /// ```swift
+    /// root.texts(leavingOut: "expect").contains("anna@gmail.com")
+    /// ```
+    func texts(leavingOut key: String) -> Set<String> {
+        var texts: Set<String> = []
+        func collect(_ node: Node) {
+            switch node {
+            case .scalar(let scalar): texts.insert(scalar.string)
+            case .sequence(let sequence): for child in sequence { collect(child) }
+            case .mapping(let mapping): for (key, value) in mapping { collect(key); collect(value) }
+            case .alias: break
+            }
+        }
+        if case .mapping(let mapping) = node {
+            for (name, value) in mapping where name.scalar?.string != key { collect(name); collect(value) }
+        } else {
+            collect(node)
+        }
+        return texts
+    }
+
     /// The same node, whose positions may name `places` (a scenario's world's).
     func placing(_ places: [String: GeoCoordinate]) -> YAMLNode {
         YAMLNode(node, file: file, places: places)

@@ -54,8 +54,9 @@ public final class SQLiteConnection {
         try query(sql, values, maxRows: .max)
     }
 
-    /// Runs `sql` and returns every row; past `maxRows` rows it stops with `SQLITE_TOOBIG`.
-    private func query(_ sql: String, _ values: [SQLiteValue], maxRows: Int) throws(SQLiteError) -> [[SQLiteValue]] {
+    /// Runs `sql` and returns every row; past `maxRows` rows, or rows of more than `maximumTotalBytes`
+    /// bytes of values, it stops with `SQLITE_TOOBIG`.
+    private func query(_ sql: String, _ values: [SQLiteValue], maxRows: Int, maximumTotalBytes: Int = .max) throws(SQLiteError) -> [[SQLiteValue]] {
         guard let handle else { throw SQLiteError(code: SQLITE_MISUSE, message: "the database is closed") }
         var statement: OpaquePointer?
         var code = sqlite3_prepare_v2(handle, sql, -1, &statement, nil)
@@ -72,12 +73,19 @@ public final class SQLiteConnection {
             }
         }
         var rows: [[SQLiteValue]] = []
+        var totalBytes = 0
         while true {
             code = sqlite3_step(statement)
             if code == SQLITE_DONE { break }
             guard code == SQLITE_ROW else { throw error(code) }
             guard rows.count < maxRows else {
                 throw SQLiteError(code: SQLITE_TOOBIG, message: "the query gives more than the \(maxRows) rows an expectation may compare")
+            }
+            for column in 0..<sqlite3_column_count(statement) {
+                totalBytes += Int(sqlite3_column_bytes(statement, column))
+            }
+            guard totalBytes <= maximumTotalBytes else {
+                throw SQLiteError(code: SQLITE_TOOBIG, message: "the query gives more than the \(maximumTotalBytes) bytes of values an expectation may compare")
             }
             rows.append((0..<sqlite3_column_count(statement)).map { column in
                 switch sqlite3_column_type(statement, column) {
@@ -92,30 +100,52 @@ public final class SQLiteConnection {
     }
 
     /// Runs `sql`, a query that must not change the database (a scenario's `stored:` expectation), with
-    /// bounds on its work: past `maxInstructions` of SQLite's virtual machine (a recursive query that
-    /// never ends) or `maxRows` rows it is stopped with an error that says so.
-    public func readOnlyQuery(_ sql: String, maxInstructions: Int = 50_000_000, maxRows: Int = 10_000) throws(SQLiteError) -> [[SQLiteValue]] {
+    /// its cost bounded by SQLite itself (see ``ReadOnlyQueryBudget``): SQLite's virtual machine steps,
+    /// the wall time (a progress handler that also reads the monotonic clock), the bytes of one value
+    /// (`sqlite3_limit(SQLITE_LIMIT_LENGTH)`) and of all rows, the rows, one statement only, and an
+    /// authorizer that lets through only what a read needs (no writes, no pragmas, no `ATTACH`, no
+    /// `load_extension` or `fts3_tokenizer`). Past any bound it is stopped with an error that says which.
+    ///
+    /// ```swift
+    /// let rows = try db.readOnlyQuery("SELECT text FROM tasks ORDER BY position")
+    /// ```
+    public func readOnlyQuery(_ sql: String, budget: ReadOnlyQueryBudget = ReadOnlyQueryBudget()) throws(SQLiteError) -> [[SQLiteValue]] {
         guard let handle else { throw SQLiteError(code: SQLITE_MISUSE, message: "the database is closed") }
+        if let second = SQLStatementText.secondStatementOffset(in: sql) {
+            let (line, column) = SQLStatementText.lineAndColumn(of: second, in: sql)
+            throw SQLiteError(code: SQLITE_MISUSE, message: "the query holds more than one statement (the second starts at line \(line), column \(column) of the query): a stored: expectation runs one SELECT")
+        }
         try execute("PRAGMA query_only = ON")
         defer { try? execute("PRAGMA query_only = OFF") }
-        let budget = InstructionBudget(callbacks: max(1, maxInstructions / InstructionBudget.instructionsPerCallback))
-        let context = Unmanaged.passRetained(budget)
-        sqlite3_progress_handler(handle, Int32(InstructionBudget.instructionsPerCallback), { context in
+        let previousLength = sqlite3_limit(handle, SQLITE_LIMIT_LENGTH, Int32(clamping: budget.maximumValueBytes))
+        defer { sqlite3_limit(handle, SQLITE_LIMIT_LENGTH, previousLength) }
+        let guardState = QueryGuard(budget: budget)
+        let context = Unmanaged.passRetained(guardState)
+        sqlite3_progress_handler(handle, Int32(QueryGuard.instructionsPerCallback), { context in
             guard let context else { return 0 }
-            let budget = Unmanaged<InstructionBudget>.fromOpaque(context).takeUnretainedValue()
-            budget.left -= 1
-            return budget.left < 0 ? 1 : 0
+            return Unmanaged<QueryGuard>.fromOpaque(context).takeUnretainedValue().step() ? 0 : 1
+        }, context.toOpaque())
+        sqlite3_set_authorizer(handle, { context, action, third, fourth, _, _ in
+            guard let context else { return SQLITE_DENY }
+            let state = Unmanaged<QueryGuard>.fromOpaque(context).takeUnretainedValue()
+            return state.authorize(action, third.map { String(cString: $0) }, fourth.map { String(cString: $0) }) ? SQLITE_OK : SQLITE_DENY
         }, context.toOpaque())
         defer {
+            sqlite3_set_authorizer(handle, nil, nil)
             sqlite3_progress_handler(handle, 0, nil, nil)
             context.release()
         }
         do {
-            return try query(sql, [], maxRows: maxRows)
-        } catch where error.primary == SQLITE_INTERRUPT && budget.left < 0 {
-            throw SQLiteError(
-                code: error.code,
-                message: "the query was stopped after \(maxInstructions) steps of SQLite's machine: it does not end (a recursive query without a limit?) or reads far too much")
+            return try query(sql, [], maxRows: budget.maximumRows, maximumTotalBytes: budget.maximumTotalBytes)
+        } catch {
+            if let denied = guardState.denied {
+                throw SQLiteError(code: SQLITE_AUTH, message: "the query \(denied), which a stored: expectation may not: it only reads tables with SELECT and the functions a read needs")
+            }
+            if error.primary == SQLITE_INTERRUPT, let stop = guardState.stopReason { throw SQLiteError(code: error.code, message: stop) }
+            if error.primary == SQLITE_TOOBIG, error.message.contains("too big") {
+                throw SQLiteError(code: error.code, message: "the query makes a value of more than \(budget.maximumValueBytes) bytes, the most one value of a stored: expectation may have")
+            }
+            throw error
         }
     }
 
@@ -149,13 +179,6 @@ public final class SQLiteConnection {
     private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 }
 
-/// What a bounded query may still do: SQLite's progress handler takes one from `left` every
-/// ``instructionsPerCallback`` instructions and stops the query below zero.
-private final class InstructionBudget {
-    static let instructionsPerCallback = 1_000
-    var left: Int
-    init(callbacks: Int) { left = callbacks }
-}
 
 /// A value in a row or a bound parameter.
 public enum SQLiteValue: Hashable, Sendable {

@@ -26,9 +26,14 @@ public struct WallClockDriver: Sendable {
     /// Virtual seconds per wall-clock second (1: real time; 100: a day in under 15 minutes).
     public var speed: Double
 
-    /// Creates a driver.
+    /// The speeds a driver runs at: below a thousandth a wait of one virtual second is over a quarter
+    /// of an hour and the division of a virtual wait by the speed leaves `Duration`'s range (1e-20
+    /// trapped with "Not enough bits"); a million runs a day in a tenth of a second.
+    public static let speeds: ClosedRange<Double> = 0.001...1_000_000
+
+    /// Creates a driver; `speed` must lie in ``speeds``.
     public init(policy: Policy = .bestEffort, speed: Double = 1) {
-        precondition(speed > 0 && speed.isFinite, "the speed of a wall-clock driver must be positive")
+        precondition(Self.speeds.contains(speed), "the speed of a wall-clock driver must lie in \(Self.speeds)")
         self.policy = policy
         self.speed = speed
     }

@@ -56,7 +56,7 @@ final class NotebookScenarioApp: ScenarioApp {
               - { server: task-list, table: tasks, account: ivan@mail.ru, at: 4s, rows: [[t1, Buy bread, "false"], [t2, Fix the bike, "false"]] }
             """))
         #expect(!before.passed, "at 4 s the task is not added yet")
-        #expect(before.outcomes[0].observed.contains("rows=[[t1, Buy bread, false]]"))
+        #expect(before.outcomes[0].observed.contains("rows=[[\"t1\",\"Buy bread\",\"false\"]]"))
     }
 
     @Test func aQueryThatFailsFailsTheExpectationWithTheReason() throws {

@@ -48,11 +48,11 @@ import Testing
         let connection = try db.open()
         #expect(try connection.readOnlyQuery("SELECT text FROM notes") == [[.text("buy milk")]])
         let endless = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c"
-        #expect { try connection.readOnlyQuery(endless, maxInstructions: 1_000_000) } throws: { error in
+        #expect { try connection.readOnlyQuery(endless, budget: budget(instructions: 1_000_000)) } throws: { error in
             "\(error)".contains("does not end")
         }
         let many = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c LIMIT 50) SELECT x FROM c"
-        #expect { try connection.readOnlyQuery(many, maxRows: 20) } throws: { error in
+        #expect { try connection.readOnlyQuery(many, budget: budget(rows: 20)) } throws: { error in
             "\(error)".contains("more than the 20 rows")
         }
         #expect { try connection.readOnlyQuery("DELETE FROM notes") } throws: { _ in true }
@@ -94,4 +94,12 @@ import Testing
         #expect(killed == 0)
         #expect(try notes(in: db) == ["saved"])
     }
+}
+
+/// A query budget with `instructions` steps and `rows` rows, the rest as by default.
+func budget(instructions: Int = ReadOnlyQueryBudget().maximumInstructions, rows: Int = ReadOnlyQueryBudget().maximumRows) -> ReadOnlyQueryBudget {
+    var budget = ReadOnlyQueryBudget()
+    budget.maximumInstructions = instructions
+    budget.maximumRows = rows
+    return budget
 }

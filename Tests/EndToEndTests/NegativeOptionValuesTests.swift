@@ -22,7 +22,7 @@ import Testing
             (["run", scenario, "--seed", "-1"], "-1 is out of range: a seed is a whole number from 0 to 18446744073709551615."),
             (["report", "out", "--out", "r.html", "--detailed", "-1"], "--detailed must be 0 or more, found -1."),
             (["nmea", "decode", "x.nmea", "--threads", "-3"], "--threads must be between 1 and 256, found -3."),
-            (["serve", scenario, "--nmea-tcp", "0", "--speed", "-2"], "--speed must be above 0 and at most 10000, found -2.0."),
+            (["serve", scenario, "--nmea-tcp", "0", "--speed", "-2"], "--speed must be from 0.001 to 10000 virtual seconds per wall second, found -2.0."),
             (["serve", scenario, "--nmea-tcp", "0", "--duration", "-5s"], "--duration must be longer than 0s, found -5s."),
         ]
         for (arguments, message) in cases {

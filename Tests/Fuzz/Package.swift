@@ -25,6 +25,10 @@ let package = Package(
         .executableTarget(name: "fuzz-pbf", dependencies: [.product(name: "DeviceSim", package: "DeviceSim")]),
         // JSON Lines traces (the report's reader) and results records (merge's records).
         .executableTarget(name: "fuzz-trace", dependencies: [.product(name: "DeviceSim", package: "DeviceSim")]),
+        // A `stored:` expectation's SQL query, run under its budget (Dictionaries/fuzz-stored-query.dict).
+        .executableTarget(name: "fuzz-stored-query", dependencies: [.product(name: "DeviceSim", package: "DeviceSim")]),
+        // Option values read from text: durations, shards, seed lists.
+        .executableTarget(name: "fuzz-options", dependencies: [.product(name: "DeviceSim", package: "DeviceSim")]),
     ],
     swiftLanguageModes: [.v6]
 )

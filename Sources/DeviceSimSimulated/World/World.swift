@@ -25,6 +25,8 @@ public struct World: Sendable {
     public var radio: RadioEnvironment
     /// The roads, from an OpenStreetMap extract (world files' `roads: { osm: file.osm.pbf }`).
     public var roads: RoadNetwork?
+    /// The OpenStreetMap extract the roads were read from (nil without roads).
+    public var roadsFile: String?
 
     /// Creates a world.
     public init(name: String = "world", places: [String: GeoCoordinate] = [:], hotspots: [Hotspot] = [], beacons: [Beacon] = [], radio: RadioEnvironment = RadioEnvironment()) {
