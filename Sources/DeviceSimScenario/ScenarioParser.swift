@@ -35,7 +35,7 @@ public enum ScenarioParser {
     static let gpsKeys = ["interval", "accuracy", "vertical-accuracy", "noise", "reacquisition", "satellites", "enabled"]
     static let routeKeys = ["start", "speed", "waypoints"]
     static let waypointKeys = ["at", "speed", "pause", "altitude"]
-    static let stepKeys = ["at", "device", "do", "for", "to", "speed", "waypoints", "prompt", "choice", "after", "when", "kind", "count", "during", "lose"] + FollowRouteSpec.ownKeys
+    static let stepKeys = ["at", "device", "do", "for", "to", "speed", "waypoints", "prompt", "choice", "after", "when", "kind", "count", "during", "lose", "interface"] + FollowRouteSpec.ownKeys
     static let deviceActions = [
         "gps-on", "gps-off", "signal-loss", "signal-restore", "move", "teleport", "wifi-on", "wifi-off", "bluetooth-on", "bluetooth-off",
         "go-online", "go-offline", "drop-connection", "answer", "follow-route", "storage-fault", "kill-app", "restart-app",
@@ -506,8 +506,9 @@ public enum ScenarioParser {
         case "go-online", "go-offline": action = .connectivity(name == "go-online"); ownKeys = []
         case "drop-connection":
             let lose = try map.optional("lose")?.choice(LostInFlight.allCases.map(\.rawValue), what: "what the drop loses")
-            action = .dropConnection(lose.flatMap(LostInFlight.init(rawValue:)))
-            ownKeys = ["lose"]
+            let interface = try map.optional("interface")?.choice(["down", "up"], what: "the device's interface during the drop") ?? "down"
+            action = .dropConnection(lose.flatMap(LostInFlight.init(rawValue:)), interfaceUp: interface == "up")
+            ownKeys = ["lose", "interface"]
         case "answer":
             let when = try map.optional("when")?.choice(["next", "showing"], what: "answer timing") ?? "next"
             action = .answer(

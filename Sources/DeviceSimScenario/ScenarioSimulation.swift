@@ -418,7 +418,12 @@ public final class ScenarioSimulation {
             beacons.isEnabled = on
         case .connectivity(let online):
             simulated.connectivity.state = online ? .online : .offline
-        case .dropConnection(let lose):
+        case .dropConnection(let lose, interfaceUp: true):
+            // Lost in the network, the interface up: the requests on their way time out.
+            if let lose { fields.append(("lose", .string(lose.rawValue))) }
+            fields.append(("interface", .string("up")))
+            simulated.connectionDrops.lostInTheNetwork(lose)
+        case .dropConnection(let lose, interfaceUp: false):
             // Down and up again at this instant: whatever the device had on its way is caught (and
             // loses the part `lose:` says, every request alike).
             let connectivity = simulated.connectivity
