@@ -118,7 +118,9 @@ public enum ScenarioParser {
         }
         let places = world?.places ?? [:]
         // Every position of the scenario (a device's, a step's, an app's settings and actions) may name one.
-        map = try root.placing(places).mapping(allowing: topLevelKeys, what: "scenario")
+        var placed = root.placing(places)
+        if text.contains(" local") { placed = try LocalClockTimes.resolve(placed, start: startDate, timeZone: timeZone) }
+        map = try placed.mapping(allowing: topLevelKeys, what: "scenario")
 
         let deviceNodes = try map.required("devices").sequence(what: "list of devices")
         guard !deviceNodes.isEmpty else { throw try map.required("devices").error("a scenario needs at least one device") }

@@ -404,7 +404,7 @@ public final class ScenarioSimulation {
             fields.append(("length", .double(route.length)))
         case .followRoute(let spec):
             guard let roads = scenario.world?.roads else { return skip(simulated, fields, "the scenario's world has no roads") }
-            let (route, routeFields) = spec.plan(on: roads, from: simulated.motion.state(at: scheduler.now).coordinate)
+            let (route, routeFields) = spec.plan(on: roads, from: simulated.motion.state(at: scheduler.now).coordinate, places: scenario.world?.places ?? [:])
             if let route { simulated.motion.follow(route, from: scheduler.now) }
             fields += routeFields
         case .teleport(let coordinate):
