@@ -57,8 +57,25 @@ public enum OSMPBFReader {
         return try read(data, name: path)
     }
 
+    /// Whether `data` starts (after a byte-order mark and spaces) with `<?xml` or `<osm`: an OSM XML file.
+    static func isOSMXML(_ data: Data) -> Bool {
+        var bytes = data.prefix(256)[...]
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
+        let text = String(decoding: bytes.drop { [0x20, 0x09, 0x0A, 0x0D].contains($0) }, as: UTF8.self)
+        return text.hasPrefix("<?xml") || text.hasPrefix("<osm")
+    }
+
+    /// `name` with its extension made `.osm.pbf` (`town.osm` → `town.osm.pbf`).
+    static func pbfName(for name: String) -> String {
+        for suffix in [".osm.xml", ".xml", ".osm"] where name.hasSuffix(suffix) { return String(name.dropLast(suffix.count)) + ".osm.pbf" }
+        return name + ".osm.pbf"
+    }
+
     /// Reads PBF bytes; `name` names them in errors (the file's path).
     public static func read(_ data: Data, name: String = "the OSM data") throws(OSMReadError) -> OSMExtract {
+        if isOSMXML(data) {
+            throw .unsupported("\(name) is OSM XML, not PBF; convert it with `osmium cat \(name) -o \(Self.pbfName(for: name))`")
+        }
         var extract = OSMExtract()
         let result: Result<Void, OSMReadError> = data.withUnsafeBytes { buffer in
             var offset = 0
@@ -314,6 +331,10 @@ public enum OSMPBFReader {
         }
         if tags["highway"] != nil {
             extract.highways.append(.init(id: id, nodeIDs: refs, tags: tags))
+            // A square or a parking drawn as a closed way (`area=yes`) is a place too, found by name.
+            if tags["area"] == "yes", OSMExtract.Feature.isSearchable(searchTags) {
+                extract.pendingFeatures.append(.init(kind: .way, id: id, tags: searchTags, members: []))
+            }
         } else {
             extract.otherWays[id] = refs
             if OSMExtract.Feature.isSearchable(searchTags) { extract.pendingFeatures.append(.init(kind: .way, id: id, tags: searchTags, members: [])) }

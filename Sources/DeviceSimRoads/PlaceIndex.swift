@@ -84,8 +84,8 @@ public struct PlaceIndex: Sendable {
         public var distance: Double
     }
 
-    /// Every place, in the order given (a place whose name and source repeat an earlier one's is
-    /// kept only once).
+    /// Every place, in the order given (a place whose name, source and position repeat an earlier
+    /// one's is kept only once; places of one name elsewhere are kept, and a search lists the nearest).
     public let places: [Place]
     /// Each place's folded names (its name first), as Unicode scalars.
     private let folded: [[[Unicode.Scalar]]]
@@ -94,12 +94,22 @@ public struct PlaceIndex: Sendable {
     public init(_ places: [Place]) {
         var seen = Set<String>()
         var kept: [Place] = []
-        for place in places where seen.insert("\(place.source.rawValue)\u{0}\(place.name)").inserted { kept.append(place) }
+        for place in places where seen.insert("\(place.source.rawValue)\u{0}\(place.name)\u{0}\(place.coordinate.latitude),\(place.coordinate.longitude)").inserted {
+            kept.append(place)
+        }
         self.places = kept
         folded = kept.map { place in ([place.name] + place.aliases).map { Array(Self.fold($0).unicodeScalars) } }
     }
 
-    /// `text` in lower case without accents, each run of punctuation and spaces one space.
+    /// Letters that are not a base letter with an accent, so diacritic folding keeps them, written as
+    /// a keyboard without them would (`Ærø` is found by `aero`, `Straße` by `strasse`, `Łódź` by `lodz`).
+    static let letterFoldings: [Unicode.Scalar: String] = [
+        "æ": "ae", "ø": "o", "ß": "ss", "ł": "l", "œ": "oe", "đ": "d", "ð": "d", "þ": "th", "ı": "i", "ħ": "h", "ŧ": "t", "ŀ": "l",
+        "ĸ": "k", "ŋ": "n", "ſ": "s", "ɨ": "i", "ƶ": "z",
+    ]
+
+    /// `text` in lower case without accents (and with æ, ø, ß, ł... spelled in plain letters), each
+    /// run of punctuation and spaces one space.
     static func fold(_ text: String) -> String {
         let lowered = text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
         var result = String.UnicodeScalarView()
@@ -108,6 +118,7 @@ public struct PlaceIndex: Sendable {
             if CharacterSet.alphanumerics.contains(scalar) {
                 if pendingSpace, !result.isEmpty { result.append(" ") }
                 pendingSpace = false
+                if let plain = letterFoldings[scalar] { result.append(contentsOf: plain.unicodeScalars); continue }
                 result.append(scalar)
             } else {
                 pendingSpace = true
@@ -137,7 +148,12 @@ public struct PlaceIndex: Sendable {
             found.append((Found(place: place, match: best, distance: position.map { $0.distance(to: place.coordinate) } ?? 0), names[0].count, index))
         }
         found.sort { ($0.0.match, $0.0.distance, $0.length, $0.index) < ($1.0.match, $1.0.distance, $1.length, $1.index) }
-        return found.prefix(limit).map(\.0)
+        // Places of one name and source (a street's pieces, two kiosks): the nearest stands for them.
+        var named = Set<String>(), results: [Found] = []
+        for (place, _, _) in found where results.count < limit && named.insert("\(place.place.source.rawValue)\u{0}\(place.place.name)").inserted {
+            results.append(place)
+        }
+        return results
     }
 
     /// How `name` matches `needle` (both folded, `needle` not empty), nil when not at all.

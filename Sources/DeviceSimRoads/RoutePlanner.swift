@@ -140,12 +140,15 @@ public struct RoutePlanner {
         var points: [(GeoCoordinate, Double)]
     }
 
-    /// The fastest route from `start` through `stops`.
-    public mutating func route(from start: GeoCoordinate, through stops: [RouteStop], order: Order = .given) -> Result<RoadRoute, RoutingFailure> {
+    /// The fastest route from `start` through `stops`; `startName` names the start in failures (the
+    /// place the device is at, say).
+    public mutating func route(
+        from start: GeoCoordinate, through stops: [RouteStop], order: Order = .given, startName: String = "start"
+    ) -> Result<RoadRoute, RoutingFailure> {
         guard !stops.isEmpty else { return .failure(.noStops) }
         guard !network.segments(for: mode).segments.isEmpty else { return .failure(.noRoads(mode)) }
         let limit = Self.maximumJoinDistance
-        guard let first = network.join(start, for: mode, within: limit) else { return .failure(.noStreetNearby(place: "start", limit: limit, mode: mode)) }
+        guard let first = network.join(start, for: mode, within: limit) else { return .failure(.noStreetNearby(place: startName, limit: limit, mode: mode)) }
         var joins: [RoadJoin] = []
         for stop in stops {
             guard let join = network.join(stop.coordinate, for: mode, within: limit) else { return .failure(.noStreetNearby(place: stop.name, limit: limit, mode: mode)) }
@@ -154,7 +157,7 @@ public struct RoutePlanner {
         var sequence = Array(stops.indices)
         if order == .fastest, stops.count > 1 {
             guard stops.count <= Self.maximumStopsToReorder else { return .failure(.tooManyStopsToReorder(count: stops.count, limit: Self.maximumStopsToReorder)) }
-            switch fastestOrder(start: first, stops: stops, joins: joins) {
+            switch fastestOrder(start: first, stops: stops, joins: joins, startName: startName) {
             case .success(let best): sequence = best
             case .failure(let failure): return .failure(failure)
             }
@@ -163,7 +166,7 @@ public struct RoutePlanner {
         var points = [start]
         var speeds: [Double] = []
         var legs: [RoadRoute.Leg] = []
-        var from = (name: "start", join: first)
+        var from = (name: startName, join: first)
         for index in sequence {
             let stop = stops[index], end = joins[index]
             if from.join.isAtSamePoint(as: end) {
@@ -230,7 +233,7 @@ public struct RoutePlanner {
         return best.map { $0 + (from.distance + to.distance) / offRoad }
     }
 
-    private mutating func fastestOrder(start: RoadJoin, stops: [RouteStop], joins: [RoadJoin]) -> Result<[Int], RoutingFailure> {
+    private mutating func fastestOrder(start: RoadJoin, stops: [RouteStop], joins: [RoadJoin], startName: String) -> Result<[Int], RoutingFailure> {
         let count = stops.count
         // times[i][j]: from stop i (index count: the start) to stop j.
         let arrivalNodes = Array(Set(joins.flatMap { $0.arrivals.map(\.node) })).sorted()
@@ -260,7 +263,7 @@ public struct RoutePlanner {
         guard var last = (0..<count).min(by: { best[full][$0] < best[full][$1] }), best[full][last].isFinite else {
             // Name the first stop that cannot be reached from the start or from any other stop.
             let unreachable = (0..<count).first { j in times[count][j] == nil && (0..<count).allSatisfy { $0 == j || times[$0][j] == nil } } ?? 0
-            return .failure(.unreachable(from: "start", to: stops[unreachable].name, mode: mode))
+            return .failure(.unreachable(from: startName, to: stops[unreachable].name, mode: mode))
         }
         var order: [Int] = []
         var subset = full

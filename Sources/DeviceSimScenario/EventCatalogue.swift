@@ -43,7 +43,7 @@ package enum EventCatalogue {
         "prompt.shown": ["choices", "message", "prompt"],
         "prompt.timed-out": ["choice", "prompt", "reason"],
         "prompt.withdrawn": ["choice", "prompt", "reason"],
-        "request.lost": ["after", "lost", "operation", "reply", "request"],
+        "request.lost": ["after", "interface", "lost", "operation", "reply", "request"],
         "request.timed-out": ["after", "lost", "operation", "reply", "request"],
         "route.started": ["length", "waypoints"],
         "stored.rows": ["file", "probe", "rows"],

@@ -69,10 +69,12 @@ public struct FollowRouteSpec: Sendable {
     /// Plans the route from `start`: the route to follow (nil when a stop cannot be reached) and the
     /// step's trace fields (`mode`, `stops`, `length` in metres, `time` in seconds, or `unreachable`).
     /// The same for the same network and start, so a report can draw the route the run took.
-    public func plan(on roads: RoadNetwork, from start: GeoCoordinate) -> (Route?, [(key: String, value: TraceValue)]) {
+    /// `places` (the world's) name the start when it is one of them (within 5 m), in a failure.
+    public func plan(on roads: RoadNetwork, from start: GeoCoordinate, places: [String: GeoCoordinate] = [:]) -> (Route?, [(key: String, value: TraceValue)]) {
         var planner = RoutePlanner(network: roads, mode: mode)
         var fields: [(key: String, value: TraceValue)] = [("mode", .string(mode.rawValue))]
-        switch planner.route(from: start, through: stops, order: order) {
+        let startName = places.filter { $0.value.distance(to: start) <= 5 }.min { ($0.value.distance(to: start), $0.key) < ($1.value.distance(to: start), $1.key) }?.key
+        switch planner.route(from: start, through: stops, order: order, startName: startName ?? "start") {
         case .success(let route):
             fields += [
                 ("stops", .string(route.stops.map(\.name).joined(separator: " > "))),

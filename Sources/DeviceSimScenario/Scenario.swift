@@ -158,8 +158,9 @@ public enum StepAction: Sendable {
     /// reports the app's authorization as denied while they are off.
     case locationServices(Bool)
     /// The connection drops for an instant: every request of the device on its way loses its request
-    /// or its reply (`lose:`; nil: the seed decides).
-    case dropConnection(LostInFlight?)
+    /// or its reply (`lose:`; nil: the seed decides). With the interface down (the default) the
+    /// requests fail at once; with it up (`interface: up`, lost in the network) they time out.
+    case dropConnection(LostInFlight?, interfaceUp: Bool)
     /// The user answers a prompt (the one showing, or the next of that kind unless `onlyIfShowing`)
     /// after a reaction time.
     case answer(prompt: String, choice: String, after: Duration, onlyIfShowing: Bool)

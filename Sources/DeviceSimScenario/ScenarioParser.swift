@@ -35,7 +35,7 @@ public enum ScenarioParser {
     static let gpsKeys = ["interval", "accuracy", "vertical-accuracy", "noise", "reacquisition", "satellites", "enabled"]
     static let routeKeys = ["start", "speed", "waypoints"]
     static let waypointKeys = ["at", "speed", "pause", "altitude"]
-    static let stepKeys = ["at", "device", "do", "for", "to", "speed", "waypoints", "prompt", "choice", "after", "when", "kind", "count", "during", "lose"] + FollowRouteSpec.ownKeys
+    static let stepKeys = ["at", "device", "do", "for", "to", "speed", "waypoints", "prompt", "choice", "after", "when", "kind", "count", "during", "lose", "interface"] + FollowRouteSpec.ownKeys
     static let deviceActions = [
         "gps-on", "gps-off", "signal-loss", "signal-restore", "move", "teleport", "wifi-on", "wifi-off", "bluetooth-on", "bluetooth-off",
         "go-online", "go-offline", "use-wifi", "use-cellular", "drop-connection", "answer", "follow-route", "storage-fault", "kill-app", "restart-app",
@@ -132,7 +132,9 @@ public enum ScenarioParser {
         }
         let places = world?.places ?? [:]
         // Every position of the scenario (a device's, a step's, an app's settings and actions) may name one.
-        map = try root.placing(places).mapping(allowing: topLevelKeys, what: "scenario")
+        var placed = root.placing(places)
+        if text.contains(" local") { placed = try LocalClockTimes.resolve(placed, start: startDate, timeZone: timeZone) }
+        map = try placed.mapping(allowing: topLevelKeys, what: "scenario")
 
         let deviceNodes = try map.required("devices").sequence(what: "list of devices")
         guard !deviceNodes.isEmpty else { throw try map.required("devices").error("a scenario needs at least one device") }
@@ -528,8 +530,9 @@ public enum ScenarioParser {
         case "location-services-on", "location-services-off": action = .locationServices(name == "location-services-on"); ownKeys = []
         case "drop-connection":
             let lose = try map.optional("lose")?.choice(LostInFlight.allCases.map(\.rawValue), what: "what the drop loses")
-            action = .dropConnection(lose.flatMap(LostInFlight.init(rawValue:)))
-            ownKeys = ["lose"]
+            let interface = try map.optional("interface")?.choice(["down", "up"], what: "the device's interface during the drop") ?? "down"
+            action = .dropConnection(lose.flatMap(LostInFlight.init(rawValue:)), interfaceUp: interface == "up")
+            ownKeys = ["lose", "interface"]
         case "answer":
             let when = try map.optional("when")?.choice(["next", "showing"], what: "answer timing") ?? "next"
             action = .answer(

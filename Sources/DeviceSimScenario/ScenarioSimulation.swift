@@ -407,7 +407,7 @@ public final class ScenarioSimulation {
             fields.append(("length", .double(route.length)))
         case .followRoute(let spec):
             guard let roads = scenario.world?.roads else { return skip(simulated, fields, "the scenario's world has no roads") }
-            let (route, routeFields) = spec.plan(on: roads, from: simulated.motion.state(at: scheduler.now).coordinate)
+            let (route, routeFields) = spec.plan(on: roads, from: simulated.motion.state(at: scheduler.now).coordinate, places: scenario.world?.places ?? [:])
             if let route { simulated.motion.follow(route, from: scheduler.now) }
             fields += routeFields
         case .teleport(let coordinate):
@@ -425,7 +425,12 @@ public final class ScenarioSimulation {
             simulated.connectivity.interface = interface
         case .locationServices(let on):
             simulated.device.locationPrivacy.servicesEnabled = on
-        case .dropConnection(let lose):
+        case .dropConnection(let lose, interfaceUp: true):
+            // Lost in the network, the interface up: the requests on their way time out.
+            if let lose { fields.append(("lose", .string(lose.rawValue))) }
+            fields.append(("interface", .string("up")))
+            simulated.connectionDrops.lostInTheNetwork(lose)
+        case .dropConnection(let lose, interfaceUp: false):
             // Down and up again at this instant: whatever the device had on its way is caught (and
             // loses the part `lose:` says, every request alike).
             let connectivity = simulated.connectivity

@@ -125,13 +125,16 @@ public enum WorldParser {
         let osmNode = try roads.required("osm")
         let name = try osmNode.string(what: "an OpenStreetMap extract (.osm.pbf) path")
         let url = URL(fileURLWithPath: name, relativeTo: URL(fileURLWithPath: file).deletingLastPathComponent()).standardizedFileURL
-        guard FileManager.default.fileExists(atPath: url.path) else { throw osmNode.error("no OpenStreetMap extract at \(url.path)") }
-        if let refusal = InputFile.refusal(atPath: url.path) { throw osmNode.error("cannot read the OpenStreetMap extract \(url.path): \(refusal)") }
-        if let escape = ContainedPath.linkEscape(of: url.path) { throw osmNode.error("cannot read the OpenStreetMap extract: \(escape)") }
+        // Errors name the file as the user would type it: relative to the current folder when below it.
+        let here = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).standardizedFileURL.path + "/"
+        let shown = url.path.hasPrefix(here) ? String(url.path.dropFirst(here.count)) : url.path
+        guard FileManager.default.fileExists(atPath: url.path) else { throw osmNode.error("no OpenStreetMap extract at \(shown)") }
+        if let refusal = InputFile.refusal(atPath: url.path) { throw osmNode.error("cannot read the OpenStreetMap extract \(shown): \(refusal)") }
+        if let escape = ContainedPath.linkEscape(of: url.path) { throw osmNode.error("cannot read the OpenStreetMap extract: \(escape.replacingOccurrences(of: url.path, with: shown))") }
         do {
             return (try ParsedFileCache.roadNetworks.value(at: url.path) { path throws(OSMReadError) in try RoadNetwork(contentsOf: path) }, url.path)
         } catch {
-            throw osmNode.error("\(error)")
+            throw osmNode.error("\(error)".replacingOccurrences(of: url.path, with: shown))
         }
     }
 

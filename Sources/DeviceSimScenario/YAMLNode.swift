@@ -116,7 +116,9 @@ public struct YAMLNode {
         let at = column - 1
         guard characters.indices.contains(at), characters[at] == ":" else { return nil }
         // The entry the column is in: from the last `{`, `[` or `,` of a flow collection, or the line's start.
-        let flowStart = characters[..<at].lastIndex { "{[,".contains($0) }
+        // A comma is a separator only inside a flow collection: in a block value (`name: Oslo, Norway: x`)
+        // the entry starts at the line's key.
+        let flowStart = Self.isInFlowCollection(characters[..<at]) ? characters[..<at].lastIndex { "{[,".contains($0) } : nil
         var start = flowStart.map { $0 + 1 } ?? 0
         while start < at, characters[start] == " " || (flowStart == nil && characters[start] == "-" && characters.indices.contains(start + 1) && characters[start + 1] == " ") {
             start += 1
@@ -135,6 +137,25 @@ public struct YAMLNode {
         let value = String(characters[valueStart..<end]).trimmingCharacters(in: .whitespaces)
         let quoted = value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
         return "a value containing ': ' must be quoted, or YAML reads a second key: \(MessageText.excerpt(key)): \"\(MessageText.excerpt(quoted))\""
+    }
+
+    /// Whether the end of `prefix` (a line up to a column) is inside a `{ }` or `[ ]` opened on the
+    /// line (outside quotes).
+    static func isInFlowCollection(_ prefix: ArraySlice<Character>) -> Bool {
+        var depth = 0
+        var quote: Character?
+        for character in prefix {
+            if let open = quote {
+                if character == open { quote = nil }
+            } else if character == "\"" || character == "'" {
+                quote = character
+            } else if character == "{" || character == "[" {
+                depth += 1
+            } else if character == "}" || character == "]" {
+                depth = max(0, depth - 1)
+            }
+        }
+        return depth > 0
     }
 
     /// An error for a document `text` whose root (this node) is not a mapping: quotes the file's

@@ -15,9 +15,12 @@ public enum BackendError: Error, Sendable, Hashable, CustomStringConvertible {
     case cancelled(operation: String)
     /// The device is offline.
     case unreachable
-    /// The connection dropped while the request was on its way: no reply came within the timeout
-    /// (the server may or may not have acted on it).
+    /// The request or its reply was lost in the network: no reply came within the timeout (the
+    /// server may or may not have acted on it).
     case timedOut(operation: String)
+    /// The device's interface went down while the request was on its way: the request failed at
+    /// once (the server may or may not have acted on it).
+    case connectionLost(operation: String)
     /// The campus game: the user has not joined today's game.
     case notInGame(String)
     /// The campus game: no objective of today's game has this id.
@@ -28,10 +31,13 @@ public enum BackendError: Error, Sendable, Hashable, CustomStringConvertible {
     /// that day's local midnight); nothing was counted.
     case gameOver(String)
 
-    /// Whether the request went out and no answer came in time: the server may have handled it, so
-    /// a retry must carry the same request id.
+    /// Whether the request went out and no answer came (it timed out, or the connection was lost on
+    /// the way): the server may have handled it, so a retry must carry the same request id.
     public var isTimeout: Bool {
-        if case .timedOut = self { true } else { false }
+        switch self {
+        case .timedOut, .connectionLost: true
+        default: false
+        }
     }
 
     public var description: String {
@@ -44,6 +50,7 @@ public enum BackendError: Error, Sendable, Hashable, CustomStringConvertible {
         case .cancelled(let operation): "the request '\(operation)' was abandoned: the app stopped before the answer came"
         case .unreachable: "the server cannot be reached: the device is offline"
         case .timedOut(let operation): "the server did not answer '\(operation)' in time: the connection dropped"
+        case .connectionLost(let operation): "the connection was lost while '\(operation)' was on its way"
         case .notInGame(let account): "\(account) has not joined today's game"
         case .unknownObjective(let objective): "today's game has no objective '\(objective)'"
         case .notAtObjective(let objective): "the server could not confirm the position at '\(objective)'"

@@ -6,16 +6,22 @@ import DeviceSimTime
 /// happens on the way:
 ///
 /// - offline when the request is sent: it fails at once with ``BackendError/unreachable``;
-/// - the connection drops while the request is on its way (the device goes offline, even for an
-///   instant, or a `drop-connection` step): the request or its reply is lost (which one is scripted
-///   with ``ConnectionDrops`` for every request a drop catches, or decided by the seed); the device hears nothing and gives up after
-///   ``timeout`` from the send with ``BackendError/timedOut(operation:)``. A lost reply means the
-///   server acted: a retry must not be applied twice (servers key requests by a request id);
+/// - the device's interface goes down while the request is on its way (the device goes offline, even
+///   for an instant, or a `drop-connection` step): the request fails at once with
+///   ``BackendError/connectionLost(operation:)``, as a phone's networking stack fails its open
+///   connections when the interface goes (the app may retry). The request or its reply was lost
+///   (which one is scripted with ``ConnectionDrops`` for every request a drop catches, or decided by
+///   the seed): a lost reply means the request had reached the server, which acted on it at the
+///   drop, so a retry must not be applied twice (servers key requests by a request id);
+/// - the request or its reply is lost in the network while the interface stays up
+///   (``ConnectionDrops/lostInTheNetwork(_:)``, `drop-connection` with `interface: up`): the device
+///   hears nothing and gives up after ``timeout`` from the send with
+///   ``BackendError/timedOut(operation:)`` (a lost reply: the server acted when the request arrived);
 /// - the app is stopped (its task cancelled) while it waits: ``BackendError/cancelled(operation:)``,
 ///   which is no failure of the server and which a stopped app does not show.
 ///
-/// Events (device's trace): `request.lost` (`operation`, `lost`: `request` or `reply`),
-/// `request.timed-out` (`operation`, `after` seconds).
+/// Events (device's trace): `request.lost` (`operation`, `lost`: `request` or `reply`, `after`
+/// seconds from the send, `interface`: `down` or `up`), `request.timed-out` (`operation`, `after` seconds).
 ///
 /// ```swift
 /// let connection = ServerConnection(device: phone, latency: .milliseconds(200), random: random.split("network"))
@@ -48,26 +54,50 @@ public final class ServerConnection {
     /// Sends the request `operation`, which the server handles with `serve` when it arrives.
     public func send<Reply>(_ operation: String, _ serve: () throws(BackendError) -> Reply) async throws(BackendError) -> Reply {
         guard device.connectivity?.state != .offline else { throw .unreachable }
-        let clock = VirtualClock(device.scheduler)
-        let sentAt = device.scheduler.now
-        let dropped = DropFlag()
+        let scheduler = device.scheduler
+        let sentAt = scheduler.now
+        let latency = latency
         let drops = drops
-        let observation = device.connectivity?.observe { state in
-            guard state == .offline, !dropped.value else { return }
-            dropped.value = true
-            dropped.scriptedPart = drops.current   // the first drop that catches the request decides
+        let connectivity = device.connectivity
+        let flight: InFlight = await waitForCallback(on: scheduler.executor, cancelled: .cancelled) { finish in
+            let arrival = scheduler.schedule(after: latency) { finish(.arrived) }
+            // The first drop that catches the request decides.
+            let interface = connectivity?.observe { state in
+                guard state == .offline else { return }
+                finish(.lost(drops.current, interfaceDown: true))
+            }
+            let network = drops.watch { part in finish(.lost(part, interfaceDown: false)) }
+            return {
+                arrival.cancel()
+                interface?.cancel()
+                drops.unwatch(network)
+            }
         }
-        defer { observation?.cancel() }
-        do {
-            try await clock.sleep(for: latency)
-        } catch {
-            throw .cancelled(operation: operation)   // the app was stopped while waiting
+        let part: LostInFlight?, interfaceDown: Bool
+        switch flight {
+        case .arrived: return try serve()
+        case .cancelled: throw .cancelled(operation: operation)   // the app was stopped while waiting
+        case .lost(let scripted, let down): (part, interfaceDown) = (scripted, down)
         }
-        guard dropped.value else { return try serve() }
-        let lost = dropped.scriptedPart ?? (random.next() & 1 == 0 ? .request : .reply)
-        device.record("request.lost", [("operation", .string(operation)), ("lost", .string(lost.rawValue))])
-        if lost == .reply { _ = try? serve() }
+        let lost = part ?? (random.next() & 1 == 0 ? .request : .reply)
+        let clock = VirtualClock(scheduler)
+        func recordLoss() {
+            device.record("request.lost", [
+                ("operation", .string(operation)), ("lost", .string(lost.rawValue)),
+                ("after", .double(sentAt.duration(to: scheduler.now).inSeconds)), ("interface", .string(interfaceDown ? "down" : "up")),
+            ])
+        }
+        if interfaceDown {
+            // The request had reached the server (its reply was on its way back) or had not.
+            recordLoss()
+            if lost == .reply { _ = try? serve() }
+            throw .connectionLost(operation: operation)
+        }
         do {
+            // Lost in the network: known (and, a lost reply, handled by the server) when it would have arrived.
+            try await clock.sleep(until: sentAt.advanced(by: latency))
+            recordLoss()
+            if lost == .reply { _ = try? serve() }
             try await clock.sleep(until: sentAt.advanced(by: timeout))
         } catch {
             throw .cancelled(operation: operation)
@@ -77,10 +107,11 @@ public final class ServerConnection {
     }
 }
 
-/// Whether the connection dropped while a request was on its way (set by a connectivity observer on
-/// the simulation's executor, read there after the flight).
-private final class DropFlag {
-    var value = false
-    /// What the drop lost, when a `drop-connection` step said (`lose:`).
-    var scriptedPart: LostInFlight?
+/// How a request's flight ended.
+private enum InFlight: Sendable {
+    case arrived
+    /// Caught by a drop (its scripted part, nil: the seed decides): of the interface, or in the network.
+    case lost(LostInFlight?, interfaceDown: Bool)
+    /// The app was stopped.
+    case cancelled
 }

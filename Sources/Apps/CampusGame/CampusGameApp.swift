@@ -25,7 +25,8 @@ import DeviceSimTime
 ///
 /// Events (device's trace): `game.join-shown` (`added`, `game`, `objectives`), `objectives.shown`,
 /// `objective.not-here` (`objective`, `nearest`: the nearest one's id and name, `distance`), `objective.pending` (`objective`, `message`: a second
-/// tap while the request is on its way), `objective.already-achieved` (`objective`, `by`:
+/// tap while the request is on its way), `objective.queued` (`message`: a tap on a new day while its
+/// join is on its way, checked when the join answers), `objective.already-achieved` (`objective`, `by`:
 /// `device` / `server`, `message`), `objective.confirmed` (`objective`, `points`, `daily`, `weekly`,
 /// `info`), `scoreboard.shown` (`period`, `rows`, `you`), `game.error` (`operation`, `message`: what
 /// the user is shown; `reason`: why, for every error). A field `objective` is always the objective's id
@@ -112,7 +113,22 @@ public final class CampusGameApp {
 
     // MARK: Flows
 
+    /// The number of "Join Game" requests on their way.
+    private var joinsOnTheirWay = 0
+    /// "Objective Achieved" taps made while a join was on its way to a new day's game, each with the
+    /// position it was tapped at: sent when the join answers.
+    private var tapsAwaitingJoin: [LocationFix] = []
+
     private func performJoin() async {
+        joinsOnTheirWay += 1
+        defer {
+            joinsOnTheirWay -= 1
+            if joinsOnTheirWay == 0, !isStopped, !tapsAwaitingJoin.isEmpty {
+                let taps = tapsAwaitingJoin
+                tapsAwaitingJoin = []
+                for fix in taps { run { await $0.performObjectiveAchieved(tappedAt: fix) } }
+            }
+        }
         do throws(BackendError) {
             let join = try await online().join(account)
             guard !isStopped else { return }
@@ -144,8 +160,10 @@ public final class CampusGameApp {
         }
     }
 
-    private func performObjectiveAchieved() async {
-        guard let fix = device.location.currentFix else {
+    /// "Objective Achieved" at the position `tappedAt` (nil: the current fix; a tap queued behind a
+    /// join keeps the position it was made at).
+    private func performObjectiveAchieved(tappedAt: LocationFix? = nil) async {
+        guard let fix = tappedAt ?? device.location.currentFix else {
             device.record("game.error", [
                 ("operation", .string("achieve")), ("message", .string("No GPS position yet: go outside and try again.")), ("reason", .string("no GPS fix")),
             ])
@@ -164,6 +182,14 @@ public final class CampusGameApp {
         // A retry of a request whose answer never came goes to the server as it was (its game and
         // request id), even after midnight: the server may have counted it in that day's game.
         let isRetry = reached.map { state.unanswered.contains($0.id) } ?? false
+        if joined != today, !isRetry, joinsOnTheirWay > 0 {
+            // The user joined today's game and tapped before the join answered: the tap waits for it.
+            tapsAwaitingJoin.append(fix)
+            device.record("objective.queued", [
+                ("message", .string("Joining today's game... your tap is checked as soon as the game server answers.")),
+            ])
+            return
+        }
         guard joined == today || isRetry else {
             // The stored game is an earlier day's: what was achieved in it says nothing about today.
             device.record("game.error", [
@@ -228,7 +254,7 @@ public final class CampusGameApp {
             failed("achieve", error)
             guard state.gameID == game else { return }
             switch error {
-            case .timedOut:
+            case .timedOut, .connectionLost:
                 // No answer: the server may have counted it. The phone keeps the request to send
                 // again (its game and id), also after midnight.
                 guard state.unanswered.insert(objective.id).inserted else { return }
@@ -267,7 +293,7 @@ public final class CampusGameApp {
         case .unreachable: message = "No internet connection: try again when you are online."
         case .serverError: message = "The game server had a problem: try again later."
         case .cancelled: message = "The request was abandoned before the game server answered: try again."
-        case .timedOut: message = "The connection was lost before the game server answered: try again."
+        case .timedOut, .connectionLost: message = "The connection was lost before the game server answered: try again."
         case .notInGame: message = "Join today's game first."
         case .gameOver: message = "That day's game ended before the game server got your tap: join today's game and try again."
         case .unknownObjective: message = "This objective is not part of today's game: view the objectives to see today's."

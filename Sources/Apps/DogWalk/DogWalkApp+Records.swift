@@ -200,7 +200,9 @@ extension DogWalkApp {
     }
 
     /// The popup and the list after the records changed: the group of the popup's records that is
-    /// left (its marker now), or, with none left, the popup and the list close.
+    /// left (its marker now), or, with none left, the popup closes (its marker is gone) and the list
+    /// shows no records: the document closes a list only through its close button ("Hiding a
+    /// business record list").
     private func refreshPopup() {
         guard let popup = statisticsPopup else { return }
         let before = Set(popup.overlapping.compactMap(\.id))
@@ -208,9 +210,8 @@ extension DogWalkApp {
             statisticsPopup = nil
             device.record("statistics.closed", [("by", .string("records-deleted"))])
             if recordList != nil {
-                recordList = nil
                 selectedListRecord = nil
-                device.record("record-list.closed")
+                showRecordList([])
             }
             return
         }

@@ -48,7 +48,7 @@ extension DogWalkApp {
             device.record("user-data.none")
         } catch .corrupt(let file, let reason) {
             device.record("user-data.corrupt", [("file", .string(file)), ("reason", .string(reason)),
-                                                 ("action", .string("the damaged file was set aside; sign in again to restore your data"))])
+                                                 ("action", .string("the damaged file was set aside; sign in to restore the data your account keeps on the server (an offline account kept its data only on this phone: start again offline)"))])
         } catch {
             guard !isStopped else { return }
             device.record("user-data.load-failed", [("reason", .string(error.description))])

@@ -247,8 +247,8 @@ public final class DogWalkScenarioApp: ScenarioApp {
         case "start-service": return .startService
         case "stop-service": return .stopService
         case "center-map": return .centerMap
-        case "enter-credential": return .enterCredential(email: try text("email", "an e-mail address"), password: try text("password", "a password"))
-        case "sign-up": return .signUp(email: try text("email", "an e-mail address"))
+        case "enter-credential": return .enterCredential(email: try step.requiredText("email", what: "an e-mail address"), password: try text("password", "a password"))
+        case "sign-up": return .signUp(email: try step.requiredText("email", what: "an e-mail address"))
         case "enter-new-password": return .enterNewPassword(try text("password", "the new password"), confirmation: try text("confirm", "the new password again"))
         case "fill-dog-profile":
             var clearing: Set<DogProfile.Attribute> = []

@@ -34,7 +34,7 @@ import DeviceSimTime
 ///   visit of each hotspot she is in got live in a ``FriendLocatorStore``: a restarted app goes on
 ///   from there. A visit a restarted app finds her still in (entered within its first `leaveAfter`
 ///   scans) goes on where it was (`hotspot.entered` with `resumed: true`: her friends are not pinged
-///   twice); one she is no longer in is left (`hotspot.left` with `while: closed`) and where she is
+///   twice; a visit whose "inform a group?" was showing is asked again); one she is no longer in is left (`hotspot.left` with `while: closed`) and where she is
 ///   now synced.
 ///
 /// Events (device's trace): `app.started`, `signup.shown`, `signed-up`, `sign-up.failed`,
@@ -346,8 +346,8 @@ public final class FriendLocatorApp {
     }
 
     /// Saves how far the visit of `hotspot` got.
-    private func saveProgress(of hotspot: String, group: String?, isComplete: Bool) {
-        let progress = FriendLocatorLocalState.Visit(hotspot: hotspot, group: group, isComplete: isComplete)
+    private func saveProgress(of hotspot: String, group: String?, isComplete: Bool, isGroupAnswered: Bool = true) {
+        let progress = FriendLocatorLocalState.Visit(hotspot: hotspot, group: group, isComplete: isComplete, isGroupAnswered: isGroupAnswered)
         if let index = visitProgress.firstIndex(where: { $0.hotspot == hotspot }) {
             visitProgress[index] = progress
         } else {
@@ -387,12 +387,15 @@ public final class FriendLocatorApp {
         var location = SharedLocation(account: account, hotspot: hotspot.name, coordinate: nil, precision: .hotspot)
 
         var group: String?
-        if let resuming {
+        if let resuming, resuming.isGroupAnswered {
             group = resuming.group
         } else if settings.autoPing {
             group = settings.group
             send(ping: settings.group, location)
         } else {
+            // Begun before it is asked: an app killed while the question shows resumes this visit.
+            if resuming == nil { saveProgress(of: hotspot.name, group: nil, isComplete: false, isGroupAnswered: false) }
+            guard !isStopped else { return }   // killed while saving
             let answer = await ask(UserPrompt(
                 id: "inform-group", message: "You entered \(hotspot.name). Inform a group about your presence?",
                 choices: groups + ["no"]))
@@ -403,7 +406,7 @@ public final class FriendLocatorApp {
                 device.record("ping.declined", [("hotspot", .string(hotspot.name)), ("answer", .string(answer ?? "none"))])
             }
         }
-        if resuming == nil { saveProgress(of: hotspot.name, group: group, isComplete: false) }
+        if resuming?.isGroupAnswered != true { saveProgress(of: hotspot.name, group: group, isComplete: false) }
         guard !isStopped else { return }   // killed while saving
 
         if settings.autoLocate {

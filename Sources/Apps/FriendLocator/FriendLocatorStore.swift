@@ -15,14 +15,18 @@ public struct FriendLocatorLocalState: Sendable, Hashable {
         /// The group informed on entering (nil: nobody, the user declined).
         public var group: String?
         /// Whether the visit is over (located or not, synced and pinged); otherwise only the group
-        /// question is behind it.
+        /// question is behind it (or still before it: ``isGroupAnswered``).
         public var isComplete: Bool
+        /// Whether the user answered "inform a group?" (false: the app was killed or restarted while
+        /// it showed; a restarted app asks it again and the visit goes on, `resumed: true`).
+        public var isGroupAnswered: Bool
 
         /// Creates a visit's progress.
-        public init(hotspot: String, group: String?, isComplete: Bool) {
+        public init(hotspot: String, group: String?, isComplete: Bool, isGroupAnswered: Bool = true) {
             self.hotspot = hotspot
             self.group = group
             self.isComplete = isComplete
+            self.isGroupAnswered = isGroupAnswered
         }
     }
 
@@ -100,7 +104,7 @@ public final class InMemoryFriendLocatorStore: FriendLocatorStore {
 
 /// The friend-locator app's state in tables of an ``SQLiteDatabase`` (`<device>.friend-locator.sqlite`
 /// in scenarios): `session` (`account`, `tracking_off`), `outbox` (what waits to be sent) and `visits`
-/// (`hotspot`, `grp`, `complete`: how far the visit of each hotspot she is in got).
+/// (`hotspot`, `grp`, `complete`, `group_answered`: how far the visit of each hotspot she is in got).
 ///
 /// ```swift
 /// let store = SQLiteFriendLocatorStore(database: SQLiteDatabase(path: path, migrations: SQLiteFriendLocatorStore.migrations, now: { scheduler.now }))
@@ -129,6 +133,10 @@ public final class SQLiteFriendLocatorStore: FriendLocatorStore {
         [
             "CREATE TABLE visits (position INTEGER PRIMARY KEY, hotspot TEXT NOT NULL, grp TEXT, complete INTEGER NOT NULL)",
         ],
+        [
+            // A visit begun while "inform a group?" showed (0: not answered yet).
+            "ALTER TABLE visits ADD COLUMN group_answered INTEGER NOT NULL DEFAULT 1",
+        ],
     ]
 
     /// The database file the tables are in.
@@ -154,8 +162,9 @@ public final class SQLiteFriendLocatorStore: FriendLocatorStore {
                         precision: LocationPrecision(rawValue: row[7].string ?? "") ?? .hotspot),
                     version: Int(row[8].int ?? 0), attempts: Int(row[9].int ?? 0))
             }
-            let visits = try db.query("SELECT hotspot, grp, complete FROM visits ORDER BY position").map { row in
-                FriendLocatorLocalState.Visit(hotspot: row[0].string ?? "", group: row[1].string, isComplete: (row[2].int ?? 0) != 0)
+            let visits = try db.query("SELECT hotspot, grp, complete, group_answered FROM visits ORDER BY position").map { row in
+                FriendLocatorLocalState.Visit(
+                    hotspot: row[0].string ?? "", group: row[1].string, isComplete: (row[2].int ?? 0) != 0, isGroupAnswered: (row[3].int ?? 1) != 0)
             }
             return FriendLocatorLocalState(account: session[0].string, trackingOff: (session[1].int ?? 0) != 0, queued: queued, visits: visits)
         }
@@ -167,8 +176,9 @@ public final class SQLiteFriendLocatorStore: FriendLocatorStore {
             try db.execute("DELETE FROM visits")
             for (position, visit) in state.visits.enumerated() {
                 try db.execute(
-                    "INSERT INTO visits (position, hotspot, grp, complete) VALUES (?, ?, ?, ?)",
-                    [.integer(Int64(position)), .text(visit.hotspot), SQLiteValue(visit.group), .integer(visit.isComplete ? 1 : 0)])
+                    "INSERT INTO visits (position, hotspot, grp, complete, group_answered) VALUES (?, ?, ?, ?, ?)",
+                    [.integer(Int64(position)), .text(visit.hotspot), SQLiteValue(visit.group), .integer(visit.isComplete ? 1 : 0),
+                     .integer(visit.isGroupAnswered ? 1 : 0)])
             }
             try db.execute(
                 "INSERT OR REPLACE INTO session (id, account, tracking_off) VALUES (1, ?, ?)",

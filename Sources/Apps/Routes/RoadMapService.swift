@@ -29,8 +29,13 @@ final class RoadMapService: MapService {
         var found = own.matches(for: query, near: position, limit: Self.suggestionLimit).map { ($0, 0) }
         found += (world.roads?.places.matches(for: query, near: position, limit: Self.suggestionLimit) ?? []).map { ($0, 1) }
         found.sort { ($0.0.match, $0.0.distance, $0.1) < ($1.0.match, $1.0.distance, $1.1) }
+        // One suggestion per name: the world's place of that name if there is one (the document's
+        // places come first), else the nearest; at the rank of its name's best match.
+        let worldNames = Set(found.filter { $0.1 == 0 }.map(\.0.place.name))
         var names = Set<String>(), suggestions: [RoutePlace] = []
-        for (match, _) in found where names.insert(match.place.name).inserted { suggestions.append(RoutePlace(name: match.place.name, coordinate: match.place.coordinate)) }
+        for (match, source) in found where (source == 0 || !worldNames.contains(match.place.name)) && names.insert(match.place.name).inserted {
+            suggestions.append(RoutePlace(name: match.place.name, coordinate: match.place.coordinate))
+        }
         return Array(suggestions.prefix(Self.suggestionLimit))
     }
 

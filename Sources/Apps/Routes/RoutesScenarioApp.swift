@@ -105,7 +105,7 @@ public final class RoutesScenarioApp: ScenarioApp {
         case "save-changes": return .saveChanges
         case "discard-changes": return .discardChanges
         case "delete-route": return .deleteRoute
-        case "search": return .search(text: try step.required("text").string(what: "the text searched for"))
+        case "search": return .search(text: try step.requiredText("text", what: "the text searched for"))
         case "select-suggestion": return .selectSuggestion(place: try step.requiredText("place", what: "a suggested place"))
         case "save-route": return .saveRoute(name: try step.optional("name")?.string(what: "the route's name (\"\" for a name left empty)"))
         case "cancel-route-name": return .cancelRouteName

@@ -172,11 +172,7 @@ public final class TaskListApp {
     // MARK: 2.1 and 2.2
 
     private func enter() async {
-        do {
-            state = try store.load()
-        } catch {
-            device.record("storage.failed", [("operation", .string("load")), ("reason", .string(error.description))])
-        }
+        state = loadState() ?? TaskListLocalState()
         device.record("app.started", [("signed-in", .bool(state.account != nil)), ("account", state.account.map(TraceValue.string) ?? .null)])
         if state.account != nil {
             show(.tasks)
@@ -212,12 +208,40 @@ public final class TaskListApp {
             show(.accounts)
             let accounts = device.accounts?.accounts(for: method) ?? []
             guard let account = await ask(UserPrompt(id: "choose-account", message: "Choose a \(method) account", choices: accounts)) else { return }
-            state = TaskListLocalState(account: account, nextTaskNumber: state.nextTaskNumber)
+            if storeUnread, let kept = loadState(), kept.account == account {
+                // The file could not be read at the start but can now: what it kept for this account
+                // (unsent tasks among it) is the app's state again, not overwritten by an empty list.
+                state = kept
+            } else {
+                state = TaskListLocalState(account: account, nextTaskNumber: state.nextTaskNumber)
+            }
             save()
             device.record("signed-in", [("method", .string(method)), ("account", .string(account))])
         }
         show(.tasks)
         await download()
+    }
+
+    /// Whether the saved state could not be read at the start (a read error twice over): sign-in
+    /// reads it again before it saves anything, so what was unsent is not overwritten.
+    private var storeUnread = false
+
+    /// The saved state, read again once when a read fails (a one-off read error is not a lost
+    /// list); nil when it cannot be read (`storage.failed`, operation `load`).
+    private func loadState() -> TaskListLocalState? {
+        for attempt in 1...2 {
+            do {
+                let loaded = try store.load()
+                storeUnread = false
+                return loaded
+            } catch {
+                guard !isStopped else { return nil }
+                device.record("storage.failed", [("operation", .string("load")), ("reason", .string(error.description)), ("attempt", .int(attempt))])
+                if case .corrupt = error { break }   // damaged: reading again gives the same
+            }
+        }
+        storeUnread = true
+        return nil
     }
 
     // MARK: 2.3 and 2.4
@@ -388,7 +412,7 @@ public final class TaskListApp {
                 device.record("upload.failed", [("reason", .string(error.description)), ("unsent", .int(state.tasks.count))])
                 let message = switch error {
                 case .unreachable: "No internet connection: your changes are not saved to the server yet (they stay on this phone)."
-                case .timedOut: "The connection was lost: your changes may not be saved to the server yet (they stay on this phone)."
+                case .timedOut, .connectionLost: "The connection was lost: your changes may not be saved to the server yet (they stay on this phone)."
                 default: "Your changes could not be saved to the server: \(error) (they stay on this phone)."
                 }
                 let choices = signingOut ? ["retry", "cancel"] : ["retry"]
@@ -464,7 +488,7 @@ public final class TaskListApp {
                 finish(answer)
             }
             self?.uploadDialog = (withdrawal, { finish("retry") })
-            return nil
+            return { withdrawal.withdraw() }
         }
     }
 
@@ -529,8 +553,9 @@ public final class TaskListApp {
     private func ask(_ prompt: UserPrompt) async -> String? {
         guard let notifications = device.notifications else { return nil }
         return await waitForCallback(on: device.scheduler.executor, cancelled: nil) { finish in
-            notifications.ask(prompt, timeout: nil) { finish($0) }
-            return nil
+            // Taken back when the app stops (killed or restarted): the next run shows its own dialogs.
+            let withdrawal = notifications.ask(prompt, timeout: nil) { finish($0) }
+            return { withdrawal.withdraw() }
         }
     }
 

@@ -1,0 +1,46 @@
+@testable import DeviceSimRoads
+import DeviceSimHAL
+import Foundation
+import Testing
+
+/// Issue 48, item 5: letters folded as a keyboard without them writes them, places of one name, OSM
+/// XML recognised, squares drawn as closed ways.
+@Suite struct Issue48RoadsTests {
+    @Test func lettersThatAreNotAccentedOnesFoldToPlainLetters() {
+        #expect(PlaceIndex.fold("Rue Ærø") == "rue aero")
+        #expect(PlaceIndex.fold("Straße") == "strasse")
+        #expect(PlaceIndex.fold("Łódź") == "lodz")
+        #expect(PlaceIndex.fold("Œuvre Þingvellir Đakovo") == "oeuvre thingvellir dakovo")
+        let index = PlaceIndex([Place(name: "Rue Ærø", coordinate: GeoCoordinate(latitude: 69.6, longitude: 18.9), source: .street)])
+        #expect(index.search("aero").map(\.name) == ["Rue Ærø"])
+    }
+
+    @Test func twoPlacesOfOneNameAreOneResultTheNearest() {
+        let west = GeoCoordinate(latitude: 69.6000, longitude: 18.9000), east = GeoCoordinate(latitude: 69.6009, longitude: 18.9074)
+        let index = PlaceIndex([
+            Place(name: "Bakeri", coordinate: east, source: .osmNode), Place(name: "Bakeri", coordinate: west, source: .osmNode),
+        ])
+        let found = index.search("bakeri", near: GeoCoordinate(latitude: 69.6001, longitude: 18.9002))
+        #expect(found.count == 1)
+        #expect(found.first?.coordinate == west)
+        #expect(index.search("bakeri", near: GeoCoordinate(latitude: 69.6009, longitude: 18.9070)).first?.coordinate == east)
+    }
+
+    @Test func anOSMXMLFileIsToldToBeConverted() {
+        let xml = Data("<?xml version='1.0' encoding='UTF-8'?>\n<osm version=\"0.6\">\n</osm>\n".utf8)
+        #expect(throws: OSMReadError.unsupported("town.osm is OSM XML, not PBF; convert it with `osmium cat town.osm -o town.osm.pbf`")) {
+            try OSMPBFReader.read(xml, name: "town.osm")
+        }
+        #expect(OSMPBFReader.isOSMXML(Data("\u{FEFF}  <osm>".utf8)))
+        #expect(!OSMPBFReader.isOSMXML(Data([0, 0, 0, 14])))
+    }
+
+    @Test func aSquareAndAParkingDrawnAsClosedWaysAreFoundByName() throws {
+        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Simulator/worlds/aerobyen.osm.pbf").standardizedFileURL.path
+        let network = try RoadNetwork(contentsOf: path)
+        // A square and a parking drawn as closed ways are found by name.
+        let places = network.places.search("torget")
+        #expect(places.map(\.name) == ["Torget"])
+        #expect(network.places.search("parkering").map(\.name) == ["Parkering"])
+    }
+}
