@@ -1,3 +1,4 @@
+import DeviceSimTestSupport
 import Foundation
 import Testing
 
@@ -70,7 +71,7 @@ extension ReportBrowserTests {
          Math.min(...[...document.querySelectorAll('section.scenario:not(.collapsed) svg.timeline > text')].map(t => t.getBoundingClientRect().height).concat([99]))]
         """
 
-    @Test(.enabled(if: Playwright.shouldRun, "Python's playwright and Debian's chromium"))
+    @Test(.enabled(if: SlowTests.run, "slow: DEVICESIM_SLOW_TESTS=1 swift test (or .ci/run) runs it"), .enabled(if: Playwright.shouldRun, "Python's playwright and Debian's chromium"))
     func aFailingRoadsScenarioDrawsTheRouteTheStreetsTheChecksAndTheSteps() throws {
         let folder = try CLI.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -187,7 +188,7 @@ extension ReportBrowserTests {
         }
     }
 
-    @Test(.enabled(if: Playwright.shouldRun, "Python's playwright and Debian's chromium"))
+    @Test(.enabled(if: SlowTests.run, "slow: DEVICESIM_SLOW_TESTS=1 swift test (or .ci/run) runs it"), .enabled(if: Playwright.shouldRun, "Python's playwright and Debian's chromium"))
     func theAppPanelShowsWhatTheAppShowedAtTheTimeChosen() throws {
         let folder = try CLI.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -256,7 +257,7 @@ extension ReportBrowserTests {
           - { event: record.placed, at-least: 1 }
         """
 
-    @Test(.enabled(if: Playwright.shouldRun, "Python's playwright and Debian's chromium"))
+    @Test(.enabled(if: SlowTests.run, "slow: DEVICESIM_SLOW_TESTS=1 swift test (or .ci/run) runs it"), .enabled(if: Playwright.shouldRun, "Python's playwright and Debian's chromium"))
     func aSweepOfAHundredScenariosIsGroupedCollapsedAndFilterable() throws {
         let folder = try CLI.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -1,9 +1,10 @@
+import DeviceSimTestSupport
 import Foundation
 import Testing
 
 /// What `devicesim run` prints for a person: the progress line on a terminal (and nothing of it in a
 /// pipe), the help, the counts, the warning for a scenario that checks nothing.
-@Suite struct RunTerminalTests {
+@Suite(.enabled(if: SlowTests.run, "slow: DEVICESIM_SLOW_TESTS=1 swift test (or .ci/run) runs it")) struct RunTerminalTests {
     static var tmuxAndScriptInstalled: Bool {
         FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux") && FileManager.default.isExecutableFile(atPath: "/usr/bin/script")
     }
