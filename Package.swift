@@ -1,5 +1,6 @@
 // swift-tools-version: 6.1
 import PackageDescription
+import Foundation
 
 let package = Package(
     name: "DeviceSim",
@@ -149,7 +150,7 @@ let package = Package(
         .testTarget(name: "DeviceSimTimeTests", dependencies: ["DeviceSimTime"]),
         .testTarget(name: "DeviceSimHALTests", dependencies: ["DeviceSimHAL"]),
         .testTarget(name: "DeviceSimNMEATests", dependencies: ["DeviceSimNMEA", "DeviceSimTime"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "DeviceSimRoadsTests", dependencies: ["DeviceSimRoads"], exclude: ["Fixtures"]),
+        .testTarget(name: "DeviceSimRoadsTests", dependencies: ["DeviceSimRoads", "DeviceSimTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "DeviceSimSimulatedTests", dependencies: ["DeviceSimSimulated"]),
         .testTarget(name: "DeviceSimGPSDTests", dependencies: ["DeviceSimGPSD", "DeviceSimSimulated", "DeviceSimScenario", "DeviceSimNMEA", "DeviceSim", "DeviceSimTestSupport"]),
         .testTarget(
@@ -190,3 +191,24 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// The live gpsd driver links libgps. Where its header is missing (a Linux without libgps-dev, a Mac
+// without Homebrew's gpsd) the package leaves out the driver, its tests and the CLI's gpsd commands
+// (the CLI compiles them under `#if canImport(DeviceSimGPSD)`), so everything else builds and the
+// bundled scenarios run. DEVICESIM_GPSD=1 or =0 decides instead. SwiftPM keeps the evaluated manifest:
+// after installing libgps, run `swift package reset` (or change DEVICESIM_GPSD) to build the driver.
+let libgpsHeaderFound = ["/usr/include", "/usr/local/include", "/opt/homebrew/include"]
+    .contains { FileManager.default.fileExists(atPath: $0 + "/gps.h") }
+if !(ProcessInfo.processInfo.environment["DEVICESIM_GPSD"].map { $0 != "0" } ?? libgpsHeaderFound) {
+    let gpsdTargets: Set = ["CGPS", "DeviceSimGPSD", "DeviceSimGPSDTests"]
+    package.products.removeAll { $0.name == "DeviceSimGPSD" }
+    package.targets.removeAll { gpsdTargets.contains($0.name) }
+    for target in package.targets {
+        target.dependencies.removeAll {
+            switch $0 {
+            case .targetItem(let name, _), .byNameItem(let name, _): gpsdTargets.contains(name)
+            default: false
+            }
+        }
+    }
+}

@@ -1,4 +1,6 @@
 import ArgumentParser
+import DeviceSimScenario
+import DeviceSimSimulated
 import Foundation
 
 /// `devicesim`: run mobile-app flows against a simulated (or live) device.
@@ -31,6 +33,10 @@ struct DeviceSimCommand: ParsableCommand {
         } catch let exit as ExitCode {
             code = exit.rawValue
         } catch {
+            if let unknown = unknownSubcommandMessage(Array(CommandLine.arguments.dropFirst())) {
+                Terminal.standardError.write(unknown + "\n")
+                Foundation.exit(2)
+            }
             let status = exitCode(for: error)
             let message = fullMessage(for: error)
             if status == .success {
@@ -42,5 +48,14 @@ struct DeviceSimCommand: ParsableCommand {
             }
         }
         Foundation.exit(code)
+    }
+
+    /// For a first argument that names no subcommand but is close to one (`devicesim rn`): the error
+    /// that says which was meant; nil otherwise (ArgumentParser's own message stands).
+    static func unknownSubcommandMessage(_ arguments: [String]) -> String? {
+        guard let word = arguments.first, !word.hasPrefix("-") else { return nil }
+        let names = configuration.subcommands.compactMap { $0.configuration.commandName } + ["help"]
+        guard !names.contains(word), let suggestion = NearestWord.suggest(for: word, among: names) else { return nil }
+        return "error: '\(MessageText.escapingControls(word))' is not a devicesim command; did you mean `\(suggestion)`? (devicesim --help lists them)"
     }
 }

@@ -42,7 +42,13 @@ struct RunCommand: ParsableCommand {
             one file per database, <device>.sqlite or <device>.<app>.sqlite.
 
             On a terminal, a progress line on standard error shows the runs done,
-            the failures so far and the time left; it is erased at the end.
+            the failures so far, the time left and the scenario and seed it is on;
+            it is erased at the end.
+
+            Ctrl-C (or SIGTERM) once: no new run starts, the runs under way finish,
+            and the results, JUnit and report of the runs that finished are written;
+            the summary says "interrupted" and the exit status is 130. Ctrl-C again
+            stops at once (status 130, nothing more written).
             """
     )
 
@@ -143,14 +149,24 @@ struct RunCommand: ParsableCommand {
         // expectations look at, so memory does not grow with the length of a trace.
         // Without --keep-data, each run's databases go as soon as it ends, on the thread that ran it.
         // On a terminal, a progress line on standard error; everything else printed clears it first.
-        let progress = RunProgress.onTerminal(total: plan.count, noun: sweep == nil ? "scenario" : "run")
+        let jobCount = jobs ?? ProcessInfo.processInfo.activeProcessorCount
+        let progress = RunProgress.onTerminal(plan: plan, noun: sweep == nil ? "scenario" : "run", jobs: jobCount)
+        // Ctrl-C: the first stops starting runs (the rest of this function writes what finished), the second exits.
+        let stop = StopSignal()
+        let interruption = BatchInterruption(raising: stop) { progress?.stopStarting() }
+        defer { interruption.remove() }
         func show(_ write: () -> Void) {
             if let progress { progress.withLineCleared(write) } else { write() }
         }
         var warnedEmpty = Set<String>()
         progress?.start()
         defer { progress?.stop() }
-        try ScenarioBatch.run(plan, runner: runner, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount, swept: sweep != nil, traceFolder: traceFolder, keepingEvents: false, removingDataFolders: keepData == nil) { outcome in
+        var onStart: (@Sendable (ScenarioBatch.Item) -> Void)?
+        if let progress { onStart = { item in progress.started(item) } }
+        try ScenarioBatch.run(
+            plan, runner: runner, jobs: jobCount, swept: sweep != nil, traceFolder: traceFolder, keepingEvents: false, removingDataFolders: keepData == nil,
+            stop: stop, started: onStart
+        ) { outcome in
             switch outcome {
             case .invalid(let record, let error):
                 records.append(record)
@@ -170,7 +186,7 @@ struct RunCommand: ParsableCommand {
                     throw ExitCode(1)
                 }
             }
-            progress?.finished(passed: outcome.record.passed)
+            progress?.finished(outcome.record)
             try resultsFile?.append(RunRecordCoding.line(outcome.record))
         }
         progress?.stop()
@@ -186,9 +202,11 @@ struct RunCommand: ParsableCommand {
            let failure = ReportCommand.write(records: records, traceFolder: traceFolder, temporaryTraces: reportTraces != nil, to: report, wallSeconds: total, style: Style(enabled: Terminal.standardError.supportsColor)) {
             writeFailures.append(failure)
         }
-        var status = RunSummary(records: records, wallSeconds: total).print(style: style)
+        let interrupted = stop.isRaised
+        var status = RunSummary(records: records, wallSeconds: total, interruptedOf: interrupted ? plan.count : nil).print(style: style)
         for failure in writeFailures { Terminal.standardError.write(style.red("error: ") + failure + "\n") }
         if !writeFailures.isEmpty { status = max(status, 1) }
+        if interrupted { status = BatchInterruption.exitStatus }
         if selectedShard != nil, let statusFile = ProcessInfo.processInfo.environment["TEST_SHARD_STATUS_FILE"], !statusFile.isEmpty {
             _ = FileManager.default.createFile(atPath: statusFile, contents: nil)   // Bazel: this runner shards
         }

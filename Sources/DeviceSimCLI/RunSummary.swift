@@ -8,6 +8,8 @@ import Foundation
 struct RunSummary {
     let records: [RunRecord]
     let wallSeconds: Double
+    /// The number of runs planned, when Ctrl-C stopped the run before all of them ran.
+    var interruptedOf: Int? = nil
 
     /// One scenario's line and its failures (every expectation when `outcomes` is given). Text from
     /// the scenario file or a results file has its control characters escaped: a title must not
@@ -49,6 +51,9 @@ struct RunSummary {
         if invalid > 0 { summary += ", \(invalid) invalid" }
         summary += style.dim(" (\(DurationText.format(.seconds(virtual))) of virtual time in \(String(format: "%.2f", wallSeconds)) s)")
         out.write((failed.isEmpty && invalid == 0 ? style.green(summary) : style.red(summary)) + "\n")
+        if let interruptedOf {
+            out.write(style.yellow("interrupted") + ": \(records.count) of \(interruptedOf) \(noun)s finished before Ctrl-C; the rest did not run\n")
+        }
         if swept, !failed.isEmpty {
             let seeds = Set(failed.compactMap(\.seed)).sorted()
             out.write("failing seeds: \(seeds.map(String.init).joined(separator: ", "))\n")

@@ -16,3 +16,43 @@ enum InterruptHandling {
         }
     }
 }
+
+/// Ctrl-C (SIGINT) and SIGTERM during `devicesim run`: the first raises `stop` (no run starts after
+/// it; what finished is written and summarised) and calls `onFirst`; the second ends the process at
+/// once with status 130, writing nothing more.
+///
+/// ```swift
+/// let stop = StopSignal()
+/// let interruption = BatchInterruption(raising: stop) { progress?.stopStarting() }
+/// defer { interruption.remove() }
+/// ```
+final class BatchInterruption: @unchecked Sendable {
+    /// The exit status of an interrupted run: 128 + SIGINT, as shells report a process Ctrl-C ended.
+    static let exitStatus: Int32 = 130
+    private var sources: [DispatchSourceSignal] = []
+
+    init(raising stop: StopSignal, onFirst: @escaping @Sendable () -> Void) {
+        sources = [SIGINT, SIGTERM].map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler {
+                if stop.isRaised {
+                    FileHandle.standardError.write(Data("\ninterrupted again: stopped at once\n".utf8))
+                    _exit(Self.exitStatus)
+                }
+                stop.raise()
+                onFirst()
+            }
+            source.resume()
+            return source
+        }
+    }
+
+    /// Restores the default handling of SIGINT and SIGTERM.
+    func remove() {
+        for source in sources { source.cancel() }
+        sources = []
+        signal(SIGINT, SIG_DFL)
+        signal(SIGTERM, SIG_DFL)
+    }
+}

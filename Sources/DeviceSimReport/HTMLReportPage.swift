@@ -757,6 +757,8 @@ enum HTMLReportPage {
         }
         view.zoomAt = zoomAt;
         view.fitView = function () { setView(0, 0, m.w); };
+        // Opens on the tracks and checked places (m.focus), the whole world a zoom-out (or ⤢) away.
+        view.focusView = function () { if (m.focus) setView(m.focus[0], m.focus[1], m.focus[2]); else setView(0, 0, m.w); };
         zoomIn.addEventListener("click", function () { zoomAt(view.vb.x + view.vb.w / 2, view.vb.y + view.vb.h / 2, 0.5); });
         zoomOut.addEventListener("click", function () { zoomAt(view.vb.x + view.vb.w / 2, view.vb.y + view.vb.h / 2, 2); });
         fit.addEventListener("click", view.fitView);
@@ -794,7 +796,7 @@ enum HTMLReportPage {
         map.addEventListener("pointerup", release);
         map.addEventListener("pointercancel", release);
         map.addEventListener("click", function (ev) { if (moved) { ev.stopPropagation(); ev.preventDefault(); moved = false; } }, true);
-        setView(0, 0, m.w);
+        view.focusView();
         wrap.appendChild(box);
         const legend = el("div", { class: "legend" });
         view.panelHeading = el("h3", null, "App at t");

@@ -69,6 +69,26 @@ public struct MapProjection: Sendable, Hashable {
         unitsPerMetre = min(inner / spanEast, (height - 2 * padding) / spanNorth)
     }
 
+    /// The view that shows `coordinates` (with a margin, and at least ``minimumSpan`` metres across)
+    /// at the map's shape: its left, top and width in viewBox units; nil when that is the whole map
+    /// or nearly (nothing to zoom to).
+    ///
+    /// ```swift
+    /// let projection = MapProjection(fitting: worldAndTracks)
+    /// projection.focus(on: tracks)      // [x, y, width]: the report opens there
+    /// ```
+    public func focus(on coordinates: [GeoCoordinate]) -> [Double]? {
+        let points = coordinates.filter(\.isValid).map(project)
+        guard let minX = points.map(\.x).min(), let maxX = points.map(\.x).max(),
+              let minY = points.map(\.y).min(), let maxY = points.map(\.y).max() else { return nil }
+        let margin = 1.15
+        let least = length(metres: Self.minimumSpan)
+        let viewWidth = min(width, max((maxX - minX) * margin, (maxY - minY) * margin * width / height, least))
+        guard viewWidth < width * 0.8 else { return nil }
+        let viewHeight = viewWidth * height / width
+        return [(minX + maxX - viewWidth) / 2, (minY + maxY - viewHeight) / 2, viewWidth]
+    }
+
     /// Where `coordinate` lies on the map.
     public func project(_ coordinate: GeoCoordinate) -> Point {
         let east = (coordinate.longitude - center.longitude) * metresPerDegreeLongitude

@@ -34,6 +34,14 @@ extension ReportSection {
         let tolerance = Self.span(of: tracks) / 1000
         let markerTracks = markerTracks(pointsPerDevice: max(30, pointsPerDevice / 2), tolerance: tolerance)
         var coordinates = tracks.flatMap { $0.points.map(\.coordinate) }
+        // The map opens on the devices' tracks, the places events happened and the checked places; the
+        // whole world (hotspots, access points, beacons) is what the map spans, a zoom-out away.
+        var focused = coordinates
+        for event in events { if let coordinate = event.coordinate { focused.append(coordinate) } }
+        for check in checks {
+            guard case .position(let expected) = check.expectation else { continue }
+            focused += [expected.near.offsetBy(east: expected.radius, north: expected.radius), expected.near.offsetBy(east: -expected.radius, north: -expected.radius)]
+        }
         if let world = scenario?.world {
             for hotspot in world.hotspots {
                 switch hotspot.area {
@@ -86,6 +94,7 @@ extension ReportSection {
         let bar = projection.scaleBar
         out.key("scale"); out.raw("{\"len\":\(Int(bar.length.rounded())),\"label\":"); out.string(bar.label); out.raw("}")
         out.key("upm"); out.raw(String(format: "%.6g", projection.unitsPerMetre))
+        if let focus = projection.focus(on: focused) { out.key("focus"); out.ints(focus.map { Int($0.rounded()) }) }
         let world = scenario?.world
         out.key("hotspots")
         out.array(world?.hotspots ?? []) { out, hotspot in

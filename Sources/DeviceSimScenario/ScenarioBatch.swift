@@ -1,3 +1,4 @@
+import DeviceSimTime
 import Foundation
 
 /// A run of many (scenario file, seed) pairs: planned in a fixed order, optionally cut to one shard,
@@ -57,6 +58,10 @@ public enum ScenarioBatch {
     /// grow with the number of pairs. With `removingDataFolders`, each run's folder in the runner's
     /// data directory is deleted as soon as the run ends (by the thread that ran it), for a data
     /// directory that is only scratch space.
+    ///
+    /// When `stop` is raised (Ctrl-C), no pair starts after that; the pairs running then finish and
+    /// are delivered with those finished before them, and `run` returns. `started` is called on the
+    /// worker's thread as each pair starts (for a progress line).
     public static func run(
         _ items: [Item],
         runner: ScenarioRunner,
@@ -65,6 +70,8 @@ public enum ScenarioBatch {
         traceFolder: String? = nil,
         keepingEvents: Bool = true,
         removingDataFolders: Bool = false,
+        stop: StopSignal? = nil,
+        started: (@Sendable (Item) -> Void)? = nil,
         parse: @escaping @Sendable (String) throws(ScenarioError) -> Scenario = { path throws(ScenarioError) in try ScenarioParser.parse(contentsOf: path) },
         deliver: (Outcome) throws -> Void
     ) throws {
@@ -72,7 +79,7 @@ public enum ScenarioBatch {
         let jobs = max(1, min(jobs, items.count))
         // Without events kept, outcomes are small: up to 128 may wait behind a slow one (a
         // week-long scenario among short ones), so the other workers keep going meanwhile.
-        let state = BatchState(count: items.count, window: keepingEvents ? max(16, jobs * 4) : max(128, jobs * 16))
+        let state = BatchState(count: items.count, window: keepingEvents ? max(16, jobs * 4) : max(128, jobs * 16), stop: stop)
         let worlds = WorldHints()
         let parsed = ParsedFiles(parse: parse)
         let options = RunOptions(swept: swept, traceFolder: traceFolder, keepingEvents: keepingEvents, removingDataFolders: removingDataFolders)
@@ -80,6 +87,7 @@ public enum ScenarioBatch {
             DispatchQueue.concurrentPerform(iterations: jobs) { _ in
                 while let index = state.claimNext(avoiding: { index in items[index].found.refusal == nil && worlds.waitsForAFileBeingRead(items[index].found.path) }) {
                     let item = items[index]
+                    started?(item)
                     state.finish(index, outcome(of: item, parsed: parsed, runner: runner, options: options))
                 }
             }
@@ -87,6 +95,8 @@ public enum ScenarioBatch {
         if jobs == 1 {
             // One job: run on this thread, delivering as we go.
             for index in items.indices {
+                if stop?.isRaised == true { return }
+                started?(items[index])
                 if let outcome = outcome(of: items[index], parsed: parsed, runner: runner, options: options) { try deliver(outcome) }
             }
             return
@@ -240,6 +250,8 @@ final class BatchState: @unchecked Sendable {
     private var firstUnclaimed = 0
     private var delivered = 0
     private var cancelled = false
+    /// Raised: no pair is claimed any more; pairs not claimed by then are skipped at delivery.
+    private let stop: StopSignal?
     private var finished: [Int: Outcome?] = [:]
 
     typealias Outcome = ScenarioBatch.Outcome
@@ -247,9 +259,10 @@ final class BatchState: @unchecked Sendable {
     /// How far past the first pair not taken a worker looks for one that would not wait.
     private static let lookahead = 64
 
-    init(count: Int, window: Int) {
+    init(count: Int, window: Int, stop: StopSignal? = nil) {
         self.count = count
         self.window = window
+        self.stop = stop
         claimed = [Bool](repeating: false, count: count)
     }
 
@@ -260,8 +273,11 @@ final class BatchState: @unchecked Sendable {
     func claimNext(avoiding wouldWait: (Int) -> Bool) -> Int? {
         condition.lock()
         defer { condition.unlock() }
-        while !cancelled && firstUnclaimed < count && firstUnclaimed >= delivered + window { condition.wait() }
-        guard !cancelled, firstUnclaimed < count else { return nil }
+        while !cancelled && stop?.isRaised != true && firstUnclaimed < count && firstUnclaimed >= delivered + window { condition.wait() }
+        guard !cancelled, stop?.isRaised != true, firstUnclaimed < count else {
+            if stop?.isRaised == true { condition.broadcast() }   // the delivering thread stops waiting for pairs no one will run
+            return nil
+        }
         var chosen = firstUnclaimed
         if wouldWait(chosen) {
             let end = min(count, delivered + window, firstUnclaimed + 1 + Self.lookahead)
@@ -283,7 +299,10 @@ final class BatchState: @unchecked Sendable {
     func take(_ index: Int) -> Outcome? {
         condition.lock()
         defer { condition.unlock() }
-        while !cancelled && finished[index] == nil { condition.wait() }
+        while !cancelled && finished[index] == nil && !(stop?.isRaised == true && !claimed[index]) {
+            // Raised while waiting: look again within a tenth of a second (the signal does not wake this condition).
+            if stop == nil { condition.wait() } else { _ = condition.wait(until: Date(timeIntervalSinceNow: 0.1)) }
+        }
         let outcome = finished.removeValue(forKey: index) ?? nil
         delivered = index + 1
         condition.broadcast()

@@ -1,11 +1,12 @@
 @testable import DeviceSimGPSD
 import DeviceSimHAL
 import DeviceSimTime
+import DeviceSimTestSupport
 import Foundation
 import Testing
 
 /// The gpsd driver against a real gpsd (served by gpsfake). Serialized: each test owns its gpsd.
-@Suite(.serialized, .enabled(if: GPSFake.shouldRun, "gpsd and gpsfake (Debian gpsd, gpsd-clients) are not installed"))
+@Suite(.serialized, .enabled(if: SlowTests.run, "slow: DEVICESIM_SLOW_TESTS=1 swift test (or .ci/run) runs it"), .enabled(if: GPSFake.shouldRun, "gpsd and gpsfake (Debian gpsd, gpsd-clients) are not installed"))
 struct GPSDLocationProviderTests {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static let walk = repository.appendingPathComponent("Simulator/tracks/tiergarten-walk.nmea")

@@ -3,11 +3,12 @@ import DeviceSimGPSD
 import DeviceSimHAL
 import DeviceSimScenario
 import DeviceSimTime
+import DeviceSimTestSupport
 import Foundation
 import Testing
 
 /// Recording what gpsd sends, and replaying it in virtual time.
-@Suite(.serialized, .enabled(if: GPSFake.shouldRun, "gpsd and gpsfake (Debian gpsd, gpsd-clients) are not installed"))
+@Suite(.serialized, .enabled(if: SlowTests.run, "slow: DEVICESIM_SLOW_TESTS=1 swift test (or .ci/run) runs it"), .enabled(if: GPSFake.shouldRun, "gpsd and gpsfake (Debian gpsd, gpsd-clients) are not installed"))
 struct RecordAndReplayTests {
     init() throws { try ScenarioAppRegistry.register(BundledApps.all) }
 

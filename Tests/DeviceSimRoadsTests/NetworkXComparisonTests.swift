@@ -1,15 +1,14 @@
 import DeviceSimHAL
 import DeviceSimRoads
+import DeviceSimTestSupport
 import DeviceSimTime
 import Foundation
 import Testing
 
-/// Whether the networkx comparison runs: where python3 has networkx, and always on CI (`CI` set),
-/// where a missing networkx fails the test instead of skipping it.
+/// Whether the networkx comparison runs: where the project's Python (`.venv`, else python3) has
+/// networkx, and always on CI (`CI` set), where a missing networkx fails the test instead of skipping it.
 private let networkXAvailable: Bool = {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["python3", "-c", "import networkx"]
+    let process = ProjectPython.process(arguments: ["-c", "import networkx"])
     process.standardOutput = FileHandle.nullDevice
     process.standardError = FileHandle.nullDevice
     guard (try? process.run()) != nil else { return false }
@@ -17,7 +16,7 @@ private let networkXAvailable: Bool = {
     return process.terminationStatus == 0
 }()
 
-@Suite(.enabled(if: networkXAvailable || ProcessInfo.processInfo.environment["CI"] != nil, "python3 with networkx (pip install networkx) is not available"))
+@Suite(.enabled(if: networkXAvailable || ProcessInfo.processInfo.environment["CI"] != nil, "python3 with networkx is not available (.ci/install-deps puts it in .venv)"))
 struct NetworkXComparisonTests {
     /// 1,000 random queries per travel mode on the Helsinki graph: the same least travel times as
     /// networkx's Dijkstra on the same graph (exported here), to 1e-9 relative, and the same
@@ -43,15 +42,13 @@ struct NetworkXComparisonTests {
         try queries.map { "\($0.0) \($0.1)\n" }.joined().write(to: queriesFile, atomically: true, encoding: .utf8)
 
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/networkx_travel_times.py")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script.path, edgesFile.path, queriesFile.path]
+        let process = ProjectPython.process(arguments: [script.path, edgesFile.path, queriesFile.path])
         let output = Pipe()
         process.standardOutput = output
         try process.run()
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        try #require(process.terminationStatus == 0, "python3 with networkx failed (pip install networkx)")
+        try #require(process.terminationStatus == 0, "python3 with networkx failed (.ci/install-deps puts networkx in .venv)")
         let answers = String(decoding: data, as: UTF8.self).split(separator: "\n")
         try #require(answers.count == queries.count)
 

@@ -1,3 +1,4 @@
+import DeviceSimTestSupport
 import Foundation
 import Testing
 
@@ -35,11 +36,9 @@ enum Playwright {
         }
     }
 
-    /// Whether the `python3` on the PATH can import Python's playwright package (`pip install playwright`).
+    /// Whether the project's Python (`.venv`, else python3) can import playwright (`.ci/install-deps` puts it in `.venv`).
     static let isInstalled: Bool = {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", "import playwright.sync_api"]
+        let process = ProjectPython.process(arguments: ["-c", "import playwright.sync_api"])
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         guard (try? process.run()) != nil else { return false }
@@ -61,9 +60,7 @@ enum Playwright {
         let chromium = try #require(Chromium.path, "Debian's chromium is not installed (apt-get install chromium)")
         let planObject: [String: Any] = ["chromium": chromium, "width": width, "height": height, "steps": steps.map(\.json)]
         try JSONSerialization.data(withJSONObject: planObject).write(to: plan)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script.path, plan.path, out.path]
+        let process = ProjectPython.process(arguments: [script.path, plan.path, out.path])
         let err = Pipe()
         process.standardOutput = FileHandle.nullDevice
         process.standardError = err

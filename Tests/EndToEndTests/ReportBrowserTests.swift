@@ -1,9 +1,14 @@
+import DeviceSimTestSupport
 import Foundation
 import Testing
 
 /// Headless Chromium (Debian's `chromium`), run as a command: the rendered DOM, console messages and screenshots.
 enum Chromium {
-    static let path = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first { FileManager.default.isExecutableFile(atPath: $0) }
+    /// Debian's chromium, or on a Mac Chromium or Google Chrome from /Applications.
+    static let path = [
+        "/usr/bin/chromium", "/usr/bin/chromium-browser",
+        "/Applications/Chromium.app/Contents/MacOS/Chromium", "/Applications/Google Chrome.app/Contents/MacOS/Google Chrome",
+    ].first { FileManager.default.isExecutableFile(atPath: $0) }
 
     /// Whether the browser tests run: where Chromium is installed, and always on CI (the `CI` variable
     /// set), where a missing Chromium is a failure, not a reason to skip.
@@ -40,7 +45,7 @@ enum Chromium {
     }
 }
 
-@Suite(.serialized, .enabled(if: Chromium.shouldRun, "Debian's chromium is not installed (apt-get install chromium)"))
+@Suite(.serialized, .enabled(if: SlowTests.run, "slow: DEVICESIM_SLOW_TESTS=1 swift test (or .ci/run) runs it"), .enabled(if: Chromium.shouldRun, "Debian's chromium is not installed (apt-get install chromium)"))
 struct ReportBrowserTests {
     /// A friend-locator scenario with an outage, a device offline, a prompt, and one expectation that fails.
     static func failingScenario() -> String {

@@ -1,3 +1,4 @@
+import DeviceSimTestSupport
 import Foundation
 import Testing
 
@@ -11,7 +12,7 @@ import Testing
     /// In a real terminal (tmux, with util-linux's `script` keeping every byte the run wrote to it): a
     /// progress line is drawn in place while the runs go on, and erased before the final count, so the
     /// screen shows only the usual output at the end.
-    @Test(.enabled(if: tmuxAndScriptInstalled || ProcessInfo.processInfo.environment["CI"] != nil, "tmux and script (Debian's tmux, bsdutils)"))
+    @Test(.enabled(if: SlowTests.run, "slow: DEVICESIM_SLOW_TESTS=1 swift test (or .ci/run) runs it"), .enabled(if: tmuxAndScriptInstalled || ProcessInfo.processInfo.environment["CI"] != nil, "tmux and script (Debian's tmux, bsdutils)"))
     func aRunOnATerminalShowsProgressThatIsErasedAtTheEnd() throws {
         let folder = try CLI.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

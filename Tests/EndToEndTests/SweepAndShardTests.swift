@@ -1,7 +1,8 @@
+import DeviceSimTestSupport
 import Foundation
 import Testing
 
-@Suite struct SweepAndShardTests {
+@Suite(.enabled(if: SlowTests.run, "slow: DEVICESIM_SLOW_TESTS=1 swift test (or .ci/run) runs it")) struct SweepAndShardTests {
     /// A scenario whose outcome depends on the seed: the marker must be within 3 m of the true spot,
     /// and GPS noise (5 m accuracy) puts it there only for some seeds.
     static let seedDependent = """

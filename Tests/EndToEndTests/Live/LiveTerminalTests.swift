@@ -1,3 +1,4 @@
+import DeviceSimTestSupport
 import Foundation
 import Testing
 #if canImport(Glibc)
@@ -7,7 +8,7 @@ import Glibc
 /// `devicesim live` as a field tester sees it: in a real terminal (tmux) against a real gpsd (gpsfake),
 /// reading the screen and typing keys; and in a pipe, stopped by SIGTERM. Serialized: each test owns
 /// its gpsd and terminal, and the timings they wait for should not compete for the CPU.
-@Suite(.serialized, .enabled(if: LiveGPSD.shouldRun, "gpsd, gpsfake and tmux (Debian gpsd, gpsd-clients, tmux) are not installed"))
+@Suite(.serialized, .enabled(if: SlowTests.run, "slow: DEVICESIM_SLOW_TESTS=1 swift test (or .ci/run) runs it"), .enabled(if: LiveGPSD.shouldRun, "gpsd, gpsfake and tmux (Debian gpsd, gpsd-clients, tmux) are not installed"))
 struct LiveTerminalTests {
     static let walk = CLI.repositoryRoot.appendingPathComponent("Tests/DeviceSimNMEATests/Fixtures/gpsd-nmea/bt-q818.log")
 

@@ -1,3 +1,4 @@
+import DeviceSimTestSupport
 import Foundation
 import Testing
 #if canImport(Glibc)
@@ -6,7 +7,7 @@ import Glibc
 
 /// `devicesim serve` read by a real gpsd: the loop scenario -> serve -> gpsd -> gpspipe and record ->
 /// playback, on free loopback ports, every process stopped by its PID.
-@Suite(.serialized, .enabled(if: LiveGPSD.shouldRun, "gpsd and gpsd-clients (Debian) are not installed"))
+@Suite(.serialized, .enabled(if: SlowTests.run, "slow: DEVICESIM_SLOW_TESTS=1 swift test (or .ci/run) runs it"), .enabled(if: LiveGPSD.shouldRun, "gpsd and gpsd-clients (Debian) are not installed"))
 struct ServeThroughGPSDTests {
     /// A walk east at 2 m/s from the Tiergarten with a 20-second tunnel at 40 s; the dog-walk app starts
     /// half a second after a fix and moves its marker every 5 seconds (so each marker position is the
