@@ -14,6 +14,7 @@ let package = Package(
         // For test targets and tools: everything (simulated drivers, scenarios, backend, apps).
         .library(name: "DeviceSim", targets: ["DeviceSim"]),
         .library(name: "DeviceSimTesting", targets: ["DeviceSimTesting"]),
+        .library(name: "DeviceSimCoreBluetooth", targets: ["DeviceSimCoreBluetooth"]),
         .library(name: "DeviceSimGPSD", targets: ["DeviceSimGPSD"]),
         .library(name: "DeviceSimRoads", targets: ["DeviceSimRoads"]),
         // The whole `devicesim` command line as a library: a package's own executable calls
@@ -47,6 +48,7 @@ let package = Package(
         .target(name: "DeviceSimHAL", dependencies: ["DeviceSimTime"]),
         // `import DeviceSimCore`: the HAL and the clock types for app targets (no third-party dependency).
         .target(name: "DeviceSimCore", dependencies: ["DeviceSimHAL", "DeviceSimTime"]),
+        .target(name: "DeviceSimCoreBluetooth", dependencies: ["DeviceSimHAL", .product(name: "Logging", package: "swift-log")]),
         // NMEA 0183 framing, parsing and fix assembly (no dependencies: bytes in, values out).
         .target(name: "DeviceSimNMEA"),
         // zlib (Debian's zlib1g-dev), for OSM PBF blocks.
@@ -175,6 +177,7 @@ let package = Package(
         .testTarget(name: "DeviceSimReportTests", dependencies: ["DeviceSim", "DeviceSimReport"]),
         .testTarget(name: "DeviceSimStorageTests", dependencies: ["DeviceSimStorage"]),
         .testTarget(name: "DeviceSimTestingTests", dependencies: ["DeviceSimTesting"]),
+        .testTarget(name: "DeviceSimCoreBluetoothTests", dependencies: ["DeviceSimCoreBluetooth", "DeviceSimHAL", "DeviceSimTesting", "DeviceSimSimulated"]),
         // The worked examples of docs/testing-your-flows.md (the guide quotes these files).
         .testTarget(name: "DeviceSimGuideExamples", dependencies: ["DeviceSimTesting"], path: "Tests/GuideExamples"),
         .testTarget(

@@ -20,6 +20,8 @@ public final class Device {
     public var wifi: (any WiFiRadio)?
     /// Bluetooth beacon ranging, when the device has a driver for it.
     public var beacons: (any BeaconRanging)?
+    /// Bluetooth LE scanning (advertisements heard), when the device has a driver for it.
+    public var bluetooth: (any BluetoothScanning)?
     /// Network connectivity, when the device has a driver for it.
     public var connectivity: (any ConnectivityMonitor)?
     /// Notifications and prompts, when the device has a driver for it.

@@ -112,11 +112,18 @@ public struct BeaconFenceEvent: Sendable, Hashable {
     public var fence: String
     /// True when entered, false when left.
     public var entered: Bool
+    /// On entering: the beacon whose advertisement was heard first, and the RSSI heard (dBm), so an
+    /// entry caused by a fade shows as a weak RSSI in the trace. Nil on leaving.
+    public var beacon: BeaconIdentifier?
+    /// See ``beacon``.
+    public var rssi: Double?
 
     /// Creates a fence event.
-    public init(fence: String, entered: Bool) {
+    public init(fence: String, entered: Bool, beacon: BeaconIdentifier? = nil, rssi: Double? = nil) {
         self.fence = fence
         self.entered = entered
+        self.beacon = beacon
+        self.rssi = rssi
     }
 }
 

@@ -30,7 +30,7 @@ package enum EventCatalogue {
         "accounts.added": ["account", "method"],
         "app.killed": ["during", "idle", "write"],
         "app.stopped": ["during", "idle", "write"],
-        "fence.entered": ["fence"],
+        "fence.entered": ["beacon", "fence", "rssi"],
         "fence.left": ["fence"],
         "geofence.dwelled": ["lat", "lon", "region"],
         "geofence.entered": ["lat", "lon", "region"],

@@ -285,7 +285,10 @@ public final class ScenarioSimulation {
             if spec.bluetoothEnabled { simulated.beacons?.isEnabled = true }
             if let beacons = simulated.beacons {
                 fenceSubscriptions.append(beacons.observeFences { [device = simulated.device] event in
-                    device.record(event.entered ? "fence.entered" : "fence.left", [("fence", .string(event.fence))])
+                    var fields: [(key: String, value: TraceValue)] = [("fence", .string(event.fence))]
+                    if let beacon = event.beacon { fields.append(("beacon", .string(beacon.description))) }
+                    if let rssi = event.rssi { fields.append(("rssi", .double(rssi))) }
+                    device.record(event.entered ? "fence.entered" : "fence.left", fields)
                 })
             }
             if let track = spec.track, case .gpx(_, let gpxRoute) = track.source {

@@ -23,17 +23,21 @@ import Foundation
 ///     at: [52.51252, 13.32692]
 ///     measured-power: -59
 ///     fence: library-beacons
+///   - eddystone: { namespace: edd1ebeac04e5defa017, instance: 0123456789ab }
+///     eddystone-url: https://example.com    # sends URL frames too
+///     advertising-interval: 100ms           # the default
+///     at: [52.51260, 13.32700]
 /// ```
 public enum WorldParser {
     static let topLevelKeys = ["name", "description", "radio", "places", "hotspots", "beacons", "roads"]
     static let radioKeys = [
         "wifi-reference-loss", "wifi-exponent", "beacon-exponent", "shadowing", "shadowing-distance", "shadowing-time", "wifi-sensitivity",
-        "beacon-sensitivity",
+        "beacon-sensitivity", "beacon-fading",
     ]
     static let hotspotKeys = ["name", "area", "fence", "access-points"]
     static let areaKeys = ["center", "radius", "polygon"]
     static let accessPointKeys = ["ssid", "bssid", "at", "power", "channel"]
-    static let beaconKeys = ["ibeacon", "eddystone", "at", "measured-power", "fence"]
+    static let beaconKeys = ["ibeacon", "eddystone", "eddystone-url", "at", "measured-power", "advertising-interval", "fence"]
     /// The largest world file accepted: 4 MiB, a dozen times a city of 1,000 hotspots (larger worlds
     /// are generated data, better kept in an OpenStreetMap extract).
     public static let maximumFileSize = 4 << 20
@@ -85,6 +89,7 @@ public enum WorldParser {
             }
             try value("wifi-sensitivity", \.wifiSensitivity, -120 ... -40, "a sensitivity in dBm")
             try value("beacon-sensitivity", \.beaconSensitivity, -120 ... -40, "a sensitivity in dBm")
+            try value("beacon-fading", \.beaconFading, 0...10, "a standard deviation in dB")
         }
         if let roadsNode = map.optional("roads") { (world.roads, world.roadsFile) = try parseRoads(roadsNode, file: file) }
         if let placesNode = map.optional("places") {
@@ -208,6 +213,21 @@ public enum WorldParser {
         if let n = map.optional("measured-power") {
             beacon.measuredPower = try n.double(what: "the RSSI at 1 m in dBm")
             guard (-100 ... -20).contains(beacon.measuredPower) else { throw n.error("measured-power must be within -100...-20 dBm") }
+        }
+        if let n = map.optional("eddystone-url") {
+            guard case .eddystone = id else { throw n.error("an iBeacon sends no Eddystone-URL frames: give the URL to an 'eddystone:' beacon") }
+            let url = try n.string(what: "a URL such as https://example.com")
+            guard EddystoneURL.encode(url) != nil else {
+                throw n.error("'\(MessageText.excerpt(url))' is not an Eddystone-URL: it starts with http:// or https://, and encodes in at most 17 bytes (.com/, .org/ and the like count as one)")
+            }
+            beacon.url = url
+        }
+        if let n = map.optional("advertising-interval") {
+            let interval = try n.duration(what: "an advertising interval such as 100ms")
+            guard interval >= Beacon.advertisingIntervals.lowerBound, interval <= Beacon.advertisingIntervals.upperBound else {
+                throw n.error("advertising-interval must be within 20ms...10.24s (Bluetooth's advertising intervals), found \(interval)")
+            }
+            beacon.advertisingInterval = interval
         }
         beacon.fence = try map.optional("fence")?.string(what: "a beacon fence name")
         return beacon

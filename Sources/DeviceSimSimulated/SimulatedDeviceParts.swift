@@ -38,6 +38,8 @@ extension Device {
         )
         wifi = attached.wifi
         beacons = attached.beacons
+        bluetooth = SimulatedBluetoothScanner(
+            scheduler: scheduler, motion: motion, world: world, ranging: attached.beacons, random: random.split("bluetooth-scan"))
         return attached
     }
 }

@@ -30,7 +30,7 @@ import Testing
     @Test func aWorldFileGivesPlacesHotspotsBeaconsAndRadioSettings() throws {
         let world = try WorldParser.parse(Self.valid, file: "tiny.yaml")
         #expect(world.name == "tiny")
-        #expect(world.radio.wifiExponent == 2.0 && world.radio.shadowing == 3 && world.radio.beaconExponent == 2.0)
+        #expect(world.radio.wifiExponent == 2.0 && world.radio.shadowing == 3 && world.radio.beaconExponent == 3.0)
         #expect(world.hotspots.map(\.name) == ["library", "square"])
         #expect(world.hotspots[0].accessPoints[0].position == world.places["library"])
         #expect(world.hotspots[0].accessPoints[0].transmitPower == 18)
@@ -51,6 +51,11 @@ import Testing
         ("beacons:\n  - { ibeacon: { uuid: x, major: 1, minor: 2 }, at: [52, 13] }", "2:24", "expected a UUID"),
         ("beacons:\n  - { ibeacon: { uuid: F7826DA6-4FA2-4E98-8024-BC5B71E0893E, major: 70000, minor: 2 }, at: [52, 13] }", "2:69", "expected a number from 0 to 65535"),
         ("radio: { wifi-exponent: 9 }", "1:25", "wifi-exponent must be within 1.5...6.0"),
+        ("radio: { beacon-fading: 12 }", "1:25", "beacon-fading must be within 0.0...10.0"),
+        ("beacons:\n  - { ibeacon: { uuid: F7826DA6-4FA2-4E98-8024-BC5B71E0893E, major: 1, minor: 2 }, eddystone-url: 'https://a.com', at: [52, 13] }", "2:99", "an iBeacon sends no Eddystone-URL frames"),
+        ("beacons:\n  - { eddystone: { namespace: edd1ebeac04e5defa017, instance: 0123456789ab }, eddystone-url: 'ftp://a.com', at: [52, 13] }", "2:94", "is not an Eddystone-URL"),
+        ("beacons:\n  - { eddystone: { namespace: edd1ebeac04e5defa017, instance: 0123456789ab }, eddystone-url: 'https://a-very-long-name.example', at: [52, 13] }", "2:94", "at most 17 bytes"),
+        ("beacons:\n  - { eddystone: { namespace: edd1ebeac04e5defa017, instance: 0123456789ab }, advertising-interval: 5ms, at: [52, 13] }", "2:101", "advertising-interval must be within 20ms...10.24s"),
         ("hotspots:\n  - name: a\n    area: { polygon: [[52, 13], [52, 14]] }\n    access-points: [{ ssid: x, bssid: '02:00:00:00:00:01' }]", "3:22", "a polygon needs at least 3 corners"),
     ])
     func badWorldsGetTheirPositionAndAMessage(text: String, position: String, message: String) {
@@ -61,6 +66,21 @@ import Testing
             #expect(error.description.hasPrefix("w.yaml:\(position): "), "\(error.description)")
             #expect(error.description.contains(message), "\(error.description)")
         }
+    }
+
+    @Test func anEddystoneBeaconCanSendAURLAtItsOwnInterval() throws {
+        let world = try WorldParser.parse("""
+            beacons:
+              - eddystone: { namespace: edd1ebeac04e5defa017, instance: 0123456789ab }
+                eddystone-url: https://example.com/menu
+                advertising-interval: 250ms
+                at: [52, 13]
+              - ibeacon: { uuid: F7826DA6-4FA2-4E98-8024-BC5B71E0893E, major: 1, minor: 2 }
+                at: [52, 13.001]
+            """, file: "w.yaml")
+        #expect(world.beacons[0].url == "https://example.com/menu" && world.beacons[0].advertisingInterval == .milliseconds(250))
+        #expect(world.beacons[1].url == nil && world.beacons[1].advertisingInterval == .milliseconds(100))
+        #expect(EddystoneURL.decode(EddystoneURL.encode("https://example.com/menu")!) == "https://example.com/menu")
     }
 
     @Test func aScenarioUsesItsWorldsPlaceNamesAndChecksAccounts() throws {

@@ -37,7 +37,8 @@ import Testing
                 var heard = false
                 for _ in 0..<5 {
                     var rssi = mean
-                    if references[slot] != nil { rssi = mean + references[slot]!.nextGaussian(mean: 0, standardDeviation: sigma) }
+                    // Each fade clipped at 2 sigma (RadioEnvironment.beaconFadingBound).
+                    if references[slot] != nil { rssi = mean + min(max(references[slot]!.nextGaussian(mean: 0, standardDeviation: sigma), -2 * sigma), 2 * sigma) }
                     guard rssi >= -90 else { continue }
                     heard = true
                     if filters[slot] == nil { filters[slot] = RunningAverageRSSIFilter() }

@@ -9,7 +9,7 @@ import Testing
         let environment = RadioEnvironment()
         #expect(RadioModel.wifiRSSI(transmitPower: 20, distance: 1, environment: environment) == -20)
         #expect(abs(RadioModel.wifiRSSI(transmitPower: 20, distance: 10, environment: environment) - -47) < 1e-9)
-        #expect(abs(RadioModel.beaconRSSI(measuredPower: -59, distance: 10, environment: environment) - -79) < 1e-9)
+        #expect(abs(RadioModel.beaconRSSI(measuredPower: -59, distance: 10, environment: environment) - -89) < 1e-9)  // exponent 3.0
         #expect(abs(RadioModel.estimatedDistance(rssi: -79, measuredPower: -59, exponent: 2) - 10) < 1e-9)
     }
 
@@ -223,7 +223,10 @@ enum TestWorld {
         let subscription = ranging.observeFences { events.append((scheduler.now.seconds, $0)) }
         ranging.isEnabled = true
         try scheduler.run(for: .seconds(5))
-        #expect(events.map(\.1) == [BeaconFenceEvent(fence: "library-beacons", entered: true)])
+        #expect(events.map { [$0.1.fence: $0.1.entered] } == [["library-beacons": true]])
+        // The entry names the beacon heard and the RSSI that let the device in (3 m away: about -73 dBm).
+        #expect(events.first?.1.beacon == .iBeacon(uuid: TestWorld.uuid, major: 1, minor: 1))
+        #expect(events.first?.1.rssi.map { (-80 ... -65).contains($0) } == true)
         #expect(events.first?.0 == 1)
         #expect(ranging.fences == ["library-beacons"])
         motion.place(at: TestWorld.center.offsetBy(east: 5_000, north: 0))  // last sighting at 5 s

@@ -56,10 +56,11 @@ enum Shop {
         model.start()
         phone.walk(to: [Shop.counterPosition.offsetBy(east: -0.3, north: 0)], speed: 1)   // 40 m at 1 m/s
         try await simulation.advance(by: .seconds(20))
-        #expect(model.inShop && model.offer == nil)                   // heard from 20 m: far, then near
+        #expect(model.inShop && model.offer == nil)                   // heard from 20 m: far
         try await simulation.advance(by: .seconds(40))
         #expect(model.offer == "Pay by phone")
-        #expect(model.proximities.first == .far && model.proximities.last == .immediate)
+        // Not heard from 40 m (a beacon carries some 23 m indoors, docs/radios.md), then far ... immediate.
+        #expect(model.proximities.first == .unknown && model.proximities.dropFirst().first == .far && model.proximities.last == .immediate)
         phone.setBluetooth(on: false)                                 // leaves every fence at once
         try await simulation.advance(by: .seconds(1))
         #expect(!model.inShop && model.offer == nil)

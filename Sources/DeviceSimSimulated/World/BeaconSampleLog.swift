@@ -143,11 +143,13 @@ struct BeaconSampleModel {
     /// The share of samples trimmed at each end of the window.
     let trim: Double
 
-    /// A sample's RSSI from its draws: the mean plus the Gaussian shadowing, bit for bit as
-    /// `meanRSSI + stream.nextGaussian(mean: 0, standardDeviation: sigma)`.
+    /// A sample's RSSI from its draws: the mean plus the Gaussian fade, bit for bit as
+    /// `meanRSSI + stream.nextGaussian(mean: 0, standardDeviation: sigma)`, clipped to ±2 sigma
+    /// (``RadioEnvironment/beaconFadingBound``).
     @inline(__always)
     func rssi(meanRSSI: Double, _ u1: Double, _ u2: Double) -> Double {
-        meanRSSI + SeededRandomGenerator.gaussian(u1, u2, mean: 0, standardDeviation: sigma)
+        let bound = 2 * sigma
+        return meanRSSI + min(max(SeededRandomGenerator.gaussian(u1, u2, mean: 0, standardDeviation: sigma), -bound), bound)
     }
 
     /// The `u1` above which a sample's shadowing is certainly smaller in size than the gap between
@@ -166,6 +168,8 @@ struct BeaconSampleModel {
     @inline(__always)
     func isHeard(meanRSSI: Double, _ u1: Double, _ u2: Double, magnitudeThreshold: Double) -> Bool {
         let above = meanRSSI >= sensitivity
+        // Fades are clipped at 2 sigma: beyond that gap the mean's side decides.
+        if abs(meanRSSI - sensitivity) > 2 * sigma { return above }
         if u1 > magnitudeThreshold { return above }
         // The cosine's sign: clear of its zeros (at u2 = 1/4 and 3/4) by a wide margin.
         if above, u2 < 0.2499 || u2 > 0.7501 { return true }  // the shadowing adds to a heard mean

@@ -37,6 +37,7 @@ public final class SimulatedBeaconRanging: BeaconRanging, TickPrefetching {
     private let motion: DeviceMotion
     private let world: WorldIndex
     private let fenceEvents = ObserverList<BeaconFenceEvent>()
+    private let powerEvents = ObserverList<Bool>()
     /// A beacon this device has had in reach: its index in the world, its fence, and the random
     /// stream of its samples (kept for the run, so what the device sees of a beacon does not depend
     /// on when it first came into reach). All in one array, so a cycle touches one buffer.
@@ -100,7 +101,7 @@ public final class SimulatedBeaconRanging: BeaconRanging, TickPrefetching {
         self.shadowingRoot = random
         let environment = world.world.radio
         sampleModel = BeaconSampleModel(
-            sigma: environment.shadowing, sensitivity: environment.beaconSensitivity, samplesPerCycle: configuration.samplesPerCycle,
+            sigma: environment.beaconFading, sensitivity: environment.beaconSensitivity, samplesPerCycle: configuration.samplesPerCycle,
             period: configuration.cyclePeriod.wholeNanoseconds, window: configuration.smoothingWindow.wholeNanoseconds, trim: 0.1)
     }
 
@@ -121,6 +122,7 @@ public final class SimulatedBeaconRanging: BeaconRanging, TickPrefetching {
                 fencesInside = []
                 for (fence, _) in left { fenceEvents.send(BeaconFenceEvent(fence: world.fenceNames[fence], entered: false)) }
             }
+            powerEvents.send(isEnabled)
         }
     }
 
@@ -148,6 +150,11 @@ public final class SimulatedBeaconRanging: BeaconRanging, TickPrefetching {
 
     public func observeFences(_ observer: @escaping (BeaconFenceEvent) -> Void) -> ObservationToken {
         fenceEvents.add(observer)
+    }
+
+    /// Observes Bluetooth being switched on (true) and off (false).
+    public func observePower(_ observer: @escaping (Bool) -> Void) -> ObservationToken {
+        powerEvents.add(observer)
     }
 
     /// The slot of the beacon at `index` in `tracked`, added on first sight.
@@ -212,7 +219,7 @@ public final class SimulatedBeaconRanging: BeaconRanging, TickPrefetching {
         let model = sampleModel
         // The state is mutated in place (no exclusivity checks on it: see its declarations).
         heardCount = 0
-        var entered: [Int] = []
+        var entered: [(fence: Int, slot: Int)] = []
         if !inReach.isEmpty { tracked.withUnsafeMutableBufferPointer { slots in
             for beacon in inReach {
                 if model.sigma > 0, slots[beacon.slot].stream == nil {
@@ -227,14 +234,19 @@ public final class SimulatedBeaconRanging: BeaconRanging, TickPrefetching {
                         fencesInside[position].lastSeen = now
                     } else {
                         fencesInside.insert((fence, now), at: fencesInside.firstIndex { $0.fence > fence } ?? fencesInside.count)
-                        entered.append(fence)
+                        entered.append((fence, beacon.slot))
                     }
                 }
             }
         } }
         builtReport = nil
         lastCycleInstant = now
-        for fence in entered { fenceEvents.send(BeaconFenceEvent(fence: world.fenceNames[fence], entered: true)) }
+        for (fence, slot) in entered {
+            // The RSSI that let the device in: this cycle's heard samples (the window's, smoothed).
+            let rssi = samples.smoothedRSSI(slot: slot, at: now.nanoseconds, model: model).map { ($0 * 10).rounded() / 10 }
+            fenceEvents.send(BeaconFenceEvent(
+                fence: world.fenceNames[fence], entered: true, beacon: world.world.beacons[tracked[slot].index].id, rssi: rssi))
+        }
         var position = 0
         while position < fencesInside.count {
             let (fence, lastSeen) = fencesInside[position]

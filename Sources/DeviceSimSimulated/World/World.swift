@@ -94,27 +94,54 @@ public struct Beacon: Sendable, Hashable {
     public var measuredPower: Double
     /// The fence (region) it belongs to.
     public var fence: String?
+    /// The URL an Eddystone beacon also advertises in Eddystone-URL frames (nil: UID frames only).
+    public var url: String?
+    /// The time between two advertisements (each frame kind in turn): 100 ms by default, what Apple's
+    /// iBeacon guidelines recommend; Bluetooth allows ``advertisingIntervals``.
+    public var advertisingInterval: Duration
+
+    /// The advertising intervals Bluetooth allows (Core Specification, advertising events: 20 ms to 10.24 s).
+    public static let advertisingIntervals: ClosedRange<Duration> = .milliseconds(20) ... .milliseconds(10_240)
 
     /// Creates a beacon.
-    public init(id: BeaconIdentifier, position: GeoCoordinate, measuredPower: Double = -59, fence: String? = nil) {
+    public init(
+        id: BeaconIdentifier, position: GeoCoordinate, measuredPower: Double = -59, fence: String? = nil, url: String? = nil,
+        advertisingInterval: Duration = .milliseconds(100)
+    ) {
         self.id = id
         self.position = position
         self.measuredPower = measuredPower
         self.fence = fence
+        self.url = url
+        self.advertisingInterval = advertisingInterval
     }
 }
 
-/// How radio signals travel in a world: log-distance path loss with Gaussian shadowing (docs/DESIGN.md §5);
-/// Wi-Fi shadowing is correlated over the distance moved and the time passed (``shadowingDistance``,
-/// ``shadowingTime``); beacon advertisements fluctuate independently and are smoothed by ranging.
+/// How radio signals travel in a world: log-distance path loss (docs/DESIGN.md §5, calibrated in
+/// docs/radios.md). Wi-Fi shadowing is Gaussian and correlated over the distance moved and the time
+/// passed (``shadowing``, ``shadowingDistance``, ``shadowingTime``); each beacon advertisement's RSSI
+/// spreads around its mean independently (``beaconFading``), clipped at twice that spread, so a beacon is
+/// never heard beyond ``beaconRange(measuredPower:)``, and ranging smooths the samples.
+///
+/// The defaults are indoors (ITU-R P.1238's office, distance power loss coefficient N = 30 at 2.4 GHz)
+/// for beacons, and a phone's BLE receiver sensitivity of -100 dBm: a default beacon (-59 dBm at 1 m)
+/// is heard on average out to 23 m and never beyond 37 m, inside the 53 m at which Android Beacon
+/// Library's curve fitted to measured RSSI reaches -100 dBm.
+///
+/// ```swift
+/// var radio = RadioEnvironment()
+/// radio.beaconExponent = 2.3   // open space: Android Beacon Library's fitted curve
+/// radio.beaconRange(measuredPower: -59)  // about 110 m: the farthest any sample is heard
+/// ```
 public struct RadioEnvironment: Sendable, Hashable {
-    /// Wi-Fi path loss at 1 m, dB (40 dB at 2.4 GHz).
+    /// Wi-Fi path loss at 1 m, dB (40 dB at 2.4 GHz; ITU-R P.1238: 20 log10(2400) - 28 = 39.6).
     public var wifiReferenceLoss: Double = 40
-    /// Wi-Fi path-loss exponent (2.7 indoors, 2.0 line of sight).
+    /// Wi-Fi path-loss exponent (2.7 indoors, 2.0 line of sight; ITU-R P.1238 at 2.4 GHz: 2.8 residential, 3.0 office).
     public var wifiExponent: Double = 2.7
-    /// Beacon path-loss exponent (also what distance estimates assume).
-    public var beaconExponent: Double = 2.0
-    /// Shadowing standard deviation, dB.
+    /// Beacon path-loss exponent (also what distance estimates assume): 3.0, ITU-R P.1238's office at
+    /// 2.4 GHz; 2.3 fits Android Beacon Library's measured curve in open space.
+    public var beaconExponent: Double = 3.0
+    /// Wi-Fi shadowing standard deviation, dB.
     public var shadowing: Double = 5
     /// Wi-Fi shadowing decorrelation distance, metres (Gudmundson): two scans this far apart are
     /// correlated by 1/e. 0: every scan draws independent shadowing.
@@ -124,11 +151,17 @@ public struct RadioEnvironment: Sendable, Hashable {
     public var shadowingTime: Double = 1800
     /// The weakest Wi-Fi signal a scan reports, dBm.
     public var wifiSensitivity: Double = -90
-    /// The weakest beacon advertisement a phone receives, dBm.
-    public var beaconSensitivity: Double = -95
+    /// The weakest beacon advertisement a phone receives, dBm (about -100 for a phone's BLE receiver).
+    public var beaconSensitivity: Double = -100
+    /// The standard deviation of one beacon advertisement's RSSI around the mean at its distance, dB
+    /// (multipath and the three advertising channels); each sample's deviation is clipped at twice this.
+    public var beaconFading: Double = 3
 
-    /// The defaults of docs/DESIGN.md §5.
+    /// The defaults of docs/radios.md.
     public init() {}
+
+    /// The most a beacon advertisement's RSSI lies above its mean, dB: twice ``beaconFading``.
+    public var beaconFadingBound: Double { 2 * beaconFading }
 
     /// Beyond this distance an access point is not computed at all: even shadowing of four standard
     /// deviations (odds about 3 in 100,000) would leave it below the sensitivity.
@@ -136,8 +169,15 @@ public struct RadioEnvironment: Sendable, Hashable {
         RadioModel.distance(atLoss: transmitPower - wifiReferenceLoss - wifiSensitivity + 4 * shadowing, exponent: wifiExponent)
     }
 
-    /// Like ``wifiRange(transmitPower:)``, for beacons.
+    /// The farthest a beacon of `measuredPower` is ever heard: where its mean RSSI plus the largest
+    /// fade (``beaconFadingBound``) meets the sensitivity.
     public func beaconRange(measuredPower: Double) -> Double {
-        RadioModel.distance(atLoss: measuredPower - beaconSensitivity + 4 * shadowing, exponent: beaconExponent)
+        RadioModel.distance(atLoss: measuredPower - beaconSensitivity + beaconFadingBound, exponent: beaconExponent)
+    }
+
+    /// The distance at which a beacon of `measuredPower` is heard on average: where its mean RSSI meets
+    /// the sensitivity.
+    public func beaconMeanRange(measuredPower: Double) -> Double {
+        RadioModel.distance(atLoss: measuredPower - beaconSensitivity, exponent: beaconExponent)
     }
 }
