@@ -52,6 +52,8 @@ import Testing
         try await simulation.advance(by: .seconds(600))                 // staying on: still one check-in
         #expect(model.status == .checkedIn)
         #expect(keys.count == 1)
+        #expect(simulation.events(named: "corelocation.region.entered").count == 1)
+        #expect(simulation.events(named: "api.diagnostic").isEmpty)   // no delegate method missed or misspelt
         model.stop()
     }
 
