@@ -52,7 +52,7 @@ struct RunSummary {
         summary += style.dim(" (\(DurationText.format(.seconds(virtual))) of virtual time in \(String(format: "%.2f", wallSeconds)) s)")
         out.write((failed.isEmpty && invalid == 0 ? style.green(summary) : style.red(summary)) + "\n")
         if let interruptedOf {
-            out.write(style.yellow("interrupted") + ": \(records.count) of \(interruptedOf) \(noun)s finished before Ctrl-C; the rest did not run\n")
+            out.write(style.yellow("interrupted") + ": \(RunProgress.grouped(records.count)) of \(RunProgress.grouped(interruptedOf)) \(noun)s finished before Ctrl-C; the rest did not run\n")
         }
         if swept, !failed.isEmpty {
             let seeds = Set(failed.compactMap(\.seed)).sorted()
