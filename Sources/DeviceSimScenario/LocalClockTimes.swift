@@ -67,7 +67,10 @@ enum LocalClockTimes {
         var wanted = DateComponents()
         (wanted.year, wanted.month, wanted.day, wanted.hour, wanted.minute, wanted.second) = (date[0], date[1], date[2], time[0], time[1], time.count == 3 ? time[2] : 0)
         let zone = calendar.timeZone.identifier
-        guard wanted.isValidDate(in: calendar), let instant = calendar.date(from: wanted) else {
+        var noon = wanted
+        (noon.hour, noon.minute, noon.second) = (12, 0, 0)
+        guard noon.isValidDate(in: calendar), (0...23).contains(time[0]), (0...59).contains(time[1]), (0...59).contains(wanted.second ?? 0),
+              let instant = calendar.date(from: wanted) else {
             throw ScenarioError("'\(MessageText.excerpt(text))' is not a date and time", at: location)
         }
         // Read back on the clock: a time skipped when the clocks go forward comes back as another.
