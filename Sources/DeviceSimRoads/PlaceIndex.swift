@@ -84,8 +84,8 @@ public struct PlaceIndex: Sendable {
         public var distance: Double
     }
 
-    /// Every place, in the order given (a place whose name, source and position repeat an earlier
-    /// one's is kept only once; places of one name elsewhere are kept, and a search lists the nearest).
+    /// Every place, in the order given (a place whose name and source repeat an earlier one's is
+    /// kept only once).
     public let places: [Place]
     /// Each place's folded names (its name first), as Unicode scalars.
     private let folded: [[[Unicode.Scalar]]]
@@ -94,9 +94,7 @@ public struct PlaceIndex: Sendable {
     public init(_ places: [Place]) {
         var seen = Set<String>()
         var kept: [Place] = []
-        for place in places where seen.insert("\(place.source.rawValue)\u{0}\(place.name)\u{0}\(place.coordinate.latitude),\(place.coordinate.longitude)").inserted {
-            kept.append(place)
-        }
+        for place in places where seen.insert("\(place.source.rawValue)\u{0}\(place.name)").inserted { kept.append(place) }
         self.places = kept
         folded = kept.map { place in ([place.name] + place.aliases).map { Array(Self.fold($0).unicodeScalars) } }
     }
@@ -148,12 +146,7 @@ public struct PlaceIndex: Sendable {
             found.append((Found(place: place, match: best, distance: position.map { $0.distance(to: place.coordinate) } ?? 0), names[0].count, index))
         }
         found.sort { ($0.0.match, $0.0.distance, $0.length, $0.index) < ($1.0.match, $1.0.distance, $1.length, $1.index) }
-        // Places of one name and source (a street's pieces, two kiosks): the nearest stands for them.
-        var named = Set<String>(), results: [Found] = []
-        for (place, _, _) in found where results.count < limit && named.insert("\(place.place.source.rawValue)\u{0}\(place.place.name)").inserted {
-            results.append(place)
-        }
-        return results
+        return found.prefix(limit).map(\.0)
     }
 
     /// How `name` matches `needle` (both folded, `needle` not empty), nil when not at all.

@@ -15,17 +15,6 @@ import Testing
         #expect(index.search("aero").map(\.name) == ["Rue Ærø"])
     }
 
-    @Test func twoPlacesOfOneNameAreOneResultTheNearest() {
-        let west = GeoCoordinate(latitude: 69.6000, longitude: 18.9000), east = GeoCoordinate(latitude: 69.6009, longitude: 18.9074)
-        let index = PlaceIndex([
-            Place(name: "Bakeri", coordinate: east, source: .osmNode), Place(name: "Bakeri", coordinate: west, source: .osmNode),
-        ])
-        let found = index.search("bakeri", near: GeoCoordinate(latitude: 69.6001, longitude: 18.9002))
-        #expect(found.count == 1)
-        #expect(found.first?.coordinate == west)
-        #expect(index.search("bakeri", near: GeoCoordinate(latitude: 69.6009, longitude: 18.9070)).first?.coordinate == east)
-    }
-
     @Test func anOSMXMLFileIsToldToBeConverted() {
         let xml = Data("<?xml version='1.0' encoding='UTF-8'?>\n<osm version=\"0.6\">\n</osm>\n".utf8)
         #expect(throws: OSMReadError.unsupported("town.osm is OSM XML, not PBF; convert it with `osmium cat town.osm -o town.osm.pbf`")) {
