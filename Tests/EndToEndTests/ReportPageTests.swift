@@ -269,7 +269,12 @@ extension ReportBrowserTests {
         try Self.flakyScenario.write(to: extra.appendingPathComponent("flaky-marker.yaml"), atomically: true, encoding: .utf8)
         try Self.brokenScenario.write(to: extra.appendingPathComponent("broken-record.yaml"), atomically: true, encoding: .utf8)
         let results = folder.appendingPathComponent("results.jsonl"), report = folder.appendingPathComponent("sweep.html")
-        let folders = ["Scenarios/dog-walk", "Scenarios/friend-locator", "Scenarios/task-list", extra.path]
+        // A hundred scenario files: the first 98 bundled ones of three apps (more are added over time), and the two above.
+        let bundled = try ["Scenarios/dog-walk", "Scenarios/friend-locator", "Scenarios/task-list"].flatMap { folder in
+            try FileManager.default.contentsOfDirectory(atPath: CLI.repositoryRoot.appendingPathComponent(folder).path)
+                .filter { $0.hasSuffix(".yaml") }.sorted().map { "\(folder)/\($0)" }
+        }
+        let folders = Array(bundled.prefix(98)) + [extra.path]
         let run = try CLI.run(["run"] + folders + ["--seeds", "1-2", "--results", results.path, "--report", report.path, "-q"], timeout: 600)
         #expect(run.status == 1, "\(run.standardError)")
 

@@ -18,20 +18,23 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let typescript = folder.appendingPathComponent("typescript"), done = folder.appendingPathComponent("done")
         let command = "\(CLI.binary.path) run Scenarios/dog-walk --seeds 1-2 -q"
+        // Two runs of each scenario of the folder (it grows as scenarios are added).
+        let total = 2 * (try FileManager.default.contentsOfDirectory(atPath: CLI.repositoryRoot.appendingPathComponent("Scenarios/dog-walk").path)
+            .filter { $0.hasSuffix(".yaml") }.count)
         let session = try TmuxSession("script -qfec '\(command)' \(typescript.path); touch \(done.path); sleep 600", directory: CLI.repositoryRoot, width: 100, height: 20)
         try session.waitUntil("the run to end", timeout: 120) { _ in FileManager.default.fileExists(atPath: done.path) }
         let screen = session.screen()
-        #expect(screen.contains { $0.contains("84 runs: 84 passed, 0 failed") }, "\(screen)")
-        #expect(!screen.contains { $0.contains(" / 84 runs") }, "the progress line is gone: \(screen)")
+        #expect(screen.contains { $0.contains("\(total) runs: \(total) passed, 0 failed") }, "\(screen)")
+        #expect(!screen.contains { $0.contains(" / \(total) runs") }, "the progress line is gone: \(screen)")
 
         let written = try String(contentsOf: typescript, encoding: .utf8)
         let clear = "\r\u{1B}[2K"
         let lines = written.components(separatedBy: clear).dropFirst().map { $0 }
-        let progress = lines.filter { $0.contains(" / 84 runs · ") }
+        let progress = lines.filter { $0.contains(" / \(total) runs · ") }
         #expect(!progress.isEmpty, "progress lines were drawn: \(written.debugDescription)")
         #expect(progress.allSatisfy { $0.contains(" failed · ") && $0.contains(" elapsed") && !$0.contains("\n") }, "\(progress)")
-        #expect(progress.contains { $0.hasPrefix("84 / 84 runs") || $0.contains(" left") }, "done / total and the time left: \(progress)")
-        let summary = try #require(written.range(of: "84 runs: 84 passed"))
+        #expect(progress.contains { $0.hasPrefix("\(total) / \(total) runs") || $0.contains(" left") }, "done / total and the time left: \(progress)")
+        let summary = try #require(written.range(of: "\(total) runs: \(total) passed"))
         #expect(written[..<summary.lowerBound].hasSuffix(clear) || written[..<summary.lowerBound].hasSuffix(clear + "\u{1B}[32m"), "the line is erased before the final count")
     }
 
