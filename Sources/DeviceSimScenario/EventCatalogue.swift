@@ -24,6 +24,38 @@ package enum EventCatalogue {
     /// Events of every device, whatever it runs (prompts, geofences, steps, the runner's probes).
     static let deviceEvents: [String: [String]] = [
         "step": [],
+        // What the Apple-shaped modules (DeviceSimCoreLocation, DeviceSimUserNotifications) record on any
+        // device whose app code uses them; their fields are not checked (see `openEvents`).
+        "notification.authorization": [],
+        "notification.scheduled": [],
+        "notification.rejected": [],
+        "notification.delivered": [],
+        "notification.presented": [],
+        "notification.opened": [],
+        "notification.removed": [],
+        "api.diagnostic": [],
+        "location.accuracy": [],
+        "location.authorization": [],
+        "location.restricted": [],
+        "location.services": [],
+        "corelocation.authorization-requested": [],
+        "corelocation.delegate-method-missing": [],
+        "corelocation.error": [],
+        "corelocation.invalid-input": [],
+        "corelocation.location-requested": [],
+        "corelocation.monitor.added": [],
+        "corelocation.monitor.event": [],
+        "corelocation.monitor.refused": [],
+        "corelocation.prompt-unavailable": [],
+        "corelocation.ranging.failed": [],
+        "corelocation.ranging.started": [],
+        "corelocation.region.failed": [],
+        "corelocation.region.monitored": [],
+        "corelocation.region.state": [],
+        "corelocation.significant-changes.started": [],
+        "corelocation.updates.started": [],
+        "corelocation.updates.stopped": [],
+
         "step.skipped": [],
         "accounts.add-cancelled": ["account", "method"],
         "accounts.add-opened": ["account", "method"],
@@ -56,7 +88,7 @@ package enum EventCatalogue {
         "server.rows": ["file", "probe", "rows"],
     ]
     /// Events whose fields are the step's own keys, so any field name is valid.
-    static let openEvents: Set<String> = ["step", "step.skipped"]
+    static let openEvents: Set<String> = ["step", "step.skipped", "notification.authorization", "notification.scheduled", "notification.rejected", "notification.delivered", "notification.presented", "notification.opened", "notification.removed", "api.diagnostic", "location.accuracy", "location.authorization", "location.restricted", "location.services", "corelocation.authorization-requested", "corelocation.delegate-method-missing", "corelocation.error", "corelocation.invalid-input", "corelocation.location-requested", "corelocation.monitor.added", "corelocation.monitor.event", "corelocation.monitor.refused", "corelocation.prompt-unavailable", "corelocation.ranging.failed", "corelocation.ranging.started", "corelocation.region.failed", "corelocation.region.monitored", "corelocation.region.state", "corelocation.significant-changes.started", "corelocation.updates.started", "corelocation.updates.stopped"]
 
     /// What is known about an event name.
     package enum Entry {
