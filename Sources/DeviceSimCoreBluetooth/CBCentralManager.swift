@@ -38,8 +38,11 @@ open class CBCentralManager: CBManager {
     private var reported: Set<String> = []
 
     /// A manager without a delegate, delivering on the main queue.
-    public convenience override init() {
-        self.init(delegate: nil, queue: nil, options: nil)
+    public override init() {
+        self.device = DeviceContext.current
+        self.callbacks = CallbackContext.on(nil)
+        super.init()
+        attach()
     }
 
     /// A manager delivering to `delegate` on `queue` (nil: the main queue).
@@ -54,6 +57,11 @@ open class CBCentralManager: CBManager {
         self.device = DeviceContext.current
         self.callbacks = CallbackContext.on(queue)
         super.init()
+        attach()
+    }
+
+    /// Follows the device's Bluetooth power and schedules the first state update.
+    private func attach() {
         if device == nil {
             Self.logger.warning("CBCentralManager created on no device: its state becomes .unsupported (bind one with DeviceContext.withDevice, or create it in a DeviceSimTesting test)")
         }
