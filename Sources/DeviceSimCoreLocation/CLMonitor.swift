@@ -16,7 +16,9 @@ public actor CLMonitor {
     /// The monitor's name.
     public nonisolated let name: String
     /// The condition changes, in order (one sequence per monitor: iterate it once).
-    public nonisolated let events: Events
+    public var events: Events { eventSequence }
+    /// The sequence ``events`` hands out (isolated to the monitor, as Apple's `events` is: `await monitor.events`).
+    private let eventSequence: Events
 
     private nonisolated let executor: SimulationExecutor
     private nonisolated let unchecked: UncheckedState
@@ -35,7 +37,7 @@ public actor CLMonitor {
         self.name = name
         executor = device.scheduler.executor
         let (stream, continuation) = AsyncStream.makeStream(of: Event.self)
-        events = Events(stream: stream)
+        eventSequence = Events(stream: stream)
         unchecked = UncheckedState(MonitorState(device: device, name: name, continuation: continuation))
     }
 

@@ -170,7 +170,7 @@ func useTheIOS17API() async throws {
     let lastEvent: CLMonitor.Event? = record?.lastEvent
     await monitor.remove("counter")
     _ = [monitor.name, states, identifiers, condition as Any, lastEvent as Any] as [Any]
-    let events: CLMonitor.Events = monitor.events
+    let events: CLMonitor.Events = await monitor.events
     for try await event in events {
         _ = [
             event.identifier, event.refinement as Any, event.state, event.date, event.authorizationDenied, event.authorizationDeniedGlobally,
