@@ -184,7 +184,7 @@ public final class UNUserNotificationCenter: @unchecked Sendable {
                 device.record("notification.rejected", [("id", .string(request.identifier)), ("reason", .string(error.description))])
                 return nil
             }
-            entry.timer = GeofenceStop(geofences: geofences, scheduler: device.scheduler, id: region.id)
+            entry.timer = GeofenceStop(geofences: geofences, id: region.id)
             if geofenceSubscription == nil {
                 geofenceSubscription = geofences.observe { [weak self] event in self?.geofenceEvent(event) }
             }
@@ -344,13 +344,10 @@ protocol ScheduledCancellable {
 
 extension ScheduledEvent: ScheduledCancellable {}
 
-/// Stops monitoring a location trigger's region, in an event of its own at this instant: the trigger
-/// fires from inside the monitor's transition callback, where the monitor is walking its regions.
+/// Stops monitoring a location trigger's region (also from inside the monitor's own transition callback,
+/// where the trigger fires: the monitor allows it).
 struct GeofenceStop: ScheduledCancellable {
     let geofences: any GeofenceMonitoring
-    let scheduler: EventScheduler
     let id: String
-    func cancel() {
-        scheduler.schedule(after: .zero) { [geofences, id] in geofences.stopMonitoring(id) }
-    }
+    func cancel() { geofences.stopMonitoring(id) }
 }
