@@ -86,6 +86,21 @@ public final class SimulationExecutor: SerialExecutor, TaskExecutor, @unchecked 
         return (draining == 0 || draining == Self.mainActorMark) && mainActorHosted.load(ordering: .acquiring) && MainQueue.isCurrent
     }
 
+    /// Whether a sleep on the virtual clock called by the caller belongs to this simulation: the caller
+    /// is the thread draining it, or main-actor code *during this simulation's own* advance from the main
+    /// actor. Main-actor code between two advances is not (its sleep would wake only if some later advance
+    /// came, and nothing says one will: a test awaiting the clock without advancing would wait forever),
+    /// whatever other simulation advances from the main actor meanwhile (parallel `@MainActor` tests
+    /// share the main actor).
+    var acceptsSleepFromCaller: Bool {
+        let draining = drainingThread.load(ordering: .acquiring)
+        if draining == Self.currentThreadID { return true }
+        return draining == Self.mainActorMark && mainActorHosted.load(ordering: .acquiring) && MainQueue.isCurrent
+    }
+
+    /// Whether any thread (or the main actor) is draining this executor right now.
+    var isDrainedAnywhere: Bool { drainingThread.load(ordering: .acquiring) != 0 }
+
     /// When true, work that code running on the simulation's thread sends to the global concurrent
     /// executor (a `Task {}` or `Task.detached {}`, a nonisolated async function called from the main
     /// actor) joins this executor instead, so it stays in the simulation; see `GlobalWorkCapture`. Off by
