@@ -49,6 +49,18 @@ public final class TestSimulation {
         set { scheduler.executor.capturesGlobalWork = newValue }
     }
 
+    /// When false (the default), a sleep on a real clock (`Task.sleep`, `ContinuousClock`,
+    /// `SuspendingClock`, `DispatchQueue.asyncAfter`) started by code running in the simulation (its
+    /// tasks, `@MainActor` code during an advance, and under the `.simulation` trait or in a
+    /// ``SimulationTestCase`` the test's own task and the tasks it starts) makes the next advance, and
+    /// the end of the test, throw ``TestSimulationError/realClockSleep(_:)``: it waits for wall-clock
+    /// time, which does not pass in virtual time. Set it to allow them all, or allow one with
+    /// `try await RealClockSleeps.allowed { ... }`.
+    public var allowsRealClockSleeps: Bool {
+        get { !scheduler.executor.reportsRealClockSleeps }
+        set { scheduler.executor.reportsRealClockSleeps = !newValue }
+    }
+
     /// The world the devices' radios live in (nil: devices have no Wi-Fi or Bluetooth).
     public let world: WorldIndex?
 
@@ -57,6 +69,7 @@ public final class TestSimulation {
     let actions: SimulationActions
     private var devices: [TestDevice] = []
     private var knownEscapes = 0
+    private var knownRealClockSleeps = 0
     private var sharedServices = SharedServices()
 
     /// The UTC time of virtual instant zero unless a test says otherwise: 2026-01-01 00:00.
@@ -73,6 +86,7 @@ public final class TestSimulation {
         scheduler.executor.failsEscapedSleeps = true
         // A `Task {}` started by simulated code stays in the simulation (see `capturesGlobalWork`).
         scheduler.executor.capturesGlobalWork = true
+        scheduler.executor.reportsRealClockSleeps = true
         // A simulation made on the main actor (a @MainActor test) is the main actor's: main-actor code
         // may use its objects between two advances, as the test itself does.
         scheduler.executor.hostsMainActor = MainQueue.isCurrent
@@ -419,6 +433,11 @@ public final class TestSimulation {
             throw TestSimulationError.workEscapedTheSimulation(Array(escapes[knownEscapes...]))
         }
         if let problem = actions.takeProblems().first { throw problem }
+        let realClockSleeps = scheduler.executor.realClockSleeps
+        if realClockSleeps.count > knownRealClockSleeps {
+            defer { knownRealClockSleeps = realClockSleeps.count }
+            if !allowsRealClockSleeps { throw TestSimulationError.realClockSleep(Array(realClockSleeps[knownRealClockSleeps...])) }
+        }
     }
 
     /// Throws what went wrong since the last advance (an escape, an action from another thread), if
@@ -474,6 +493,9 @@ public enum TestSimulationError: Error, Hashable, Sendable, CustomStringConverti
     /// The operation passed to ``TestSimulation/run(isolation:fileID:line:_:)`` (at the file:line given)
     /// did not finish at the current instant: it waits for virtual time to pass.
     case operationStillWaiting(at: SimulationTaskOrigin)
+    /// Code running in the simulation slept on a real clock (each says where; see
+    /// ``TestSimulation/allowsRealClockSleeps``).
+    case realClockSleep([RealClockSleep])
     /// ``TestSimulation/current`` was read outside a test under the `.simulation` trait or a
     /// ``SimulationTestCase``.
     case noSimulationInScope
@@ -504,6 +526,8 @@ public enum TestSimulationError: Error, Hashable, Sendable, CustomStringConverti
         case .operationStillWaiting(let origin):
             "the operation run at \(origin) did not finish at the current instant (it waits for virtual time); it goes on as "
                 + "a task: start such work with `simulation.spawn` and advance the simulation instead"
+        case .realClockSleep(let sleeps):
+            "\(sleeps.count) sleep(s) on a real clock in the simulation:\n" + sleeps.map { "- \($0)" }.joined(separator: "\n")
         case .noSimulationInScope:
             "TestSimulation.current is set only in a test marked @Test(.simulation) (or in a suite marked so) and in an "
                 + "XCTest SimulationTestCase; elsewhere make one with TestSimulation()"

@@ -149,6 +149,42 @@ public final class SimulationExecutor: SerialExecutor, TaskExecutor, @unchecked 
         set { escapedSleepsFail.store(newValue, ordering: .releasing) }
     }
 
+    /// When true, a sleep on a real clock (`Task.sleep`, `ContinuousClock`, `SuspendingClock`,
+    /// `DispatchQueue.asyncAfter`) started by code running in this simulation is recorded in
+    /// ``realClockSleeps`` (and handed to ``onRealClockSleep``): it would wait for wall-clock time, which
+    /// does not pass in virtual time. Off by default (live runs sleep for real); tests and scenario runs
+    /// turn it on. Seen through the Dispatch timer it arms (see ``RealClockSleep``); sleeps inside
+    /// `RealClockSleeps.allowed { }` are not recorded.
+    public var reportsRealClockSleeps: Bool {
+        get { realClockSleepsReported.load(ordering: .acquiring) }
+        set {
+            if newValue { _ = RealClockWatch.isWatching }
+            realClockSleepsReported.store(newValue, ordering: .releasing)
+        }
+    }
+
+    /// Whether this process sees real-clock sleeps at all (the watch is linked into the executable).
+    public static var canSeeRealClockSleeps: Bool { RealClockWatch.isWatching }
+
+    /// The real-clock sleeps recorded so far, in order (see ``reportsRealClockSleeps``).
+    public var realClockSleeps: [RealClockSleep] { caughtRealClockSleeps.withLock { $0 } }
+
+    /// Called (on the sleeping code's thread, right after recording it) for each real-clock sleep
+    /// recorded: the scenario runner stops the run there.
+    public var onRealClockSleep: (@Sendable (RealClockSleep) -> Void)? {
+        get { realClockSleepHandler.withLock { $0 } }
+        set { realClockSleepHandler.withLock { $0 = newValue } }
+    }
+
+    private let realClockSleepsReported = Atomic<Bool>(false)
+    private let caughtRealClockSleeps = Mutex<[RealClockSleep]>([])
+    private let realClockSleepHandler = Mutex<(@Sendable (RealClockSleep) -> Void)?>(nil)
+
+    func noteRealClockSleep(_ sleep: RealClockSleep) {
+        caughtRealClockSleeps.withLock { $0.append(sleep) }
+        onRealClockSleep?(sleep)
+    }
+
     /// How many times simulated code was caught running off the simulation's executor (see ``VirtualClock``).
     public var escapedCallCount: Int { caughtEscapes.withLock { $0.count } }
 

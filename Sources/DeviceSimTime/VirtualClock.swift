@@ -94,8 +94,8 @@ private final class SchedulerHandle: @unchecked Sendable {
     /// thread; otherwise (a test cancelling between two advances) at the next drain, so that the
     /// resumed task, too, runs in the simulation.
     ///
-    /// When nothing drains the simulation at all (no advance is in progress anywhere), the sleep ends
-    /// at once and only its wake-up is removed at the next drain: a task awaiting the virtual clock while
+    /// When nothing drains the simulation at all (no advance is in progress anywhere) and the cancel comes
+    /// from off the main actor (a test's time limit), the sleep ends at once and only its wake-up is removed at the next drain: a task awaiting the virtual clock while
     /// nobody advances (a test's time limit cancelling it) must not wait for an advance that never comes.
     /// The resumed task still runs where it belongs (a task of the simulation is queued on its executor).
     func cancel(_ sleeper: Sleeper) {
@@ -107,7 +107,8 @@ private final class SchedulerHandle: @unchecked Sendable {
         if executor.isDrainingOnThisThread {
             cancel()
         } else {
-            if !executor.isDrainedAnywhere { sleeper.resume(throwing: CancellationError()) }
+            // Main-actor code cancelling (a view model replacing its task) keeps the mailbox's order.
+            if !executor.isDrainedAnywhere && !MainQueue.isCurrent { sleeper.resume(throwing: CancellationError()) }
             executor.submit(cancel)
         }
     }

@@ -47,7 +47,7 @@ import Testing
         }
         try await simulation.advance(by: .seconds(1))             // the sleep is scheduled, due at 60 s
         #expect(simulation.pendingWork.count == 1)
-        task.cancel()                                              // as a time limit cancels a test
+        await Task.detached { task.cancel() }.value                // as a time limit cancels a test
         await task.value                                           // no advance: it must end anyway
         #expect(outcome.text == "CancellationError")
         try await simulation.runCurrent()
