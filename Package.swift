@@ -39,7 +39,10 @@ let package = Package(
     ],
     targets: [
         // Virtual time: the discrete-event scheduler, the virtual clock, the simulation executor, seeded randomness.
-        .target(name: "DeviceSimTime", dependencies: ["CPrefetch"]),
+        .target(name: "DeviceSimTime", dependencies: ["CPrefetch", "CRealClockWatch"]),
+        // Sees the Dispatch timers the process arms (Task.sleep, ContinuousClock, asyncAfter), so that a
+        // sleep on a real clock in a simulation is reported (interposes dispatch_after_f in the executable).
+        .target(name: "CRealClockWatch"),
         // The processor's prefetch hint (one static inline C function), for the scheduler's tick lanes.
         .target(name: "CPrefetch"),
         // The hardware abstraction layer: the device's protocols and values (location, Wi-Fi, beacons,

@@ -44,7 +44,9 @@ open class SimulationTestCase: XCTestCase {
         let scope = currentScope
         SimulationScope.$current.withValue(scope) {
             DeviceContext.withFallback({ scope.simulationIfMade?.currentDevice?.device }) {
-                super.invokeTest()
+                RealClockSleeps.$simulationOfTask.withValue({ scope.simulationIfMade?.scheduler.executor }) {
+                    super.invokeTest()
+                }
             }
         }
     }

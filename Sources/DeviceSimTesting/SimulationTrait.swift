@@ -34,7 +34,9 @@ public struct SimulationTrait: TestTrait, SuiteTrait, TestScoping {
         let scope = SimulationScope(configuration)
         try await SimulationScope.$current.withValue(scope) {
             try await DeviceContext.$fallback.withValue({ scope.simulationIfMade?.currentDevice?.device }) {
-                try await function()
+                try await RealClockSleeps.$simulationOfTask.withValue({ scope.simulationIfMade?.scheduler.executor }) {
+                    try await function()
+                }
             }
         }
         try await scope.finish()

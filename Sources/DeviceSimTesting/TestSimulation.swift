@@ -54,6 +54,18 @@ public final class TestSimulation {
         set { scheduler.executor.capturesGlobalWork = newValue }
     }
 
+    /// When false (the default), a sleep on a real clock (`Task.sleep`, `ContinuousClock`,
+    /// `SuspendingClock`, `DispatchQueue.asyncAfter`) started by code running in the simulation (its
+    /// tasks, `@MainActor` code during an advance, and under the `.simulation` trait or in a
+    /// ``SimulationTestCase`` the test's own task and the tasks it starts) makes the next advance, and
+    /// the end of the test, throw ``TestSimulationError/realClockSleep(_:)``: it waits for wall-clock
+    /// time, which does not pass in virtual time. Set it to allow them all, or allow one with
+    /// `try await RealClockSleeps.allowed { ... }`.
+    public var allowsRealClockSleeps: Bool {
+        get { !scheduler.executor.reportsRealClockSleeps }
+        set { scheduler.executor.reportsRealClockSleeps = !newValue }
+    }
+
     /// The world the devices' radios live in (nil: devices have no Wi-Fi or Bluetooth).
     public let world: WorldIndex?
 
@@ -62,6 +74,7 @@ public final class TestSimulation {
     let actions: SimulationActions
     private var devices: [TestDevice] = []
     private var knownEscapes = 0
+    private var knownRealClockSleeps = 0
     private var sharedServices = SharedServices()
 
     /// The UTC time of virtual instant zero unless a test says otherwise: 2026-01-01 00:00.
@@ -78,6 +91,7 @@ public final class TestSimulation {
         scheduler.executor.failsEscapedSleeps = true
         // A `Task {}` started by simulated code stays in the simulation (see `capturesGlobalWork`).
         scheduler.executor.capturesGlobalWork = true
+        scheduler.executor.reportsRealClockSleeps = true
         // A simulation made on the main actor (a @MainActor test) is the main actor's: main-actor code
         // may use its objects between two advances, as the test itself does.
         scheduler.executor.hostsMainActor = MainQueue.isCurrent
@@ -426,6 +440,11 @@ public final class TestSimulation {
         if let problem = actions.takeProblems().first { throw problem }
         let diagnostics = devices.flatMap { $0.device.takeAPIDiagnostics() }
         if failsOnAPIDiagnostics, !diagnostics.isEmpty { throw TestSimulationError.apiMisused(diagnostics) }
+        let realClockSleeps = scheduler.executor.realClockSleeps
+        if realClockSleeps.count > knownRealClockSleeps {
+            defer { knownRealClockSleeps = realClockSleeps.count }
+            if !allowsRealClockSleeps { throw TestSimulationError.realClockSleep(Array(realClockSleeps[knownRealClockSleeps...])) }
+        }
     }
 
     /// Throws what went wrong since the last advance (an escape, an action from another thread), if
@@ -483,6 +502,9 @@ public enum TestSimulationError: Error, Hashable, Sendable, CustomStringConverti
     case operationStillWaiting(at: SimulationTaskOrigin)
     /// App code misused an Apple-shaped API (each diagnostic says how to fix it).
     case apiMisused([APIDiagnostic])
+    /// Code running in the simulation slept on a real clock (each says where; see
+    /// ``TestSimulation/allowsRealClockSleeps``).
+    case realClockSleep([RealClockSleep])
     /// ``TestSimulation/current`` was read outside a test under the `.simulation` trait or a
     /// ``SimulationTestCase``.
     case noSimulationInScope
@@ -516,6 +538,8 @@ public enum TestSimulationError: Error, Hashable, Sendable, CustomStringConverti
         case .apiMisused(let diagnostics):
             "app code misused an Apple API:\n" + diagnostics.map { "- \($0)" }.joined(separator: "\n")
                 + "\n(set failsOnAPIDiagnostics = false to go on anyway)"
+        case .realClockSleep(let sleeps):
+            "\(sleeps.count) sleep(s) on a real clock in the simulation:\n" + sleeps.map { "- \($0)" }.joined(separator: "\n")
         case .noSimulationInScope:
             "TestSimulation.current is set only in a test marked @Test(.simulation) (or in a suite marked so) and in an "
                 + "XCTest SimulationTestCase; elsewhere make one with TestSimulation()"

@@ -46,6 +46,8 @@ extension EventScheduler {
         defer { if GlobalWorkCapture.isInstalled { GlobalWorkCapture.endAdvancing(advancing) } }
         let previous = executor.beginDrainingOnTheMainActor()
         defer { executor.endDraining(restoring: previous) }
+        RealClockWatch.beginMainActorAdvance(executor)
+        defer { RealClockWatch.endMainActorAdvance(executor) }
         let startCount = eventCount
         while true {
             await settleMainActor()

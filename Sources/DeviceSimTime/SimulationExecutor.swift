@@ -86,6 +86,21 @@ public final class SimulationExecutor: SerialExecutor, TaskExecutor, @unchecked 
         return (draining == 0 || draining == Self.mainActorMark) && mainActorHosted.load(ordering: .acquiring) && MainQueue.isCurrent
     }
 
+    /// Whether a sleep on the virtual clock called by the caller belongs to this simulation: the caller
+    /// is the thread draining it, or main-actor code *during this simulation's own* advance from the main
+    /// actor. Main-actor code between two advances is not (its sleep would wake only if some later advance
+    /// came, and nothing says one will: a test awaiting the clock without advancing would wait forever),
+    /// whatever other simulation advances from the main actor meanwhile (parallel `@MainActor` tests
+    /// share the main actor).
+    var acceptsSleepFromCaller: Bool {
+        let draining = drainingThread.load(ordering: .acquiring)
+        if draining == Self.currentThreadID { return true }
+        return draining == Self.mainActorMark && mainActorHosted.load(ordering: .acquiring) && MainQueue.isCurrent
+    }
+
+    /// Whether any thread (or the main actor) is draining this executor right now.
+    var isDrainedAnywhere: Bool { drainingThread.load(ordering: .acquiring) != 0 }
+
     /// When true, work that code running on the simulation's thread sends to the global concurrent
     /// executor (a `Task {}` or `Task.detached {}`, a nonisolated async function called from the main
     /// actor) joins this executor instead, so it stays in the simulation; see `GlobalWorkCapture`. Off by
@@ -132,6 +147,42 @@ public final class SimulationExecutor: SerialExecutor, TaskExecutor, @unchecked 
     public var failsEscapedSleeps: Bool {
         get { escapedSleepsFail.load(ordering: .acquiring) }
         set { escapedSleepsFail.store(newValue, ordering: .releasing) }
+    }
+
+    /// When true, a sleep on a real clock (`Task.sleep`, `ContinuousClock`, `SuspendingClock`,
+    /// `DispatchQueue.asyncAfter`) started by code running in this simulation is recorded in
+    /// ``realClockSleeps`` (and handed to ``onRealClockSleep``): it would wait for wall-clock time, which
+    /// does not pass in virtual time. Off by default (live runs sleep for real); tests and scenario runs
+    /// turn it on. Seen through the Dispatch timer it arms (see ``RealClockSleep``); sleeps inside
+    /// `RealClockSleeps.allowed { }` are not recorded.
+    public var reportsRealClockSleeps: Bool {
+        get { realClockSleepsReported.load(ordering: .acquiring) }
+        set {
+            if newValue { _ = RealClockWatch.isWatching }
+            realClockSleepsReported.store(newValue, ordering: .releasing)
+        }
+    }
+
+    /// Whether this process sees real-clock sleeps at all (the watch is linked into the executable).
+    public static var canSeeRealClockSleeps: Bool { RealClockWatch.isWatching }
+
+    /// The real-clock sleeps recorded so far, in order (see ``reportsRealClockSleeps``).
+    public var realClockSleeps: [RealClockSleep] { caughtRealClockSleeps.withLock { $0 } }
+
+    /// Called (on the sleeping code's thread, right after recording it) for each real-clock sleep
+    /// recorded: the scenario runner stops the run there.
+    public var onRealClockSleep: (@Sendable (RealClockSleep) -> Void)? {
+        get { realClockSleepHandler.withLock { $0 } }
+        set { realClockSleepHandler.withLock { $0 = newValue } }
+    }
+
+    private let realClockSleepsReported = Atomic<Bool>(false)
+    private let caughtRealClockSleeps = Mutex<[RealClockSleep]>([])
+    private let realClockSleepHandler = Mutex<(@Sendable (RealClockSleep) -> Void)?>(nil)
+
+    func noteRealClockSleep(_ sleep: RealClockSleep) {
+        caughtRealClockSleeps.withLock { $0.append(sleep) }
+        onRealClockSleep?(sleep)
     }
 
     /// How many times simulated code was caught running off the simulation's executor (see ``VirtualClock``).

@@ -43,7 +43,7 @@ public struct VirtualClock: Clock, Sendable {
             try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Void, any Error>) in
                 sleeper.install(continuation)
                 let executor = handle.executor
-                if executor.isOnSimulationThread {
+                if executor.acceptsSleepFromCaller {
                     handle.scheduleWake(sleeper, at: deadline, origin: origin, resumesOnTheMainActor: executor.callerIsMainActorCode)
                     return
                 }
@@ -93,13 +93,24 @@ private final class SchedulerHandle: @unchecked Sendable {
     /// that it neither moves the clock nor stays pending. Done at once when the simulation runs on this
     /// thread; otherwise (a test cancelling between two advances) at the next drain, so that the
     /// resumed task, too, runs in the simulation.
+    ///
+    /// When nothing drains the simulation at all (no advance is in progress anywhere) and the cancel comes
+    /// from off the main actor (a test's time limit), the sleep ends at once and only its wake-up is removed at the next drain: a task awaiting the virtual clock while
+    /// nobody advances (a test's time limit cancelling it) must not wait for an advance that never comes.
+    /// The resumed task still runs where it belongs (a task of the simulation is queued on its executor).
     func cancel(_ sleeper: Sleeper) {
         let cancel: @Sendable () -> Void = {
             sleeper.resume(throwing: CancellationError())
             sleeper.wake?.cancel()
             sleeper.wake = nil
         }
-        if executor.isDrainingOnThisThread { cancel() } else { executor.submit(cancel) }
+        if executor.isDrainingOnThisThread {
+            cancel()
+        } else {
+            // Main-actor code cancelling (a view model replacing its task) keeps the mailbox's order.
+            if !executor.isDrainedAnywhere && !MainQueue.isCurrent { sleeper.resume(throwing: CancellationError()) }
+            executor.submit(cancel)
+        }
     }
 }
 
