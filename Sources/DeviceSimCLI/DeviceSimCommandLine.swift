@@ -22,6 +22,10 @@ public enum DeviceSimCommandLine {
     /// On Linux, `run` of a fleet restarts the process once, after finding its scenario files, with
     /// glibc's malloc on transparent huge pages when the kernel offers them on request
     /// (`DEVICESIM_HUGE_PAGES=0`: never, `=1`: for any run).
+    ///
+    /// When one of `apps` runs on the main actor (``DeviceSimScenario/ScenarioApp/runsOnMainActor``), the
+    /// command runs on a thread of its own and the main thread serves the main actor, which drives the
+    /// scenarios running such an app, one at a time (other scenarios still run in parallel).
     public static func main(apps: [any ScenarioApp.Type] = []) {
         do {
             try ScenarioAppRegistry.register(apps)
@@ -29,6 +33,10 @@ public enum DeviceSimCommandLine {
             Terminal.standardError.write("error: cannot register the apps: \(error)\n")
             Foundation.exit(2)
         }
-        DeviceSimCommand.main()
+        guard apps.contains(where: { $0.runsOnMainActor }) else { return DeviceSimCommand.main() }
+        let command = Thread { DeviceSimCommand.main() }   // ends the process
+        command.stackSize = 16 << 20
+        command.start()
+        dispatchMain()
     }
 }

@@ -75,6 +75,25 @@ public protocol ScenarioApp: AnyObject, SendableMetatype {
     static var serverTables: [String]? { get }
     /// Stops the app (it is killed or restarted): its tasks end and it touches nothing afterwards.
     func stop()
+
+    /// Whether the app's code runs on the main actor (a `@MainActor` view model, the `Task {}`s it starts):
+    /// then the runner drives each scenario running it from the main actor, as a `@MainActor` test drives
+    /// its simulation, and calls ``init(context:settings:)``, ``perform(_:)`` and ``stop()`` there, so the
+    /// adapter may enter the main actor with `MainActor.assumeIsolated`. False (the default): the
+    /// scenario runs on a worker thread, in parallel with others, and main-actor work its app queues
+    /// stops the run (nothing would run it in step with the simulation).
+    ///
+    /// ```swift
+    /// final class CheckInScenarioApp: ScenarioApp {
+    ///     static let runsOnMainActor = true
+    ///     let model: CheckInViewModel
+    ///     init(context: ScenarioAppContext, settings: Settings) {
+    ///         model = MainActor.assumeIsolated { CheckInViewModel(device: context.device, clock: context.device.clock) }
+    ///     }
+    ///     ...
+    /// }
+    /// ```
+    static var runsOnMainActor: Bool { get }
 }
 
 extension ScenarioApp {
@@ -88,6 +107,7 @@ extension ScenarioApp {
     public static func validateDataFile(atPath path: String) throws(ScenarioError) -> String { "a data file of the app '\(name)'" }
     public static func parseServer(_ sections: ScenarioServerSections) throws(ScenarioError) -> (any Sendable)? { nil }
     public func stop() {}
+    public static var runsOnMainActor: Bool { false }
 }
 
 /// The database file an app keeps on each device (``ScenarioApp/deviceDatabase``), and how a `stored:`
@@ -163,6 +183,7 @@ struct AnyScenarioApp: Sendable {
     let parseAction: @Sendable (String, YAMLMapping) throws(ScenarioError) -> any Sendable
     let launch: @Sendable (ScenarioAppContext, any Sendable) -> LaunchedApp
     let keepsDataOnDevice: Bool
+    let runsOnMainActor: Bool
     let deviceDatabase: ScenarioAppDatabase?
     let serverTables: [String]?
     let serverKeys: [String]
@@ -181,6 +202,7 @@ struct AnyScenarioApp: Sendable {
         actions = App.actions
         prompts = App.prompts
         keepsDataOnDevice = App.keepsDataOnDevice
+        runsOnMainActor = App.runsOnMainActor
         deviceDatabase = App.deviceDatabase
         serverTables = App.serverTables
         serverKeys = App.serverKeys

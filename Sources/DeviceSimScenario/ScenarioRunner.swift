@@ -130,7 +130,9 @@ public struct ScenarioRunner: Sendable {
                 try simulation.run()
             } catch {
                 runError = error.description
-                if case .stopped = error { inputError = error.description }
+                // Stopped by the app's code (a real-clock sleep, stranded main-actor work): the scenario fails;
+                // stopped by its input (a log that cannot be played): the file is invalid.
+                if case .stopped = error, simulation.stoppedByAppCode == nil { inputError = error.description }
             }
         }
         do { try writer?.close() } catch { traceFileError = error.message }

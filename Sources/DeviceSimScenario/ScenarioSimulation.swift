@@ -3,6 +3,7 @@ import DeviceSimServer
 import DeviceSimSimulated
 import DeviceSimStorage
 import DeviceSimTime
+import Synchronization
 
 /// One scenario, set up and ready to run: its scheduler, its devices with their simulated hardware and
 /// apps, its timeline scheduled, and the trace it writes.
@@ -254,26 +255,138 @@ public final class ScenarioSimulation {
         deviceIndexByID[id].map { scenario.devices[$0] }
     }
 
-    /// Runs the scenario for its duration in virtual time.
+    /// Runs the scenario for its duration in virtual time. A scenario whose app runs on the main actor
+    /// (``runsOnMainActor``) is driven from the main actor (see ``runOnMainActor()``): called from another
+    /// thread, this waits for that run (one such run at a time in the process); called on the main actor it
+    /// throws, since the main actor would wait for itself (call ``runOnMainActor()`` there).
+    ///
+    /// The app's code must not sleep on a real clock, nor (unless the scenario runs on the main actor)
+    /// queue main-actor work: either stops the run at once (``SchedulerError/stopped(reason:at:)``, with
+    /// ``stoppedByAppCode`` set), naming the cause and the function and file:line that did it.
     public func run() throws(SchedulerError) {
+        if runsOnMainActor {
+            guard !MainQueue.isCurrent else {
+                throw .stopped(reason: MainActorScenarioRuns.calledOnTheMainActor, at: scheduler.now)
+            }
+            let simulation = UncheckedScenarioSimulation(self)
+            let failure = MainActorScenarioRuns.wait { () async -> SchedulerError? in
+                do throws(SchedulerError) { try await simulation.value.runOnMainActor() } catch { return error }
+                return nil
+            }
+            if let failure { throw failure }
+            return
+        }
+        watchTheAppsCode(onTheMainActor: false, inVirtualTime: true)
         start()
         try scheduler.run(until: VirtualInstant(offset: scenario.duration))
         finish()
     }
 
+    /// Runs the scenario for its duration in virtual time from the main actor, as a `@MainActor` test
+    /// advances its simulation: after every event, the main-actor work it made runnable (a view model's
+    /// `Task {}`, a resumed `await`, a wake on the device's clock) runs before the next event, in the order
+    /// it was queued (see ``DeviceSimTime/EventScheduler/runOnMainActor(until:)``), so the app's
+    /// `@MainActor` code runs at its virtual instants, the same way on every run. The app is launched and
+    /// handed its actions on the main actor.
+    ///
+    /// ```swift
+    /// @MainActor @Test func theCheckInRuns() async throws {
+    ///     let simulation = ScenarioSimulation(try ScenarioParser.parse(contentsOf: "checkin.yaml"))
+    ///     try await simulation.runOnMainActor()
+    /// }
+    /// ```
+    @MainActor
+    public func runOnMainActor() async throws(SchedulerError) {
+        watchTheAppsCode(onTheMainActor: true, inVirtualTime: true)
+        let executor = scheduler.executor
+        let end = VirtualInstant(offset: scenario.duration)
+        let failure: SchedulerError? = await RealClockSleeps.$simulationOfTask.withValue({ executor }) { () async -> SchedulerError? in
+            do throws(SchedulerError) {
+                // Launched in the first event, so the apps start inside the advance, as their actions do.
+                scheduler.schedule(at: .zero) { [unowned self] in start() }
+                try await scheduler.runOnMainActor(until: end)
+            } catch {
+                return error
+            }
+            return nil
+        }
+        if let failure { throw failure }
+        finish()
+    }
+
     /// Runs the scenario on the wall clock: for `duration` (nil: the scenario's duration; use
-    /// ``StopSignal`` to stop early, e.g. on Ctrl-C).
+    /// ``StopSignal`` to stop early, e.g. on Ctrl-C). A scenario whose app runs on the main actor
+    /// (``runsOnMainActor``) is driven from the main actor, as ``run()`` does; its app may then sleep on
+    /// real clocks, which pass here.
     public func runLive(driver: WallClockDriver = WallClockDriver(), stop: StopSignal, for duration: Duration? = nil) throws {
+        if runsOnMainActor {
+            guard !MainQueue.isCurrent else { throw SchedulerError.stopped(reason: MainActorScenarioRuns.calledOnTheMainActor, at: scheduler.now) }
+            let simulation = UncheckedScenarioSimulation(self)
+            let failure = MainActorScenarioRuns.wait { @MainActor () async -> (any Error)? in
+                simulation.value.watchTheAppsCode(onTheMainActor: true, inVirtualTime: false)
+                simulation.value.scheduler.schedule(at: simulation.value.scheduler.now) { simulation.value.start() }
+                do { try await driver.runOnMainActor(simulation.value.scheduler, for: duration ?? simulation.value.scenario.duration, stop: stop) } catch { return error }
+                simulation.value.finish()
+                return nil
+            }
+            if let failure { throw failure }
+            return
+        }
         start()
         try driver.run(scheduler, for: duration ?? scenario.duration, stop: stop)
         finish()
+    }
+
+    /// Whether a device of the scenario runs an app whose code runs on the main actor
+    /// (``ScenarioApp/runsOnMainActor``): ``run()`` then drives the scenario from the main actor.
+    public var runsOnMainActor: Bool {
+        scenario.devices.contains { spec in spec.app.flatMap { ScenarioAppRegistry.app(named: $0.name)?.runsOnMainActor } ?? false }
+    }
+
+    /// Why the app's code stopped the run (a sleep on a real clock, main-actor work queued by a
+    /// scenario that does not run on the main actor), when it did: the cause, the function and its
+    /// file:line, and what to change.
+    public var stoppedByAppCode: String? { appCodeProblem.reason.withLock { $0 } }
+    private let appCodeProblem = AppCodeProblem()
+
+    /// Stops the run at the first sleep on a real clock of the app's code (in virtual time), and, when the
+    /// run is not driven from the main actor, at the first main-actor work it queues.
+    fileprivate func watchTheAppsCode(onTheMainActor: Bool, inVirtualTime: Bool) {
+        let executor = scheduler.executor
+        let problem = appCodeProblem
+        // Where each app is started: the file:line a message can always name (a stack may have none).
+        var launched: [String: String] = [:]
+        for spec in scenario.devices { if let app = spec.app, launched[app.name] == nil { launched[app.name] = "'\(app.name)' on \(spec.id) at \(spec.location)" } }
+        let apps = launched.keys.sorted().compactMap { launched[$0] }.joined(separator: ", ")
+        let stop: @Sendable (String) -> Void = { [scheduler = WeakScheduler(scheduler)] reason in
+            let first = problem.reason.withLock { found in
+                defer { if found == nil { found = reason } }
+                return found == nil
+            }
+            if first { scheduler.value?.stop(because: reason) }
+        }
+        if inVirtualTime {
+            executor.reportsRealClockSleeps = true
+            executor.onRealClockSleep = { sleep in stop(sleep.description(apps: apps)) }
+        }
+        if onTheMainActor {
+            // A `Task {}` or `Task.detached {}` the app starts stays in the simulation, as in tests.
+            executor.capturesGlobalWork = true
+        } else {
+            executor.reportsStrandedMainActorWork = true
+            executor.onStrandedMainActorWork = { work in
+                stop("\(work). If the app's code runs on the main actor (a @MainActor view model), declare "
+                    + "`static let runsOnMainActor = true` in its ScenarioApp adapter (\(apps)): the "
+                    + "runner then drives the scenario from the main actor, as a @MainActor test does")
+            }
+        }
     }
 
     private var started = false
     private var fenceSubscriptions: [ObservationToken] = []
 
     /// Launches devices and apps and schedules the timeline (once).
-    private func start() {
+    fileprivate func start() {
         guard !started else { return }
         started = true
         trace.record(TraceEvent(time: scheduler.now, device: nil, name: "scenario.started", fields: [
@@ -323,7 +436,7 @@ public final class ScenarioSimulation {
         }
     }
 
-    private func finish() {
+    fileprivate func finish() {
         trace.record(TraceEvent(time: scheduler.now, device: nil, name: "scenario.finished", fields: [("events", .int(scheduler.eventCount))]))
         for simulated in devices { for database in simulated.databases { database.close() } }
     }
@@ -522,4 +635,38 @@ extension StepAction {
             .storageFault, .killApp, .restartApp: false
         }
     }
+}
+
+extension RealClockSleep {
+    /// What a scenario run says when the code of its `apps` sleeps on a real clock.
+    func description(apps: String) -> String {
+        var text = "the app's code (\(apps)) slept on a real clock (Task.sleep, ContinuousClock, SuspendingClock or DispatchQueue.asyncAfter)"
+        switch place {
+        case .mainActor: text += " on the main actor"
+        case .simulationThread, .testTask: break
+        }
+        if let caller { text += ", in \(caller)" }
+        if let location { text += " at \(location)" }
+        if let origin { text += ", in the task spawned at \(origin)" }
+        return text + ": it waits for wall-clock time, which does not pass in virtual time, so the code after it would "
+            + "never run. Sleep on the clock the app is given (`context.device.clock`, as `any Clock<Duration>`)"
+    }
+}
+
+/// The first thing the app's code did that stopped the run.
+final class AppCodeProblem: Sendable {
+    let reason = Mutex<String?>(nil)
+}
+
+/// A scenario simulation handed to the main actor by a thread that waits for it (it is used by one at a time).
+struct UncheckedScenarioSimulation: @unchecked Sendable {
+    let value: ScenarioSimulation
+    init(_ value: ScenarioSimulation) { self.value = value }
+}
+
+/// A scheduler stopped from the thread on which the app's code misbehaved (the simulation's own), held
+/// weakly by the handlers its own executor keeps.
+final class WeakScheduler: @unchecked Sendable {
+    weak var value: EventScheduler?
+    init(_ value: EventScheduler) { self.value = value }
 }

@@ -60,7 +60,7 @@ extension EventScheduler {
 
     /// Drains the executor and lets queued main-actor work run, until a round of both changes nothing.
     @MainActor
-    private func settleMainActor() async {
+    func settleMainActor() async {
         while true {
             _ = executor.drain()
             let before = (activity, GlobalWorkCapture.mainActorRedirects.load(ordering: .acquiring))

@@ -26,12 +26,17 @@ public struct RealClockSleep: Hashable, Sendable, CustomStringConvertible {
     public let caller: String?
     /// Where it ran.
     public let place: Place
+    /// The file and line of the call that started the sleep (`CheckInViewModel.swift:42`), when the
+    /// simulation asked for it (a scenario run, which stops there: see
+    /// ``SimulationExecutor/onRealClockSleep``) and the binary has debug information.
+    public let location: String?
 
-    /// A sleep started at `place`, from `origin`, in `caller`.
-    public init(origin: SimulationTaskOrigin?, caller: String?, place: Place) {
+    /// A sleep started at `place`, from `origin`, in `caller`, at `location`.
+    public init(origin: SimulationTaskOrigin?, caller: String?, place: Place, location: String? = nil) {
         self.origin = origin
         self.caller = caller
         self.place = place
+        self.location = location
     }
 
     public var description: String {
@@ -42,6 +47,7 @@ public struct RealClockSleep: Hashable, Sendable, CustomStringConvertible {
         case .testTask: text += " was started by the test's own task (or a task it started)"
         }
         if let caller { text += ", in \(caller)" }
+        if let location { text += " at \(location)" }
         if let origin { text += ", in the task spawned at \(origin)" }
         return text + ": it waits for wall-clock time, which does not pass in virtual time. Sleep on the injected "
             + "clock (`simulation.clock`, `any Clock<Duration>`), or allow this one deliberately with "

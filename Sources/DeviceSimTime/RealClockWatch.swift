@@ -63,8 +63,25 @@ enum RealClockWatch {
             found = nil
         }
         guard let found, found.executor.reportsRealClockSleeps else { return }
+        // A simulation that stops at the first one (a scenario run) is told its file and line too.
+        let wantsLocation = found.executor.onRealClockSleep != nil && found.executor.realClockSleeps.isEmpty
+        let caller = programCaller(after: ["dispatch_after_f", "dispatch_source_set_timer"], withLocation: wantsLocation)
         found.executor.noteRealClockSleep(
-            RealClockSleep(origin: SimulationTaskOrigin.current, caller: callerName(), place: found.place)
+            RealClockSleep(origin: SimulationTaskOrigin.current, caller: caller?.name, place: found.place, location: caller?.location)
+        )
+    }
+
+    /// Whether main-queue work passes through the watch in this process; installs its observer on first use.
+    static let isWatchingTheMainQueue: Bool = devicesim_set_main_queue_observer(observeMainQueue) != 0
+
+    /// Called on the thread queueing work on the main queue: a simulation draining on that thread (not
+    /// from the main actor) that reports such work has main-actor work stranded.
+    private static let observeMainQueue: @convention(c) () -> Void = {
+        guard let executor = SimulationThread.currentExecutor, executor.reportsStrandedMainActorWork else { return }
+        let first = executor.strandedMainActorWork.isEmpty
+        let caller = first ? programCaller(after: ["dispatch_async_f", "dispatch_async"], withLocation: executor.onStrandedMainActorWork != nil) : nil
+        executor.noteStrandedMainActorWork(
+            StrandedMainActorWork(origin: SimulationTaskOrigin.current, caller: caller?.name, location: caller?.location)
         )
     }
 
@@ -75,25 +92,34 @@ enum RealClockWatch {
         }
     }
 
-    /// The function that armed the timer: the first frame after the timer call that is the program's own
-    /// (not the Swift runtime's, the standard library's, Dispatch's or DeviceSimTime's), demangled, e.g.
-    /// "closure #1 in CheckInViewModel.arrived()". Names only: reading the debug information for a
-    /// file:line takes seconds in a large test binary. Nil when the stack cannot be symbolicated.
-    private static func callerName() -> String? {
-        guard let backtrace = try? Backtrace.capture(limit: 48, top: 0), let symbolicated = backtrace.symbolicated(options: []) else { return nil }
-        var pastTheTimer = false
+    /// The function that called one of `entries` (a timer call, a main-queue enqueue): the first frame after
+    /// it that is the program's own (not the Swift runtime's, the standard library's, Dispatch's or
+    /// DeviceSimTime's), demangled, e.g. "closure #1 in CheckInViewModel.arrived()", and, `withLocation`,
+    /// its file:line ("CheckInViewModel.swift:42"). (A sleep that runs as a job of its own, after a hop, may
+    /// have no frame of the program's on its stack: nil then.) Names only otherwise: reading the debug information for
+    /// a file:line takes seconds in a large test binary. Nil when the stack cannot be symbolicated.
+    private static func programCaller(after entries: Set<String>, withLocation: Bool) -> (name: String, location: String?)? {
+        guard let backtrace = try? Backtrace.capture(limit: 48, top: 0) else { return nil }
+        if withLocation, let found = programCaller(after: entries, in: backtrace, options: [.showSourceLocations]) { return found }
+        return programCaller(after: entries, in: backtrace, options: [])
+    }
+
+    private static func programCaller(after entries: Set<String>, in backtrace: Backtrace, options: Backtrace.SymbolicationOptions) -> (name: String, location: String?)? {
+        guard let symbolicated = backtrace.symbolicated(options: options) else { return nil }
+        var pastTheEntry = false
         for frame in symbolicated.frames {
             guard let symbol = frame.symbol else { continue }
             let raw = symbol.rawName
-            if !pastTheTimer {
-                pastTheTimer = raw == "dispatch_after_f" || raw == "dispatch_source_set_timer"
+            if !pastTheEntry {
+                pastTheEntry = entries.contains(raw)
                 continue
             }
             if frame.isSwiftThunk || symbol.imageName.hasPrefix("lib") || raw.hasPrefix("$ss") || raw.hasPrefix("$sS") || raw.hasPrefix("$s13DeviceSimTime")
                 || symbol.name.hasPrefix("thunk for") || symbol.name.hasPrefix("partial apply for thunk") {
                 continue
             }
-            return symbol.name
+            let location = symbol.sourceLocation.map { "\($0.path.split(separator: "/").last.map(String.init) ?? $0.path):\($0.line)" }
+            return (symbol.name, location)
         }
         return nil
     }

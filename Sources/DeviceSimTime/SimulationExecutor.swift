@@ -176,6 +176,40 @@ public final class SimulationExecutor: SerialExecutor, TaskExecutor, @unchecked 
         set { realClockSleepHandler.withLock { $0 = newValue } }
     }
 
+    /// When true, main-actor work queued by code draining this executor on a thread of its own (not from
+    /// the main actor) is recorded in ``strandedMainActorWork`` (and handed to ``onStrandedMainActorWork``):
+    /// nothing runs the main actor in step with the simulation. Off by default; scenario runs driven from a
+    /// worker thread turn it on. Seen through the main-queue enqueue (the watch linked into the executable).
+    public var reportsStrandedMainActorWork: Bool {
+        get { strandedMainActorWorkReported.load(ordering: .acquiring) }
+        set {
+            if newValue { _ = RealClockWatch.isWatchingTheMainQueue }
+            strandedMainActorWorkReported.store(newValue, ordering: .releasing)
+        }
+    }
+
+    /// Whether this process sees main-queue work at all (the watch is linked into the executable).
+    public static var canSeeStrandedMainActorWork: Bool { RealClockWatch.isWatchingTheMainQueue }
+
+    /// The main-actor work recorded so far, in order (see ``reportsStrandedMainActorWork``).
+    public var strandedMainActorWork: [StrandedMainActorWork] { caughtStrandedMainActorWork.withLock { $0 } }
+
+    /// Called (on the queueing thread, right after recording it) for each stranded main-actor job: the
+    /// scenario runner stops the run there.
+    public var onStrandedMainActorWork: (@Sendable (StrandedMainActorWork) -> Void)? {
+        get { strandedMainActorWorkHandler.withLock { $0 } }
+        set { strandedMainActorWorkHandler.withLock { $0 = newValue } }
+    }
+
+    private let strandedMainActorWorkReported = Atomic<Bool>(false)
+    private let caughtStrandedMainActorWork = Mutex<[StrandedMainActorWork]>([])
+    private let strandedMainActorWorkHandler = Mutex<(@Sendable (StrandedMainActorWork) -> Void)?>(nil)
+
+    func noteStrandedMainActorWork(_ work: StrandedMainActorWork) {
+        caughtStrandedMainActorWork.withLock { $0.append(work) }
+        onStrandedMainActorWork?(work)
+    }
+
     private let realClockSleepsReported = Atomic<Bool>(false)
     private let caughtRealClockSleeps = Mutex<[RealClockSleep]>([])
     private let realClockSleepHandler = Mutex<(@Sendable (RealClockSleep) -> Void)?>(nil)

@@ -12,6 +12,14 @@ typedef void (*devicesim_real_clock_observer)(int from_timer_source);
 /// watch (the watch is linked into the executable), 0 if not.
 int devicesim_set_real_clock_observer(devicesim_real_clock_observer observer);
 
+/// Called on the thread that queues work on the main dispatch queue (`dispatch_async_f`, as the Swift
+/// runtime queues every main-actor job on Linux, and `dispatch_async`, as `DispatchQueue.main.async` does).
+typedef void (*devicesim_main_queue_observer)(void);
+
+/// Installs the observer of main-queue work (process-wide). Returns 1 if this process's main-queue work
+/// passes through the watch (the watch is linked into the executable), 0 if not.
+int devicesim_set_main_queue_observer(devicesim_main_queue_observer observer);
+
 
 
 #endif

@@ -1,0 +1,129 @@
+import DeviceSim
+import DeviceSimScenario
+import Observation
+
+/// A check-in view model written as iOS apps write them (and as the testing guide recommends): `@MainActor`,
+/// `@Observable`, a `Task {}` that waits three minutes at the café on the clock it is given. With
+/// `sleepsOnTheRealClock` it waits on `ContinuousClock` instead, the mistake scenario runs must catch.
+@MainActor @Observable
+final class CafeCheckInModel {
+    enum Status: Equatable { case away, atCafe, checkedIn }
+
+    private(set) var status: Status = .away
+    private let clock: any Clock<Duration>
+    private let dwell: Duration
+    private let sleepsOnTheRealClock: Bool
+    private let record: @MainActor (String) -> Void
+    private var dwelling: Task<Void, Never>?
+
+    init(clock: any Clock<Duration>, dwell: Duration, sleepsOnTheRealClock: Bool = false, record: @escaping @MainActor (String) -> Void) {
+        self.clock = clock
+        self.dwell = dwell
+        self.sleepsOnTheRealClock = sleepsOnTheRealClock
+        self.record = record
+    }
+
+    func arrived() {
+        guard status == .away else { return }
+        status = .atCafe
+        record("checkin.arrived")
+        dwelling = Task {
+            do {
+                if sleepsOnTheRealClock {
+                    try await ContinuousClock().sleep(for: dwell)
+                } else {
+                    try await clock.sleep(for: dwell)
+                }
+            } catch {
+                return
+            }
+            status = .checkedIn
+            record("checkin.checked-in")
+        }
+    }
+
+    func left() {
+        dwelling?.cancel()
+        dwelling = nil
+        status = .away
+        record("checkin.left")
+    }
+}
+
+/// The adapter a developer writes for ``CafeCheckInModel``: it says that the app runs on the main actor,
+/// creates the view model there and hands it the café's geofence transitions.
+final class CafeCheckInScenarioApp: ScenarioApp {
+    struct Settings: Sendable {
+        var cafe: GeoCoordinate
+        var dwell: Duration
+        var realClock: Bool
+    }
+
+    static let name = "cafe-check-in"
+    static let settingKeys = ["cafe", "dwell", "real-clock"]
+    static let actions: [String: [String]] = ["leave": []]
+    static let runsOnMainActor = true
+
+    private let model: CafeCheckInModel
+    private var transitions: ObservationToken?
+
+    static func parseSettings(_ settings: YAMLMapping?) throws(ScenarioError) -> Settings {
+        Settings(
+            cafe: try settings?.required("cafe").coordinate() ?? GeoCoordinate(latitude: 52.5145, longitude: 13.3501),
+            dwell: try settings?.optional("dwell")?.duration() ?? .seconds(180),
+            realClock: try settings?.optional("real-clock")?.bool() ?? false
+        )
+    }
+
+    static func parseAction(_ name: String, step: YAMLMapping) throws(ScenarioError) {}
+
+    init(context: ScenarioAppContext, settings: Settings) {
+        model = context.onMainActor { context in
+            CafeCheckInModel(clock: context.device.clock, dwell: settings.dwell, sleepsOnTheRealClock: settings.realClock) { context.device.record($0) }
+        }
+        try? context.device.geofences?.startMonitoring(GeofenceRegion(id: "cafe", center: settings.cafe, radius: 100, transitions: [.enter, .exit]))
+        transitions = context.device.geofences?.observe { [model] event in
+            MainActor.assumeIsolated {
+                switch event.transition {
+                case .enter: model.arrived()
+                case .exit: model.left()
+                case .dwell: break
+                }
+            }
+        }
+    }
+
+    func perform(_ action: Void) {
+        MainActor.assumeIsolated { [model] in model.left() }
+    }
+}
+
+/// The same app with an adapter that does not say it runs on the main actor and reaches the view model
+/// through `Task { @MainActor in ... }`: the runner drives it from a worker thread, where that task
+/// would run late or never.
+final class UnmarkedCafeCheckInScenarioApp: ScenarioApp {
+    static let name = "cafe-check-in-unmarked"
+    static let settingKeys = ["cafe"]
+    static let actions: [String: [String]] = [:]
+
+    static func parseSettings(_ settings: YAMLMapping?) throws(ScenarioError) -> GeoCoordinate {
+        try settings?.required("cafe").coordinate() ?? GeoCoordinate(latitude: 52.5145, longitude: 13.3501)
+    }
+
+    static func parseAction(_ name: String, step: YAMLMapping) throws(ScenarioError) {}
+
+    private var transitions: ObservationToken?
+
+    init(context: ScenarioAppContext, settings cafe: GeoCoordinate) {
+        try? context.device.geofences?.startMonitoring(GeofenceRegion(id: "cafe", center: cafe, radius: 100, transitions: [.enter]))
+        transitions = context.device.geofences?.observe { _ in
+            // The model would be reached this way; the test's copy touches nothing of the device, since in a
+            // test process the main actor does run this task, late, after the run has stopped.
+            Task { @MainActor in
+                _ = CafeCheckInModel(clock: ContinuousClock(), dwell: .seconds(180)) { _ in }
+            }
+        }
+    }
+
+    func perform(_ action: Void) {}
+}
