@@ -176,7 +176,10 @@ let package = Package(
         .testTarget(name: "DeviceSimRoutesTests", dependencies: ["DeviceSimRoutes", "DeviceSimTesting"], path: "Tests/Apps/RoutesTests"),
         .testTarget(name: "DeviceSimTaskListTests", dependencies: ["DeviceSimTaskList", "DeviceSimTesting"], path: "Tests/Apps/TaskListTests"),
         // Scenario files of the bundled apps run here: the tests register them (BundledApps.all).
-        .testTarget(name: "DeviceSimScenarioTests", dependencies: ["DeviceSim", "DeviceSimScenario", "DeviceSimRoads"]),
+        .testTarget(name: "DeviceSimScenarioTests", dependencies: ["DeviceSim", "DeviceSimScenario", "DeviceSimRoads", "CafeCheckIn"]),
+        // A @MainActor view model as a scenario app, and a developer's own devicesim registering it (issue 44).
+        .target(name: "CafeCheckIn", dependencies: ["DeviceSimHAL", "DeviceSimScenario"], path: "Tests/CafeCheckInExample/Sources/CafeCheckIn"),
+        .executableTarget(name: "cafe-devicesim", dependencies: ["CafeCheckIn", "DeviceSimCLI"], path: "Tests/CafeCheckInExample/Sources/cafe-devicesim"),
         .testTarget(name: "DeviceSimReportTests", dependencies: ["DeviceSim", "DeviceSimReport"]),
         .testTarget(name: "DeviceSimStorageTests", dependencies: ["DeviceSimStorage"]),
         .testTarget(name: "DeviceSimTestingTests", dependencies: ["DeviceSimTesting"]),
@@ -193,7 +196,7 @@ let package = Package(
         ),
         .testTarget(name: "DeviceSimNetworkTests", dependencies: ["DeviceSimNetwork", "DeviceSimTesting"]),
         .testTarget(name: "DeviceSimUserNotificationsTests", dependencies: ["DeviceSimUserNotifications", "DeviceSimCoreLocation", "DeviceSimTesting"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["devicesim", "DeviceSimTestSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["devicesim", "cafe-devicesim", "DeviceSimTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,3 +1,4 @@
+import CafeCheckIn
 import DeviceSim
 import DeviceSimScenario
 import Foundation

@@ -12,20 +12,24 @@ struct CLI {
     static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     /// The `devicesim` binary that `swift test` built next to the test bundle.
-    static let binary: URL = {
+    static let binary = builtExecutable(named: "devicesim")
+
+    /// The executable `name` that `swift test` built next to the test bundle (`cafe-devicesim`, a
+    /// developer's own devicesim).
+    static func builtExecutable(named name: String) -> URL {
         let besideTests = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
         for folder in [besideTests, besideTests.deletingLastPathComponent(), repositoryRoot.appendingPathComponent(".build/debug")] {
-            let candidate = folder.appendingPathComponent("devicesim")
+            let candidate = folder.appendingPathComponent(name)
             if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
         }
-        return repositoryRoot.appendingPathComponent(".build/debug/devicesim")
-    }()
+        return repositoryRoot.appendingPathComponent(".build/debug/\(name)")
+    }
 
     /// Runs `devicesim arguments…` in the repository root, with at most `timeout` seconds; `input`, if
     /// given, is written to its standard input in pieces of `inputPieceSize` bytes. `environment` adds
     /// to (or replaces) the test's own variables.
-    static func run(_ arguments: [String], input: Data? = nil, inputPieceSize: Int = 4_096, environment: [String: String] = [:], timeout: TimeInterval = 120) throws -> Output {
-        try start(arguments, input: input, inputPieceSize: inputPieceSize, environment: environment).finish(timeout: timeout)
+    static func run(_ arguments: [String], input: Data? = nil, inputPieceSize: Int = 4_096, environment: [String: String] = [:], timeout: TimeInterval = 120, executable: URL = binary) throws -> Output {
+        try start(arguments, input: input, inputPieceSize: inputPieceSize, environment: environment, executable: executable).finish(timeout: timeout)
     }
 
     /// The job engines' shard variables, which `devicesim run` obeys: never passed on from the
@@ -63,9 +67,9 @@ struct CLI {
     }
 
     /// Starts `devicesim arguments…` without waiting for it.
-    static func start(_ arguments: [String], input: Data? = nil, inputPieceSize: Int = 4_096, environment extra: [String: String] = [:]) throws -> Running {
+    static func start(_ arguments: [String], input: Data? = nil, inputPieceSize: Int = 4_096, environment extra: [String: String] = [:], executable: URL = binary) throws -> Running {
         let process = Process()
-        process.executableURL = binary
+        process.executableURL = executable
         process.arguments = arguments
         process.currentDirectoryURL = repositoryRoot
         var environment = ProcessInfo.processInfo.environment

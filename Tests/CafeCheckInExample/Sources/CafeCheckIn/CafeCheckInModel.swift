@@ -1,4 +1,4 @@
-import DeviceSim
+import DeviceSimHAL
 import DeviceSimScenario
 import Observation
 
@@ -6,24 +6,24 @@ import Observation
 /// `@Observable`, a `Task {}` that waits three minutes at the café on the clock it is given. With
 /// `sleepsOnTheRealClock` it waits on `ContinuousClock` instead, the mistake scenario runs must catch.
 @MainActor @Observable
-final class CafeCheckInModel {
-    enum Status: Equatable { case away, atCafe, checkedIn }
+public final class CafeCheckInModel {
+    public enum Status: Equatable { case away, atCafe, checkedIn }
 
-    private(set) var status: Status = .away
+    public private(set) var status: Status = .away
     private let clock: any Clock<Duration>
     private let dwell: Duration
     private let sleepsOnTheRealClock: Bool
     private let record: @MainActor (String) -> Void
     private var dwelling: Task<Void, Never>?
 
-    init(clock: any Clock<Duration>, dwell: Duration, sleepsOnTheRealClock: Bool = false, record: @escaping @MainActor (String) -> Void) {
+    public init(clock: any Clock<Duration>, dwell: Duration, sleepsOnTheRealClock: Bool = false, record: @escaping @MainActor (String) -> Void) {
         self.clock = clock
         self.dwell = dwell
         self.sleepsOnTheRealClock = sleepsOnTheRealClock
         self.record = record
     }
 
-    func arrived() {
+    public func arrived() {
         guard status == .away else { return }
         status = .atCafe
         record("checkin.arrived")
@@ -42,7 +42,7 @@ final class CafeCheckInModel {
         }
     }
 
-    func left() {
+    public func left() {
         dwelling?.cancel()
         dwelling = nil
         status = .away
@@ -52,22 +52,22 @@ final class CafeCheckInModel {
 
 /// The adapter a developer writes for ``CafeCheckInModel``: it says that the app runs on the main actor,
 /// creates the view model there and hands it the café's geofence transitions.
-final class CafeCheckInScenarioApp: ScenarioApp {
-    struct Settings: Sendable {
+public final class CafeCheckInScenarioApp: ScenarioApp {
+    public struct Settings: Sendable {
         var cafe: GeoCoordinate
         var dwell: Duration
         var realClock: Bool
     }
 
-    static let name = "cafe-check-in"
-    static let settingKeys = ["cafe", "dwell", "real-clock"]
-    static let actions: [String: [String]] = ["leave": []]
-    static let runsOnMainActor = true
+    public static let name = "cafe-check-in"
+    public static let settingKeys = ["cafe", "dwell", "real-clock"]
+    public static let actions: [String: [String]] = ["leave": []]
+    public static let runsOnMainActor = true
 
     private let model: CafeCheckInModel
     private var transitions: ObservationToken?
 
-    static func parseSettings(_ settings: YAMLMapping?) throws(ScenarioError) -> Settings {
+    public static func parseSettings(_ settings: YAMLMapping?) throws(ScenarioError) -> Settings {
         Settings(
             cafe: try settings?.required("cafe").coordinate() ?? GeoCoordinate(latitude: 52.5145, longitude: 13.3501),
             dwell: try settings?.optional("dwell")?.duration() ?? .seconds(180),
@@ -75,9 +75,9 @@ final class CafeCheckInScenarioApp: ScenarioApp {
         )
     }
 
-    static func parseAction(_ name: String, step: YAMLMapping) throws(ScenarioError) {}
+    public static func parseAction(_ name: String, step: YAMLMapping) throws(ScenarioError) {}
 
-    init(context: ScenarioAppContext, settings: Settings) {
+    public init(context: ScenarioAppContext, settings: Settings) {
         model = context.onMainActor { context in
             CafeCheckInModel(clock: context.device.clock, dwell: settings.dwell, sleepsOnTheRealClock: settings.realClock) { context.device.record($0) }
         }
@@ -93,7 +93,7 @@ final class CafeCheckInScenarioApp: ScenarioApp {
         }
     }
 
-    func perform(_ action: Void) {
+    public func perform(_ action: Void) {
         MainActor.assumeIsolated { [model] in model.left() }
     }
 }
@@ -101,20 +101,20 @@ final class CafeCheckInScenarioApp: ScenarioApp {
 /// The same app with an adapter that does not say it runs on the main actor and reaches the view model
 /// through `Task { @MainActor in ... }`: the runner drives it from a worker thread, where that task
 /// would run late or never.
-final class UnmarkedCafeCheckInScenarioApp: ScenarioApp {
-    static let name = "cafe-check-in-unmarked"
-    static let settingKeys = ["cafe"]
-    static let actions: [String: [String]] = [:]
+public final class UnmarkedCafeCheckInScenarioApp: ScenarioApp {
+    public static let name = "cafe-check-in-unmarked"
+    public static let settingKeys = ["cafe"]
+    public static let actions: [String: [String]] = [:]
 
-    static func parseSettings(_ settings: YAMLMapping?) throws(ScenarioError) -> GeoCoordinate {
+    public static func parseSettings(_ settings: YAMLMapping?) throws(ScenarioError) -> GeoCoordinate {
         try settings?.required("cafe").coordinate() ?? GeoCoordinate(latitude: 52.5145, longitude: 13.3501)
     }
 
-    static func parseAction(_ name: String, step: YAMLMapping) throws(ScenarioError) {}
+    public static func parseAction(_ name: String, step: YAMLMapping) throws(ScenarioError) {}
 
     private var transitions: ObservationToken?
 
-    init(context: ScenarioAppContext, settings cafe: GeoCoordinate) {
+    public init(context: ScenarioAppContext, settings cafe: GeoCoordinate) {
         try? context.device.geofences?.startMonitoring(GeofenceRegion(id: "cafe", center: cafe, radius: 100, transitions: [.enter]))
         transitions = context.device.geofences?.observe { _ in
             // The model would be reached this way; the test's copy touches nothing of the device, since in a
@@ -125,5 +125,5 @@ final class UnmarkedCafeCheckInScenarioApp: ScenarioApp {
         }
     }
 
-    func perform(_ action: Void) {}
+    public func perform(_ action: Void) {}
 }
