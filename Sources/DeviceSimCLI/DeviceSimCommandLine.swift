@@ -37,6 +37,8 @@ public enum DeviceSimCommandLine {
         let command = Thread { DeviceSimCommand.main() }   // ends the process
         command.stackSize = 16 << 20
         command.start()
-        dispatchMain()
+        // The main thread itself serves the main queue (not `dispatchMain()`, whose main queue borrows
+        // Dispatch's worker threads, which the scenario workers waiting for main-actor runs may all hold).
+        while true { _ = RunLoop.main.run(mode: .default, before: .distantFuture) }
     }
 }

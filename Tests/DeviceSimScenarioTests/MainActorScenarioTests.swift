@@ -5,8 +5,11 @@ import Foundation
 import Testing
 
 /// Scenario files run apps whose code is `@MainActor` (``CafeCheckInModel``) as tests do, and stop at
-/// once, saying why and where, when that code cannot run in virtual time.
-@Suite struct MainActorScenarioTests {
+/// once, saying why and where, when that code cannot run in virtual time. Serialized: each synchronous
+/// run holds a Dispatch worker thread while it waits for the main actor, whose queue, in a test process,
+/// is served by those same workers (the CLI serves it from its main thread; `MainActorAppCLITests` runs
+/// a sweep over seeds in parallel there).
+@Suite(.serialized) struct MainActorScenarioTests {
     init() throws {
         try ScenarioAppRegistry.register([CafeCheckInScenarioApp.self, UnmarkedCafeCheckInScenarioApp.self, DoorCounterScenarioApp.self])
     }
@@ -54,30 +57,6 @@ import Testing
         #expect(first.traceJSONLines == second.traceJSONLines)
     }
 
-    @Test func aSweepInParallelWithOtherAppsGivesTheTracesOfOneJob() throws {
-        let texts = [
-            "cafe.yaml": Self.scenario(),
-            "door.yaml": try OpenAppRegistryTests().scenario(),
-            "cafe-left-early.yaml": Self.scenario(leaveAt: "7m"),
-        ]
-        let found = texts.keys.sorted().map { ScenarioDiscovery.Found(path: $0, relativeName: $0) }
-        let plan = ScenarioBatch.plan(found, seeds: Array(1...20))
-        func traces(jobs: Int) throws -> [String] {
-            var traces: [String] = []
-            try ScenarioBatch.run(plan, runner: ScenarioRunner(), jobs: jobs, swept: true, parse: { path throws(ScenarioError) in
-                try ScenarioParser.parse(texts[path]!, file: path)
-            }) { outcome in
-                guard case .ran(let record, let result) = outcome else { return }
-                #expect(result.runError == nil, "\(record.displayTitle)")
-                traces.append(result.traceJSONLines)
-            }
-            return traces
-        }
-        let alone = try traces(jobs: 1)
-        #expect(alone.count == 60)
-        #expect(try traces(jobs: 4) == alone)
-    }
-
     @Test func aViewModelSleepingOnContinuousClockStopsTheRunWithTheCauseAndWhere() throws {
         // Without the check, `never:` would have passed: the check-in never comes.
         let text = Self.scenario(settings: ", real-clock: true").replacingOccurrences(
@@ -104,6 +83,15 @@ import Testing
         #expect(error.contains("UnmarkedCafeCheckInScenarioApp"), "\(error)")
         #expect(error.contains("CafeCheckInModel.swift:122"), "the file:line of the Task: \(error)")
         #expect(error.contains("runsOnMainActor = true"), "what to change: \(error)")
+    }
+
+    @Test func onTheWallClockAsLiveAndServeRunItTheViewModelRunsToo() throws {
+        let scenario = try ScenarioParser.parse(Self.scenario(), file: "cafe.yaml")
+        let simulation = ScenarioSimulation(scenario)
+        // 20 minutes at 20,000 times the wall clock: some 60 ms.
+        try simulation.runLive(driver: WallClockDriver(speed: 20_000), stop: StopSignal())
+        let outcomes = ExpectationEvaluator.evaluate(scenario.expectations, events: simulation.trace.events)
+        #expect(outcomes.allSatisfy { $0.passed }, "\(outcomes.filter { !$0.passed })")
     }
 
     @MainActor @Test func aMainActorTestRunsTheScenarioWithAwait() async throws {
