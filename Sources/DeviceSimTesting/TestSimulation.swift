@@ -1,4 +1,5 @@
 import DeviceSim
+import DeviceSimRuntimeHooks
 import Foundation
 
 /// A simulation in a test's hands: a seeded virtual world with devices, driven step by step, with
@@ -84,6 +85,9 @@ public final class TestSimulation {
     public init(seed: UInt64 = 1, world: World? = nil, startDate: Date = TestSimulation.defaultStartDate, limits: RunLimits = RunLimits()) {
         self.seed = seed
         self.startDate = startDate
+        // Tests link the runtime hooks (app targets never do): stray `Task {}`s are captured, real-clock
+        // sleeps are seen.
+        DeviceSimRuntimeHooks.install()
         self.scheduler = EventScheduler(limits: limits)
         self.root = SeededRandomGenerator(seed: seed)
         self.world = world.map(WorldIndex.init)
