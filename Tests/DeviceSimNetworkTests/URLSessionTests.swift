@@ -290,3 +290,36 @@ private func ms(_ milliseconds: Int64) -> VirtualInstant { VirtualInstant(offset
         #expect(outcome.applied != 1, "the 'applied once' assertion must fail for this client")
     }
 }
+
+/// The same requests, failure points and seed give a byte-identical trace, run after run.
+@Suite struct URLSessionTraceTests {
+    /// A simulation where a phone sends three requests (one reply lost, one while offline); its trace.
+    static func trace() throws -> String {
+        let simulation = TestSimulation(seed: 3)
+        let phone = simulation.addDevice("phone", at: cafe)
+        let server = FakeHTTPServer(simulation, host: "api.example.com") { server in
+            server.route("GET", "/items") { _ in .json(["tea"]) }
+        }
+        server.failNext(1, with: .replyLost)
+        try phone.setOnline(false, at: VirtualInstant(offset: .seconds(20)))
+        let clock = simulation.clock
+        DeviceContext.withDevice(phone.device) {
+            _ = simulation.spawn { () async -> [URLError.Code?] in
+                var codes: [URLError.Code?] = []
+                for _ in 0..<3 {
+                    codes.append(await ended(request(timeout: 8), session: .shared, clock: clock).error)
+                    try? await clock.sleep(for: .seconds(1))
+                }
+                return codes
+            }
+        }
+        try simulation.advance(by: .seconds(30))
+        return simulation.traceJSONLines
+    }
+
+    @Test func theTraceIsTheSameEveryRun() throws {
+        let first = try Self.trace()
+        #expect(first.contains("http.failed"))
+        for _ in 0..<5 { #expect(try Self.trace() == first) }
+    }
+}
