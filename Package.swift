@@ -135,7 +135,7 @@ let package = Package(
         // UserNotifications' notification center (authorization, triggers, delivery, the delegate) over the HAL.
         .target(name: "DeviceSimUserNotifications", dependencies: ["DeviceSimHAL", "DeviceSimTime"]),
         // Helpers for users' own tests.
-        .target(name: "DeviceSimTesting", dependencies: ["DeviceSim", "DeviceSimRuntimeHooks", "CEnqueueHookPlaceholder"]),
+        .target(name: "DeviceSimTesting", dependencies: ["DeviceSim", "DeviceSimNetwork", "DeviceSimRuntimeHooks", "CEnqueueHookPlaceholder"]),
         // A placeholder in the runtime's global-enqueue hook slot from process load (test processes only),
         // so that swift-concurrency-extras' withMainSerialExecutor never empties the slot when it returns.
         .target(name: "CEnqueueHookPlaceholder"),

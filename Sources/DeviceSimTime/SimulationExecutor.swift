@@ -312,10 +312,80 @@ public final class SimulationExecutor: SerialExecutor, TaskExecutor, @unchecked 
             } else if !next.actions.isEmpty {
                 for action in next.actions { action() }
                 ran += next.actions.count
-            } else {
+            } else if !waitForHandoffs() {
                 return ran
             }
         }
+    }
+
+    // MARK: Handoffs
+
+    private let handoffs = Mutex<(next: UInt64, pending: [UInt64: String], abandoned: [String])>((0, [:], []))
+
+    /// How long a drain waits, in real time, for a handoff to arrive before it gives up on it (see
+    /// ``beginHandoff(_:)``).
+    public static let handoffTimeout: Duration = .seconds(10)
+
+    /// Announces work that another thread will ``submit(_:)`` soon on behalf of code running in the
+    /// simulation (a `URLSession` task that Foundation starts on its own queue): until
+    /// ``endHandoff(_:)``, a drain that runs out of work waits for it (at most ``handoffTimeout``)
+    /// instead of letting virtual time move on. `description` names the work in the error when it
+    /// never comes (``takeAbandonedHandoffs()``). Call it on the simulation's thread, where the
+    /// simulated code made its call; end it from the submitted closure.
+    ///
+    /// ```swift
+    /// let handoff = executor.beginHandoff("GET https://api.example.com/items")
+    /// foundationQueue.async { executor.submit { executor.endHandoff(handoff); start() } }
+    /// ```
+    public func beginHandoff(_ description: String) -> UInt64 {
+        handoffs.withLock { state in
+            state.next += 1
+            state.pending[state.next] = description
+            return state.next
+        }
+    }
+
+    /// Ends a handoff (from any thread); ending one that was ended or abandoned does nothing.
+    public func endHandoff(_ handoff: UInt64) {
+        _ = handoffs.withLock { $0.pending.removeValue(forKey: handoff) }
+        let wake = queue.withLock { $0.wake }
+        wake?()
+    }
+
+    /// Whether a handoff is announced and has not arrived yet.
+    public var hasPendingHandoffs: Bool { handoffs.withLock { !$0.pending.isEmpty } }
+
+    /// The handoffs that never arrived within ``handoffTimeout`` since the last call, by description.
+    public func takeAbandonedHandoffs() -> [String] {
+        handoffs.withLock { state in
+            defer { state.abandoned.removeAll() }
+            return state.abandoned
+        }
+    }
+
+    /// With no work queued: waits while handoffs are pending, until work arrives or they end (true:
+    /// drain again) or ``handoffTimeout`` passes (false: they are abandoned).
+    private func waitForHandoffs() -> Bool {
+        guard hasPendingHandoffs else { return false }
+        let deadline = Self.monotonicNanoseconds() + UInt64(Self.handoffTimeout.components.seconds) * 1_000_000_000
+        while true {
+            if queue.withLock({ $0.jobsHead < $0.jobs.count || !$0.actions.isEmpty }) { return true }
+            if !hasPendingHandoffs { return true }
+            if Self.monotonicNanoseconds() > deadline {
+                handoffs.withLock { state in
+                    state.abandoned += state.pending.sorted { $0.key < $1.key }.map(\.value)
+                    state.pending.removeAll()
+                }
+                return false
+            }
+            usleep(20)
+        }
+    }
+
+    private static func monotonicNanoseconds() -> UInt64 {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
     }
 
     static var currentThreadID: UInt {
