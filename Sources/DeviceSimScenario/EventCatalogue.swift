@@ -62,6 +62,7 @@ package enum EventCatalogue {
         "accounts.added": ["account", "method"],
         "app.killed": ["during", "idle", "write"],
         "app.stopped": ["during", "idle", "write"],
+        "beacons.ranged": ["beacons", "count"],
         "fence.entered": ["beacon", "fence", "rssi"],
         "fence.left": ["fence"],
         "geofence.dwelled": ["lat", "lon", "region"],
@@ -79,6 +80,7 @@ package enum EventCatalogue {
         "request.timed-out": ["after", "lost", "operation", "reply", "request"],
         "route.started": ["length", "waypoints"],
         "stored.rows": ["file", "probe", "rows"],
+        "wifi.scan": ["aps", "count"],
 
     ]
     /// World-wide events of the runner.
