@@ -270,7 +270,8 @@ public final class ScenarioSimulation {
     }
 
     private var started = false
-    private var fenceSubscriptions: [ObservationToken] = []
+    /// The runner's subscriptions to the devices' radios (fences, Wi-Fi scans), for the trace.
+    private var radioSubscriptions: [ObservationToken] = []
 
     /// Launches devices and apps and schedules the timeline (once).
     private func start() {
@@ -283,8 +284,11 @@ public final class ScenarioSimulation {
             if spec.gpsEnabled { simulated.gps?.start() }
             if spec.wifiEnabled { simulated.wifi?.isEnabled = true }
             if spec.bluetoothEnabled { simulated.beacons?.isEnabled = true }
+            let radioTrace = RadioTraceRecorder(device: simulated.device)
+            if let wifi = simulated.wifi { radioSubscriptions.append(wifi.observeScans { radioTrace.scanned($0) }) }
             if let beacons = simulated.beacons {
-                fenceSubscriptions.append(beacons.observeFences { [device = simulated.device] event in
+                beacons.rangingTracer = { radioTrace.ranged($0) }
+                radioSubscriptions.append(beacons.observeFences { [device = simulated.device] event in
                     var fields: [(key: String, value: TraceValue)] = [("fence", .string(event.fence))]
                     if let beacon = event.beacon { fields.append(("beacon", .string(beacon.description))) }
                     if let rssi = event.rssi { fields.append(("rssi", .double(rssi))) }
