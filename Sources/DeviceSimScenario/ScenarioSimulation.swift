@@ -283,14 +283,7 @@ public final class ScenarioSimulation {
             if spec.gpsEnabled { simulated.gps?.start() }
             if spec.wifiEnabled { simulated.wifi?.isEnabled = true }
             if spec.bluetoothEnabled { simulated.beacons?.isEnabled = true }
-            if let beacons = simulated.beacons {
-                fenceSubscriptions.append(beacons.observeFences { [device = simulated.device] event in
-                    var fields: [(key: String, value: TraceValue)] = [("fence", .string(event.fence))]
-                    if let beacon = event.beacon { fields.append(("beacon", .string(beacon.description))) }
-                    if let rssi = event.rssi { fields.append(("rssi", .double(rssi))) }
-                    device.record(event.entered ? "fence.entered" : "fence.left", fields)
-                })
-            }
+            if let fences = simulated.device.recordBeaconFenceCrossings() { fenceSubscriptions.append(fences) }
             if let track = spec.track, case .gpx(_, let gpxRoute) = track.source {
                 followTrack(gpxRoute, track: track, device: simulated, from: .zero)
             }
