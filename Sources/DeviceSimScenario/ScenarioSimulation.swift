@@ -286,15 +286,8 @@ public final class ScenarioSimulation {
             if spec.bluetoothEnabled { simulated.beacons?.isEnabled = true }
             let radioTrace = RadioTraceRecorder(device: simulated.device)
             if let wifi = simulated.wifi { radioSubscriptions.append(wifi.observeScans { radioTrace.scanned($0) }) }
-            if let beacons = simulated.beacons {
-                beacons.rangingTracer = { radioTrace.ranged($0) }
-                radioSubscriptions.append(beacons.observeFences { [device = simulated.device] event in
-                    var fields: [(key: String, value: TraceValue)] = [("fence", .string(event.fence))]
-                    if let beacon = event.beacon { fields.append(("beacon", .string(beacon.description))) }
-                    if let rssi = event.rssi { fields.append(("rssi", .double(rssi))) }
-                    device.record(event.entered ? "fence.entered" : "fence.left", fields)
-                })
-            }
+            if let beacons = simulated.beacons { beacons.rangingTracer = { radioTrace.ranged($0) } }
+            if let fences = simulated.device.recordBeaconFenceCrossings() { radioSubscriptions.append(fences) }
             if let track = spec.track, case .gpx(_, let gpxRoute) = track.source {
                 followTrack(gpxRoute, track: track, device: simulated, from: .zero)
             }

@@ -80,6 +80,8 @@ public final class TestSimulation {
     private var sharedServices = SharedServices()
     /// The fake HTTP servers the devices' `URLSession` requests reach (see ``FakeHTTPServer``).
     let httpServers: FakeHTTPServers
+    /// The devices' beacon fence crossings, recorded in the trace while the simulation lives.
+    private var fenceRecordings: [ObservationToken] = []
 
     /// The UTC time of virtual instant zero unless a test says otherwise: 2026-01-01 00:00.
     public static let defaultStartDate = Date(timeIntervalSince1970: 1_767_225_600)
@@ -150,6 +152,8 @@ public final class TestSimulation {
             (testDevice.wifi, testDevice.beacons) = (radios.wifi, radios.beacons)
             radios.wifi.isEnabled = true
             radios.beacons.isEnabled = true
+            // Beacon fence crossings go in the trace, as a scenario run records them.
+            if let fences = device.recordBeaconFenceCrossings() { fenceRecordings.append(fences) }
         }
         device.http = httpServers
         devices.append(testDevice)
