@@ -39,7 +39,10 @@ let package = Package(
     ],
     targets: [
         // Virtual time: the discrete-event scheduler, the virtual clock, the simulation executor, seeded randomness.
-        .target(name: "DeviceSimTime", dependencies: ["CPrefetch", "CRealClockWatch"]),
+        .target(name: "DeviceSimTime", dependencies: ["CPrefetch"]),
+        // What reaches below the language, for tests, the runner and the CLI (never app targets): the Swift
+        // runtime's enqueue hooks looked up by name, and the Dispatch timer watch that reports real-clock sleeps.
+        .target(name: "DeviceSimRuntimeHooks", dependencies: ["DeviceSimTime", "CRealClockWatch"]),
         // Sees the Dispatch timers the process arms (Task.sleep, ContinuousClock, asyncAfter), so that a
         // sleep on a real clock in a simulation is reported (interposes dispatch_after_f in the executable).
         .target(name: "CRealClockWatch"),
@@ -132,7 +135,7 @@ let package = Package(
         // UserNotifications' notification center (authorization, triggers, delivery, the delegate) over the HAL.
         .target(name: "DeviceSimUserNotifications", dependencies: ["DeviceSimHAL", "DeviceSimTime"]),
         // Helpers for users' own tests.
-        .target(name: "DeviceSimTesting", dependencies: ["DeviceSim", "CEnqueueHookPlaceholder"]),
+        .target(name: "DeviceSimTesting", dependencies: ["DeviceSim", "DeviceSimNetwork", "DeviceSimRuntimeHooks", "CEnqueueHookPlaceholder"]),
         // A placeholder in the runtime's global-enqueue hook slot from process load (test processes only),
         // so that swift-concurrency-extras' withMainSerialExecutor never empties the slot when it returns.
         .target(name: "CEnqueueHookPlaceholder"),
@@ -153,6 +156,7 @@ let package = Package(
         // What several test targets share (a fake gpsd, a box for results): test targets share no sources.
         .target(name: "DeviceSimTestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "DeviceSimTimeTests", dependencies: ["DeviceSimTime"]),
+        .testTarget(name: "DeviceSimRuntimeHooksTests", dependencies: ["DeviceSimRuntimeHooks"]),
         .testTarget(name: "DeviceSimHALTests", dependencies: ["DeviceSimHAL"]),
         .testTarget(name: "DeviceSimNMEATests", dependencies: ["DeviceSimNMEA", "DeviceSimTime"], resources: [.copy("Fixtures")]),
         .testTarget(name: "DeviceSimRoadsTests", dependencies: ["DeviceSimRoads", "DeviceSimTestSupport"], exclude: ["Fixtures"]),

@@ -36,6 +36,10 @@ open class CBCentralManager: CBManager {
     private var peripherals: [String: CBPeripheral] = [:]
     /// The advertisers reported by the current scan (without duplicates, each once).
     private var reported: Set<String> = []
+    /// Set by the delegate protocol's default discovery method: the delegate does not implement it.
+    var discoveryDefaultRan = false
+    /// Whether a near miss of the discovery method was reported (once per manager).
+    private var nearMissReported = false
 
     /// A manager without a delegate, delivering on the main queue.
     public override init() {
@@ -129,6 +133,25 @@ open class CBCentralManager: CBManager {
         let data = Self.advertisementData(of: advertisement)
         let rssi = NSNumber(value: advertisement.rssi)
         callbacks.deliver { delegate?.centralManager(self, didDiscover: peripheral, advertisementData: data, rssi: rssi) }
+        if discoveryDefaultRan {
+            discoveryDefaultRan = false
+            reportMissingDiscovery()
+        }
+    }
+
+    /// A discovery reached only the protocol's default implementation: the delegate's method, if it
+    /// has one, nearly matches and never runs.
+    private func reportMissingDiscovery() {
+        guard !nearMissReported, let device, let delegate else { return }
+        nearMissReported = true
+        let name = String(describing: type(of: delegate))
+        let method = "centralManager(_:didDiscover:advertisementData:rssi:)"
+        device.record("corebluetooth.delegate-method-missing", [("method", .string(method)), ("delegate", .string(name))])
+        device.reportAPIDiagnostic(
+            api: "CBCentralManagerDelegate",
+            message: "CBCentralManager discovered a peripheral but its delegate \(name) does not implement \(method): the default "
+                + "implementation ran and the app never heard of it. Check the method's labels and types against `func centralManager("
+                + "_ central: CBCentralManager, didDiscover peripheral: CBPeripheral, advertisementData: [String : Any], rssi RSSI: NSNumber)`")
     }
 
     private func peripheral(for advertisement: BluetoothAdvertisement) -> CBPeripheral {

@@ -32,6 +32,8 @@ public final class Device {
     public var accounts: (any DeviceAccounts)?
     /// Geofence region monitoring, when the device has it.
     public var geofences: (any GeofenceMonitoring)?
+    /// Where the device's HTTP requests go (the servers of a test or a scenario), when it has a network to them.
+    public var http: (any HTTPTransport)?
     /// Where the device's observable events go.
     public let events: any EventSink
     /// The device's civil calendar (start date and time zone); UTC from 2026-01-01 unless set.

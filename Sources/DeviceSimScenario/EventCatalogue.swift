@@ -38,6 +38,7 @@ package enum EventCatalogue {
         "location.authorization": [],
         "location.restricted": [],
         "location.services": [],
+        "corebluetooth.delegate-method-missing": [],
         "corelocation.authorization-requested": [],
         "corelocation.delegate-method-missing": [],
         "corelocation.error": [],
@@ -62,6 +63,7 @@ package enum EventCatalogue {
         "accounts.added": ["account", "method"],
         "app.killed": ["during", "idle", "write"],
         "app.stopped": ["during", "idle", "write"],
+        "beacons.ranged": ["beacons", "count"],
         "fence.entered": ["beacon", "fence", "rssi"],
         "fence.left": ["fence"],
         "geofence.dwelled": ["lat", "lon", "region"],
@@ -79,6 +81,7 @@ package enum EventCatalogue {
         "request.timed-out": ["after", "lost", "operation", "reply", "request"],
         "route.started": ["length", "waypoints"],
         "stored.rows": ["file", "probe", "rows"],
+        "wifi.scan": ["aps", "count"],
 
     ]
     /// World-wide events of the runner.
@@ -88,7 +91,7 @@ package enum EventCatalogue {
         "server.rows": ["file", "probe", "rows"],
     ]
     /// Events whose fields are the step's own keys, so any field name is valid.
-    static let openEvents: Set<String> = ["step", "step.skipped", "notification.authorization", "notification.scheduled", "notification.rejected", "notification.delivered", "notification.presented", "notification.opened", "notification.removed", "api.diagnostic", "location.accuracy", "location.authorization", "location.restricted", "location.services", "corelocation.authorization-requested", "corelocation.delegate-method-missing", "corelocation.error", "corelocation.invalid-input", "corelocation.location-requested", "corelocation.monitor.added", "corelocation.monitor.event", "corelocation.monitor.refused", "corelocation.prompt-unavailable", "corelocation.ranging.failed", "corelocation.ranging.started", "corelocation.region.failed", "corelocation.region.monitored", "corelocation.region.state", "corelocation.significant-changes.started", "corelocation.updates.started", "corelocation.updates.stopped"]
+    static let openEvents: Set<String> = ["step", "step.skipped", "notification.authorization", "notification.scheduled", "notification.rejected", "notification.delivered", "notification.presented", "notification.opened", "notification.removed", "api.diagnostic", "location.accuracy", "location.authorization", "location.restricted", "location.services", "corebluetooth.delegate-method-missing", "corelocation.authorization-requested", "corelocation.delegate-method-missing", "corelocation.error", "corelocation.invalid-input", "corelocation.location-requested", "corelocation.monitor.added", "corelocation.monitor.event", "corelocation.monitor.refused", "corelocation.prompt-unavailable", "corelocation.ranging.failed", "corelocation.ranging.started", "corelocation.region.failed", "corelocation.region.monitored", "corelocation.region.state", "corelocation.significant-changes.started", "corelocation.updates.started", "corelocation.updates.stopped"]
 
     /// What is known about an event name.
     package enum Entry {

@@ -383,7 +383,8 @@ public final class ScenarioSimulation {
     }
 
     private var started = false
-    private var fenceSubscriptions: [ObservationToken] = []
+    /// The runner's subscriptions to the devices' radios (fences, Wi-Fi scans), for the trace.
+    private var radioSubscriptions: [ObservationToken] = []
 
     /// Launches devices and apps and schedules the timeline (once).
     fileprivate func start() {
@@ -396,14 +397,10 @@ public final class ScenarioSimulation {
             if spec.gpsEnabled { simulated.gps?.start() }
             if spec.wifiEnabled { simulated.wifi?.isEnabled = true }
             if spec.bluetoothEnabled { simulated.beacons?.isEnabled = true }
-            if let beacons = simulated.beacons {
-                fenceSubscriptions.append(beacons.observeFences { [device = simulated.device] event in
-                    var fields: [(key: String, value: TraceValue)] = [("fence", .string(event.fence))]
-                    if let beacon = event.beacon { fields.append(("beacon", .string(beacon.description))) }
-                    if let rssi = event.rssi { fields.append(("rssi", .double(rssi))) }
-                    device.record(event.entered ? "fence.entered" : "fence.left", fields)
-                })
-            }
+            let radioTrace = RadioTraceRecorder(device: simulated.device)
+            if let wifi = simulated.wifi { radioSubscriptions.append(wifi.observeScans { radioTrace.scanned($0) }) }
+            if let beacons = simulated.beacons { beacons.rangingTracer = { radioTrace.ranged($0) } }
+            if let fences = simulated.device.recordBeaconFenceCrossings() { radioSubscriptions.append(fences) }
             if let track = spec.track, case .gpx(_, let gpxRoute) = track.source {
                 followTrack(gpxRoute, track: track, device: simulated, from: .zero)
             }

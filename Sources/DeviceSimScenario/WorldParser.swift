@@ -9,7 +9,7 @@ import Foundation
 /// ```yaml
 /// name: campus
 /// roads: { osm: campus.osm.pbf }   # an OpenStreetMap extract, relative to the world file
-/// radio: { wifi-exponent: 2.7, shadowing: 5 }
+/// radio: { wifi-exponent: 3.0, shadowing: 5 }
 /// places:
 ///   library: [52.5125, 13.3269]
 /// hotspots:
@@ -31,7 +31,7 @@ import Foundation
 public enum WorldParser {
     static let topLevelKeys = ["name", "description", "radio", "places", "hotspots", "beacons", "roads"]
     static let radioKeys = [
-        "wifi-reference-loss", "wifi-exponent", "beacon-exponent", "shadowing", "shadowing-distance", "shadowing-time", "wifi-sensitivity",
+        "wifi-reference-loss", "wifi-exponent", "wifi-breakpoint", "beacon-exponent", "shadowing", "shadowing-distance", "shadowing-time", "wifi-sensitivity",
         "beacon-sensitivity", "beacon-fading",
     ]
     static let hotspotKeys = ["name", "area", "fence", "access-points"]
@@ -79,6 +79,7 @@ public enum WorldParser {
             }
             try value("wifi-reference-loss", \.wifiReferenceLoss, 0...120, "a path loss at 1 m in dB")
             try value("wifi-exponent", \.wifiExponent, 1.5...6, "a path-loss exponent")
+            try value("wifi-breakpoint", \.wifiBreakpoint, 0...10_000, "a breakpoint distance in metres (0: none)")
             try value("beacon-exponent", \.beaconExponent, 1.5...6, "a path-loss exponent")
             try value("shadowing", \.shadowing, 0...20, "a shadowing standard deviation in dB")
             try value("shadowing-distance", \.shadowingDistance, 0...1000, "a decorrelation distance in metres")

@@ -42,4 +42,21 @@ extension Device {
             scheduler: scheduler, motion: motion, world: world, ranging: attached.beacons, random: random.split("bluetooth-scan"))
         return attached
     }
+
+    /// Records the device's beacon fence crossings in its trace, as `fence.entered` and `fence.left`
+    /// with `fence`, and `beacon` and `rssi` when the crossing came from a reading: what scenario runs
+    /// and `TestSimulation` both record, so their traces agree. Nil when the device has no beacon
+    /// ranging. Keep the token for as long as they should be recorded.
+    ///
+    /// ```swift
+    /// let fences = device.recordBeaconFenceCrossings()
+    /// ```
+    public func recordBeaconFenceCrossings() -> ObservationToken? {
+        beacons?.observeFences { [weak self] event in
+            var fields: [(key: String, value: TraceValue)] = [("fence", .string(event.fence))]
+            if let beacon = event.beacon { fields.append(("beacon", .string(beacon.description))) }
+            if let rssi = event.rssi { fields.append(("rssi", .double(rssi))) }
+            self?.record(event.entered ? "fence.entered" : "fence.left", fields)
+        }
+    }
 }

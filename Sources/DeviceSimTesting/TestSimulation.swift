@@ -1,4 +1,6 @@
 import DeviceSim
+import DeviceSimNetwork
+import DeviceSimRuntimeHooks
 import Foundation
 
 /// A simulation in a test's hands: a seeded virtual world with devices, driven step by step, with
@@ -76,6 +78,10 @@ public final class TestSimulation {
     private var knownEscapes = 0
     private var knownRealClockSleeps = 0
     private var sharedServices = SharedServices()
+    /// The fake HTTP servers the devices' `URLSession` requests reach (see ``FakeHTTPServer``).
+    let httpServers: FakeHTTPServers
+    /// The devices' beacon fence crossings, recorded in the trace while the simulation lives.
+    private var fenceRecordings: [ObservationToken] = []
 
     /// The UTC time of virtual instant zero unless a test says otherwise: 2026-01-01 00:00.
     public static let defaultStartDate = Date(timeIntervalSince1970: 1_767_225_600)
@@ -84,10 +90,16 @@ public final class TestSimulation {
     public init(seed: UInt64 = 1, world: World? = nil, startDate: Date = TestSimulation.defaultStartDate, limits: RunLimits = RunLimits()) {
         self.seed = seed
         self.startDate = startDate
+        // Tests link the runtime hooks (app targets never do): stray `Task {}`s are captured, real-clock
+        // sleeps are seen.
+        DeviceSimRuntimeHooks.install()
         self.scheduler = EventScheduler(limits: limits)
         self.root = SeededRandomGenerator(seed: seed)
         self.world = world.map(WorldIndex.init)
         self.actions = SimulationActions(scheduler: scheduler)
+        self.httpServers = FakeHTTPServers(actions: actions)
+        // `URLSession.shared` (and sessions configured with `SimulatedURLProtocol`) reach the devices' servers.
+        SimulatedURLProtocol.install()
         scheduler.executor.failsEscapedSleeps = true
         // A `Task {}` started by simulated code stays in the simulation (see `capturesGlobalWork`).
         scheduler.executor.capturesGlobalWork = true
@@ -140,7 +152,10 @@ public final class TestSimulation {
             (testDevice.wifi, testDevice.beacons) = (radios.wifi, radios.beacons)
             radios.wifi.isEnabled = true
             radios.beacons.isEnabled = true
+            // Beacon fence crossings go in the trace, as a scenario run records them.
+            if let fences = device.recordBeaconFenceCrossings() { fenceRecordings.append(fences) }
         }
+        device.http = httpServers
         devices.append(testDevice)
         if currentDevice == nil { currentDevice = testDevice }
         if gpsOn { receiver.start() }
@@ -438,6 +453,8 @@ public final class TestSimulation {
             throw TestSimulationError.workEscapedTheSimulation(Array(escapes[knownEscapes...]))
         }
         if let problem = actions.takeProblems().first { throw problem }
+        let abandoned = scheduler.executor.takeAbandonedHandoffs()
+        if !abandoned.isEmpty { throw TestSimulationError.handoffNeverArrived(abandoned) }
         let diagnostics = devices.flatMap { $0.device.takeAPIDiagnostics() }
         if failsOnAPIDiagnostics, !diagnostics.isEmpty { throw TestSimulationError.apiMisused(diagnostics) }
         let realClockSleeps = scheduler.executor.realClockSleeps
@@ -508,6 +525,12 @@ public enum TestSimulationError: Error, Hashable, Sendable, CustomStringConverti
     /// ``TestSimulation/current`` was read outside a test under the `.simulation` trait or a
     /// ``SimulationTestCase``.
     case noSimulationInScope
+    /// App code on a device sent an HTTP request (named) to a host no ``FakeHTTPServer`` of the test
+    /// answers for; `hint` says how to add one.
+    case noServerForHost(String, request: String, hint: String)
+    /// Work announced to the simulation by another thread never came (a `URLSession` request that
+    /// Foundation did not start within ``DeviceSimTime/SimulationExecutor/handoffTimeout``).
+    case handoffNeverArrived([String])
 
     public var description: String {
         switch self {
@@ -540,6 +563,12 @@ public enum TestSimulationError: Error, Hashable, Sendable, CustomStringConverti
                 + "\n(set failsOnAPIDiagnostics = false to go on anyway)"
         case .realClockSleep(let sleeps):
             "\(sleeps.count) sleep(s) on a real clock in the simulation:\n" + sleeps.map { "- \($0)" }.joined(separator: "\n")
+        case .noServerForHost(let host, let request, let hint):
+            "the request \(request) went to the host '\(host)', which no FakeHTTPServer of the test answers for "
+                + "(it failed with URLError.cannotFindHost): \(hint)"
+        case .handoffNeverArrived(let work):
+            "the simulation waited \(SimulationExecutor.handoffTimeout) of real time for work another thread announced, "
+                + "and it never came: " + work.joined(separator: "; ")
         case .noSimulationInScope:
             "TestSimulation.current is set only in a test marked @Test(.simulation) (or in a suite marked so) and in an "
                 + "XCTest SimulationTestCase; elsewhere make one with TestSimulation()"

@@ -13,7 +13,7 @@ extension EventScheduler {
     /// sent a job on to the main queue, and moves on only once a round changed nothing. Work that main-actor code sends to the global
     /// executor on the way (`VirtualClock.sleep` called through `any Clock<Duration>` is a nonisolated
     /// async function, so it does) goes to the back of the main queue instead, while any simulation
-    /// advances this way (through the runtime's global-enqueue hook, see `GlobalWorkCapture`), so it
+    /// advances this way (through the runtime's global-enqueue hook, see `DeviceSimRuntimeHooks`), so it
     /// too runs in first-in, first-out order. Main-actor code that sleeps on the virtual clock therefore
     /// wakes at its virtual instant, in the same order every run. Several simulations may advance this
     /// way at once (parallel `@MainActor` tests): each waits only for its own work.
@@ -42,12 +42,13 @@ extension EventScheduler {
     @MainActor
     private func runOnMainActor(upTo deadline: VirtualInstant?) async throws(SchedulerError) {
         executor.hostsMainActor = true
-        let advancing = GlobalWorkCapture.isInstalled ? GlobalWorkCapture.beginAdvancing() : nil
-        defer { if GlobalWorkCapture.isInstalled { GlobalWorkCapture.endAdvancing(advancing) } }
+        let hooks = executor.runtimeHooks
+        let advancing = hooks?.beginMainActorAdvance(executor)
+        defer { hooks?.endMainActorAdvance(executor, key: advancing) }
         let previous = executor.beginDrainingOnTheMainActor()
         defer { executor.endDraining(restoring: previous) }
-        RealClockWatch.beginMainActorAdvance(executor)
-        defer { RealClockWatch.endMainActorAdvance(executor) }
+        SimulationExecutor.mainActorAdvancesInProgress.add(1, ordering: .acquiringAndReleasing)
+        defer { SimulationExecutor.mainActorAdvancesInProgress.subtract(1, ordering: .acquiringAndReleasing) }
         let startCount = eventCount
         while true {
             await settleMainActor()
@@ -63,9 +64,9 @@ extension EventScheduler {
     func settleMainActor() async {
         while true {
             _ = executor.drain()
-            let before = (activity, GlobalWorkCapture.mainActorRedirects.load(ordering: .acquiring))
+            let before = (activity, executor.runtimeHooks?.mainActorRedirects ?? 0)
             await Self.yieldToTheBackOfTheMainQueue()
-            let after = (activity, GlobalWorkCapture.mainActorRedirects.load(ordering: .acquiring))
+            let after = (activity, executor.runtimeHooks?.mainActorRedirects ?? 0)
             if after == before && !executor.hasRunnableWork { return }
         }
     }

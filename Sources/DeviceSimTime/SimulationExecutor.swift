@@ -47,7 +47,7 @@ public final class SimulationExecutor: SerialExecutor, TaskExecutor, @unchecked 
     }
 
     /// Queues a job: one of ours, or one captured on its way to the global executor.
-    func enqueueCaptured(_ unowned: UnownedJob) {
+    package func enqueueCaptured(_ unowned: UnownedJob) {
         arrivals.add(1, ordering: .relaxed)
         let wake = queue.withLock { queue -> (@Sendable () -> Void)? in
             queue.jobs.append(unowned)
@@ -103,14 +103,14 @@ public final class SimulationExecutor: SerialExecutor, TaskExecutor, @unchecked 
 
     /// When true, work that code running on the simulation's thread sends to the global concurrent
     /// executor (a `Task {}` or `Task.detached {}`, a nonisolated async function called from the main
-    /// actor) joins this executor instead, so it stays in the simulation; see `GlobalWorkCapture`. Off by
+    /// actor) joins this executor instead, so it stays in the simulation; see `DeviceSimRuntimeHooks`. Off by
     /// default; `TestSimulation` turns it on. Setting it installs the runtime hook once; it stays off
     /// if the runtime does not offer the hook.
     public var capturesGlobalWork: Bool {
         get { globalWorkCaptured.load(ordering: .acquiring) }
         set {
             globalWorkCaptureRequested.store(newValue, ordering: .releasing)
-            globalWorkCaptured.store(newValue && hookAvailability.unavailableReason == nil && GlobalWorkCapture.isInstalled, ordering: .releasing)
+            globalWorkCaptured.store(newValue && globalWorkCaptureUnavailableReason == nil, ordering: .releasing)
         }
     }
 
@@ -118,11 +118,16 @@ public final class SimulationExecutor: SerialExecutor, TaskExecutor, @unchecked 
     /// needs (nil: capture is on, or was not asked for).
     public var globalWorkCaptureProblem: String? {
         guard globalWorkCaptureRequested.load(ordering: .acquiring), !capturesGlobalWork else { return nil }
-        return hookAvailability.unavailableReason ?? "the runtime's global-enqueue hook could not be installed"
+        return globalWorkCaptureUnavailableReason ?? "the runtime's global-enqueue hook could not be installed"
     }
 
-    /// Where the runtime's hooks are (the process's, unless a test of this module says otherwise).
-    var hookAvailability = RuntimeHookSlots.process
+    /// The runtime hooks this executor uses (the process's installed ones, unless a test says otherwise).
+    package var runtimeHooks: (any SimulationRuntimeHooks)? = InstalledRuntimeHooks.hooks
+
+    private var globalWorkCaptureUnavailableReason: String? {
+        guard let runtimeHooks else { return InstalledRuntimeHooks.notInstalledReason }
+        return runtimeHooks.globalWorkCaptureUnavailableReason
+    }
 
     /// The simulation executor that the calling thread is draining right now, if any: code running in a
     /// simulation (its tasks, its events) finds its own here.
@@ -158,13 +163,13 @@ public final class SimulationExecutor: SerialExecutor, TaskExecutor, @unchecked 
     public var reportsRealClockSleeps: Bool {
         get { realClockSleepsReported.load(ordering: .acquiring) }
         set {
-            if newValue { _ = RealClockWatch.isWatching }
             realClockSleepsReported.store(newValue, ordering: .releasing)
         }
     }
 
-    /// Whether this process sees real-clock sleeps at all (the watch is linked into the executable).
-    public static var canSeeRealClockSleeps: Bool { RealClockWatch.isWatching }
+    /// Whether this process sees real-clock sleeps at all (the watch of `DeviceSimRuntimeHooks` is
+    /// installed and linked into the executable).
+    public static var canSeeRealClockSleeps: Bool { InstalledRuntimeHooks.hooks?.watchesRealClocks ?? false }
 
     /// The real-clock sleeps recorded so far, in order (see ``reportsRealClockSleeps``).
     public var realClockSleeps: [RealClockSleep] { caughtRealClockSleeps.withLock { $0 } }
@@ -214,7 +219,7 @@ public final class SimulationExecutor: SerialExecutor, TaskExecutor, @unchecked 
     private let caughtRealClockSleeps = Mutex<[RealClockSleep]>([])
     private let realClockSleepHandler = Mutex<(@Sendable (RealClockSleep) -> Void)?>(nil)
 
-    func noteRealClockSleep(_ sleep: RealClockSleep) {
+    package func noteRealClockSleep(_ sleep: RealClockSleep) {
         caughtRealClockSleeps.withLock { $0.append(sleep) }
         onRealClockSleep?(sleep)
     }
@@ -294,10 +299,15 @@ public final class SimulationExecutor: SerialExecutor, TaskExecutor, @unchecked 
     /// The draining "thread" while the simulation is driven from the main actor.
     static let mainActorMark = UInt.max
 
+    /// How many simulations of the process are advancing from the main actor right now. Main-actor code
+    /// may then be running for one of them (its settling runs every queued main-actor job, including jobs
+    /// of other tests that were sent there), so the main queue alone does not say whose code it is.
+    static let mainActorAdvancesInProgress = Atomic<Int>(0)
+
     /// Marks the calling thread as the simulation's thread until ``endDraining(restoring:)``; work it
-    /// sends to the global executor joins this executor if ``capturesGlobalWork`` (see `GlobalWorkCapture`).
+    /// sends to the global executor joins this executor if ``capturesGlobalWork`` (see `DeviceSimRuntimeHooks`).
     func beginDraining() -> DrainingMark {
-        if capturesGlobalWork { GlobalWorkCapture.reassert() }
+        if capturesGlobalWork { runtimeHooks?.reassertGlobalWorkCapture() }
         let mark = DrainingMark(
             thread: drainingThread.exchange(Self.currentThreadID, ordering: .acquiringAndReleasing),
             executorOfThread: .some(SimulationThread.current)
@@ -336,10 +346,80 @@ public final class SimulationExecutor: SerialExecutor, TaskExecutor, @unchecked 
             } else if !next.actions.isEmpty {
                 for action in next.actions { action() }
                 ran += next.actions.count
-            } else {
+            } else if !waitForHandoffs() {
                 return ran
             }
         }
+    }
+
+    // MARK: Handoffs
+
+    private let handoffs = Mutex<(next: UInt64, pending: [UInt64: String], abandoned: [String])>((0, [:], []))
+
+    /// How long a drain waits, in real time, for a handoff to arrive before it gives up on it (see
+    /// ``beginHandoff(_:)``).
+    public static let handoffTimeout: Duration = .seconds(10)
+
+    /// Announces work that another thread will ``submit(_:)`` soon on behalf of code running in the
+    /// simulation (a `URLSession` task that Foundation starts on its own queue): until
+    /// ``endHandoff(_:)``, a drain that runs out of work waits for it (at most ``handoffTimeout``)
+    /// instead of letting virtual time move on. `description` names the work in the error when it
+    /// never comes (``takeAbandonedHandoffs()``). Call it on the simulation's thread, where the
+    /// simulated code made its call; end it from the submitted closure.
+    ///
+    /// ```swift
+    /// let handoff = executor.beginHandoff("GET https://api.example.com/items")
+    /// foundationQueue.async { executor.submit { executor.endHandoff(handoff); start() } }
+    /// ```
+    public func beginHandoff(_ description: String) -> UInt64 {
+        handoffs.withLock { state in
+            state.next += 1
+            state.pending[state.next] = description
+            return state.next
+        }
+    }
+
+    /// Ends a handoff (from any thread); ending one that was ended or abandoned does nothing.
+    public func endHandoff(_ handoff: UInt64) {
+        _ = handoffs.withLock { $0.pending.removeValue(forKey: handoff) }
+        let wake = queue.withLock { $0.wake }
+        wake?()
+    }
+
+    /// Whether a handoff is announced and has not arrived yet.
+    public var hasPendingHandoffs: Bool { handoffs.withLock { !$0.pending.isEmpty } }
+
+    /// The handoffs that never arrived within ``handoffTimeout`` since the last call, by description.
+    public func takeAbandonedHandoffs() -> [String] {
+        handoffs.withLock { state in
+            defer { state.abandoned.removeAll() }
+            return state.abandoned
+        }
+    }
+
+    /// With no work queued: waits while handoffs are pending, until work arrives or they end (true:
+    /// drain again) or ``handoffTimeout`` passes (false: they are abandoned).
+    private func waitForHandoffs() -> Bool {
+        guard hasPendingHandoffs else { return false }
+        let deadline = Self.monotonicNanoseconds() + UInt64(Self.handoffTimeout.components.seconds) * 1_000_000_000
+        while true {
+            if queue.withLock({ $0.jobsHead < $0.jobs.count || !$0.actions.isEmpty }) { return true }
+            if !hasPendingHandoffs { return true }
+            if Self.monotonicNanoseconds() > deadline {
+                handoffs.withLock { state in
+                    state.abandoned += state.pending.sorted { $0.key < $1.key }.map(\.value)
+                    state.pending.removeAll()
+                }
+                return false
+            }
+            usleep(20)
+        }
+    }
+
+    private static func monotonicNanoseconds() -> UInt64 {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
     }
 
     static var currentThreadID: UInt {

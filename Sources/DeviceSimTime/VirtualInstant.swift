@@ -5,8 +5,8 @@
 ///
 /// ```swift
 /// let start = VirtualInstant.zero
-/// let later = start.advanced(by: .seconds(5))
-/// start.duration(to: later) // 5 seconds
+/// let later = start.advanced(by: .seconds(5))   // or start + .seconds(5)
+/// start.duration(to: later) // 5 seconds          // or later - start
 /// ```
 public struct VirtualInstant: InstantProtocol, Hashable, Sendable, CustomStringConvertible {
     /// Nanoseconds since the start of the simulation.
@@ -41,6 +41,33 @@ public struct VirtualInstant: InstantProtocol, Hashable, Sendable, CustomStringC
 
     public static func < (lhs: VirtualInstant, rhs: VirtualInstant) -> Bool {
         lhs.nanoseconds < rhs.nanoseconds
+    }
+
+    // The operators of the standard library's `ContinuousClock.Instant` and `SuspendingClock.Instant`.
+
+    /// The instant `rhs` after `lhs` (``advanced(by:)``): `simulation.now + .seconds(30)`.
+    public static func + (lhs: VirtualInstant, rhs: Duration) -> VirtualInstant {
+        lhs.advanced(by: rhs)
+    }
+
+    /// Moves `lhs` forward by `rhs`.
+    public static func += (lhs: inout VirtualInstant, rhs: Duration) {
+        lhs = lhs.advanced(by: rhs)
+    }
+
+    /// The instant `rhs` before `lhs`.
+    public static func - (lhs: VirtualInstant, rhs: Duration) -> VirtualInstant {
+        lhs.advanced(by: .zero - rhs)
+    }
+
+    /// Moves `lhs` back by `rhs`.
+    public static func -= (lhs: inout VirtualInstant, rhs: Duration) {
+        lhs = lhs - rhs
+    }
+
+    /// The time from `rhs` to `lhs` (negative when `lhs` is earlier): `rhs.duration(to: lhs)`.
+    public static func - (lhs: VirtualInstant, rhs: VirtualInstant) -> Duration {
+        rhs.duration(to: lhs)
     }
 
     /// Seconds since the start with millisecond precision, e.g. `"12.500s"`.

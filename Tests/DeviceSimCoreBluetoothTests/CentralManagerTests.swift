@@ -128,3 +128,44 @@ func eddystoneFrames(_ discoveries: [(peripheral: CBPeripheral, advertisementDat
         #expect(Set([CBUUID(string: "FEAA"), CBUUID(data: Data([0xFE, 0xAA]))]).count == 1)
     }
 }
+
+/// A scanner whose discovery method nearly matches `centralManager(_:didDiscover:advertisementData:rssi:)`:
+/// `rssi` typed `Int` where Apple's is `NSNumber`, so the protocol's default runs instead.
+final class NearMissScanner: NSObject, CBCentralManagerDelegate {
+    var heard = 0
+    func centralManagerDidUpdateState(_ central: CBCentralManager) {
+        if central.state == .poweredOn { central.scanForPeripherals(withServices: nil, options: [CBCentralManagerScanOptionAllowDuplicatesKey: true]) }
+    }
+    func centralManager(_ central: CBCentralManager, didDiscover peripheral: CBPeripheral, advertisementData: [String: Any], rssi RSSI: Int) { heard += 1 }
+}
+
+@MainActor @Suite struct CentralManagerNearMissTests {
+    /// A discovery method with a wrong label or type never runs; the first discovery it misses fails the test.
+    @Test func aNearMissOfTheDiscoveryMethodFailsTheNextAdvance() throws {
+        let simulation = TestSimulation(world: Cafe.world)
+        let phone = simulation.addDevice("phone", at: Cafe.door)
+        let scanner = NearMissScanner()
+        let central = DeviceContext.withDevice(phone.device) { CBCentralManager(delegate: scanner, queue: nil) }
+        #expect(throws: TestSimulationError.self) { try simulation.advance(by: .seconds(2)) }
+        let missing = simulation.events(named: "corebluetooth.delegate-method-missing")
+        #expect(missing.count == 1)
+        #expect(missing.first?.fields.first { $0.key == "method" }?.value == .string("centralManager(_:didDiscover:advertisementData:rssi:)"))
+        #expect(missing.first?.fields.first { $0.key == "delegate" }?.value == .string("NearMissScanner"))
+        #expect(scanner.heard == 0 && central.isScanning)
+        try simulation.advance(by: .seconds(2))   // reported once per manager, though discoveries go on
+        #expect(simulation.events(named: "api.diagnostic").count == 1)
+    }
+
+    /// A delegate that implements the method is never reported, however many discoveries it hears.
+    @Test func theExactMethodIsNotANearMiss() throws {
+        let simulation = TestSimulation(world: Cafe.world)
+        let phone = simulation.addDevice("phone", at: Cafe.door)
+        let scanner = RecordingScanner()
+        scanner.scanOnPowerOn = (nil, [CBCentralManagerScanOptionAllowDuplicatesKey: true])
+        let central = DeviceContext.withDevice(phone.device) { CBCentralManager(delegate: scanner, queue: nil) }
+        try simulation.advance(by: .seconds(3))
+        #expect(!scanner.discoveries.isEmpty)
+        #expect(simulation.events(named: "api.diagnostic").isEmpty)
+        withExtendedLifetime(central) {}
+    }
+}

@@ -59,4 +59,32 @@ final class LibraryCheckInScenarioApp: ScenarioApp {
         let again = ScenarioRunner().run(try ScenarioParser.parse(Self.scenario, file: "library.yaml"))
         #expect(again.events == result.events, "the same scenario and seed give the same trace")
     }
+
+    /// Issue 43: scenario traces carry the RSSI of every scan and ranging result (docs/radios.md,
+    /// "What traces show"): the ranging round that made the app show "near the entrance" is in the trace
+    /// with the beacon's id, RSSI and proximity, and Wi-Fi scans with each access point's RSSI.
+    @Test func theTraceCarriesTheRSSIOfTheScansAndTheRangingRoundsTheAppActedOn() throws {
+        try ScenarioAppRegistry.register(LibraryCheckInScenarioApp.self)
+        let result = ScenarioRunner().run(try ScenarioParser.parse(Self.scenario, file: "library.yaml"))
+        let near = try #require(result.events.firstIndex { $0.name == "library.shown" && $0.fields.first?.value == .string("near the entrance") })
+        let rounds = result.events[..<near].filter { $0.name == "beacons.ranged" }
+        let round = try #require(rounds.last, "the ranging round the app acted on is traced before what it showed")
+        #expect(round.time == result.events[near].time)
+        guard case .string(let beacons)? = round.fields.first(where: { $0.key == "beacons" })?.value else {
+            Issue.record("beacons.ranged without its beacons: \(round)")
+            return
+        }
+        // `id rssi proximity distance`, nearest first: the entrance beacon, near or immediate, its RSSI a number.
+        let first = beacons.split(separator: "|")[0].split(separator: " ")
+        #expect(first.count == 4 && Double(first[1]) != nil && ["near", "immediate"].contains(first[2]), "\(beacons)")
+        #expect(rounds.count < 60, "ranging is traced on change and every 10 s, not every second: \(rounds.count) rounds")
+        let scans = result.events.filter { $0.name == "wifi.scan" }
+        let library = try #require(scans.last, "the walk ends in reach of the library's access points")
+        guard case .string(let aps)? = library.fields.first(where: { $0.key == "aps" })?.value else {
+            Issue.record("wifi.scan without its access points: \(library)")
+            return
+        }
+        #expect(aps.contains("02:00:00:00:01:01 -"), "each access point with its RSSI: \(aps)")
+        #expect(scans.count <= 21, "one scan every 30 s of the 10 minutes at most: \(scans.count)")
+    }
 }

@@ -33,7 +33,10 @@ import Testing
             return
         }
         #expect(sleeps.map(\.place) == [.mainActor])
-        #expect(sleeps.first?.caller == "closure #1 in RealClockSleepTests.LateViewModel.arrived()")
+        // The caller's name, when the stack could be symbolicated (run beside other tests it sometimes cannot,
+        // and the report says only where it ran): never another function's name.
+        let caller = sleeps.first?.caller
+        #expect(caller == nil || caller == "closure #1 in RealClockSleepTests.LateViewModel.arrived()")
         #expect(!model.checkedIn)
         model.stop()
     }

@@ -6,13 +6,14 @@ import Foundation
 /// beacon ranging reports.
 ///
 /// ```swift
-/// let mean = RadioModel.wifiRSSI(transmitPower: 20, distance: 30, environment: world.radio) // about -60 dBm
+/// let mean = RadioModel.wifiRSSI(transmitPower: 20, distance: 30, environment: world.radio) // about -64 dBm
 /// let metres = RadioModel.estimatedDistance(rssi: -65, measuredPower: -59, exponent: 2) // about 2 m
 /// ```
 public enum RadioModel {
-    /// The mean Wi-Fi RSSI at `distance` metres (distances under 1 m count as 1 m).
+    /// The mean Wi-Fi RSSI at `distance` metres (distances under 1 m count as 1 m), from an access
+    /// point of `transmitPower` dBm EIRP: ``RadioEnvironment/wifiPathLoss(distance:)`` below it.
     public static func wifiRSSI(transmitPower: Double, distance: Double, environment: RadioEnvironment) -> Double {
-        transmitPower - environment.wifiReferenceLoss - 10 * environment.wifiExponent * log10(max(distance, 1))
+        transmitPower - environment.wifiPathLoss(distance: distance)
     }
 
     /// The mean beacon RSSI at `distance` metres from `measuredPower` (the RSSI at 1 m); distances under

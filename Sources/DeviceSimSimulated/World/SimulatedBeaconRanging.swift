@@ -139,6 +139,11 @@ public final class SimulatedBeaconRanging: BeaconRanging, TickPrefetching {
         return sightings
     }
 
+    /// Hears each cycle's report while some observer ranges (``observeRanging(_:)``), before they do:
+    /// the scenario runner traces ranging through it without making a device that no app ranges on
+    /// build reports.
+    public var rangingTracer: (([BeaconSighting]) -> Void)?
+
     public func observeRanging(_ observer: @escaping ([BeaconSighting]) -> Void) -> ObservationToken {
         let subscription = reports.add(observer)
         reportObservers += 1
@@ -257,7 +262,11 @@ public final class SimulatedBeaconRanging: BeaconRanging, TickPrefetching {
                 position += 1
             }
         }
-        if reportObservers > 0 { reports.send(lastReport) }
+        if reportObservers > 0 {
+            let report = lastReport
+            rangingTracer?(report)
+            reports.send(report)
+        }
     }
 
     /// The report of the latest cycle: each beacon heard, with its smoothed RSSI and the distance and

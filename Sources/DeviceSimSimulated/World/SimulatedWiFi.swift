@@ -110,13 +110,16 @@ public final class SimulatedWiFi: WiFiRadio, TickPrefetching {
         Prefetch.elements(of: recentScans)
     }
 
-    /// One scan at `position`: every access point in reach, its RSSI with shadowing, strongest first.
+    /// One scan at `position`: every access point in reach, its RSSI with shadowing (clipped at
+    /// ``RadioEnvironment/wifiShadowingBound``), strongest first.
     private func scan(at position: GeoCoordinate, time: VirtualInstant) -> [WiFiScanResult] {
         var results: [WiFiScanResult] = []
         let environment = world.world.radio
         world.accessPoints(near: position) { index, accessPoint, distance in
+            let fade = shadowing.next(for: index, identity: accessPoint.bssid, at: position, time: time, environment: environment)
+            let bound = environment.wifiShadowingBound
             let rssi = RadioModel.wifiRSSI(transmitPower: accessPoint.transmitPower, distance: distance, environment: environment)
-                + shadowing.next(for: index, identity: accessPoint.bssid, at: position, time: time, environment: environment)
+                + min(max(fade, -bound), bound)
             if rssi >= environment.wifiSensitivity {
                 results.append(WiFiScanResult(ssid: accessPoint.ssid, bssid: accessPoint.bssid, rssi: (rssi * 10).rounded() / 10, channel: accessPoint.channel))
             }

@@ -1,5 +1,6 @@
 import DeviceSimHAL
 import DeviceSimRoads
+import Foundation
 
 /// What the simulated world is made of: named places, hotspots marked by Wi-Fi access points, and
 /// Bluetooth beacons grouped in fences; plus the radio settings that say how far signals carry.
@@ -119,29 +120,41 @@ public struct Beacon: Sendable, Hashable {
 
 /// How radio signals travel in a world: log-distance path loss (docs/DESIGN.md §5, calibrated in
 /// docs/radios.md). Wi-Fi shadowing is Gaussian and correlated over the distance moved and the time
-/// passed (``shadowing``, ``shadowingDistance``, ``shadowingTime``); each beacon advertisement's RSSI
-/// spreads around its mean independently (``beaconFading``), clipped at twice that spread, so a beacon is
-/// never heard beyond ``beaconRange(measuredPower:)``, and ranging smooths the samples.
+/// passed (``shadowing``, ``shadowingDistance``, ``shadowingTime``), clipped at twice its standard
+/// deviation; each beacon advertisement's RSSI spreads around its mean independently (``beaconFading``),
+/// clipped at twice that spread. So an access point is never heard beyond ``wifiRange(transmitPower:)``
+/// and a beacon never beyond ``beaconRange(measuredPower:)``; ranging smooths the beacon samples.
 ///
-/// The defaults are indoors (ITU-R P.1238's office, distance power loss coefficient N = 30 at 2.4 GHz)
-/// for beacons, and a phone's BLE receiver sensitivity of -100 dBm: a default beacon (-59 dBm at 1 m)
-/// is heard on average out to 23 m and never beyond 37 m, inside the 53 m at which Android Beacon
-/// Library's curve fitted to measured RSSI reaches -100 dBm.
+/// The defaults are indoors, ITU-R P.1238's office at 2.4 GHz (distance power loss coefficient N = 30,
+/// exponent 3.0, 40 dB at 1 m) for both radios, a phone's BLE receiver sensitivity of -100 dBm and Wi-Fi
+/// scan sensitivity of -90 dBm: a default beacon (-59 dBm at 1 m) is heard on average out to 23 m and
+/// never beyond 37 m, inside the 53 m at which Android Beacon Library's curve fitted to measured RSSI
+/// reaches -100 dBm; a default access point (20 dBm EIRP) is heard on average out to 215 m and never
+/// beyond 464 m. Outdoors, line of sight at street level is free space up to a breakpoint and loses
+/// 40 dB a decade beyond it (``wifiBreakpoint``, the two-ray model).
 ///
 /// ```swift
 /// var radio = RadioEnvironment()
 /// radio.beaconExponent = 2.3   // open space: Android Beacon Library's fitted curve
 /// radio.beaconRange(measuredPower: -59)  // about 110 m: the farthest any sample is heard
+/// radio.wifiExponent = 2.0; radio.wifiBreakpoint = 150  // street level, line of sight
+/// radio.wifiRange(transmitPower: 20)  // about 1.2 km: the farthest any scan shows it
 /// ```
 public struct RadioEnvironment: Sendable, Hashable {
     /// Wi-Fi path loss at 1 m, dB (40 dB at 2.4 GHz; ITU-R P.1238: 20 log10(2400) - 28 = 39.6).
     public var wifiReferenceLoss: Double = 40
-    /// Wi-Fi path-loss exponent (2.7 indoors, 2.0 line of sight; ITU-R P.1238 at 2.4 GHz: 2.8 residential, 3.0 office).
-    public var wifiExponent: Double = 2.7
+    /// Wi-Fi path-loss exponent: 3.0, ITU-R P.1238's office at 2.4 GHz (N = 30; 28 residential); 2.0
+    /// line of sight (free space, up to ``wifiBreakpoint`` when one is set).
+    public var wifiExponent: Double = 3.0
+    /// Where a line-of-sight Wi-Fi path stops losing ``wifiExponent`` and starts losing 40 dB a decade,
+    /// metres (the two-ray model's breakpoint `4 h1 h2 / wavelength`: about 150 m at 2.4 GHz between an
+    /// access point at 3 m and a phone at 1.5 m). 0: no breakpoint, one exponent all the way (indoors).
+    public var wifiBreakpoint: Double = 0
     /// Beacon path-loss exponent (also what distance estimates assume): 3.0, ITU-R P.1238's office at
     /// 2.4 GHz; 2.3 fits Android Beacon Library's measured curve in open space.
     public var beaconExponent: Double = 3.0
-    /// Wi-Fi shadowing standard deviation, dB.
+    /// Wi-Fi shadowing standard deviation, dB; each scan's deviation is clipped at twice this
+    /// (``wifiShadowingBound``).
     public var shadowing: Double = 5
     /// Wi-Fi shadowing decorrelation distance, metres (Gudmundson): two scans this far apart are
     /// correlated by 1/e. 0: every scan draws independent shadowing.
@@ -149,7 +162,8 @@ public struct RadioEnvironment: Sendable, Hashable {
     /// Wi-Fi shadowing decorrelation time, seconds: a device standing still sees its fades change on
     /// this scale (people and doors moving). 0: no decorrelation over time (only by moving).
     public var shadowingTime: Double = 1800
-    /// The weakest Wi-Fi signal a scan reports, dBm.
+    /// The weakest Wi-Fi signal a scan reports, dBm (about -90: a phone's receiver at the lowest
+    /// 2.4 GHz rate, through its antenna).
     public var wifiSensitivity: Double = -90
     /// The weakest beacon advertisement a phone receives, dBm (about -100 for a phone's BLE receiver).
     public var beaconSensitivity: Double = -100
@@ -163,10 +177,36 @@ public struct RadioEnvironment: Sendable, Hashable {
     /// The most a beacon advertisement's RSSI lies above its mean, dB: twice ``beaconFading``.
     public var beaconFadingBound: Double { 2 * beaconFading }
 
-    /// Beyond this distance an access point is not computed at all: even shadowing of four standard
-    /// deviations (odds about 3 in 100,000) would leave it below the sensitivity.
+    /// The most a scan's Wi-Fi shadowing lies above or below the mean, dB: twice ``shadowing``.
+    public var wifiShadowingBound: Double { 2 * shadowing }
+
+    /// The farthest an access point of `transmitPower` (dBm EIRP) is ever heard: where its mean RSSI
+    /// plus the largest shadowing (``wifiShadowingBound``) meets the sensitivity. Beyond it the
+    /// access point is not computed at all.
     public func wifiRange(transmitPower: Double) -> Double {
-        RadioModel.distance(atLoss: transmitPower - wifiReferenceLoss - wifiSensitivity + 4 * shadowing, exponent: wifiExponent)
+        wifiDistance(atLoss: transmitPower - wifiSensitivity + wifiShadowingBound)
+    }
+
+    /// The distance at which an access point of `transmitPower` is heard on average: where its mean
+    /// RSSI meets the sensitivity.
+    public func wifiMeanRange(transmitPower: Double) -> Double {
+        wifiDistance(atLoss: transmitPower - wifiSensitivity)
+    }
+
+    /// The mean Wi-Fi path loss at `distance` metres, dB (distances under 1 m count as 1 m).
+    public func wifiPathLoss(distance: Double) -> Double {
+        let metres = max(distance, 1)
+        guard wifiBreakpoint > 1, metres > wifiBreakpoint else { return wifiReferenceLoss + 10 * wifiExponent * log10(metres) }
+        return wifiReferenceLoss + 10 * wifiExponent * log10(wifiBreakpoint) + 40 * log10(metres / wifiBreakpoint)
+    }
+
+    /// The distance at which the mean Wi-Fi path loss reaches `loss` dB (the inverse of ``wifiPathLoss(distance:)``).
+    public func wifiDistance(atLoss loss: Double) -> Double {
+        let beyondReference = loss - wifiReferenceLoss
+        let single = RadioModel.distance(atLoss: beyondReference, exponent: wifiExponent)
+        guard wifiBreakpoint > 1, single > wifiBreakpoint else { return max(single, 1) }
+        let atBreakpoint = 10 * wifiExponent * log10(wifiBreakpoint)
+        return wifiBreakpoint * RadioModel.distance(atLoss: beyondReference - atBreakpoint, exponent: 4)
     }
 
     /// The farthest a beacon of `measuredPower` is ever heard: where its mean RSSI plus the largest

@@ -4,16 +4,16 @@ import DeviceSimCoreLocation
 import DeviceSimTesting
 import Testing
 
-/// The check-in flow with the phone offline, so no request leaves it: the dwell, the single check-in per
-/// visit, and the denied state. (Sending through URLSession to the café's server needs the simulated
-/// URLSession transport; see the report.)
+/// The check-in flow: the dwell, the single check-in per visit and the denied state with the phone
+/// offline (no request leaves it), and the check-in sent with `URLSession` to a fake café server, once
+/// even when its reply is lost.
 @MainActor @Suite(.simulation(world: Cafe.world)) struct CheckInTests {
-    /// A phone allowed location "Always", offline, at `position`, and the view model started on it.
-    func startedModel(at position: GeoCoordinate) throws -> (TestDevice, CheckInViewModel, KeyMaker) {
+    /// A phone allowed location "Always", offline unless `online`, at `position`, and the view model started on it.
+    func startedModel(at position: GeoCoordinate, online: Bool = false) throws -> (TestDevice, CheckInViewModel, KeyMaker) {
         let simulation = try TestSimulation.current
         let phone = simulation.addDevice("phone", at: position)         // the current device
         phone.setLocationAuthorization(.always)
-        phone.setOnline(false)
+        phone.setOnline(online)
         let keys = KeyMaker()
         let model = CheckInViewModel(cafe: Cafe.settings, clock: simulation.clock, makeKey: keys.make)
         model.start()
@@ -87,6 +87,48 @@ import Testing
         try await simulation.advance(by: .seconds(200))
         #expect(model.status == .checkedIn)
         #expect(keys.count == 2)
+        model.stop()
+    }
+
+    /// The café's server: a check-in is answered 201.
+    func cafeServer() throws -> FakeHTTPServer {
+        FakeHTTPServer(try TestSimulation.current, host: "api.cafe.example") { server in
+            server.route("POST", "/check-ins") { _ in .json(["id": "c1"], status: 201) }
+        }
+    }
+
+    @Test func checkingInOnlineReachesTheServerOnce() async throws {
+        let simulation = try TestSimulation.current
+        let server = try cafeServer()
+        let (phone, model, _) = try startedModel(at: Cafe.street, online: true)
+        phone.walk(to: [Cafe.center, Cafe.atCounter], speed: 1.4)
+        #expect(try await advance { model.status == .atCafe } != nil)
+        try await simulation.advance(by: .seconds(185))
+        #expect(model.status == .checkedIn)
+        #expect(model.confirmedCheckIns == 1)
+        #expect(model.pendingCheckIn == nil)
+        #expect(server.applied("POST", "/check-ins").map { $0.header("Idempotency-Key") } == ["key-1"])
+        #expect(simulation.events(named: "http.response").count == 1)
+        model.stop()
+    }
+
+    @Test func aLostReplyIsRetriedWithTheSameKeyAndAppliedOnce() async throws {
+        let simulation = try TestSimulation.current
+        let server = try cafeServer()
+        server.failNext(1, with: .replyLost)                            // applied; the reply never comes back
+        let (phone, model, keys) = try startedModel(at: Cafe.street, online: true)
+        phone.walk(to: [Cafe.center, Cafe.atCounter], speed: 1.4)
+        #expect(try await advance { model.status == .atCafe } != nil)
+        try await simulation.advance(by: .seconds(185))
+        #expect(model.confirmedCheckIns == 0)                           // waiting for the reply (15 s timeout)
+        try await simulation.advance(by: .seconds(60))                  // timed out, retried 30 s later
+        #expect(model.confirmedCheckIns == 1)
+        #expect(server.requests.count == 2)
+        #expect(server.requests.map { $0.header("Idempotency-Key") } == ["key-1", "key-1"])
+        #expect(server.applied("POST", "/check-ins").count == 1)        // a new key per retry would make this 2
+        #expect(server.requests.last?.replayed == true)
+        #expect(keys.count == 1)
+        #expect(simulation.events(named: "http.failed").count == 1)
         model.stop()
     }
 

@@ -1,3 +1,4 @@
+import DeviceSimTime
 import Synchronization
 
 #if canImport(Glibc)
@@ -7,27 +8,6 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-
-/// Which simulation executor the calling thread is draining right now (nil: none), in thread-local
-/// storage so that the global-enqueue hook can ask without a lock.
-enum SimulationThread {
-    private static let key: pthread_key_t = {
-        var key = pthread_key_t()
-        precondition(pthread_key_create(&key, nil) == 0, "cannot create the simulation's thread-local key")
-        return key
-    }()
-
-    /// The executor the calling thread drains, as an unretained pointer (the executor outlives its drain).
-    static var current: UnsafeMutableRawPointer? {
-        get { pthread_getspecific(key) }
-        set { pthread_setspecific(key, newValue) }
-    }
-
-    /// The executor the calling thread drains, if any.
-    static var currentExecutor: SimulationExecutor? {
-        current.map { Unmanaged<SimulationExecutor>.fromOpaque($0).takeUnretainedValue() }
-    }
-}
 
 /// Keeps work that simulated code sends to the global concurrent executor inside the simulation.
 ///

@@ -1,0 +1,257 @@
+import DeviceSimHAL
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Carries the HTTP(S) requests that code running on a simulated device makes with `URLSession` to the
+/// device's servers (``DeviceSimHAL/Device/http``: a test's `FakeHTTPServer`s), at virtual instants, as
+/// stubbing libraries do with a registered `URLProtocol`. Requests made on no simulated device (no
+/// `DeviceContext.current`, or a device without servers) go to the real network as before.
+///
+/// ``install()`` (DeviceSimTesting calls it for every `TestSimulation`) puts it in front of
+/// `URLSession.shared`. A session with its own configuration uses it when the configuration lists it
+/// (the usual way to stub a session in tests): Foundation on Linux consults a configuration's own
+/// protocol classes before the registered ones, and `URLSessionConfiguration.default` lists its HTTP
+/// protocol first.
+///
+/// Foundation starts a task's loading on its own queue, not on the simulation's thread: the request is
+/// announced to the simulation when the app's call reaches the URL loading system (on the app's thread)
+/// and the simulation's clock waits for it (``DeviceSimTime/SimulationExecutor/beginHandoff(_:)``); the
+/// reply is delivered on the simulation's thread at its virtual instant, and the simulation waits until
+/// the task has completed (its completion handler, or the `await`ing code resumed).
+///
+/// ```swift
+/// let configuration = SimulatedURLProtocol.sessionConfiguration()   // or URLSession.shared
+/// let session = URLSession(configuration: configuration)
+/// let (data, response) = try await session.data(from: URL(string: "https://api.example.com/items")!)
+/// ```
+public final class SimulatedURLProtocol: URLProtocol {
+    /// Registers the protocol and puts it first in `URLSession.shared`'s configuration (with no cache,
+    /// so each request reaches the server). Safe to call many times.
+    public static func install() {
+        _ = installed
+    }
+
+    private static let installed: Bool = {
+        _ = URLProtocol.registerClass(SimulatedURLProtocol.self)
+        #if canImport(FoundationNetworking)
+        // On Linux the shared session's configuration is the live one: its protocol classes are read
+        // for every task.
+        let configuration = URLSession.shared.configuration
+        configuration.protocolClasses = [SimulatedURLProtocol.self] + (configuration.protocolClasses ?? []).filter { $0 != SimulatedURLProtocol.self }
+        configuration.urlCache = nil
+        #endif
+        return true
+    }()
+
+    /// A copy of `base` whose sessions send their HTTP(S) requests through the simulation (this
+    /// protocol first, no cache).
+    ///
+    /// ```swift
+    /// let session = URLSession(configuration: SimulatedURLProtocol.sessionConfiguration())
+    /// ```
+    public static func sessionConfiguration(_ base: URLSessionConfiguration = .ephemeral) -> URLSessionConfiguration {
+        install()
+        let configuration = base.copy() as! URLSessionConfiguration
+        configuration.protocolClasses = [SimulatedURLProtocol.self] + (configuration.protocolClasses ?? []).filter { $0 != SimulatedURLProtocol.self }
+        configuration.urlCache = nil
+        return configuration
+    }
+
+    // MARK: Which requests, and the handoff to the simulation
+
+    /// A request announced to its simulation by `canInit` (on the app's thread), waiting for its
+    /// protocol instance.
+    private struct Announcement: @unchecked Sendable {
+        let handoff: UInt64
+        let device: Device
+        let request: URLRequest
+        let thread: UInt
+    }
+
+    private static let announcements = Mutex<[Announcement]>([])
+
+    override public class func canInit(with request: URLRequest) -> Bool {
+        guard let scheme = request.url?.scheme?.lowercased(), scheme == "http" || scheme == "https" else { return false }
+        guard let device = DeviceContext.current, device.http != nil else { return false }
+        let handoff = device.scheduler.executor.beginHandoff("\(request.httpMethod ?? "GET") \(request.url?.absoluteString ?? "")")
+        announcements.withLock { $0.append(Announcement(handoff: handoff, device: device, request: request, thread: currentThread)) }
+        return true
+    }
+
+    override public class func canonicalRequest(for request: URLRequest) -> URLRequest { request }
+
+    /// The announcement of this instance's request: the one made on this thread (Foundation creates the
+    /// protocol right after asking `canInit`, on the same thread, when the session has no cache), else
+    /// the earliest equal one.
+    private static func claim(_ request: URLRequest) -> Announcement? {
+        announcements.withLock { list in
+            let thread = currentThread
+            guard let index = list.lastIndex(where: { $0.thread == thread && $0.request == request }) ?? list.firstIndex(where: { $0.request == request })
+            else { return nil }
+            return list.remove(at: index)
+        }
+    }
+
+    private static var currentThread: UInt {
+        #if canImport(Darwin)
+        UInt(bitPattern: pthread_self())
+        #else
+        UInt(pthread_self())
+        #endif
+    }
+
+    // MARK: One request
+
+    private struct State {
+        var handoffOpen: Bool
+        var stopped = false
+    }
+
+    private let announcement: Announcement?
+    private let state: Mutex<State>
+    /// Cancels the request on its way (touched on the simulation's thread only).
+    private var cancelExchange: (() -> Void)?
+
+    public required init(request: URLRequest, cachedResponse: CachedURLResponse?, client: (any URLProtocolClient)?) {
+        let announcement = Self.claim(request)
+        self.announcement = announcement
+        self.state = Mutex(State(handoffOpen: announcement != nil))
+        super.init(request: request, cachedResponse: cachedResponse, client: client)
+    }
+
+    deinit {
+        if let announcement, state.withLock({ $0.handoffOpen }) {
+            announcement.device.scheduler.executor.endHandoff(announcement.handoff)
+        }
+    }
+
+    override public func startLoading() {
+        guard let announcement else {
+            let error = URLError(.unknown, userInfo: [NSLocalizedDescriptionKey: "the request was not announced to a simulation (it was made on no simulated device)"])
+            client?.urlProtocol(self, didFailWithError: error)
+            return
+        }
+        let executor = announcement.device.scheduler.executor
+        let protocolInstance = UncheckedProtocol(self)
+        executor.submit { protocolInstance.value.begin() }
+    }
+
+    override public func stopLoading() {
+        guard let announcement else { return }
+        let executor = announcement.device.scheduler.executor
+        let protocolInstance = UncheckedProtocol(self)
+        state.withLock { $0.stopped = true }
+        executor.submit { protocolInstance.value.cancelOnTheSimulationThread() }
+    }
+
+    /// On the simulation's thread: the request leaves the device.
+    private func begin() {
+        guard let announcement else { return }
+        let device = announcement.device
+        let stopped = state.withLock { state in
+            state.handoffOpen = false
+            return state.stopped
+        }
+        device.scheduler.executor.endHandoff(announcement.handoff)
+        guard !stopped, let transport = device.http else { return }
+        cancelExchange = transport.send(Self.exchangeRequest(request), from: device) { [self] result in deliver(result) }
+    }
+
+    private func cancelOnTheSimulationThread() {
+        let handoffWasOpen = state.withLock { state in
+            defer { state.handoffOpen = false }
+            return state.handoffOpen
+        }
+        cancelExchange?()
+        cancelExchange = nil
+        if handoffWasOpen, let announcement { announcement.device.scheduler.executor.endHandoff(announcement.handoff) }
+    }
+
+    /// On the simulation's thread, at the reply's virtual instant: hands the reply (or the failure) to
+    /// the URL loading system, then waits until the task has completed.
+    private func deliver(_ result: Result<HTTPExchangeResponse, HTTPExchangeFailure>) {
+        cancelExchange = nil
+        guard !state.withLock({ $0.stopped }), let client, let url = request.url else { return }
+        switch result {
+        case .success(let reply):
+            let response = HTTPURLResponse(url: url, statusCode: reply.status, httpVersion: "HTTP/1.1", headerFields: reply.headers)!
+            client.urlProtocol(self, didReceive: response, cacheStoragePolicy: .notAllowed)
+            if !reply.body.isEmpty { client.urlProtocol(self, didLoad: Data(reply.body)) }
+            client.urlProtocolDidFinishLoading(self)
+        case .failure(let failure):
+            client.urlProtocol(self, didFailWithError: Self.urlError(failure, url: url))
+        }
+        waitUntilTheTaskCompleted()
+    }
+
+    /// A data task's completion handler runs on the session's delegate queue (another thread): the
+    /// simulation does not go on before it has returned. (`data(for:)` and the other `async` forms
+    /// resume their caller at once, on this thread.)
+    private func waitUntilTheTaskCompleted() {
+        #if canImport(FoundationNetworking)
+        guard let task else { return }
+        let deadline = ContinuousClock.now.advanced(by: .seconds(10))
+        while task.state != .completed, ContinuousClock.now < deadline { usleep(20) }
+        #endif
+    }
+
+    // MARK: Conversions
+
+    static func exchangeRequest(_ request: URLRequest) -> HTTPExchangeRequest {
+        let url = request.url
+        let components = url.flatMap { URLComponents(url: $0, resolvingAgainstBaseURL: false) }
+        return HTTPExchangeRequest(
+            method: request.httpMethod ?? "GET",
+            url: url?.absoluteString ?? "",
+            host: url?.host ?? "",
+            path: components?.percentEncodedPath ?? "/",
+            query: components?.percentEncodedQuery,
+            headers: request.allHTTPHeaderFields ?? [:],
+            body: Array(request.httpBody ?? bodyFromStream(request.httpBodyStream)),
+            timeout: .milliseconds(Int64((request.timeoutInterval * 1000).rounded()))
+        )
+    }
+
+    private static func bodyFromStream(_ stream: InputStream?) -> Data {
+        guard let stream else { return Data() }
+        stream.open()
+        defer { stream.close() }
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while stream.hasBytesAvailable {
+            let count = stream.read(&buffer, maxLength: buffer.count)
+            guard count > 0 else { break }
+            data.append(buffer, count: count)
+        }
+        return data
+    }
+
+    static func urlError(_ failure: HTTPExchangeFailure, url: URL) -> URLError {
+        let code: URLError.Code = switch failure {
+        case .notConnected: .notConnectedToInternet
+        case .connectionLost: .networkConnectionLost
+        case .timedOut: .timedOut
+        case .cannotFindHost: .cannotFindHost
+        }
+        return URLError(code, userInfo: [
+            NSLocalizedDescriptionKey: failure.description,
+            NSURLErrorFailingURLErrorKey: url,
+        ])
+    }
+}
+
+/// The protocol instance carried to the simulation's thread (Foundation's `URLProtocol` is not
+/// `Sendable`; the instance's mutable state is behind its lock).
+private struct UncheckedProtocol: @unchecked Sendable {
+    let value: SimulatedURLProtocol
+    init(_ value: SimulatedURLProtocol) { self.value = value }
+}

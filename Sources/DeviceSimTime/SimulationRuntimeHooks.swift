@@ -1,0 +1,44 @@
+/// What a simulation needs from outside the Swift language to keep stray work in virtual time: the
+/// Swift runtime's private enqueue hooks (a `Task {}` started by simulated code joins the simulation) and
+/// the watch on Dispatch timers (a sleep on a real clock is reported). Both live in
+/// `DeviceSimRuntimeHooks`, which test targets, the scenario runner and the command line link and app
+/// targets never do: an app that links `DeviceSimCore` or a mirrored Apple framework carries no lookup of
+/// a private runtime symbol and no interposed Dispatch function.
+///
+/// Without hooks installed, DeviceSimTime works as before except that ``SimulationExecutor/capturesGlobalWork``
+/// stays off (``SimulationExecutor/globalWorkCaptureProblem`` says why) and real-clock sleeps are not seen.
+///
+/// ```swift
+/// import DeviceSimRuntimeHooks
+/// DeviceSimRuntimeHooks.install()     // once, before the first simulation (DeviceSimTesting does it)
+/// ```
+package protocol SimulationRuntimeHooks: AnyObject, Sendable {
+    /// Why stray global work cannot be captured in this process (nil: it can).
+    var globalWorkCaptureUnavailableReason: String? { get }
+    /// Puts the enqueue hooks back in front if another library replaced them (called at every drain of a
+    /// capturing executor).
+    func reassertGlobalWorkCapture()
+    /// Marks the calling task as advancing `executor` from the main actor; returns a key for
+    /// ``endMainActorAdvance(_:key:)``.
+    func beginMainActorAdvance(_ executor: SimulationExecutor) -> UInt?
+    /// Ends what ``beginMainActorAdvance(_:)`` began.
+    func endMainActorAdvance(_ executor: SimulationExecutor, key: UInt?)
+    /// How many jobs main-actor code sent to the global executor were redirected to the main actor's queue
+    /// so far (an advancing simulation settles again whenever this changed).
+    var mainActorRedirects: UInt64 { get }
+    /// Whether Dispatch timers pass through the real-clock watch in this process.
+    var watchesRealClocks: Bool { get }
+}
+
+/// The runtime hooks installed in this process (see ``SimulationRuntimeHooks``).
+package enum InstalledRuntimeHooks {
+    /// Set once by `DeviceSimRuntimeHooks.install()`, before the simulations that use it exist (a
+    /// simulation's creation runs that install first, which orders this write before every read by
+    /// that simulation's threads).
+    nonisolated(unsafe) package static var hooks: (any SimulationRuntimeHooks)?
+
+    /// Why nothing can be captured when no hooks are installed.
+    static let notInstalledReason = "the runtime hooks that keep a `Task {}` started by simulated code in the simulation "
+        + "are not linked into this program: link DeviceSimTesting (tests) or DeviceSimRuntimeHooks and call "
+        + "`DeviceSimRuntimeHooks.install()` before making the simulation"
+}
