@@ -85,7 +85,7 @@ let package = Package(
         .target(
             name: "DeviceSimScenario",
             dependencies: [
-                "DeviceSimTime", "DeviceSimHAL", "DeviceSimSimulated", "DeviceSimStorage", "DeviceSimRoads", "DeviceSimServer",
+                "DeviceSimTime", "DeviceSimRuntimeHooks", "DeviceSimHAL", "DeviceSimSimulated", "DeviceSimStorage", "DeviceSimRoads", "DeviceSimServer",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -52,4 +52,6 @@ final class ProcessRuntimeHooks: SimulationRuntimeHooks {
     var mainActorRedirects: UInt64 { GlobalWorkCapture.mainActorRedirects.load(ordering: .acquiring) }
 
     var watchesRealClocks: Bool { RealClockWatch.isWatching }
+
+    var watchesTheMainQueue: Bool { RealClockWatch.isWatchingTheMainQueue }
 }

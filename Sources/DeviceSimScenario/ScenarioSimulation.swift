@@ -1,4 +1,5 @@
 import DeviceSimHAL
+import DeviceSimRuntimeHooks
 import DeviceSimServer
 import DeviceSimSimulated
 import DeviceSimStorage
@@ -101,6 +102,9 @@ public final class ScenarioSimulation {
     ) {
         self.scenario = scenario
         self.seed = seed ?? scenario.seed
+        // The runner links the runtime hooks (app targets never do): real-clock sleeps and stray main-actor
+        // work are seen, and a main-actor run keeps its `Task {}`s in the simulation.
+        DeviceSimRuntimeHooks.install()
         self.scheduler = EventScheduler(limits: limits)
         self.trace = trace
         captured = CapturedValues(scenario.expectations)

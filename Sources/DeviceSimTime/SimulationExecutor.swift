@@ -188,13 +188,13 @@ public final class SimulationExecutor: SerialExecutor, TaskExecutor, @unchecked 
     public var reportsStrandedMainActorWork: Bool {
         get { strandedMainActorWorkReported.load(ordering: .acquiring) }
         set {
-            if newValue { _ = RealClockWatch.isWatchingTheMainQueue }
+            if newValue { _ = runtimeHooks?.watchesTheMainQueue }
             strandedMainActorWorkReported.store(newValue, ordering: .releasing)
         }
     }
 
     /// Whether this process sees main-queue work at all (the watch is linked into the executable).
-    public static var canSeeStrandedMainActorWork: Bool { RealClockWatch.isWatchingTheMainQueue }
+    public static var canSeeStrandedMainActorWork: Bool { InstalledRuntimeHooks.hooks?.watchesTheMainQueue ?? false }
 
     /// The main-actor work recorded so far, in order (see ``reportsStrandedMainActorWork``).
     public var strandedMainActorWork: [StrandedMainActorWork] { caughtStrandedMainActorWork.withLock { $0 } }
@@ -210,7 +210,7 @@ public final class SimulationExecutor: SerialExecutor, TaskExecutor, @unchecked 
     private let caughtStrandedMainActorWork = Mutex<[StrandedMainActorWork]>([])
     private let strandedMainActorWorkHandler = Mutex<(@Sendable (StrandedMainActorWork) -> Void)?>(nil)
 
-    func noteStrandedMainActorWork(_ work: StrandedMainActorWork) {
+    package func noteStrandedMainActorWork(_ work: StrandedMainActorWork) {
         caughtStrandedMainActorWork.withLock { $0.append(work) }
         onStrandedMainActorWork?(work)
     }

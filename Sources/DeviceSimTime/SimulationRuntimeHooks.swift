@@ -28,6 +28,9 @@ package protocol SimulationRuntimeHooks: AnyObject, Sendable {
     var mainActorRedirects: UInt64 { get }
     /// Whether Dispatch timers pass through the real-clock watch in this process.
     var watchesRealClocks: Bool { get }
+    /// Whether work queued on the main queue passes through the watch in this process (installs its
+    /// observer on first use).
+    var watchesTheMainQueue: Bool { get }
 }
 
 /// The runtime hooks installed in this process (see ``SimulationRuntimeHooks``).

@@ -15,12 +15,13 @@ extension WallClockDriver {
     public func runOnMainActor(_ scheduler: EventScheduler, for duration: Duration? = nil, stop: StopSignal = StopSignal()) async throws {
         let executor = scheduler.executor
         executor.hostsMainActor = true
-        let advancing = GlobalWorkCapture.isInstalled ? GlobalWorkCapture.beginAdvancing() : nil
-        defer { if GlobalWorkCapture.isInstalled { GlobalWorkCapture.endAdvancing(advancing) } }
+        let hooks = executor.runtimeHooks
+        let advancing = hooks?.beginMainActorAdvance(executor)
+        defer { hooks?.endMainActorAdvance(executor, key: advancing) }
         let previous = executor.beginDrainingOnTheMainActor()
         defer { executor.endDraining(restoring: previous) }
-        RealClockWatch.beginMainActorAdvance(executor)
-        defer { RealClockWatch.endMainActorAdvance(executor) }
+        SimulationExecutor.mainActorAdvancesInProgress.add(1, ordering: .acquiringAndReleasing)
+        defer { SimulationExecutor.mainActorAdvancesInProgress.subtract(1, ordering: .acquiringAndReleasing) }
         let wake = WakeUp()
         executor.setWake { wake.signal() }
         stop.setWake { wake.signal() }
