@@ -41,14 +41,8 @@ extension EventScheduler {
 
     @MainActor
     private func runOnMainActor(upTo deadline: VirtualInstant?) async throws(SchedulerError) {
-        executor.hostsMainActor = true
-        let hooks = executor.runtimeHooks
-        let advancing = hooks?.beginMainActorAdvance(executor)
-        defer { hooks?.endMainActorAdvance(executor, key: advancing) }
-        let previous = executor.beginDrainingOnTheMainActor()
-        defer { executor.endDraining(restoring: previous) }
-        SimulationExecutor.mainActorAdvancesInProgress.add(1, ordering: .acquiringAndReleasing)
-        defer { SimulationExecutor.mainActorAdvancesInProgress.subtract(1, ordering: .acquiringAndReleasing) }
+        let advance = executor.beginMainActorAdvance()
+        defer { advance.end() }
         let startCount = eventCount
         while true {
             await settleMainActor()

@@ -316,6 +316,36 @@ public final class SimulationExecutor: SerialExecutor, TaskExecutor, @unchecked 
         return mark
     }
 
+    /// Marks this executor as driven from the main actor until ``MainActorAdvance/end()``: main-actor code
+    /// counts as the simulation's, the runtime hooks (if installed) send main-actor code's global work to
+    /// the main queue and attribute its real-clock sleeps here, and other simulations know a main-actor
+    /// advance is in progress. Shared by ``EventScheduler/runOnMainActor(until:)`` and the wall-clock driver.
+    @MainActor
+    func beginMainActorAdvance() -> MainActorAdvance {
+        hostsMainActor = true
+        let hooks = runtimeHooks
+        let key = hooks?.beginMainActorAdvance(self)
+        let previous = beginDrainingOnTheMainActor()
+        Self.mainActorAdvancesInProgress.add(1, ordering: .acquiringAndReleasing)
+        return MainActorAdvance(executor: self, hooks: hooks, key: key, previous: previous)
+    }
+
+    /// A main-actor advance in progress (see ``beginMainActorAdvance()``).
+    struct MainActorAdvance {
+        let executor: SimulationExecutor
+        let hooks: (any SimulationRuntimeHooks)?
+        let key: UInt?
+        let previous: DrainingMark
+
+        /// Undoes ``SimulationExecutor/beginMainActorAdvance()``, in the reverse order.
+        @MainActor
+        func end() {
+            SimulationExecutor.mainActorAdvancesInProgress.subtract(1, ordering: .acquiringAndReleasing)
+            executor.endDraining(restoring: previous)
+            hooks?.endMainActorAdvance(executor, key: key)
+        }
+    }
+
     func endDraining(restoring mark: DrainingMark) {
         if case .some(let previous) = mark.executorOfThread { SimulationThread.current = previous }
         drainingThread.store(mark.thread, ordering: .releasing)

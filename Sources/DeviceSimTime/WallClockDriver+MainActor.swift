@@ -14,14 +14,8 @@ extension WallClockDriver {
     @MainActor
     public func runOnMainActor(_ scheduler: EventScheduler, for duration: Duration? = nil, stop: StopSignal = StopSignal()) async throws {
         let executor = scheduler.executor
-        executor.hostsMainActor = true
-        let hooks = executor.runtimeHooks
-        let advancing = hooks?.beginMainActorAdvance(executor)
-        defer { hooks?.endMainActorAdvance(executor, key: advancing) }
-        let previous = executor.beginDrainingOnTheMainActor()
-        defer { executor.endDraining(restoring: previous) }
-        SimulationExecutor.mainActorAdvancesInProgress.add(1, ordering: .acquiringAndReleasing)
-        defer { SimulationExecutor.mainActorAdvancesInProgress.subtract(1, ordering: .acquiringAndReleasing) }
+        let advance = executor.beginMainActorAdvance()
+        defer { advance.end() }
         let wake = WakeUp()
         executor.setWake { wake.signal() }
         stop.setWake { wake.signal() }
@@ -44,20 +38,12 @@ extension WallClockDriver {
             let finishing = end.map { current >= $0 } ?? false
             if finishing, let end { current = end }
             scheduler.advanceClock(to: current)
-            if let next = scheduler.nextEventInstant, next <= current {
-                let late = next.duration(to: elapsed())
-                if case .hardLimit(let tolerance) = policy, late > tolerance {
-                    throw WallClockDriverError.fellBehind(by: late, tolerance: tolerance)
-                }
-                _ = try scheduler.runNextEvent(notAfter: current)
-                if !finishing { scheduler.advanceClock(to: elapsed()) }
-                continue
+            switch try step(scheduler, at: current, finishing: finishing, end: end, elapsed: elapsed) {
+            case .ranAnEvent: continue
+            case .finished: break
+            case .wait(let wait): if wait > .zero { await wake.wait(upTo: min(wait, .seconds(1))) }
             }
             if finishing { break }
-            var wakeAt = scheduler.nextEventInstant ?? current.advanced(by: .seconds(1))
-            if let end, end < wakeAt { wakeAt = end }
-            let wait = current.duration(to: wakeAt) / speed
-            if wait > .zero { await wake.wait(upTo: min(wait, .seconds(1))) }
         }
         if let end, stop.isRaised == false { scheduler.advanceClock(to: end) }
         await scheduler.settleMainActor()

@@ -65,25 +65,52 @@ public struct WallClockDriver: Sendable {
             if finishing, let end { current = end }
             scheduler.advanceClock(to: current)
             _ = scheduler.executor.drain()
-            if let next = scheduler.nextEventInstant, next <= current {
-                let late = next.duration(to: elapsed())
-                if case .hardLimit(let tolerance) = policy, late > tolerance {
-                    throw WallClockDriverError.fellBehind(by: late, tolerance: tolerance)
+            switch try step(scheduler, at: current, finishing: finishing, end: end, elapsed: elapsed) {
+            case .ranAnEvent: continue
+            case .finished: break
+            case .wait(let wait):
+                if wait > .zero {
+                    _ = wakeUp.wait(timeout: .now() + .nanoseconds(Int(min(wait.wholeNanoseconds, 1_000_000_000))))
                 }
-                _ = try scheduler.runNextEvent(notAfter: current)
-                if !finishing { scheduler.advanceClock(to: elapsed()) }
-                continue
             }
             if finishing { break }
-            var wakeAt = scheduler.nextEventInstant ?? current.advanced(by: .seconds(1))
-            if let end, end < wakeAt { wakeAt = end }
-            let wait = current.duration(to: wakeAt) / speed
-            if wait > .zero {
-                _ = wakeUp.wait(timeout: .now() + .nanoseconds(Int(min(wait.wholeNanoseconds, 1_000_000_000))))
-            }
         }
         if let end, stop.isRaised == false { scheduler.advanceClock(to: end) }
         _ = scheduler.executor.drain()
+    }
+}
+
+extension WallClockDriver {
+    /// What the driver does at wall instant `current` (the scheduler's clock already there).
+    enum Step {
+        /// It ran the next due event (late if the wall clock ran ahead of it); look again at once.
+        case ranAnEvent
+        /// Nothing is due and the run is at its end.
+        case finished
+        /// Nothing is due: wait this long on the wall clock (or until woken) for the next event or the end.
+        case wait(Duration)
+    }
+
+    /// One step of driving `scheduler` on the wall clock, shared by ``run(_:for:stop:)`` and
+    /// ``runOnMainActor(_:for:stop:)``: runs the next event due by `current`, failing under a hard limit
+    /// when it is later than the tolerance, or says how long to wait.
+    func step(
+        _ scheduler: EventScheduler, at current: VirtualInstant, finishing: Bool, end: VirtualInstant?,
+        elapsed: () -> VirtualInstant
+    ) throws -> Step {
+        if let next = scheduler.nextEventInstant, next <= current {
+            let late = next.duration(to: elapsed())
+            if case .hardLimit(let tolerance) = policy, late > tolerance {
+                throw WallClockDriverError.fellBehind(by: late, tolerance: tolerance)
+            }
+            _ = try scheduler.runNextEvent(notAfter: current)
+            if !finishing { scheduler.advanceClock(to: elapsed()) }
+            return .ranAnEvent
+        }
+        if finishing { return .finished }
+        var wakeAt = scheduler.nextEventInstant ?? current.advanced(by: .seconds(1))
+        if let end, end < wakeAt { wakeAt = end }
+        return .wait(current.duration(to: wakeAt) / speed)
     }
 }
 
