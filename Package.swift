@@ -86,6 +86,7 @@ let package = Package(
             name: "DeviceSimScenario",
             dependencies: [
                 "DeviceSimTime", "DeviceSimRuntimeHooks", "DeviceSimHAL", "DeviceSimSimulated", "DeviceSimStorage", "DeviceSimRoads", "DeviceSimServer",
+                "DeviceSimNetwork",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Logging", package: "swift-log"),
             ]

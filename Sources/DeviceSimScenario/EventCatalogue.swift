@@ -88,6 +88,11 @@ package enum EventCatalogue {
     static let worldEvents: [String: [String]] = [
         "scenario.finished": ["events"],
         "scenario.started": ["devices", "name", "seed"],
+        // An app's `URLSession` requests and the scenario's servers (`http-servers:`; DeviceSimServer.SimulatedHTTPServer).
+        "http.request": ["method", "host", "path", "key"],
+        "http.arrived": ["method", "host", "path", "applied", "replayed"],
+        "http.response": ["method", "host", "path", "status"],
+        "http.failed": ["method", "host", "path", "error", "lost"],
         "server.rows": ["file", "probe", "rows"],
     ]
     /// Events whose fields are the step's own keys, so any field name is valid.

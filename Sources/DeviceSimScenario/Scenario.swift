@@ -38,6 +38,8 @@ public struct Scenario: Sendable {
     public var expectations: [Expectation]
     /// The reads of stored rows that `stored:` and `server:` expectations check.
     public var probes: [StoredProbe] = []
+    /// The HTTP servers the devices' `URLSession` requests reach (`http-servers:`).
+    public var httpServers: [HTTPServerSpec] = []
 }
 
 /// One device of a scenario.

@@ -19,7 +19,7 @@ public enum ScenarioParser {
 
     /// The top-level keys every scenario file may use; registered apps add their servers' keys
     /// (``ScenarioApp/serverKeys``, e.g. the friend locator's `backend`).
-    static let frameworkTopLevelKeys = ["name", "description", "seed", "start-time", "time-zone", "duration", "world", "devices", "timeline", "expect"]
+    static let frameworkTopLevelKeys = ["name", "description", "seed", "start-time", "time-zone", "duration", "world", "devices", "timeline", "expect", "http-servers"]
     /// The top-level keys a scenario file may use now: the framework's and the registered apps' servers'.
     static var topLevelKeys: [String] {
         var keys = frameworkTopLevelKeys
@@ -170,6 +170,8 @@ public enum ScenarioParser {
             if let configuration = try app.parseServer(sections) { servers[app.name] = configuration }
         }
 
+        let httpServers = try parseHTTPServers(map.optional("http-servers"))
+
         let variables = ScenarioVariables.declaredNames(in: map.optional("expect"))
         var timeline: [TimelineStep] = []
         if let node = map.optional("timeline") {
@@ -184,7 +186,9 @@ public enum ScenarioParser {
         let scenarioTexts = root.texts(leavingOut: "expect")
         if let node = map.optional("expect") {
             for expectationNode in try node.sequence(what: "list of expectations") {
-                if let (probe, expectation) = try parseStoredExpectation(expectationNode, devices: devices, id: probes.count, scenarioTexts: scenarioTexts) {
+                if let http = try parseHTTPExpectation(expectationNode, servers: httpServers, devices: devices) {
+                    expectations += http
+                } else if let (probe, expectation) = try parseStoredExpectation(expectationNode, devices: devices, id: probes.count, scenarioTexts: scenarioTexts) {
                     probes.append(probe)
                     expectations.append(expectation)
                 } else {
@@ -225,6 +229,7 @@ public enum ScenarioParser {
             world: world, servers: servers, devices: devices, timeline: timeline, expectations: expectations)
         scenario.timeZone = timeZone
         scenario.probes = probes
+        scenario.httpServers = httpServers
         scenario.worldFile = worldFile
         return scenario
     }

@@ -1,4 +1,5 @@
 import DeviceSimHAL
+import DeviceSimNetwork
 import DeviceSimRuntimeHooks
 import DeviceSimServer
 import DeviceSimSimulated
@@ -87,6 +88,8 @@ public final class ScenarioSimulation {
     public var devicesAnsweredByUser: Set<String> = []
     /// The values the expectations' `capture:` took from the trace so far, for steps that use them.
     public let captured: CapturedValues
+    /// The HTTP servers of `http-servers:`, which every device's `URLSession` requests reach.
+    public let httpServers: SimulatedHTTPServers
 
     /// Sets up `scenario` (with `seed` overriding the scenario's seed, if given). A device named in
     /// `locationSources` takes that source (gpsd, a recording) instead of its simulated GPS; the closure
@@ -108,6 +111,9 @@ public final class ScenarioSimulation {
         self.scheduler = EventScheduler(limits: limits)
         self.trace = trace
         captured = CapturedValues(scenario.expectations)
+        httpServers = HTTPServerSpec.transport(scenario.httpServers, scheduler: scheduler)
+        // The apps' `URLSession.shared` requests reach `httpServers` (see `SimulatedURLProtocol`).
+        SimulatedURLProtocol.install()
         if !captured.isEmpty { trace.forward(to: captured) }
         let root = SeededRandomGenerator(seed: self.seed)
         random = root
@@ -155,6 +161,7 @@ public final class ScenarioSimulation {
                     motion: motion, world: world, random: root.split("device:\(spec.id)"), wifi: spec.wifi, bluetooth: spec.bluetooth)
             }
             simulated.connectivity.state = spec.online ? .online : .offline
+            device.http = httpServers
             device.geofences = SimulatedGeofenceMonitor(device: device, configuration: spec.geofences.configuration)
             deviceIndexByID[spec.id] = devices.count
             devices.append(simulated)

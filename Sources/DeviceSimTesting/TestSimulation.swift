@@ -79,7 +79,7 @@ public final class TestSimulation {
     private var knownRealClockSleeps = 0
     private var sharedServices = SharedServices()
     /// The fake HTTP servers the devices' `URLSession` requests reach (see ``FakeHTTPServer``).
-    let httpServers: FakeHTTPServers
+    let httpServers: SimulatedHTTPServers
     /// The devices' beacon fence crossings, recorded in the trace while the simulation lives.
     private var fenceRecordings: [ObservationToken] = []
 
@@ -97,7 +97,7 @@ public final class TestSimulation {
         self.root = SeededRandomGenerator(seed: seed)
         self.world = world.map(WorldIndex.init)
         self.actions = SimulationActions(scheduler: scheduler)
-        self.httpServers = FakeHTTPServers(actions: actions)
+        self.httpServers = SimulatedHTTPServers.forTest(actions: actions)
         // `URLSession.shared` (and sessions configured with `SimulatedURLProtocol`) reach the devices' servers.
         SimulatedURLProtocol.install()
         scheduler.executor.failsEscapedSleeps = true
