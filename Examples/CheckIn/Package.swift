@@ -7,6 +7,9 @@ import PackageDescription
 let package = Package(
     name: "CheckIn",
     platforms: [.macOS(.v15), .iOS(.v18)],
+    products: [
+        .executable(name: "checkin-devicesim", targets: ["checkin-devicesim"]),
+    ],
     dependencies: [
         .package(name: "DeviceSim", path: "../.."),
     ],
@@ -16,6 +19,17 @@ let package = Package(
             .product(name: "DeviceSimCoreLocation", package: "DeviceSim"),
             .product(name: "DeviceSimNetwork", package: "DeviceSim"),
             .product(name: "DeviceSimUserNotifications", package: "DeviceSim"),
+        ]),
+        // How scenario files run the app (its settings; it runs on the main actor).
+        .target(name: "CheckInScenarios", dependencies: [
+            "CheckIn",
+            .product(name: "DeviceSim", package: "DeviceSim"),
+            .product(name: "DeviceSimCoreLocation", package: "DeviceSim"),
+        ]),
+        // The example's own `devicesim`, which runs Scenarios/ (`swift run checkin-devicesim run Scenarios`).
+        .executableTarget(name: "checkin-devicesim", dependencies: [
+            "CheckInScenarios",
+            .product(name: "DeviceSimCLI", package: "DeviceSim"),
         ]),
         .testTarget(name: "CheckInTests", dependencies: [
             "CheckIn",

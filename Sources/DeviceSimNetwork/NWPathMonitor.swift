@@ -96,7 +96,10 @@ public final class NWPathMonitor: @unchecked Sendable, CustomDebugStringConverti
         guard !cancelled, path != delivered else { return }
         delivered = path
         guard let handler = pathUpdateHandler, let callbacks else { return }
-        callbacks.deliver { handler(path) }
+        // The handler runs on the monitor's phone, as delegate calls do: a `URLSession` request or a
+        // `Task {}` it starts belongs to that phone.
+        guard let device else { return callbacks.deliver { handler(path) } }
+        callbacks.deliver { DeviceContext.withDevice(device) { handler(path) } }
     }
 
     /// The interface the device is on now (Wi-Fi when it has no connectivity driver; nil offline).

@@ -102,4 +102,21 @@ private final class ReceivedPaths: Sendable {
         #expect(bobPaths.summary == ["unsatisfied"])
         #expect(monitors.map(\.currentPath.status) == [.satisfied, .unsatisfied])
     }
+
+    /// The handler runs on the monitor's phone, as CoreLocation's delegate calls do: a `URLSession`
+    /// request it makes (a check-in sent when the phone is back online) goes over that phone's network,
+    /// also in a scenario run, where no test names a current device.
+    @Test func theHandlerRunsOnTheMonitorsPhone() throws {
+        let simulation = TestSimulation(seed: 1)
+        _ = simulation.addDevice("first", at: cafe)                         // the test's current device
+        let second = simulation.addDevice("second", at: cafe)
+        let devices = Mutex<[String]>([])
+        let monitor = DeviceContext.withDevice(second.device) { NWPathMonitor() }
+        monitor.pathUpdateHandler = { _ in devices.withLock { $0.append(DeviceContext.current?.id ?? "none") } }
+        monitor.start(queue: DispatchQueue(label: "paths"))
+        try second.setOnline(false, at: VirtualInstant(offset: .seconds(10)))
+        try simulation.advance(by: .seconds(20))
+        #expect(devices.withLock { $0 } == ["second", "second"])
+    }
+
 }
