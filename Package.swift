@@ -132,7 +132,7 @@ let package = Package(
             ]
         ),
         // Network's path monitoring (NWPathMonitor, NWPath, NWInterface) over the HAL's connectivity.
-        .target(name: "DeviceSimNetwork", dependencies: ["DeviceSimHAL"]),
+        .target(name: "DeviceSimNetwork", dependencies: ["DeviceSimHAL", "DeviceSimTime"]),
         // UserNotifications' notification center (authorization, triggers, delivery, the delegate) over the HAL.
         .target(name: "DeviceSimUserNotifications", dependencies: ["DeviceSimHAL", "DeviceSimTime"]),
         // Helpers for users' own tests.

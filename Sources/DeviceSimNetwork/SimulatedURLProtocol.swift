@@ -1,4 +1,5 @@
 import DeviceSimHAL
+import DeviceSimTime
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -14,7 +15,9 @@ import Darwin
 /// Carries the HTTP(S) requests that code running on a simulated device makes with `URLSession` to the
 /// device's servers (``DeviceSimHAL/Device/http``: a test's `FakeHTTPServer`s), at virtual instants, as
 /// stubbing libraries do with a registered `URLProtocol`. Requests made on no simulated device (no
-/// `DeviceContext.current`, or a device without servers) go to the real network as before.
+/// `DeviceContext.current`, or a device without servers) go to the real network as before, except from
+/// code running on a simulation's thread, where a request on no device fails at once (`URLError.unknown`,
+/// saying how to bind the device) rather than reaching the real network unseen.
 ///
 /// ``install()`` (DeviceSimTesting calls it for every `TestSimulation`) puts it in front of
 /// `URLSession.shared`. A session with its own configuration uses it when the configuration lists it
@@ -81,7 +84,12 @@ public final class SimulatedURLProtocol: URLProtocol {
 
     override public class func canInit(with request: URLRequest) -> Bool {
         guard let scheme = request.url?.scheme?.lowercased(), scheme == "http" || scheme == "https" else { return false }
-        guard let device = DeviceContext.current, device.http != nil else { return false }
+        guard let device = DeviceContext.current else {
+            // Code running in a simulation on no device (a callback that did not bind one): the request
+            // fails at once, saying so, instead of reaching the real network unseen.
+            return SimulationExecutor.current != nil
+        }
+        guard device.http != nil else { return false }
         let handoff = device.scheduler.executor.beginHandoff("\(request.httpMethod ?? "GET") \(request.url?.absoluteString ?? "")")
         announcements.withLock { $0.append(Announcement(handoff: handoff, device: device, request: request, thread: currentThread)) }
         return true
@@ -136,7 +144,11 @@ public final class SimulatedURLProtocol: URLProtocol {
 
     override public func startLoading() {
         guard let announcement else {
-            let error = URLError(.unknown, userInfo: [NSLocalizedDescriptionKey: "the request was not announced to a simulation (it was made on no simulated device)"])
+            let error = URLError(.unknown, userInfo: [
+                NSLocalizedDescriptionKey: "\(request.httpMethod ?? "GET") \(request.url?.absoluteString ?? "") was made by code running in a simulation "
+                    + "but on no simulated device (DeviceContext.current is nil), so it has no network to go over: make the request from code "
+                    + "the device runs (its app's launch or actions, a delegate call, a Task started there), or inside DeviceContext.withDevice(device) { ... }",
+            ])
             client?.urlProtocol(self, didFailWithError: error)
             return
         }

@@ -323,3 +323,19 @@ private func ms(_ milliseconds: Int64) -> VirtualInstant { VirtualInstant(offset
         for _ in 0..<5 { #expect(try Self.trace() == first) }
     }
 }
+
+/// A request from code running in a simulation on no device (a callback that bound none) is claimed and
+/// failed, not sent to the real network; outside any simulation the protocol leaves requests alone.
+@Suite struct RequestsOnNoDeviceTests {
+    @Test func aRequestFromTheSimulationsThreadOnNoDeviceIsClaimed() throws {
+        let scheduler = EventScheduler()
+        let claimed = Mutex<Bool?>(nil)
+        scheduler.schedule(after: .seconds(1)) {
+            claimed.withLock { $0 = SimulatedURLProtocol.canInit(with: URLRequest(url: items)) }
+        }
+        try scheduler.run(until: VirtualInstant(offset: .seconds(2)))
+        #expect(DeviceContext.current == nil)
+        #expect(claimed.withLock { $0 } == true)
+        #expect(SimulatedURLProtocol.canInit(with: URLRequest(url: items)) == false)
+    }
+}
