@@ -175,7 +175,7 @@ public final class SimulatedURLProtocol: URLProtocol {
         }
         device.scheduler.executor.endHandoff(announcement.handoff)
         guard !stopped, let transport = device.http else { return }
-        cancelExchange = transport.send(Self.exchangeRequest(request), from: device) { [self] result in deliver(result) }
+        cancelExchange = transport.send(Self.exchangeRequest(request, uploadBody: Self.uploadBody(of: task)), from: device) { [self] result in deliver(result) }
     }
 
     private func cancelOnTheSimulationThread() {
@@ -218,7 +218,9 @@ public final class SimulatedURLProtocol: URLProtocol {
 
     // MARK: Conversions
 
-    static func exchangeRequest(_ request: URLRequest) -> HTTPExchangeRequest {
+    /// The request as values; its body is the request's own (`httpBody`, `httpBodyStream`), else
+    /// `uploadBody` (the body given to `upload(for:from:)`).
+    static func exchangeRequest(_ request: URLRequest, uploadBody: Data? = nil) -> HTTPExchangeRequest {
         let url = request.url
         let components = url.flatMap { URLComponents(url: $0, resolvingAgainstBaseURL: false) }
         return HTTPExchangeRequest(
@@ -228,13 +230,36 @@ public final class SimulatedURLProtocol: URLProtocol {
             path: components?.percentEncodedPath ?? "/",
             query: components?.percentEncodedQuery,
             headers: request.allHTTPHeaderFields ?? [:],
-            body: Array(request.httpBody ?? bodyFromStream(request.httpBodyStream)),
+            body: Array(request.httpBody ?? request.httpBodyStream.map(bodyFromStream) ?? uploadBody ?? Data()),
             timeout: .milliseconds(Int64((request.timeoutInterval * 1000).rounded()))
         )
     }
 
-    private static func bodyFromStream(_ stream: InputStream?) -> Data {
-        guard let stream else { return Data() }
+    /// The body given to `upload(for:from:)` or `upload(for:fromFile:)`, which Foundation keeps in the
+    /// task, not in the request a `URLProtocol` gets: swift-corelibs-foundation's internal
+    /// `URLSessionTask.knownBody` (`.data(DispatchData)` or `.file(URL)`), read with `Mirror`, the
+    /// standard library's reflection (no symbol lookup). Nil when the task has no such body, or when
+    /// Foundation keeps it some other way (the server then sees an empty body).
+    static func uploadBody(of task: URLSessionTask?) -> Data? {
+        guard let task else { return nil }
+        var mirror: Mirror? = Mirror(reflecting: task)
+        while let current = mirror {
+            if let known = current.children.first(where: { $0.label == "knownBody" }) {
+                // Optional<_Body>.some -> _Body.data(DispatchData) / .file(URL)
+                for body in Mirror(reflecting: known.value).children {
+                    for payload in Mirror(reflecting: body.value).children {
+                        if let data = payload.value as? DispatchData { return Data(data) }
+                        if let file = payload.value as? URL, file.isFileURL { return try? Data(contentsOf: file) }
+                    }
+                }
+                return nil
+            }
+            mirror = current.superclassMirror
+        }
+        return nil
+    }
+
+    private static func bodyFromStream(_ stream: InputStream) -> Data {
         stream.open()
         defer { stream.close() }
         var data = Data()

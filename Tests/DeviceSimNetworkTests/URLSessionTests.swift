@@ -117,6 +117,24 @@ private func ms(_ milliseconds: Int64) -> VirtualInstant { VirtualInstant(offset
         try await simulation.advance(by: .seconds(1))
         #expect(try task.result?.get() == 201)
         #expect(server.applied("POST", "/check-ins").count == 1)
+        // The body given separately, not in the request, reaches the server too.
+        #expect(server.requests.first.map { String(decoding: $0.body, as: UTF8.self) } == "{}")
+    }
+
+    @Test func uploadForARequestFromAFileSendsTheFilesBytes() async throws {
+        let simulation = try TestSimulation.current
+        simulation.addDevice("phone", at: cafe)
+        let server = itemsServer(simulation)
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("devicesim-upload-\(UInt64.random(in: 0...UInt64.max)).json")
+        try Data(#"{"venue":"cafe"}"#.utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let task = simulation.spawn { () async throws -> Int in
+            let (_, response) = try await URLSession.shared.upload(for: request(URL(string: "https://api.example.com/check-ins")!, method: "POST"), fromFile: file)
+            return (response as! HTTPURLResponse).statusCode
+        }
+        try await simulation.advance(by: .seconds(1))
+        #expect(try task.result?.get() == 201)
+        #expect(server.requests.first.map { String(decoding: $0.body, as: UTF8.self) } == #"{"venue":"cafe"}"#)
     }
 
     @Test func offlineFailsWithNotConnectedToInternetAtOnce() async throws {
