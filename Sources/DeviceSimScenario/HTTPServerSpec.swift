@@ -18,10 +18,15 @@ import Foundation
 public struct HTTPServerSpec: Sendable {
     /// One route: what the server answers to `method` requests for `path`.
     public struct Route: Sendable {
+        /// `GET`, `POST`, ... (upper case).
         public var method: String
+        /// The path it answers (`/check-ins`), without a query.
         public var path: String
+        /// The status of its answer.
         public var status: Int
+        /// The header fields of its answer (`Content-Type: application/json` with `json:`).
         public var headers: [String: String]
+        /// The body of its answer.
         public var body: Data
         /// How long the server takes before it answers.
         public var delay: Duration
@@ -33,6 +38,7 @@ public struct HTTPServerSpec: Sendable {
     public var latency: Duration
     /// The header that keys requests for idempotency (nil: none).
     public var idempotencyKeyHeader: String?
+    /// What it answers, by method and path (anything else: a 404).
     public var routes: [Route]
     /// Where its requests fail, in file order.
     public var failures: [SimulatedHTTPServer.FailureRule]

@@ -200,7 +200,7 @@ extension ScenarioParser {
         }
         var candidates = servers
         if let hostNode = map.optional("host") {
-            let host = try hostNode.choice(servers.map(\.host), what: "host (one of http-servers:)")
+            let host = try hostNode.choice(servers.map(\.host), what: "host")
             candidates = servers.filter { $0.host == host }
         }
         let routes = candidates.flatMap { server in server.routes.map { "\($0.method) \($0.path)" } }
