@@ -131,7 +131,8 @@ let package = Package(
                 "DeviceSimFriendLocator", "DeviceSimDogWalk", "DeviceSimCampusGame", "DeviceSimRoutes", "DeviceSimTaskList",
             ]
         ),
-        // Network's path monitoring (NWPathMonitor, NWPath, NWInterface) over the HAL's connectivity.
+        // Network's path monitoring (NWPathMonitor, NWPath, NWInterface) over the HAL's connectivity, and the URL
+        // loading system's transport (SimulatedURLProtocol: URLSession requests to the simulation's HTTP servers).
         .target(name: "DeviceSimNetwork", dependencies: ["DeviceSimHAL", "DeviceSimTime"]),
         // UserNotifications' notification center (authorization, triggers, delivery, the delegate) over the HAL.
         .target(name: "DeviceSimUserNotifications", dependencies: ["DeviceSimHAL", "DeviceSimTime"]),
