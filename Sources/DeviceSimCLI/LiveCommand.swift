@@ -157,7 +157,8 @@ struct LiveCommand: ParsableCommand {
             Terminal.standardError.write("error: never connected to gpsd at \(endpoint) during the run (\(Plural.count(statistics.attempts, "attempt")))\n")
             throw ExitCode(3)
         }
-        if writeFailed || judged.failed { throw ExitCode(1) }
+        // The app's code stopped the run (the main thread blocked): the scenario failed, whatever was judged.
+        if writeFailed || judged.failed || simulation.stoppedByAppCode != nil { throw ExitCode(1) }
     }
 }
 

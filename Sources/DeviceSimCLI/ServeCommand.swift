@@ -196,7 +196,8 @@ struct ServeCommand: ParsableCommand {
         }
         let judged = LiveJudgement(parsed, outcomes: tally.outcomes, stoppedAt: simulation.scheduler.now)
         for line in judged.lines { Terminal.standardOutput.write("  \(line)\n") }
-        if writeFailed || judged.failed { throw ExitCode(1) }
+        // The app's code stopped the run (the main thread blocked): the scenario failed, whatever was judged.
+        if writeFailed || judged.failed || simulation.stoppedByAppCode != nil { throw ExitCode(1) }
     }
 }
 
