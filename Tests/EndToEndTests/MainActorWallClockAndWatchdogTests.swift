@@ -112,11 +112,23 @@ import Glibc
         #expect(printed.contains("'cafe-check-in' on phone at \(scenario.path):8"), "the app's scenario line: \(printed)")
         #expect(printed.contains("which started at 5m43s"), "the virtual instant it started, the café's geofence entered: \(printed)")
         #if os(Linux)
-        #expect(printed.contains("in CafeCheckInModel.block(_:) at CafeCheckInModel.swift:"), "the blocking function, sampled from the main thread: \(printed)")
+        #expect(printed.contains("in CafeCheckInModel.hold(_:) at CafeCheckInModel.swift:"), "the blocking function, sampled from the main thread: \(printed)")
         #endif
         #expect(seconds < 30, "it stopped soon after the limit, not at the kill (\(seconds) s)")
         let names = try Self.eventNames(in: traces.appendingPathComponent("main-thread.jsonl"))
         #expect(names.contains("checkin.arrived"), "the trace holds what ran before the block")
+    }
+
+    @Test func aStepBlockingTheMainThreadIsNamedWithItsLine() throws {
+        let (output, seconds) = try Self.run(
+            ["run", "Tests/CafeCheckInExample/Scenarios/stops/main-thread-in-a-step.yaml"], environment: ["DEVICESIM_MAIN_THREAD_LIMIT": "1s"], killAfter: 60)
+        let printed = output.standardOutput + output.standardError
+        #expect(output.status == 1, "\(printed)")
+        #expect(printed.contains("which started at 1m during the step 'hold-main-thread' on phone at Tests/CafeCheckInExample/Scenarios/stops/main-thread-in-a-step.yaml:13"), "\(printed)")
+        #if os(Linux)
+        #expect(printed.contains("in CafeCheckInModel.hold(_:) at CafeCheckInModel.swift:"), "\(printed)")
+        #endif
+        #expect(seconds < 30, "it stopped soon after the limit, not at the kill (\(seconds) s)")
     }
 
     @Test func serveStopsWhenTheMainThreadIsBlocked() throws {

@@ -45,7 +45,7 @@ public final class CafeCheckInModel {
         guard status == .away else { return }
         status = .atCafe
         record("checkin.arrived")
-        if let blocksTheMainThread { block(blocksTheMainThread) }
+        if let blocksTheMainThread { hold(blocksTheMainThread) }
         dwelling = Task {
             do {
                 if sleepsOnTheRealClock {
@@ -61,7 +61,8 @@ public final class CafeCheckInModel {
         }
     }
 
-    private func block(_ way: MainThreadBlocking) {
+    /// Holds the main thread `way`, as a mistaken app would (its scenario runs must stop).
+    public func hold(_ way: MainThreadBlocking) {
         switch way {
         case .threadSleep: Thread.sleep(forTimeInterval: 3600)
         case .semaphore: DispatchSemaphore(value: 0).wait()
@@ -91,8 +92,14 @@ public final class CafeCheckInScenarioApp: ScenarioApp {
 
     public static let name = "cafe-check-in"
     public static let settingKeys = ["cafe", "dwell", "real-clock", "blocks-main-thread"]
-    public static let actions: [String: [String]] = ["leave": []]
+    public static let actions: [String: [String]] = ["leave": [], "hold-main-thread": ["how"]]
     public static let runsOnMainActor = true
+
+    /// What the user does: leave, or (the mistake) something that holds the main thread.
+    public enum Action: Sendable {
+        case leave
+        case holdMainThread(CafeCheckInModel.MainThreadBlocking)
+    }
 
     private let model: CafeCheckInModel
     private var transitions: ObservationToken?
@@ -102,17 +109,21 @@ public final class CafeCheckInScenarioApp: ScenarioApp {
             cafe: try settings?.required("cafe").coordinate() ?? GeoCoordinate(latitude: 52.5145, longitude: 13.3501),
             dwell: try settings?.optional("dwell")?.duration() ?? .seconds(180),
             realClock: try settings?.optional("real-clock")?.bool() ?? false,
-            blocksTheMainThread: try settings?.optional("blocks-main-thread").map { node throws(ScenarioError) in
-                let text = try node.string()
-                guard let way = CafeCheckInModel.MainThreadBlocking(rawValue: text) else {
-                    throw ScenarioError("blocks-main-thread must be thread-sleep, semaphore or busy-loop, found '\(text)'", at: node.location)
-                }
-                return way
-            }
+            blocksTheMainThread: try settings?.optional("blocks-main-thread").map(blocking)
         )
     }
 
-    public static func parseAction(_ name: String, step: YAMLMapping) throws(ScenarioError) {}
+    public static func parseAction(_ name: String, step: YAMLMapping) throws(ScenarioError) -> Action {
+        name == "leave" ? .leave : .holdMainThread(try blocking(step.required("how")))
+    }
+
+    private static func blocking(_ node: YAMLNode) throws(ScenarioError) -> CafeCheckInModel.MainThreadBlocking {
+        let text = try node.string()
+        guard let way = CafeCheckInModel.MainThreadBlocking(rawValue: text) else {
+            throw ScenarioError("it must be thread-sleep, semaphore or busy-loop, found '\(text)'", at: node.location)
+        }
+        return way
+    }
 
     public init(context: ScenarioAppContext, settings: Settings) {
         model = context.onMainActor { context in
@@ -131,8 +142,13 @@ public final class CafeCheckInScenarioApp: ScenarioApp {
         }
     }
 
-    public func perform(_ action: Void) {
-        MainActor.assumeIsolated { [model] in model.left() }
+    public func perform(_ action: Action) {
+        MainActor.assumeIsolated { [model] in
+            switch action {
+            case .leave: model.left()
+            case .holdMainThread(let way): model.hold(way)
+            }
+        }
     }
 }
 
