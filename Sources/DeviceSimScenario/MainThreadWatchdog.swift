@@ -51,8 +51,14 @@ final class MainThreadHeartbeat: Sendable {
     }
     private let state = Mutex(State())
 
-    /// Called on the main actor: the thread to sample when it is blocked.
-    func noteMainThread() { state.withLock { $0.mainThread = .current } }
+    /// Called on the main actor: the thread to sample when it is blocked. Only the process's main thread
+    /// is noted: a process whose main queue is served by Dispatch's worker threads (after
+    /// `dispatchMain()`, as in a test process) may run the blocked job on another one, and a sample of the
+    /// wrong thread would name the wrong function. Your own `devicesim` serves it from the main thread.
+    func noteMainThread() {
+        guard Thread.isMainThread else { return }
+        state.withLock { $0.mainThread = .current }
+    }
 
     /// Sends a beat if none is waiting; returns how long the waiting one has waited.
     func beat() -> Duration {
@@ -64,10 +70,8 @@ final class MainThreadHeartbeat: Sendable {
         }
         if send {
             DispatchQueue.main.async { [self] in
-                state.withLock { state in
-                    state.sentAt = nil
-                    state.mainThread = .current
-                }
+                state.withLock { $0.sentAt = nil }
+                noteMainThread()
             }
         }
         return state.withLock { $0.sentAt.map { $0.duration(to: now) } ?? .zero }
