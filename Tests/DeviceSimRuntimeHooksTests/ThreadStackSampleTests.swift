@@ -40,7 +40,7 @@ private final class HeldThread: @unchecked Sendable {
         var frame: (name: String, location: String?)?
         for _ in 0..<20 {
             frame = ThreadStackSample.programFrame(of: thread, timeout: .seconds(5))
-            if frame?.name.contains("waitHereUntilReleased") == true { break }
+            guard let answered = frame, !answered.name.contains("waitHereUntilReleased") else { break }
         }
         let found = try #require(frame, "the thread answered the sample")
         #expect(found.name.contains("HeldThread.waitHereUntilReleased()"), "past the C library's and Dispatch's frames: \(found.name)")
