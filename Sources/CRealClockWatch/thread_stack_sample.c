@@ -2,9 +2,12 @@
 // the code that has blocked the main thread (a busy loop, Thread.sleep, a semaphore wait) this way.
 //
 // The handler only calls `backtrace` (warmed up first, so it does not load libgcc_s inside the handler),
-// writes to static storage and posts a semaphore: async-signal-safe in practice on glibc.
+// writes to static storage and posts a semaphore: async-signal-safe in practice on glibc. Linux only
+// (real-time signals, sem_timedwait): elsewhere no thread can be sampled and the watchdog names the step.
 #define _GNU_SOURCE
 #include "CThreadStackSample.h"
+
+#ifdef __linux__
 
 #include <errno.h>
 #include <execinfo.h>
@@ -82,3 +85,17 @@ int devicesim_sample_thread_stack(pthread_t thread, void **frames, int capacity,
     pthread_mutex_unlock(&sample_turn);
     return result;
 }
+
+#else
+
+int devicesim_allow_stack_samples_of_this_thread(void) { return 0; }
+
+int devicesim_sample_thread_stack(pthread_t thread, void **frames, int capacity, int timeout_ms) {
+    (void)thread;
+    (void)frames;
+    (void)capacity;
+    (void)timeout_ms;
+    return -1;
+}
+
+#endif
