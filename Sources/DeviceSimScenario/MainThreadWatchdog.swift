@@ -88,9 +88,13 @@ final class MainThreadHeartbeat: Sendable {
 final class MainActorActivity: Sendable {
     /// The scenario step (or app launch) running right now, e.g. "the step 'leave' at check-in.yaml:16".
     let current = Mutex<String?>(nil)
+    /// Whether the run is driven from the main actor (the watchdog watches only those): otherwise
+    /// ``running(_:_:)`` records nothing.
+    let isWatched = Atomic<Bool>(false)
 
     /// Runs `body` as `description`.
     func running<Result>(_ description: @autoclosure () -> String, _ body: () throws -> Result) rethrows -> Result {
+        guard isWatched.load(ordering: .relaxed) else { return try body() }
         let previous = current.withLock { current in
             defer { current = description() }
             return current

@@ -373,6 +373,7 @@ public final class ScenarioSimulation {
             executor.onRealClockSleep = { sleep in stop(sleep.description(apps: apps)) }
         }
         if onTheMainActor {
+            mainActorActivity.isWatched.store(true, ordering: .relaxed)
             // A `Task {}` or `Task.detached {}` the app starts stays in the simulation, as in tests.
             executor.capturesGlobalWork = true
         } else {
