@@ -22,7 +22,7 @@ struct LiveCommand: ParsableCommand {
 
             The expectations are judged at the end: ✓ held, ✗ failed, – not judged. A run stopped early (Ctrl-C, --duration) judges only what is already decided: a 'never', 'at-most' or exact count already exceeded fails and an 'at-least' (or an event that must exist) already met passes, whatever the window; one whose window (or instant) ended by the stop is judged as 'run' judges it; the others are not judged. One that failed after you answered a prompt differently from the scenario's script says so ("✗ after your own answers (the script answers ... with ...; you answered ...)").
 
-            Exit status: 0 the run ended and no expectation failed (those not judged, and those failed after your own answers, do not count); 1 an expectation failed, or writing the trace or the recording failed during the run; 2 invalid input or usage (a scenario that does not parse, a bad option, a file that cannot be created, a --trace or --record that is the scenario file, one of its track files or the other output); 3 gpsd was never reached during the run.
+            Exit status: 0 the run ended and no expectation failed (those not judged, and those failed after your own answers, do not count); 1 an expectation failed, the app's main-actor code held the main thread past the limit (5 s; DEVICESIM_MAIN_THREAD_LIMIT=30s changes it), or writing the trace or the recording failed during the run; 2 invalid input or usage (a scenario that does not parse, a bad option, a file that cannot be created, a --trace or --record that is the scenario file, one of its track files or the other output); 3 gpsd was never reached during the run.
             """
     )
 
@@ -157,7 +157,8 @@ struct LiveCommand: ParsableCommand {
             Terminal.standardError.write("error: never connected to gpsd at \(endpoint) during the run (\(Plural.count(statistics.attempts, "attempt")))\n")
             throw ExitCode(3)
         }
-        if writeFailed || judged.failed { throw ExitCode(1) }
+        // The app's code stopped the run (the main thread blocked): the scenario failed, whatever was judged.
+        if writeFailed || judged.failed || simulation.stoppedByAppCode != nil { throw ExitCode(1) }
     }
 }
 

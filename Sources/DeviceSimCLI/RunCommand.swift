@@ -49,6 +49,11 @@ struct RunCommand: ParsableCommand {
             and the results, JUnit and report of the runs that finished are written;
             the summary says "interrupted" and the exit status is 130. Ctrl-C again
             stops at once (status 130, nothing more written).
+
+            A scenario whose app's main-actor code holds the main thread for more than
+            5 s (a busy loop, Thread.sleep, a semaphore wait) fails at once, naming the
+            app, the step and the function holding it; later scenarios of main-actor
+            apps in the run fail too. DEVICESIM_MAIN_THREAD_LIMIT=30s changes the limit.
             """
     )
 

@@ -24,7 +24,7 @@ struct ServeCommand: ParsableCommand {
 
             The expectations are judged at the end: ✓ held, ✗ failed, – not judged. A run stopped early (Ctrl-C, --duration) judges only what is already decided: a 'never', 'at-most' or exact count already exceeded fails and an 'at-least' (or an event that must exist) already met passes, whatever the window; one whose window (or instant) ended by the stop is judged as 'run' judges it; the others are not judged.
 
-            Exit status: 0 the scenario ran and no expectation failed (those not judged do not count); 1 an expectation failed, or writing the trace failed during the run; 2 invalid input or usage (a scenario that does not parse, a bad option, a port that cannot be listened on, a trace file that cannot be created, a --trace that is the scenario file or one of its track files).
+            Exit status: 0 the scenario ran and no expectation failed (those not judged do not count); 1 an expectation failed, the app's main-actor code held the main thread past the limit (5 s; DEVICESIM_MAIN_THREAD_LIMIT=30s changes it), or writing the trace failed during the run; 2 invalid input or usage (a scenario that does not parse, a bad option, a port that cannot be listened on, a trace file that cannot be created, a --trace that is the scenario file or one of its track files).
             """
     )
 
@@ -196,7 +196,8 @@ struct ServeCommand: ParsableCommand {
         }
         let judged = LiveJudgement(parsed, outcomes: tally.outcomes, stoppedAt: simulation.scheduler.now)
         for line in judged.lines { Terminal.standardOutput.write("  \(line)\n") }
-        if writeFailed || judged.failed { throw ExitCode(1) }
+        // The app's code stopped the run (the main thread blocked): the scenario failed, whatever was judged.
+        if writeFailed || judged.failed || simulation.stoppedByAppCode != nil { throw ExitCode(1) }
     }
 }
 

@@ -280,10 +280,10 @@ public final class ScenarioSimulation {
                 throw .stopped(reason: MainActorScenarioRuns.calledOnTheMainActor, at: scheduler.now)
             }
             let simulation = UncheckedScenarioSimulation(self)
-            let failure = MainActorScenarioRuns.wait { () async -> SchedulerError? in
+            let failure = MainActorScenarioRuns.wait({ () async -> SchedulerError? in
                 do throws(SchedulerError) { try await simulation.value.runOnMainActor() } catch { return error }
                 return nil
-            }
+            }, blocked: { block in stopForTheBlockedMainThread(block) })
             if let failure { throw failure }
             return
         }
@@ -333,13 +333,13 @@ public final class ScenarioSimulation {
         if runsOnMainActor {
             guard !MainQueue.isCurrent else { throw SchedulerError.stopped(reason: MainActorScenarioRuns.calledOnTheMainActor, at: scheduler.now) }
             let simulation = UncheckedScenarioSimulation(self)
-            let failure = MainActorScenarioRuns.wait { @MainActor () async -> (any Error)? in
+            let failure = MainActorScenarioRuns.wait({ @MainActor () async -> (any Error)? in
                 simulation.value.watchTheAppsCode(onTheMainActor: true, inVirtualTime: false)
                 simulation.value.scheduler.schedule(at: simulation.value.scheduler.now) { simulation.value.start() }
                 do { try await driver.runOnMainActor(simulation.value.scheduler, for: duration ?? simulation.value.scenario.duration, stop: stop) } catch { return error }
                 simulation.value.finish()
                 return nil
-            }
+            }, blocked: { block in stopForTheBlockedMainThread(block) })
             if let failure { throw failure }
             return
         }
@@ -358,17 +358,16 @@ public final class ScenarioSimulation {
     /// scenario that does not run on the main actor), when it did: the cause, the function and its
     /// file:line, and what to change.
     public var stoppedByAppCode: String? { appCodeProblem.reason.withLock { $0 } }
-    private let appCodeProblem = AppCodeProblem()
+    let appCodeProblem = AppCodeProblem()
+    /// The step or launch in progress, for the main-thread watchdog's message.
+    let mainActorActivity = MainActorActivity()
 
     /// Stops the run at the first sleep on a real clock of the app's code (in virtual time), and, when the
     /// run is not driven from the main actor, at the first main-actor work it queues.
     fileprivate func watchTheAppsCode(onTheMainActor: Bool, inVirtualTime: Bool) {
         let executor = scheduler.executor
         let problem = appCodeProblem
-        // Where each app is started: the file:line a message can always name (a stack may have none).
-        var launched: [String: String] = [:]
-        for spec in scenario.devices { if let app = spec.app, launched[app.name] == nil { launched[app.name] = "'\(app.name)' on \(spec.id) at \(spec.location)" } }
-        let apps = launched.keys.sorted().compactMap { launched[$0] }.joined(separator: ", ")
+        let apps = appsAndWhereTheyAreStarted
         let stop: @Sendable (String) -> Void = { [scheduler = WeakScheduler(scheduler)] reason in
             let first = problem.reason.withLock { found in
                 defer { if found == nil { found = reason } }
@@ -381,6 +380,7 @@ public final class ScenarioSimulation {
             executor.onRealClockSleep = { sleep in stop(sleep.description(apps: apps)) }
         }
         if onTheMainActor {
+            mainActorActivity.isWatched.store(true, ordering: .relaxed)
             // A `Task {}` or `Task.detached {}` the app starts stays in the simulation, as in tests.
             executor.capturesGlobalWork = true
         } else {
@@ -454,7 +454,9 @@ public final class ScenarioSimulation {
         let context = ScenarioAppContext(device: simulated.device, simulation: self, isRelaunch: simulated.appLaunches > 0)
         simulated.appLaunches += 1
         // Apple-shaped APIs the app creates (`CLLocationManager()`, ...) belong to this device.
-        simulated.app = DeviceContext.withDevice(simulated.device) { definition.launch(context, app.settings) }
+        simulated.app = mainActorActivity.running("the launch of '\(app.name)' on \(spec.id) at \(spec.location)") {
+            DeviceContext.withDevice(simulated.device) { definition.launch(context, app.settings) }
+        }
     }
 
     /// Stops the device's app (killed or restarting) and closes its database as the process ending would.
@@ -485,6 +487,10 @@ public final class ScenarioSimulation {
 
     private func perform(_ step: TimelineStep) {
         guard let id = step.device, let simulated = device(id) else { return }
+        mainActorActivity.running("the step '\(step.action.name)' on \(id) at \(step.location)") { perform(step, on: simulated, id: id) }
+    }
+
+    private func perform(_ step: TimelineStep, on simulated: SimulatedDevice, id: String) {
         if let template = step.template {
             // Read again with the values captured so far; the step as written is what the trace shows when it cannot run.
             let written: [(key: String, value: TraceValue)] = [("do", .string(step.action.name))] + step.keys.map { ($0.key, .string($0.value)) }

@@ -43,7 +43,10 @@ import Testing
         let error = try #require(result.runError)
         #expect(error.contains("main-actor work"), "\(error)")
         #expect(error.contains("UnmarkedCafeCheckInScenarioApp"), "\(error)")
-        #expect(error.contains("CafeCheckInModel.swift:122"), "the file:line of the Task: \(error)")
+        let source = try String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../CafeCheckInExample/Sources/CafeCheckIn/CafeCheckInModel.swift"), encoding: .utf8)
+        let taskLine = try #require(source.split(separator: "\n", omittingEmptySubsequences: false).lastIndex { $0.contains("Task { @MainActor in") }) + 1
+        #expect(error.contains("CafeCheckInModel.swift:\(taskLine)"), "the file:line of the Task: \(error)")
         #expect(error.contains("runsOnMainActor = true"), "what to change: \(error)")
     }
 

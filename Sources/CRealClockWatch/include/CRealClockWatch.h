@@ -1,6 +1,8 @@
 #ifndef CREALCLOCKWATCH_H
 #define CREALCLOCKWATCH_H
 
+#include "CThreadStackSample.h"
+
 /// Called on the thread that arms a Dispatch timer (`dispatch_after_f`, `dispatch_source_set_timer`):
 /// every `Task.sleep`, `ContinuousClock`/`SuspendingClock` sleep and `DispatchQueue.asyncAfter` of Swift
 /// 6.3 on Linux arms one. Set once; NULL: nothing is watched.
