@@ -15,6 +15,11 @@ let package = Package(
             dependencies: [.product(name: "DeviceSimRoads", package: "DeviceSim")],
             path: "Sources/route-pairs"
         ),
+        .executableTarget(
+            name: "route-timing",
+            dependencies: [.product(name: "DeviceSimRoads", package: "DeviceSim")],
+            path: "Sources/route-timing"
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

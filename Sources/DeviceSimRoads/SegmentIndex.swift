@@ -2,8 +2,8 @@ import DeviceSimHAL
 import Foundation
 
 /// The road segments one mode may use (the straight pieces between consecutive nodes of its ways),
-/// in a uniform grid of about 200 m cells, for finding the nearest point of the nearest street to a
-/// position.
+/// in a uniform grid of cells about 50 m high over the network's bounding box, for finding the
+/// nearest point of the nearest street to a position.
 ///
 /// Each segment joins two nodes `a < b` of the network (original OSM nodes, not the car graph's
 /// turn copies) with its travel time each way (infinity: that way is closed).
@@ -35,37 +35,62 @@ struct SegmentIndex: Sendable {
         var distance: Double
     }
 
-    /// Cell height in degrees of latitude (about 222 m).
-    static let cellDegrees = 0.002
+    /// Smallest cell height in degrees of latitude (about 56 m); larger when the box would need
+    /// more than ``maximumCellCount`` cells.
+    static let minimumCellDegrees = 0.0005
+    static let maximumCellCount = 1 << 22
     let coordinates: [GeoCoordinate]
     let segments: [Segment]
-    private let longitudeCellDegrees: Double
-    /// (cell key, segment index), sorted.
-    private let cellKeys: [Int64]
+    /// The grid: its south-west corner, cell size in degrees, rows and columns.
+    private let south: Double, west: Double, cellLatitude: Double, cellLongitude: Double
+    private let rows: Int, columns: Int
+    /// Cell `row * columns + column` holds `cellSegments[cellStarts[cell]..<cellStarts[cell + 1]]`,
+    /// ascending.
+    private let cellStarts: [Int32]
     private let cellSegments: [Int32]
 
     /// Indexes `segments` between `coordinates`.
     init(coordinates: [GeoCoordinate], segments: [Segment]) {
         self.coordinates = coordinates
         self.segments = segments
-        let meanLatitude = coordinates.isEmpty ? 0 : coordinates.reduce(0.0) { $0 + $1.latitude } / Double(coordinates.count)
-        let longitudeCell = Self.cellDegrees / max(cos(meanLatitude * .pi / 180), 0.05)
-        longitudeCellDegrees = longitudeCell
-        var pairs: [(Int64, Int32)] = []
-        for (index, segment) in segments.enumerated() {
-            let p = coordinates[Int(segment.a)], q = coordinates[Int(segment.b)]
-            let rows = Self.cell(min(p.latitude, q.latitude), Self.cellDegrees)...Self.cell(max(p.latitude, q.latitude), Self.cellDegrees)
-            let columns = Self.cell(min(p.longitude, q.longitude), longitudeCell)...Self.cell(max(p.longitude, q.longitude), longitudeCell)
-            // A segment longer than a few cells is entered in every cell of its bounding box (rare on streets).
-            for row in rows { for column in columns { pairs.append((Self.key(row, column), Int32(index))) } }
+        var south = 90.0, north = -90.0, west = 180.0, east = -180.0
+        for segment in segments {
+            for node in [segment.a, segment.b] {
+                let c = coordinates[Int(node)]
+                south = min(south, c.latitude); north = max(north, c.latitude)
+                west = min(west, c.longitude); east = max(east, c.longitude)
+            }
         }
-        pairs.sort { ($0.0, $0.1) < ($1.0, $1.1) }
-        cellKeys = pairs.map(\.0)
-        cellSegments = pairs.map(\.1)
+        if segments.isEmpty { (south, north, west, east) = (0, 0, 0, 0) }
+        let middle = (south + north) / 2
+        let widen = 1 / max(cos(middle * .pi / 180), 0.05)
+        var height = Self.minimumCellDegrees
+        while ((north - south) / height + 1) * ((east - west) / (height * widen) + 1) > Double(Self.maximumCellCount) { height *= 2 }
+        let width = height * widen
+        let rows = Int(((north - south) / height).rounded(.down)) + 1, columns = Int(((east - west) / width).rounded(.down)) + 1
+        (self.south, self.west, cellLatitude, cellLongitude, self.rows, self.columns) = (south, west, height, width, rows, columns)
+        func row(_ latitude: Double) -> Int { min(max(Int(((latitude - south) / height).rounded(.down)), 0), rows - 1) }
+        func column(_ longitude: Double) -> Int { min(max(Int(((longitude - west) / width).rounded(.down)), 0), columns - 1) }
+        // Each segment goes in every cell of its bounding box (one cell or a few on streets).
+        var counts = [Int32](repeating: 0, count: rows * columns + 1)
+        func cells(of segment: Segment, _ body: (Int) -> Void) {
+            let p = coordinates[Int(segment.a)], q = coordinates[Int(segment.b)]
+            for r in row(min(p.latitude, q.latitude))...row(max(p.latitude, q.latitude)) {
+                for c in column(min(p.longitude, q.longitude))...column(max(p.longitude, q.longitude)) { body(r * columns + c) }
+            }
+        }
+        for segment in segments { cells(of: segment) { counts[$0 + 1] += 1 } }
+        for cell in 0..<rows * columns { counts[cell + 1] += counts[cell] }
+        var fill = counts, entries = [Int32](repeating: 0, count: Int(counts[rows * columns]))
+        for (index, segment) in segments.enumerated() {
+            cells(of: segment) { cell in
+                entries[Int(fill[cell])] = Int32(index)
+                fill[cell] += 1
+            }
+        }
+        cellStarts = counts
+        cellSegments = entries
     }
-
-    private static func cell(_ degrees: Double, _ size: Double) -> Int64 { Int64((degrees / size).rounded(.down)) }
-    private static func key(_ row: Int64, _ column: Int64) -> Int64 { row << 32 | (column & 0xFFFF_FFFF) }
 
     /// The nearest point of any segment to `position`, if one is within `limit` metres (ties: the
     /// segment indexed first).
@@ -74,9 +99,11 @@ struct SegmentIndex: Sendable {
         let metresPerDegree = GeoCoordinate.earthRadius * .pi / 180
         let east = cos(position.latitude * .pi / 180) * metresPerDegree
         let latitudeMargin = limit / metresPerDegree, longitudeMargin = limit / max(east, 1)
-        let rows = Self.cell(position.latitude - latitudeMargin, Self.cellDegrees)...Self.cell(position.latitude + latitudeMargin, Self.cellDegrees)
-        let columns = Self.cell(position.longitude - longitudeMargin, longitudeCellDegrees)...Self.cell(position.longitude + longitudeMargin, longitudeCellDegrees)
-        guard rows.count * columns.count <= 10_000 else { return nil }
+        let firstRow = max(Int(((position.latitude - latitudeMargin - south) / cellLatitude).rounded(.down)), 0)
+        let lastRow = min(Int(((position.latitude + latitudeMargin - south) / cellLatitude).rounded(.down)), rows - 1)
+        let firstColumn = max(Int(((position.longitude - longitudeMargin - west) / cellLongitude).rounded(.down)), 0)
+        let lastColumn = min(Int(((position.longitude + longitudeMargin - west) / cellLongitude).rounded(.down)), columns - 1)
+        guard firstRow <= lastRow, firstColumn <= lastColumn, (lastRow - firstRow + 1) * (lastColumn - firstColumn + 1) <= 10_000 else { return nil }
         // Candidates are ranked by their distance in the flat local plane around the position, and the
         // great-circle distance (a haversine) is taken only for those that may still win. Over d metres
         // the plane's distance differs from the great circle's by less than a factor 1 ± k·d/R
@@ -87,26 +114,34 @@ struct SegmentIndex: Sendable {
         let k = abs(tan(position.latitude * .pi / 180)) + 1
         let slack = 1 + 4 * k * (limit + 1) / GeoCoordinate.earthRadius + 1e-9
         let limitInPlane = limit * slack
+        // Cells nearest first: a segment's nearest point lies in one of its cells, so once a cell's
+        // own nearest point is beyond what can still win, no later cell holds the winner.
+        var cells: [(distance: Double, cell: Int)] = []
+        cells.reserveCapacity((lastRow - firstRow + 1) * (lastColumn - firstColumn + 1))
+        for row in firstRow...lastRow {
+            let low = south + Double(row) * cellLatitude
+            let dy = max(low - position.latitude, position.latitude - (low + cellLatitude), 0) * metresPerDegree
+            for column in firstColumn...lastColumn {
+                let left = west + Double(column) * cellLongitude
+                let dx = max(left - position.longitude, position.longitude - (left + cellLongitude), 0) * east
+                // Shaved a little against rounding: a cell is only ever visited too early.
+                let distance = (dx * dx + dy * dy).squareRoot() * (1 - 1e-9)
+                if distance <= limitInPlane { cells.append((distance, row * columns + column)) }
+            }
+        }
+        cells.sort { $0.distance < $1.distance }
         var bestInPlane = Double.infinity
         var best: Hit?
-        for row in rows {
-            for column in columns {
-                let key = Self.key(row, column)
-                var low = 0, high = cellKeys.count
-                while low < high {
-                    let mid = (low + high) >> 1
-                    if cellKeys[mid] < key { low = mid + 1 } else { high = mid }
-                }
-                while low < cellKeys.count, cellKeys[low] == key {
-                    let index = Int(cellSegments[low])
-                    low += 1
-                    let inPlane = planeDistance(of: index, to: position, east: east, north: metresPerDegree)
-                    guard inPlane <= limitInPlane, inPlane <= bestInPlane * slack else { continue }
-                    let hit = nearestPoint(of: index, to: position, east: east, north: metresPerDegree)
-                    guard hit.distance <= limit else { continue }
-                    bestInPlane = min(bestInPlane, inPlane)
-                    if best == nil || hit.distance < best!.distance || (hit.distance == best!.distance && index < best!.segment) { best = hit }
-                }
+        for (cellDistance, cell) in cells {
+            guard cellDistance <= bestInPlane * slack else { break }
+            for entry in Int(cellStarts[cell])..<Int(cellStarts[cell + 1]) {
+                let index = Int(cellSegments[entry])
+                let inPlane = planeDistance(of: index, to: position, east: east, north: metresPerDegree)
+                guard inPlane <= limitInPlane, inPlane <= bestInPlane * slack else { continue }
+                let hit = nearestPoint(of: index, to: position, east: east, north: metresPerDegree)
+                guard hit.distance <= limit else { continue }
+                bestInPlane = min(bestInPlane, inPlane)
+                if best == nil || hit.distance < best!.distance || (hit.distance == best!.distance && index < best!.segment) { best = hit }
             }
         }
         return best

@@ -1,0 +1,62 @@
+// Times `RoutePlanner.route` against the graph search it runs, on the same queries.
+//
+// Usage: route-timing EXTRACT.osm.pbf [PAIRS] [SEED]
+//   swift build -c release --package-path Benchmarks/routing
+//   nice Benchmarks/routing/.build/release/route-timing Simulator/worlds/helsinki.osm.pbf 2000 7
+// For each mode, random positions in the extract's box are paired (seeded) and a pair kept when it
+// routes. Each kept pair is routed once untimed, then timed 5 times through `RoutePlanner.route` and
+// 5 times through the search alone (`RouteSearch.fastestPath` between the same join points'
+// departures and arrivals), interleaved; the median of each pair's 5 runs is kept. Printed: the
+// medians over pairs, and the median of the per-pair ratio route / search.
+import DeviceSimHAL
+import DeviceSimRoads
+import Foundation
+
+let arguments = CommandLine.arguments
+guard arguments.count >= 2 else {
+    FileHandle.standardError.write(Data("usage: route-timing EXTRACT.osm.pbf [PAIRS] [SEED]\n".utf8))
+    exit(2)
+}
+let pairCount = arguments.count > 2 ? Int(arguments[2])! : 2000
+nonisolated(unsafe) var state: UInt64 = arguments.count > 3 ? UInt64(arguments[3])! : 7
+@MainActor func nextRandom() -> Double {
+    state = state &* 6364136223846793005 &+ 1442695040888963407
+    return Double(state >> 11) / Double(1 << 53)
+}
+func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+func microseconds(_ duration: Duration) -> Double { Double(duration.components.seconds) * 1e6 + Double(duration.components.attoseconds) * 1e-12 }
+
+let network = try RoadNetwork(contentsOf: arguments[1])
+let latitudes = network.coordinates.map(\.latitude), longitudes = network.coordinates.map(\.longitude)
+let box = (latitudes.min()!, latitudes.max()!, longitudes.min()!, longitudes.max()!)
+let clock = ContinuousClock()
+for mode in [TravelMode.foot, .bike, .car] {
+    var planner = RoutePlanner(network: network, mode: mode)
+    var search = RouteSearch(network.graph(for: mode))
+    var routeTimes: [Double] = [], searchTimes: [Double] = [], ratios: [Double] = []
+    var attempts = 0
+    while routeTimes.count < pairCount, attempts < pairCount * 20 {
+        attempts += 1
+        let a = GeoCoordinate(latitude: box.0 + (box.1 - box.0) * nextRandom(), longitude: box.2 + (box.3 - box.2) * nextRandom())
+        let b = GeoCoordinate(latitude: box.0 + (box.1 - box.0) * nextRandom(), longitude: box.2 + (box.3 - box.2) * nextRandom())
+        let stop = RouteStop(name: "b", coordinate: b)
+        guard case .success = planner.route(from: a, through: [stop]),
+              let from = network.join(a, for: mode, within: RoutePlanner.maximumJoinDistance),
+              let to = network.join(b, for: mode, within: RoutePlanner.maximumJoinDistance), !from.isAtSamePoint(as: to) else { continue }
+        let sources = from.departures.map { RouteSearch.Endpoint(node: $0.node, seconds: $0.seconds) }
+        let targets = to.arrivals.map { RouteSearch.Endpoint(node: $0.node, seconds: $0.seconds) }
+        var route: [Double] = [], alone: [Double] = []
+        for _ in 0..<5 {
+            var begin = clock.now
+            _ = planner.route(from: a, through: [stop])
+            route.append(microseconds(begin.duration(to: clock.now)))
+            begin = clock.now
+            _ = search.fastestPath(from: sources, to: targets)
+            alone.append(microseconds(begin.duration(to: clock.now)))
+        }
+        routeTimes.append(median(route))
+        searchTimes.append(median(alone))
+        ratios.append(median(route) / median(alone))
+    }
+    print("\(mode.rawValue): \(routeTimes.count) pairs; RoutePlanner.route median \(String(format: "%.1f", median(routeTimes))) µs, search alone median \(String(format: "%.1f", median(searchTimes))) µs; route / search: ratio of medians \(String(format: "%.2f", median(routeTimes) / median(searchTimes))), median per-pair ratio \(String(format: "%.2f", median(ratios)))")
+}
