@@ -41,7 +41,7 @@ public final class DogWalkScenarioApp: ScenarioApp {
         case signUp(email: String)
         case enterNewPassword(String, confirmation: String)
         case fillDogProfile(name: String?, sex: DogProfile.Sex?, dateOfBirth: String?, clearing: Set<DogProfile.Attribute>)
-        case confirmDogProfile, editDogProfile
+        case confirmDogProfile, editDogProfile, cancelDogProfile
         case clickMarker, closeMenu
         case place(BusinessRecord.Kind)
         case clickRecord(id: Int64?, near: GeoCoordinate?)
@@ -66,7 +66,7 @@ public final class DogWalkScenarioApp: ScenarioApp {
     public static let actions: [String: [String]] = [
         "start-app": [], "start-service": [], "stop-service": [], "center-map": [],
         "enter-credential": ["email", "password"], "sign-up": ["email"], "enter-new-password": ["password", "confirm"],
-        "fill-dog-profile": ["name", "sex", "date-of-birth", "clear"], "confirm-dog-profile": [], "edit-dog-profile": [],
+        "fill-dog-profile": ["name", "sex", "date-of-birth", "clear"], "confirm-dog-profile": [], "edit-dog-profile": [], "cancel-dog-profile": [],
         "click-marker": [], "close-menu": [], "click-pee": [], "click-poo": [],
         "click-record": ["record", "near"], "open-record-list": [], "select-record": ["record"], "delete-record": [], "close-record-list": [], "close-statistics": [],
     ]
@@ -151,18 +151,11 @@ public final class DogWalkScenarioApp: ScenarioApp {
         return data
     }
 
+    /// A date of `user-data` or `server-accounts` (a setting: validated here, unlike a date typed
+    /// into the dog profile dialog, which the app checks).
     private static func parseDate(_ node: YAMLNode) throws(ScenarioError) -> String {
         let text = try node.string(what: "a date, yyyy-MM-dd")
-        let parts = text.split(separator: "-").compactMap { Int($0) }
-        guard parts.count == 3, text.count == 10, (1...12).contains(parts[1]), (1...31).contains(parts[2]) else {
-            throw node.error("expected a date such as 2020-04-01, found '\(text)'")
-        }
-        let (year, month, day) = (parts[0], parts[1], parts[2])
-        let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
-        let days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
-        guard day <= days else {
-            throw node.error("\(text) is not a date: \(year)-\(String(format: "%02d", month)) has \(days) days")
-        }
+        if let problem = DogProfile.dateOfBirthProblem(text) { throw node.error(problem) }
         return text
     }
 
@@ -235,7 +228,6 @@ public final class DogWalkScenarioApp: ScenarioApp {
     }
 
     public static func parseAction(_ name: String, step: YAMLMapping) throws(ScenarioError) -> Action {
-        func text(_ key: String, _ what: String) throws(ScenarioError) -> String { try step.required(key).string(what: what) }
         func recordID() throws(ScenarioError) -> Int64? {
             guard let node = step.optional("record") else { return nil }
             let id = try node.int(what: "a record id")
@@ -247,9 +239,10 @@ public final class DogWalkScenarioApp: ScenarioApp {
         case "start-service": return .startService
         case "stop-service": return .stopService
         case "center-map": return .centerMap
-        case "enter-credential": return .enterCredential(email: try step.requiredText("email", what: "an e-mail address"), password: try text("password", "a password"))
-        case "sign-up": return .signUp(email: try step.requiredText("email", what: "an e-mail address"))
-        case "enter-new-password": return .enterNewPassword(try text("password", "the new password"), confirmation: try text("confirm", "the new password again"))
+        // What the user types into a form is any text: the app and its server decide.
+        case "enter-credential": return .enterCredential(email: try step.typedText("email"), password: try step.typedText("password"))
+        case "sign-up": return .signUp(email: try step.typedText("email"))
+        case "enter-new-password": return .enterNewPassword(try step.typedText("password"), confirmation: try step.typedText("confirm"))
         case "fill-dog-profile":
             var clearing: Set<DogProfile.Attribute> = []
             for node in try step.optional("clear")?.sequence(what: "a list of attributes to empty: name, sex, date-of-birth") ?? [] {
@@ -266,11 +259,12 @@ public final class DogWalkScenarioApp: ScenarioApp {
                     "\(attribute.rawValue) is \(text), YAML's empty value; to empty it write clear: [\(attribute.rawValue)], or to mean the text '\(text)' quote it: \(attribute.rawValue): \"\(text)\"")
             }
             return .fillDogProfile(
-                name: try step.optional("name")?.string(what: "the dog's name"),
+                name: try step.optionalTypedText("name"),
                 sex: try step.optional("sex").map { (n) throws(ScenarioError) in DogProfile.Sex(rawValue: try n.choice(["female", "male"], what: "sex"))! },
-                dateOfBirth: try step.optional("date-of-birth").map { (n) throws(ScenarioError) in try parseDate(n) }, clearing: clearing)
+                dateOfBirth: try step.optionalTypedText("date-of-birth"), clearing: clearing)
         case "confirm-dog-profile": return .confirmDogProfile
         case "edit-dog-profile": return .editDogProfile
+        case "cancel-dog-profile": return .cancelDogProfile
         case "click-marker": return .clickMarker
         case "close-menu": return .closeMenu
         case "click-pee": return .place(.pee)
@@ -353,6 +347,7 @@ public final class DogWalkScenarioApp: ScenarioApp {
         case .fillDogProfile(let name, let sex, let dateOfBirth, let clearing): app.fillDogProfile(name: name, sex: sex, dateOfBirth: dateOfBirth, clearing: clearing)
         case .confirmDogProfile: app.confirmDogProfile()
         case .editDogProfile: app.editDogProfile()
+        case .cancelDogProfile: app.cancelDogProfile()
         case .clickMarker: app.clickLocationMarker()
         case .closeMenu: app.closeBusinessMenu()
         case .place(let kind): app.placeRecord(kind)

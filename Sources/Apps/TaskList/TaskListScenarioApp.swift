@@ -30,8 +30,8 @@ public final class TaskListScenarioApp: ScenarioApp {
 
     public enum Action: Sendable {
         case viewImportant, viewAll, signOut, changeTasks
-        case add(text: String)
-        case edit(task: String, text: String)
+        case add(text: String, cancel: Bool)
+        case edit(task: String, text: String, cancel: Bool)
         case delete(task: String)
         case mark(task: String, important: Bool?)
         case addAccount(method: String, account: String)
@@ -44,7 +44,7 @@ public final class TaskListScenarioApp: ScenarioApp {
     public static let prompts: [String]? = ["sign-in-method", "choose-account", "add-account", "download-failed", "upload-failed"]
     public static let actions: [String: [String]] = [
         "view-important": [], "view-all": [], "sign-out": [], "change-tasks": [],
-        "add-task": ["text"], "edit-task": ["task", "text"], "delete-task": ["task"], "mark-important": ["task", "important"],
+        "add-task": ["text", "cancel"], "edit-task": ["task", "text", "cancel"], "delete-task": ["task"], "mark-important": ["task", "important"],
         "add-account": ["method", "account"], "cancel-add-account": ["method"],
     ]
 
@@ -114,8 +114,17 @@ public final class TaskListScenarioApp: ScenarioApp {
         case "view-all": return .viewAll
         case "sign-out": return .signOut
         case "change-tasks": return .changeTasks
-        case "add-task": return .add(text: try step.requiredText("text", what: "the new task's text"))
-        case "edit-task": return .edit(task: try step.requiredText("task", what: "a task (its text or id)"), text: try step.requiredText("text", what: "the task's new text"))
+        // The text typed into the add and edit forms is any text: the app decides.
+        // `cancel: true`: the user leaves the form without confirming (what was typed, if `text:`
+        // says, is dropped).
+        case "add-task":
+            let cancel = try step.optional("cancel")?.bool() ?? false
+            return .add(text: cancel ? try step.optionalTypedText("text") ?? "" : try step.typedText("text"), cancel: cancel)
+        case "edit-task":
+            let cancel = try step.optional("cancel")?.bool() ?? false
+            return .edit(
+                task: try step.requiredText("task", what: "a task (its text or id)"),
+                text: cancel ? try step.optionalTypedText("text") ?? "" : try step.typedText("text"), cancel: cancel)
         case "delete-task": return .delete(task: try step.requiredText("task", what: "a task (its text or id)"))
         case "mark-important": return .mark(task: try step.requiredText("task", what: "a task (its text or id)"), important: try step.optional("important")?.bool())
         case "add-account": return .addAccount(method: try step.requiredText("method", what: "a sign-in method"), account: try step.requiredText("account", what: "the account added"))
@@ -175,8 +184,8 @@ public final class TaskListScenarioApp: ScenarioApp {
         case .viewAll: app.showAllTasks()
         case .signOut: app.signOut()
         case .changeTasks: app.showChangeMenu()
-        case .add(let text): app.addTask(text)
-        case .edit(let task, let text): app.editTask(task, text: text)
+        case .add(let text, let cancel): app.addTask(text, cancel: cancel)
+        case .edit(let task, let text, let cancel): app.editTask(task, text: text, cancel: cancel)
         case .delete(let task): app.deleteTask(task)
         case .mark(let task, let important): app.markTask(task, important: important)
         case .addAccount(let method, let account): accounts?.finishAdding(method: method, account: account)
