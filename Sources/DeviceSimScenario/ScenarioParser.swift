@@ -41,6 +41,8 @@ public enum ScenarioParser {
         "go-online", "go-offline", "use-wifi", "use-cellular", "drop-connection", "answer", "follow-route", "storage-fault", "kill-app", "restart-app",
         "location-services-on", "location-services-off",
     ]
+    /// The keys of an `any-of:` expectation.
+    static let anyOfExpectationKeys = ["any-of"]
     static let eventExpectationKeys = ["event", "device", "within", "where", "count", "at-least", "at-most", "never", "capture"]
     static let orderExpectationKeys = ["order", "device", "within"]
     static let orderItemKeys = ["event", "where"]
@@ -184,7 +186,15 @@ public enum ScenarioParser {
         let scenarioTexts = root.texts(leavingOut: "expect")
         if let node = map.optional("expect") {
             for expectationNode in try node.sequence(what: "list of expectations") {
-                if let (probe, expectation) = try parseStoredExpectation(expectationNode, devices: devices, id: probes.count, scenarioTexts: scenarioTexts) {
+                if let anyOf = try AnyOfExpectation.parse(expectationNode, probes: &probes, parse: { (node, probes) throws(ScenarioError) in
+                    if let (probe, expectation) = try parseStoredExpectation(node, devices: devices, id: probes.count, scenarioTexts: scenarioTexts) {
+                        probes.append(probe)
+                        return expectation
+                    }
+                    return try parseExpectation(node, devices: devices, places: places, variables: variables)
+                }) {
+                    expectations.append(.anyOf(anyOf))
+                } else if let (probe, expectation) = try parseStoredExpectation(expectationNode, devices: devices, id: probes.count, scenarioTexts: scenarioTexts) {
                     probes.append(probe)
                     expectations.append(expectation)
                 } else {
@@ -203,6 +213,9 @@ public enum ScenarioParser {
             case .event(let event): if let window = event.window, window.upperBound > latest { (latest, latestLocation) = (window.upperBound, event.location) }
             case .position(let position): if position.at > latest { (latest, latestLocation) = (position.at, position.location) }
             case .order(let order): if let window = order.window, window.upperBound > latest { (latest, latestLocation) = (window.upperBound, order.location) }
+            case .anyOf(let anyOf):
+                let until = anyOf.alternatives.map { $0.judgedUntil(.zero) }.max() ?? .zero
+                if until > latest { (latest, latestLocation) = (until, anyOf.location) }
             }
         }
         var duration = latest + .seconds(60)
