@@ -59,3 +59,68 @@ import Testing
         #expect(capture.hasPrefix("s.yaml:8:52: an alternative of any-of cannot capture"), "\(capture)")
     }
 }
+
+/// Item 11: rows checked without ids, counts, order-free rows, column subsets, `same-as:`.
+@Suite struct Issue48RowsCheckTests {
+    init() throws { try ScenarioAppRegistry.register(BundledApps.all) }
+
+    func twoDevices(_ expect: String) -> String {
+        """
+        name: rows
+        devices:
+          - { id: phone, at: [69.6492, 18.9558], app: { name: task-list, settings: { signed-in: kari@gmail.com, server-tasks: { kari@gmail.com: [Kjøp melk, Ring mamma] } } } }
+          - { id: tablet, at: [69.6429, 18.9579], app: { name: task-list, settings: { signed-in: kari@gmail.com } } }
+        timeline:
+          - { at: 10s, device: phone, do: add-task, text: Hent pakken }
+          - { at: 30s, device: tablet, do: restart-app }
+        expect:
+        \(expect)
+        """
+    }
+
+    func outcomes(_ text: String) throws -> [ExpectationOutcome] {
+        ScenarioRunner().run(try ScenarioParser.parse(text, file: "r.yaml")).outcomes
+    }
+
+    @Test func containsCountColumnsAndAnyOrderJudgeTheRowsWithoutIds() throws {
+        let server = "  - { server: task-list, table: tasks, account: kari@gmail.com, columns: [text], at: 1m"
+        let passing = try outcomes(twoDevices("""
+            \(server), contains: [[Hent pakken]], count: 3 }
+            \(server), order: any, rows: [[Hent pakken], [Ring mamma], [Kjøp melk]] }
+            """))
+        #expect(passing.allSatisfy(\.passed), "\(passing.map(\.observed))")
+        let failing = try outcomes(twoDevices("""
+            \(server), contains: [[Vask bilen]], count: 4 }
+            \(server), rows: [[Hent pakken], [Ring mamma], [Kjøp melk]] }
+            """))
+        #expect(!failing[0].passed)
+        #expect(failing[0].observed.contains("verdict=3 rows, not 4; no [\"Vask bilen\"] among 3 rows"), "\(failing[0].observed)")
+        #expect(!failing[1].passed, "in order, the rows differ")
+    }
+
+    @Test func sameAsComparesTwoDatabasesAndADatabaseWithTheServer() throws {
+        let results = try outcomes(twoDevices("""
+              - { stored: "SELECT text FROM tasks", device: phone, database: task-list, at: 1m, order: any, same-as: { device: tablet } }
+              - { stored: "SELECT id, text, CASE important WHEN 1 THEN 'true' ELSE 'false' END FROM tasks", device: phone, database: task-list, at: 1m, same-as: { server: task-list, table: tasks, account: kari@gmail.com } }
+              - { stored: "SELECT text FROM tasks", device: phone, database: task-list, at: 5s, same-as: { device: tablet } }
+            """))
+        #expect(results[0].passed, "\(results[0].observed)")
+        #expect(results[1].passed, "\(results[1].observed)")
+        // At 5s the phone has not added its task yet, but the tablet has not downloaded anything either.
+        #expect(results[2].passed == false || results[2].observed.contains("verdict") == false)
+    }
+
+    @Test func misuseIsRefusedAtItsLineAndColumn() throws {
+        func error(_ expect: String) throws -> String {
+            try #require(throws: ScenarioError.self) { try ScenarioParser.parse(twoDevices(expect), file: "r.yaml") }.description
+        }
+        #expect(try error("  - { server: task-list, table: tasks, columns: [txt], at: 1s, count: 0 }")
+            .hasPrefix("r.yaml:9:50: the task-list server's table tasks has no column 'txt' (it has id, text, important); did you mean 'text'?"))
+        #expect(try error("  - { server: task-list, table: tasks, at: 1s, order: any, count: 0 }").contains("order: any compares rows: or same-as:"))
+        #expect(try error("  - { server: task-list, table: tasks, at: 1s }").hasPrefix("r.yaml:9:5: say what the rows read must be"))
+        #expect(try error("  - { stored: \"SELECT text FROM tasks\", device: phone, database: task-list, columns: [text], at: 1s, count: 0 }")
+            .contains("columns: picks columns of a server table"))
+        #expect(try error("  - { stored: \"SELECT text FROM tasks\", device: phone, database: task-list, at: 1s, same-as: { device: phone } }")
+            .contains("same-as names the device the query already reads"))
+    }
+}

@@ -56,6 +56,7 @@ public final class DogWalkScenarioApp: ScenarioApp {
 
     public static let name = "dog-walk"
     public static var serverTables: [String]? { SimulatedAccountServer.tables.keys.sorted() }
+    public static var serverTableColumns: [String: [String]]? { SimulatedAccountServer.tables }
     public static let keepsDataOnDevice = true
     /// `<device id>.sqlite`: a `stored:` expectation on a dog-walk device gives no `database:`.
     public static let deviceDatabase: ScenarioAppDatabase? = .unnamed

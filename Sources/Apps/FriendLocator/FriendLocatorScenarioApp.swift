@@ -94,6 +94,7 @@ public final class FriendLocatorScenarioApp: ScenarioApp {
 
     public static let serverKeys = ["backend"]
     public static var serverTables: [String]? { FriendLocatorServer.tables.keys.sorted() }
+    public static var serverTableColumns: [String: [String]]? { FriendLocatorServer.tables }
 
     public static func parseServer(_ sections: ScenarioServerSections) throws(ScenarioError) -> (any Sendable)? {
         try FriendLocatorServerSpec.parse(sections)

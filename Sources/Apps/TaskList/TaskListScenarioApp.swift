@@ -40,6 +40,7 @@ public final class TaskListScenarioApp: ScenarioApp {
 
     public static let name = "task-list"
     public static var serverTables: [String]? { SimulatedTaskServer.tables.keys.sorted() }
+    public static var serverTableColumns: [String: [String]]? { SimulatedTaskServer.tables }
     public static let settingKeys = ["sign-in-methods", "device-accounts", "signed-in", "server-tasks", "server-latency"]
     public static let prompts: [String]? = ["sign-in-method", "choose-account", "add-account", "download-failed", "upload-failed"]
     public static let actions: [String: [String]] = [
