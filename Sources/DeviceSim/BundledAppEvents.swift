@@ -79,6 +79,7 @@ extension DogWalkScenarioApp: ScenarioAppEvents {
     ]
     public static let serverEvents: [String: [String]] = [
         "account.authenticated": ["dogs", "email", "reason", "records"],
+        "account.failed": ["operation"],
         "account.authentication-failed": ["dogs", "email", "reason", "records"],
         "account.new-password-required": ["dogs", "email", "reason", "records"],
         "account.password-changed": ["dogs", "email", "reason", "records"],

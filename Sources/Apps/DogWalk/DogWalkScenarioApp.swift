@@ -33,6 +33,7 @@ public final class DogWalkScenarioApp: ScenarioApp {
         var userData: UserData?
         var serverAccounts: [(email: String, password: String, temporary: Bool, data: UserData)] = []
         var latency: Duration = .milliseconds(200)
+        var failures: [ServerFailure<SimulatedAccountServer.Operation>] = []
     }
 
     public enum Action: Sendable {
@@ -61,7 +62,7 @@ public final class DogWalkScenarioApp: ScenarioApp {
     /// `<device id>.sqlite`: a `stored:` expectation on a dog-walk device gives no `database:`.
     public static let deviceDatabase: ScenarioAppDatabase? = .unnamed
     public static let settingKeys = [
-        "update-interval", "overlap-distance", "clean-up-message", "follow-user", "user-data", "server-accounts", "server-latency",
+        "update-interval", "overlap-distance", "clean-up-message", "follow-user", "user-data", "server-accounts", "server-latency", "server-failures",
     ]
     public static let prompts: [String]? = ["sign-in-options", "delete-record"]
     public static let actions: [String: [String]] = [
@@ -94,6 +95,7 @@ public final class DogWalkScenarioApp: ScenarioApp {
         }
         if let node = settings.optional("follow-user") { parsed.app.followsUser = try node.bool() }
         if let node = settings.optional("server-latency") { parsed.latency = try node.duration(what: "the server's latency") }
+        if let node = settings.optional("server-failures") { parsed.failures = try ServerFailure.parseList(node, server: "dog walk server") }
         if let node = settings.optional("user-data") {
             let map = try node.mapping(allowing: ["account", "dogs", "records"], what: "user data")
             let accountNode = try map.required("account")
@@ -165,6 +167,7 @@ public final class DogWalkScenarioApp: ScenarioApp {
     struct ServerSpec: Sendable {
         var accounts: [(email: String, password: String, temporary: Bool, data: UserData)] = []
         var latency: Duration = .milliseconds(200)
+        var failures: [ServerFailure<SimulatedAccountServer.Operation>] = []
     }
 
     /// Joins every device's `server-accounts` into the one server (before, only the first device's
@@ -173,12 +176,21 @@ public final class DogWalkScenarioApp: ScenarioApp {
         var spec = ServerSpec()
         var listedBy: [String: (device: String, index: Int)] = [:]
         var latencyFrom: String?
+        var failuresFrom: String?
         for device in sections.devices where device.app?.name == name {
             guard let settings = device.app?.settings as? Settings else { continue }
             if let other = latencyFrom, settings.latency != spec.latency {
                 throw ScenarioError(
                     "device '\(device.id)' gives the dog walk's server another server-latency than device '\(other)'; the server is one for the whole scenario",
                     at: device.location)
+            }
+            if !settings.failures.isEmpty {
+                if let other = failuresFrom, settings.failures != spec.failures {
+                    throw ScenarioError(
+                        "device '\(device.id)' gives the dog walk's server other server-failures than device '\(other)'; the server is one for the whole scenario: give them on one device, or alike",
+                        at: device.location)
+                }
+                if failuresFrom == nil { failuresFrom = device.id; spec.failures = settings.failures }
             }
             if latencyFrom == nil { latencyFrom = device.id; spec.latency = settings.latency }
             for account in settings.serverAccounts {
@@ -291,8 +303,11 @@ public final class DogWalkScenarioApp: ScenarioApp {
         let device = context.device
         self.device = device
         let server = simulation.sharedService { () -> SimulatedAccountServer in
-            let spec = simulation.serverConfiguration(of: Self.name) as? ServerSpec ?? ServerSpec(accounts: settings.serverAccounts, latency: settings.latency)
+            let spec = simulation.serverConfiguration(of: Self.name) as? ServerSpec ?? ServerSpec(accounts: settings.serverAccounts, latency: settings.latency, failures: settings.failures)
             let server = SimulatedAccountServer(scheduler: device.scheduler, events: simulation.trace, latency: spec.latency)
+            for failure in spec.failures {
+                server.injectFailure(failure.operation, from: failure.fromInstant, until: failure.untilInstant, count: failure.count)
+            }
             for account in spec.accounts {
                 server.addAccount(email: account.email, password: account.password, temporary: account.temporary, data: Self.dated(account.data, on: device.civilClock))
             }
@@ -380,13 +395,19 @@ final class DogWalkServerClient: UserDataSyncService, AccountService, UserDataSe
         self.connection = connection
     }
 
-    /// Sends `operation`, handled by `serve` on arrival; offline or no answer become the app's errors.
-    private func send<Reply>(_ operation: String, _ serve: () -> Result<Reply, AccountError>) async throws(AccountError) -> Reply {
+    /// Sends `operation`, handled by `serve` on arrival (unless an injected failure fails it);
+    /// offline, no answer and a server error become the app's errors.
+    private func send<Reply>(_ operation: SimulatedAccountServer.Operation, _ serve: () -> Result<Reply, AccountError>) async throws(AccountError) -> Reply {
         let answer: Result<Reply, AccountError>
         do {
-            answer = try await connection.send(operation) { () throws(BackendError) in serve() }
+            answer = try await connection.send(operation.rawValue) { () throws(BackendError) in
+                try server.failIfInjected(operation)
+                return serve()
+            }
         } catch .unreachable {
             throw .unreachable
+        } catch .serverError(let operation) {
+            throw .serverError(operation: operation)
         } catch {
             throw .noAnswer
         }
@@ -394,26 +415,27 @@ final class DogWalkServerClient: UserDataSyncService, AccountService, UserDataSe
     }
 
     func signUp(email: String) async throws(AccountError) {
-        try await send("sign-up") { server.serveSignUp(email: email) }
+        try await send(.signUp) { server.serveSignUp(email: email) }
     }
 
     func signIn(email: String, password: String) async throws(AccountError) -> SignInOutcome {
-        try await send("sign-in") { server.serveSignIn(email: email, password: password) }
+        try await send(.signIn) { server.serveSignIn(email: email, password: password) }
     }
 
     func setNewPassword(email: String, session: String, newPassword: String) async throws(AccountError) -> String {
-        try await send("new-password") { server.serveNewPassword(email: email, session: session, newPassword: newPassword) }
+        try await send(.newPassword) { server.serveNewPassword(email: email, session: session, newPassword: newPassword) }
     }
 
     func userData(accessToken: String) async throws(AccountError) -> UserData {
-        try await send("user-data") { server.serveUserData(accessToken: accessToken) }
+        try await send(.userData) { server.serveUserData(accessToken: accessToken) }
     }
 
     func sync(accessToken: String, changes: [UserDataChange], requestID: String) async throws(UserDataSyncError) -> UserDataSyncReply {
         let answer: Result<UserDataSyncReply, AccountError>
         do {
             answer = try await connection.send("sync") { () throws(BackendError) in
-                server.serveSync(accessToken: accessToken, changes: changes, requestID: requestID)
+                try server.failIfInjected(.sync)
+                return server.serveSync(accessToken: accessToken, changes: changes, requestID: requestID)
             }
         } catch {
             throw .backend(error)

@@ -26,6 +26,7 @@ public final class TaskListScenarioApp: ScenarioApp {
         var signedIn: String?
         var serverTasks: [String: [TaskItem]] = [:]
         var latency: Duration = .milliseconds(200)
+        var failures: [ServerFailure<SimulatedTaskServer.Operation>] = []
     }
 
     public enum Action: Sendable {
@@ -41,7 +42,7 @@ public final class TaskListScenarioApp: ScenarioApp {
     public static let name = "task-list"
     public static var serverTables: [String]? { SimulatedTaskServer.tables.keys.sorted() }
     public static var serverTableColumns: [String: [String]]? { SimulatedTaskServer.tables }
-    public static let settingKeys = ["sign-in-methods", "device-accounts", "signed-in", "server-tasks", "server-latency"]
+    public static let settingKeys = ["sign-in-methods", "device-accounts", "signed-in", "server-tasks", "server-latency", "server-failures"]
     public static let prompts: [String]? = ["sign-in-method", "choose-account", "add-account", "download-failed", "upload-failed"]
     public static let actions: [String: [String]] = [
         "view-important": [], "view-all": [], "sign-out": [], "change-tasks": [],
@@ -106,6 +107,7 @@ public final class TaskListScenarioApp: ScenarioApp {
             }
         }
         if let node = settings.optional("server-latency") { parsed.latency = try node.duration(what: "the server's latency") }
+        if let node = settings.optional("server-failures") { parsed.failures = try ServerFailure.parseList(node, server: "task list server") }
         return parsed
     }
 
@@ -140,8 +142,12 @@ public final class TaskListScenarioApp: ScenarioApp {
     public init(context: ScenarioAppContext, settings: Settings) {
         let device = context.device
         let simulation = context.simulation
-        let server = simulation.sharedService {
-            SimulatedTaskServer(scheduler: device.scheduler, events: simulation.trace, latency: settings.latency, lists: settings.serverTasks)
+        let server = simulation.sharedService { () -> SimulatedTaskServer in
+            let server = SimulatedTaskServer(scheduler: device.scheduler, events: simulation.trace, latency: settings.latency, lists: settings.serverTasks)
+            for failure in settings.failures {
+                server.injectFailure(failure.operation, from: failure.fromInstant, until: failure.untilInstant, count: failure.count)
+            }
+            return server
         }
         simulation.registerInspectableServer(server, for: Self.name)
         let relaunch = context.isRelaunch
