@@ -163,3 +163,26 @@ import Testing
         #expect(result.passed, "\(result.outcomes.filter { !$0.passed }.map(\.observed))")
     }
 }
+
+/// Item 14: what is needed to diagnose is in the trace: a shown route's path, the friends drawn.
+@Suite struct Issue48DiagnosisTraceTests {
+    init() throws { try ScenarioAppRegistry.register(BundledApps.all) }
+
+    @Test func aShownRouteCarriesItsPathFromTheStartToItsPlace() throws {
+        let result = ScenarioRunner().run(try ScenarioParser.parse(contentsOf: "Scenarios/routes/aerobyen-search-5-the-route-shown-has-its-path-in-the-trace.yaml"))
+        #expect(result.passed)
+        let shown = try #require(result.events.first { $0.name == "route.shown" })
+        let points = try #require(shown["path"]?.description).split(separator: "|")
+        #expect(points.first == "69.6001 18.9002", "the path starts where the phone is")
+        #expect(points.count >= 3, "it follows the streets, not a straight line: \(points)")
+    }
+
+    @Test func eachFriendDrawnOnTheMapHasItsPosition() throws {
+        let result = ScenarioRunner().run(try ScenarioParser.parse(contentsOf: "Scenarios/friend-locator/tromso-find-friends-the-map-draws-each-friend-where-she-is.yaml"))
+        #expect(result.passed)
+        let drawn = result.events.filter { $0.name == "friend.shown" }
+        #expect(drawn.count == 1)
+        #expect(drawn.first?.device == "ola")
+        #expect(drawn.first?.coordinate == GeoCoordinate(latitude: 69.648, longitude: 18.9877))
+    }
+}
