@@ -230,11 +230,11 @@ extension ReportSection {
             out.key("first"); out.optionalInt(check.firstMatch)
             out.key("judged"); out.optionalInt(check.judged)
             switch check.expectation {
-            case .event, .order:
+            case .event, .order, .anyOf:
                 let (device, window): (String?, ClosedRange<Duration>?) = switch check.expectation {
                 case .event(let expected): (expected.device, expected.window)
                 case .order(let expected): (expected.device, expected.window)
-                case .position: (nil, nil)
+                case .position, .anyOf: (nil, nil)
                 }
                 out.key("kind"); out.string("event")
                 out.key("d"); out.int(device.flatMap { deviceIndex[$0] } ?? -1)

@@ -310,6 +310,8 @@ public struct ReportSection {
             return VirtualInstant(offset: expected.at)
         case .order(let expected):
             return firstMatch?.time ?? expected.window.map { VirtualInstant(offset: $0.lowerBound) }
+        case .anyOf:
+            return firstMatch?.time
         }
     }
 

@@ -80,7 +80,7 @@ package enum EventCatalogue {
         "request.lost": ["after", "interface", "lost", "operation", "reply", "request"],
         "request.timed-out": ["after", "lost", "operation", "reply", "request"],
         "route.started": ["length", "waypoints"],
-        "stored.rows": ["file", "probe", "rows"],
+        "stored.rows": ["file", "other-rows", "probe", "rows", "verdict"],
         "wifi.scan": ["aps", "count"],
 
     ]
@@ -93,7 +93,7 @@ package enum EventCatalogue {
         "http.arrived": ["method", "host", "path", "applied", "replayed"],
         "http.response": ["method", "host", "path", "status"],
         "http.failed": ["method", "host", "path", "error", "lost"],
-        "server.rows": ["file", "probe", "rows"],
+        "server.rows": ["file", "other-rows", "probe", "rows", "verdict"],
     ]
     /// Events whose fields are the step's own keys, so any field name is valid.
     static let openEvents: Set<String> = ["step", "step.skipped", "notification.authorization", "notification.scheduled", "notification.rejected", "notification.delivered", "notification.presented", "notification.opened", "notification.removed", "api.diagnostic", "location.accuracy", "location.authorization", "location.restricted", "location.services", "corebluetooth.delegate-method-missing", "corelocation.authorization-requested", "corelocation.delegate-method-missing", "corelocation.error", "corelocation.invalid-input", "corelocation.location-requested", "corelocation.monitor.added", "corelocation.monitor.event", "corelocation.monitor.refused", "corelocation.prompt-unavailable", "corelocation.ranging.failed", "corelocation.ranging.started", "corelocation.region.failed", "corelocation.region.monitored", "corelocation.region.state", "corelocation.significant-changes.started", "corelocation.updates.started", "corelocation.updates.stopped"]

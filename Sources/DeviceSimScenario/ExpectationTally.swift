@@ -16,6 +16,8 @@ public final class ExpectationTally: EventSink {
         case event(EventExpectation, window: ClosedRange<VirtualInstant>?, count: Int, first: TraceEvent?, misses: Misses)
         case position(PositionExpectation, at: VirtualInstant, latest: TraceEvent?)
         case order(OrderExpectation, window: ClosedRange<VirtualInstant>?, firsts: [(index: Int, event: TraceEvent)?])
+        /// Each alternative tallied on its own.
+        case anyOf(AnyOfExpectation, alternatives: ExpectationTally)
     }
 
     /// How many events were recorded: the next event's place in the trace.
@@ -121,6 +123,8 @@ public final class ExpectationTally: EventSink {
                 .order(
                     expected, window: expected.window.map { VirtualInstant(offset: $0.lowerBound)...VirtualInstant(offset: $0.upperBound) },
                     firsts: Array(repeating: nil, count: expected.items.count))
+            case .anyOf(let expected):
+                .anyOf(expected, alternatives: ExpectationTally(expected.alternatives))
             }
         }
     }
@@ -171,6 +175,8 @@ public final class ExpectationTally: EventSink {
                     changed = true
                 }
                 if changed { progress[index] = .order(expected, window: window, firsts: firsts) }
+            case .anyOf(_, let alternatives):
+                alternatives.record(event)
             }
         }
         recorded += 1
@@ -183,6 +189,7 @@ public final class ExpectationTally: EventSink {
             case .event(let expected, _, let count, let first, let misses): Self.outcome(expected, count: count, first: first, misses: misses)
             case .position(let expected, _, let latest): Self.outcome(expected, latest: latest)
             case .order(let expected, _, let firsts): Self.outcome(expected, firsts: firsts)
+            case .anyOf(let expected, let alternatives): expected.outcome(of: alternatives.outcomes)
             }
         }
     }

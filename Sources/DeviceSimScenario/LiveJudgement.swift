@@ -80,6 +80,7 @@ extension Expectation {
         case .event(let expected): expected.window?.upperBound ?? duration
         case .order(let expected): expected.window?.upperBound ?? duration
         case .position(let expected): expected.at
+        case .anyOf(let expected): expected.alternatives.map { $0.judgedUntil(duration) }.max() ?? duration
         }
     }
 
@@ -90,6 +91,7 @@ extension Expectation {
         case .event(let expected): window = expected.window
         case .order(let expected): window = expected.window
         case .position(let expected): return "its instant \(DurationText.format(expected.at))"
+        case .anyOf: return nil
         }
         return window.map { "its window [\(DurationText.format($0.lowerBound)), \(DurationText.format($0.upperBound))]" }
     }

@@ -225,6 +225,8 @@ public enum Expectation: Sendable {
     case position(PositionExpectation)
     /// Events occur in a given order in the trace (`order: [a, b]`), at one instant or across several.
     case order(OrderExpectation)
+    /// At least one of several expectations holds (`any-of: [...]`): an either-or outcome.
+    case anyOf(AnyOfExpectation)
 
     /// Where the expectation is written.
     public var location: SourceLocation {
@@ -232,6 +234,7 @@ public enum Expectation: Sendable {
         case .event(let expected): expected.location
         case .position(let expected): expected.location
         case .order(let expected): expected.location
+        case .anyOf(let expected): expected.location
         }
     }
 }

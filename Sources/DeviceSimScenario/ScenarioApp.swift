@@ -73,6 +73,9 @@ public protocol ScenarioApp: AnyObject, SendableMetatype {
     /// The tables of the app's server that `server:` expectations read (its ``InspectableServer``'s),
     /// so that `validate` refuses a table name the server does not have (nil, the default: not checked).
     static var serverTables: [String]? { get }
+    /// The columns of each table of ``serverTables``, in the order its rows give them, so that a
+    /// `server:` expectation's `columns:` is checked by `validate` (nil, the default: `columns:` refused).
+    static var serverTableColumns: [String: [String]]? { get }
     /// Stops the app (it is killed or restarted): its tasks end and it touches nothing afterwards.
     func stop()
 
@@ -100,6 +103,7 @@ extension ScenarioApp {
     public static var keepsDataOnDevice: Bool { false }
     public static var deviceDatabase: ScenarioAppDatabase? { keepsDataOnDevice ? .named(name) : nil }
     public static var serverTables: [String]? { nil }
+    public static var serverTableColumns: [String: [String]]? { nil }
     public static var prompts: [String]? { nil }
     public static var serverKeys: [String] { [] }
     public static var dataFileKeys: [String] { [] }
@@ -186,6 +190,7 @@ struct AnyScenarioApp: Sendable {
     let runsOnMainActor: Bool
     let deviceDatabase: ScenarioAppDatabase?
     let serverTables: [String]?
+    let serverTableColumns: [String: [String]]?
     let serverKeys: [String]
     let dataFileKeys: [String]
     let dataFileHint: String
@@ -205,6 +210,7 @@ struct AnyScenarioApp: Sendable {
         runsOnMainActor = App.runsOnMainActor
         deviceDatabase = App.deviceDatabase
         serverTables = App.serverTables
+        serverTableColumns = App.serverTableColumns
         serverKeys = App.serverKeys
         dataFileKeys = App.dataFileKeys
         dataFileHint = App.dataFileHint

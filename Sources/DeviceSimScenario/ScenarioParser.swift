@@ -41,6 +41,8 @@ public enum ScenarioParser {
         "go-online", "go-offline", "use-wifi", "use-cellular", "drop-connection", "answer", "follow-route", "storage-fault", "kill-app", "restart-app",
         "location-services-on", "location-services-off",
     ]
+    /// The keys of an `any-of:` expectation.
+    static let anyOfExpectationKeys = ["any-of"]
     static let eventExpectationKeys = ["event", "device", "within", "where", "count", "at-least", "at-most", "never", "capture"]
     static let orderExpectationKeys = ["order", "device", "within"]
     static let orderItemKeys = ["event", "where"]
@@ -188,6 +190,14 @@ public enum ScenarioParser {
             for expectationNode in try node.sequence(what: "list of expectations") {
                 if let http = try parseHTTPExpectation(expectationNode, servers: httpServers, devices: devices) {
                     expectations += http
+                } else if let anyOf = try AnyOfExpectation.parse(expectationNode, probes: &probes, parse: { (node, probes) throws(ScenarioError) in
+                    if let (probe, expectation) = try parseStoredExpectation(node, devices: devices, id: probes.count, scenarioTexts: scenarioTexts) {
+                        probes.append(probe)
+                        return expectation
+                    }
+                    return try parseExpectation(node, devices: devices, places: places, variables: variables)
+                }) {
+                    expectations.append(.anyOf(anyOf))
                 } else if let (probe, expectation) = try parseStoredExpectation(expectationNode, devices: devices, id: probes.count, scenarioTexts: scenarioTexts) {
                     probes.append(probe)
                     expectations.append(expectation)
@@ -207,6 +217,9 @@ public enum ScenarioParser {
             case .event(let event): if let window = event.window, window.upperBound > latest { (latest, latestLocation) = (window.upperBound, event.location) }
             case .position(let position): if position.at > latest { (latest, latestLocation) = (position.at, position.location) }
             case .order(let order): if let window = order.window, window.upperBound > latest { (latest, latestLocation) = (window.upperBound, order.location) }
+            case .anyOf(let anyOf):
+                let until = anyOf.alternatives.map { $0.judgedUntil(.zero) }.max() ?? .zero
+                if until > latest { (latest, latestLocation) = (until, anyOf.location) }
             }
         }
         var duration = latest + .seconds(60)
@@ -735,42 +748,20 @@ public enum ScenarioParser {
     private static func parseStoredExpectation(_ node: YAMLNode, devices: [DeviceSpec], id: Int, scenarioTexts: Set<String>) throws(ScenarioError) -> (StoredProbe, Expectation)? {
         guard node.isMapping, let keys = try? node.fieldNames(), keys.contains("stored") || keys.contains("server") else { return nil }
         let isServer = keys.contains("server")
-        let map = try node.mapping(allowing: isServer ? serverExpectationKeys : storedExpectationKeys, what: isServer ? "server expectation" : "stored expectation")
+        let map = try node.mapping(allowing: (isServer ? serverExpectationKeys : storedExpectationKeys) + RowsCheck.keys, what: isServer ? "server expectation" : "stored expectation")
         let at = try map.required("at").duration(what: "when the rows are read")
-        let rowsNode = try map.required("rows")
-        var rows: [[String]] = []
-        for row in try rowsNode.sequence(what: "list of rows, each a list of values: [[Buy milk, 0]]") {
-            rows.append(try row.sequence(what: "a row: a list of values").map { (value) throws(ScenarioError) in try value.string(what: "a value") })
-        }
+        var rows: [[String]]?
+        if let rowsNode = map.optional("rows") { rows = try parseRows(rowsNode) }
         let source: StoredProbe.Source
         let device: String?
+        var columns: [Int]?
         if isServer {
-            let appNode = try map.required("server")
-            let app = try appNode.choice(ScenarioAppRegistry.names, what: "an app")
-            guard devices.contains(where: { $0.app?.name == app }) else {
-                let running = Set(devices.compactMap(\.app?.name)).sorted()
-                throw appNode.error("no device runs \(app), so it has no server to read" + (running.isEmpty ? "" : " (the devices run \(running.joined(separator: ", ")))"))
-            }
-            let tableNode = try map.required("table")
-            let table = try tableNode.string(what: "a table of the app's server")
-            if let tables = ScenarioAppRegistry.app(named: app)?.serverTables, !tables.contains(table) {
-                var message = "the \(app) server has no table '\(MessageText.excerpt(table))' (it has \(tables.joined(separator: ", ")))"
-                message += NearestWord.didYouMean(table, among: tables)
-                throw tableNode.error(message)
-            }
-            let accountNode = map.optional("account")
-            let account = try accountNode?.string(what: "an account")
-            if let account, let accountNode, !devices.contains(where: { $0.account == account || $0.id == account }) {
-                // An account that exists nowhere in the scenario (a typo) made "nothing is there" pass.
-                let texts = scenarioTexts
-                if !texts.contains(account) {
-                    let candidates = Set(devices.map(\.account) + texts.filter { $0.contains("@") }).sorted()
-                    throw accountNode.error("no device has the account '\(MessageText.excerpt(account))' and the scenario names it nowhere else, so the \(app) server cannot hold rows of it" + NearestWord.didYouMean(account, among: candidates))
-                }
-            }
-            source = .server(app: app, table: table, account: account)
+            (source, columns) = try parseServerSource(map, devices: devices, scenarioTexts: scenarioTexts)
             device = nil
         } else {
+            if let columnsNode = map.keyNode("columns") {
+                throw columnsNode.error("columns: picks columns of a server table; a stored: query picks its own in its SELECT")
+            }
             let queryNode = try map.required("stored")
             let query = try queryNode.string(what: "a SQL query")
             let firstWord = query.drop { $0.isWhitespace }.prefix { $0.isLetter }.uppercased()
@@ -788,10 +779,14 @@ public enum ScenarioParser {
             source = .database(device: id, file: database.file(onDevice: id), query: query)
             device = id
         }
-        let probe = StoredProbe(source: source, at: at, id: id)
+        let check = try parseRowsCheck(map, rows: rows, source: source, node: node, devices: devices, scenarioTexts: scenarioTexts)
+        var probe = StoredProbe(source: source, at: at, id: id)
+        probe.columns = columns
+        probe.check = check
         let expectation = EventExpectation(
             name: isServer ? "server.rows" : "stored.rows", device: device, window: at...at,
-            fields: [FieldCondition("probe", equals: String(id)), FieldCondition("rows", equals: StoredProbe.text(of: rows))], minimum: 1, maximum: 1, location: node.location)
+            fields: [FieldCondition("probe", equals: String(id))] + (check == nil ? [FieldCondition("rows", equals: StoredProbe.text(of: rows ?? []))] : [FieldCondition("verdict", equals: "ok")]),
+            minimum: 1, maximum: 1, location: node.location)
         return (probe, .event(expectation))
     }
 

@@ -181,33 +181,67 @@ public final class ScenarioSimulation {
 
     private var inspectableServers: [String: any InspectableServer] = [:]
 
-    /// Reads what a `stored:` or `server:` expectation checks and records it as an event.
+    /// Reads what a `stored:` or `server:` expectation checks and records it as an event: the rows
+    /// (or `error: ...`), and with a ``RowsCheck`` its `verdict` and the rows of `same-as`.
     private func read(_ probe: StoredProbe) {
-        let rows: String
+        let own = RowsSource(source: probe.source, columns: probe.columns)
+        let read = rows(of: own)
+        var fields: [(key: String, value: TraceValue)] = [("probe", .string(String(probe.id)))]
+        if case .database(_, let file, _) = probe.source { fields.append(("file", .string(file))) }
+        fields.append(("rows", .string(Self.text(of: read))))
+        if let check = probe.check {
+            let other = check.sameAs.map(rows(of:))
+            if let other { fields.append(("other-rows", .string(Self.text(of: other)))) }
+            let verdict: String
+            if case .failure(let error) = read {
+                verdict = "error: \(error.text)"
+            } else if let other, case .failure(let error) = other {
+                verdict = "error reading \(check.sameAs!.text): \(error.text)"
+            } else {
+                verdict = check.verdict((try? read.get()) ?? [], other: try? other?.get())
+            }
+            fields.append(("verdict", .string(verdict)))
+        }
         switch probe.source {
+        case .database(let id, _, _): device(id)?.device.record("stored.rows", fields)
+        case .server: trace.record(TraceEvent(time: scheduler.now, device: nil, name: "server.rows", fields: fields))
+        }
+    }
+
+    /// Why rows could not be read.
+    struct RowsReadError: Error {
+        var text: String
+    }
+
+    /// The rows read as the trace records them, or `error: ...`.
+    private static func text(of read: Result<[[String]], RowsReadError>) -> String {
+        switch read {
+        case .success(let rows): StoredProbe.text(of: rows)
+        case .failure(let error): "error: \(error.text)"
+        }
+    }
+
+    /// The rows of `source` now (only its kept columns), or why they cannot be read.
+    private func rows(of source: RowsSource) -> Result<[[String]], RowsReadError> {
+        switch source.source {
         case .database(let id, let file, let query):
             // A database the app has not opened (yet) is the probe's own error, on its device, so the
             // expectation fails with it.
-            if let database = device(id)?.databases.first(where: { $0.fileName == file }) {
-                do {
-                    rows = StoredProbe.text(of: try database.open().readOnlyQuery(query).map { row in row.map(\.displayText) })
-                } catch {
-                    rows = "error: \(error)"
-                }
-            } else {
-                rows = "error: \(id) has no database \(file) (yet: its app opens it when it starts)"
+            guard let database = device(id)?.databases.first(where: { $0.fileName == file }) else {
+                return .failure(RowsReadError(text: "\(id) has no database \(file) (yet: its app opens it when it starts)"))
             }
-            device(id)?.device.record("stored.rows", [("probe", .string(String(probe.id))), ("file", .string(file)), ("rows", .string(rows))])
-            return
+            do {
+                return .success(source.project(try database.open().readOnlyQuery(query).map { row in row.map(\.displayText) }))
+            } catch {
+                return .failure(RowsReadError(text: "\(error)"))
+            }
         case .server(let app, let table, let account):
-            if let server = inspectableServers[app] {
-                rows = server.rows(of: table, account: account).map(StoredProbe.text(of:))
-                    ?? "error: the \(app) server has no table '\(table)' (it has \(server.inspectableTables.keys.sorted().joined(separator: ", ")))"
-            } else {
-                rows = "error: no device runs \(app), so it has no server"
+            guard let server = inspectableServers[app] else { return .failure(RowsReadError(text: "no device runs \(app), so it has no server")) }
+            guard let rows = server.rows(of: table, account: account) else {
+                return .failure(RowsReadError(text: "the \(app) server has no table '\(table)' (it has \(server.inspectableTables.keys.sorted().joined(separator: ", ")))"))
             }
+            return .success(source.project(rows))
         }
-        trace.record(TraceEvent(time: scheduler.now, device: nil, name: "server.rows", fields: [("probe", .string(String(probe.id))), ("rows", .string(rows))]))
     }
 
     /// The one instance of `Service` that every app of this simulation shares (an app's own server),

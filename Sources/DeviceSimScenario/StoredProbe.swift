@@ -30,6 +30,11 @@ public struct StoredProbe: Sendable {
     public var at: Duration
     /// Ties the recorded event to its expectation.
     public var id: Int
+    /// The places of the server table's columns kept (`columns:`; nil: every column).
+    public var columns: [Int]? = nil
+    /// How the rows are judged when not by exact rows in order (``RowsCheck``): the recorded event
+    /// then carries a `verdict` ("ok" or what differs) that the expectation checks.
+    public var check: RowsCheck? = nil
 
     /// The rows as they are compared: the one place a `stored:` or `server:` expectation's rows and
     /// the rows read are made comparable, and the text both are recorded as (in the trace, the

@@ -121,6 +121,11 @@ extension Expectation {
         case .event(let expected): [expected.name]
         case .position(let expected): Set(expected.events)
         case .order(let expected): Set(expected.items.map(\.name))
+        case .anyOf(let expected):
+            expected.alternatives.reduce(Set<String>?.some([])) { names, alternative in
+                guard let names, let more = alternative.relevantEventNames else { return nil }
+                return names.union(more)
+            }
         }
     }
 }

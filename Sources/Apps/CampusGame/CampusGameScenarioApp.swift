@@ -40,6 +40,7 @@ public final class CampusGameScenarioApp: ScenarioApp {
 
     public static let name = "campus-game"
     public static var serverTables: [String]? { SimulatedGameServer.tables.keys.sorted() }
+    public static var serverTableColumns: [String: [String]]? { SimulatedGameServer.tables }
     public static let settingKeys = ["game", "time-zone", "week-starts", "server-latency", "server-failures", "server-players", "joined"]
     public static let prompts: [String]? = []
     public static let actions: [String: [String]] = Dictionary(uniqueKeysWithValues: [Action.join, .viewObjectives, .achieved, .daily, .weekly].map { ($0.rawValue, [String]()) })

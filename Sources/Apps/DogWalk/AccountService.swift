@@ -28,6 +28,8 @@ public enum AccountError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The request was sent but no answer came back in time (the connection dropped on the way): the
     /// server may or may not have acted on it.
     case noAnswer
+    /// The server failed the request (an injected failure: `server-failures`).
+    case serverError(operation: String)
 
     public var description: String {
         switch self {
@@ -39,6 +41,7 @@ public enum AccountError: Error, Sendable, Hashable, CustomStringConvertible {
         case .invalidToken: "the session has expired; sign in again"
         case .unreachable: "no connection to the server; try again when online"
         case .noAnswer: "the server did not answer in time (the connection dropped); try again"
+        case .serverError(let operation): "the server failed the request '\(operation)'; try again later"
         }
     }
 }

@@ -18,9 +18,10 @@ extension DogWalkApp {
         if clearing.contains(.name) { draft.name = nil }
         if clearing.contains(.sex) { draft.sex = nil }
         if clearing.contains(.dateOfBirth) { draft.dateOfBirth = nil }
-        if let name { draft.name = name }
+        // A field left empty is an attribute not given (every attribute is optional).
+        if let name { draft.name = name.isEmpty ? nil : name }
         if let sex { draft.sex = sex }
-        if let dateOfBirth { draft.dateOfBirth = dateOfBirth }
+        if let dateOfBirth { draft.dateOfBirth = dateOfBirth.isEmpty ? nil : dateOfBirth }
         dogProfileDraft = draft
         device.record("dog-profile.filled", Self.profileFields(draft))
     }
@@ -28,6 +29,18 @@ extension DogWalkApp {
     /// The user confirms (submits) the dialog.
     public func confirmDogProfile() {
         submit(.dogProfileConfirmed, to: .dogProfile, action: "confirm-dog-profile")
+    }
+
+    /// The user leaves the dog profile dialog of an edit with its cancel button: the dog keeps its
+    /// profile and the dialog closes. Adding the first dog friend (5-A) has no cancel: the app cannot
+    /// go on without a dog friend, and every attribute is optional (confirm it empty), so the tap is
+    /// ignored with that reason.
+    public func cancelDogProfile() {
+        guard let draft = dogProfileDraft, waitingForms[.dogProfile] != nil else { return ignored("cancel-dog-profile", "the dog profile dialog is not shown") }
+        guard draft.id != nil else {
+            return ignored("cancel-dog-profile", "the first dog friend's dialog has no cancel: every attribute is optional, so confirm it (empty if you like) to go on")
+        }
+        submit(.dogProfileCancelled, to: .dogProfile, action: "cancel-dog-profile")
     }
 
     /// Adding the first dog friend; false when the app stopped first.
@@ -43,7 +56,19 @@ extension DogWalkApp {
         let mode = dog == nil ? "add" : "edit"
         device.record("dog-profile.dialog-shown", [("mode", .string(mode)), ("asks", .string("name|sex|date-of-birth"))] + Self.profileFields(dogProfileDraft!))
         while !isStopped {
-            guard case .dogProfileConfirmed? = await waitFor(.dogProfile), let draft = dogProfileDraft, let store = store else { return false }
+            let input = await waitFor(.dogProfile)
+            if case .dogProfileCancelled? = input, dog != nil {
+                dogProfileDraft = nil
+                device.record("dog-profile.dialog-closed", [("mode", .string("edit")), ("reason", .string("cancelled"))])
+                return true
+            }
+            guard case .dogProfileConfirmed? = input, let draft = dogProfileDraft, let store = store else { return false }
+            // What the user typed as the date of birth is checked here: a date that is not one keeps
+            // the dialog open with the reason.
+            if let typed = draft.dateOfBirth, let problem = DogProfile.dateOfBirthProblem(typed) {
+                device.record("dog-profile.refused", [("reason", .string(problem))] + Self.profileFields(draft))
+                continue
+            }
             do {
                 if dog == nil {
                     var new = draft

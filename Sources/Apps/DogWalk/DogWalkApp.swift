@@ -66,6 +66,8 @@ public final class DogWalkApp {
         case signUp(email: String)
         case newPassword(String, confirmation: String)
         case dogProfileConfirmed
+        /// The user leaves the dog profile dialog of an edit without submitting.
+        case dogProfileCancelled
     }
 
     /// The device the app runs on.

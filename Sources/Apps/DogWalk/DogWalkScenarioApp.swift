@@ -33,6 +33,7 @@ public final class DogWalkScenarioApp: ScenarioApp {
         var userData: UserData?
         var serverAccounts: [(email: String, password: String, temporary: Bool, data: UserData)] = []
         var latency: Duration = .milliseconds(200)
+        var failures: [ServerFailure<SimulatedAccountServer.Operation>] = []
     }
 
     public enum Action: Sendable {
@@ -41,7 +42,7 @@ public final class DogWalkScenarioApp: ScenarioApp {
         case signUp(email: String)
         case enterNewPassword(String, confirmation: String)
         case fillDogProfile(name: String?, sex: DogProfile.Sex?, dateOfBirth: String?, clearing: Set<DogProfile.Attribute>)
-        case confirmDogProfile, editDogProfile
+        case confirmDogProfile, editDogProfile, cancelDogProfile
         case clickMarker, closeMenu
         case place(BusinessRecord.Kind)
         case clickRecord(id: Int64?, near: GeoCoordinate?)
@@ -56,17 +57,18 @@ public final class DogWalkScenarioApp: ScenarioApp {
 
     public static let name = "dog-walk"
     public static var serverTables: [String]? { SimulatedAccountServer.tables.keys.sorted() }
+    public static var serverTableColumns: [String: [String]]? { SimulatedAccountServer.tables }
     public static let keepsDataOnDevice = true
     /// `<device id>.sqlite`: a `stored:` expectation on a dog-walk device gives no `database:`.
     public static let deviceDatabase: ScenarioAppDatabase? = .unnamed
     public static let settingKeys = [
-        "update-interval", "overlap-distance", "clean-up-message", "follow-user", "user-data", "server-accounts", "server-latency",
+        "update-interval", "overlap-distance", "clean-up-message", "follow-user", "user-data", "server-accounts", "server-latency", "server-failures",
     ]
     public static let prompts: [String]? = ["sign-in-options", "delete-record"]
     public static let actions: [String: [String]] = [
         "start-app": [], "start-service": [], "stop-service": [], "center-map": [],
         "enter-credential": ["email", "password"], "sign-up": ["email"], "enter-new-password": ["password", "confirm"],
-        "fill-dog-profile": ["name", "sex", "date-of-birth", "clear"], "confirm-dog-profile": [], "edit-dog-profile": [],
+        "fill-dog-profile": ["name", "sex", "date-of-birth", "clear"], "confirm-dog-profile": [], "edit-dog-profile": [], "cancel-dog-profile": [],
         "click-marker": [], "close-menu": [], "click-pee": [], "click-poo": [],
         "click-record": ["record", "near"], "open-record-list": [], "select-record": ["record"], "delete-record": [], "close-record-list": [], "close-statistics": [],
     ]
@@ -93,6 +95,7 @@ public final class DogWalkScenarioApp: ScenarioApp {
         }
         if let node = settings.optional("follow-user") { parsed.app.followsUser = try node.bool() }
         if let node = settings.optional("server-latency") { parsed.latency = try node.duration(what: "the server's latency") }
+        if let node = settings.optional("server-failures") { parsed.failures = try ServerFailure.parseList(node, server: "dog walk server") }
         if let node = settings.optional("user-data") {
             let map = try node.mapping(allowing: ["account", "dogs", "records"], what: "user data")
             let accountNode = try map.required("account")
@@ -151,18 +154,11 @@ public final class DogWalkScenarioApp: ScenarioApp {
         return data
     }
 
+    /// A date of `user-data` or `server-accounts` (a setting: validated here, unlike a date typed
+    /// into the dog profile dialog, which the app checks).
     private static func parseDate(_ node: YAMLNode) throws(ScenarioError) -> String {
         let text = try node.string(what: "a date, yyyy-MM-dd")
-        let parts = text.split(separator: "-").compactMap { Int($0) }
-        guard parts.count == 3, text.count == 10, (1...12).contains(parts[1]), (1...31).contains(parts[2]) else {
-            throw node.error("expected a date such as 2020-04-01, found '\(text)'")
-        }
-        let (year, month, day) = (parts[0], parts[1], parts[2])
-        let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
-        let days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
-        guard day <= days else {
-            throw node.error("\(text) is not a date: \(year)-\(String(format: "%02d", month)) has \(days) days")
-        }
+        if let problem = DogProfile.dateOfBirthProblem(text) { throw node.error(problem) }
         return text
     }
 
@@ -171,6 +167,7 @@ public final class DogWalkScenarioApp: ScenarioApp {
     struct ServerSpec: Sendable {
         var accounts: [(email: String, password: String, temporary: Bool, data: UserData)] = []
         var latency: Duration = .milliseconds(200)
+        var failures: [ServerFailure<SimulatedAccountServer.Operation>] = []
     }
 
     /// Joins every device's `server-accounts` into the one server (before, only the first device's
@@ -179,12 +176,21 @@ public final class DogWalkScenarioApp: ScenarioApp {
         var spec = ServerSpec()
         var listedBy: [String: (device: String, index: Int)] = [:]
         var latencyFrom: String?
+        var failuresFrom: String?
         for device in sections.devices where device.app?.name == name {
             guard let settings = device.app?.settings as? Settings else { continue }
             if let other = latencyFrom, settings.latency != spec.latency {
                 throw ScenarioError(
                     "device '\(device.id)' gives the dog walk's server another server-latency than device '\(other)'; the server is one for the whole scenario",
                     at: device.location)
+            }
+            if !settings.failures.isEmpty {
+                if let other = failuresFrom, settings.failures != spec.failures {
+                    throw ScenarioError(
+                        "device '\(device.id)' gives the dog walk's server other server-failures than device '\(other)'; the server is one for the whole scenario: give them on one device, or alike",
+                        at: device.location)
+                }
+                if failuresFrom == nil { failuresFrom = device.id; spec.failures = settings.failures }
             }
             if latencyFrom == nil { latencyFrom = device.id; spec.latency = settings.latency }
             for account in settings.serverAccounts {
@@ -235,7 +241,6 @@ public final class DogWalkScenarioApp: ScenarioApp {
     }
 
     public static func parseAction(_ name: String, step: YAMLMapping) throws(ScenarioError) -> Action {
-        func text(_ key: String, _ what: String) throws(ScenarioError) -> String { try step.required(key).string(what: what) }
         func recordID() throws(ScenarioError) -> Int64? {
             guard let node = step.optional("record") else { return nil }
             let id = try node.int(what: "a record id")
@@ -247,9 +252,10 @@ public final class DogWalkScenarioApp: ScenarioApp {
         case "start-service": return .startService
         case "stop-service": return .stopService
         case "center-map": return .centerMap
-        case "enter-credential": return .enterCredential(email: try step.requiredText("email", what: "an e-mail address"), password: try text("password", "a password"))
-        case "sign-up": return .signUp(email: try step.requiredText("email", what: "an e-mail address"))
-        case "enter-new-password": return .enterNewPassword(try text("password", "the new password"), confirmation: try text("confirm", "the new password again"))
+        // What the user types into a form is any text: the app and its server decide.
+        case "enter-credential": return .enterCredential(email: try step.typedText("email"), password: try step.typedText("password"))
+        case "sign-up": return .signUp(email: try step.typedText("email"))
+        case "enter-new-password": return .enterNewPassword(try step.typedText("password"), confirmation: try step.typedText("confirm"))
         case "fill-dog-profile":
             var clearing: Set<DogProfile.Attribute> = []
             for node in try step.optional("clear")?.sequence(what: "a list of attributes to empty: name, sex, date-of-birth") ?? [] {
@@ -266,11 +272,12 @@ public final class DogWalkScenarioApp: ScenarioApp {
                     "\(attribute.rawValue) is \(text), YAML's empty value; to empty it write clear: [\(attribute.rawValue)], or to mean the text '\(text)' quote it: \(attribute.rawValue): \"\(text)\"")
             }
             return .fillDogProfile(
-                name: try step.optional("name")?.string(what: "the dog's name"),
+                name: try step.optionalTypedText("name"),
                 sex: try step.optional("sex").map { (n) throws(ScenarioError) in DogProfile.Sex(rawValue: try n.choice(["female", "male"], what: "sex"))! },
-                dateOfBirth: try step.optional("date-of-birth").map { (n) throws(ScenarioError) in try parseDate(n) }, clearing: clearing)
+                dateOfBirth: try step.optionalTypedText("date-of-birth"), clearing: clearing)
         case "confirm-dog-profile": return .confirmDogProfile
         case "edit-dog-profile": return .editDogProfile
+        case "cancel-dog-profile": return .cancelDogProfile
         case "click-marker": return .clickMarker
         case "close-menu": return .closeMenu
         case "click-pee": return .place(.pee)
@@ -296,8 +303,11 @@ public final class DogWalkScenarioApp: ScenarioApp {
         let device = context.device
         self.device = device
         let server = simulation.sharedService { () -> SimulatedAccountServer in
-            let spec = simulation.serverConfiguration(of: Self.name) as? ServerSpec ?? ServerSpec(accounts: settings.serverAccounts, latency: settings.latency)
+            let spec = simulation.serverConfiguration(of: Self.name) as? ServerSpec ?? ServerSpec(accounts: settings.serverAccounts, latency: settings.latency, failures: settings.failures)
             let server = SimulatedAccountServer(scheduler: device.scheduler, events: simulation.trace, latency: spec.latency)
+            for failure in spec.failures {
+                server.injectFailure(failure.operation, from: failure.fromInstant, until: failure.untilInstant, count: failure.count)
+            }
             for account in spec.accounts {
                 server.addAccount(email: account.email, password: account.password, temporary: account.temporary, data: Self.dated(account.data, on: device.civilClock))
             }
@@ -353,6 +363,7 @@ public final class DogWalkScenarioApp: ScenarioApp {
         case .fillDogProfile(let name, let sex, let dateOfBirth, let clearing): app.fillDogProfile(name: name, sex: sex, dateOfBirth: dateOfBirth, clearing: clearing)
         case .confirmDogProfile: app.confirmDogProfile()
         case .editDogProfile: app.editDogProfile()
+        case .cancelDogProfile: app.cancelDogProfile()
         case .clickMarker: app.clickLocationMarker()
         case .closeMenu: app.closeBusinessMenu()
         case .place(let kind): app.placeRecord(kind)
@@ -384,13 +395,19 @@ final class DogWalkServerClient: UserDataSyncService, AccountService, UserDataSe
         self.connection = connection
     }
 
-    /// Sends `operation`, handled by `serve` on arrival; offline or no answer become the app's errors.
-    private func send<Reply>(_ operation: String, _ serve: () -> Result<Reply, AccountError>) async throws(AccountError) -> Reply {
+    /// Sends `operation`, handled by `serve` on arrival (unless an injected failure fails it);
+    /// offline, no answer and a server error become the app's errors.
+    private func send<Reply>(_ operation: SimulatedAccountServer.Operation, _ serve: () -> Result<Reply, AccountError>) async throws(AccountError) -> Reply {
         let answer: Result<Reply, AccountError>
         do {
-            answer = try await connection.send(operation) { () throws(BackendError) in serve() }
+            answer = try await connection.send(operation.rawValue) { () throws(BackendError) in
+                try server.failIfInjected(operation)
+                return serve()
+            }
         } catch .unreachable {
             throw .unreachable
+        } catch .serverError(let operation) {
+            throw .serverError(operation: operation)
         } catch {
             throw .noAnswer
         }
@@ -398,26 +415,27 @@ final class DogWalkServerClient: UserDataSyncService, AccountService, UserDataSe
     }
 
     func signUp(email: String) async throws(AccountError) {
-        try await send("sign-up") { server.serveSignUp(email: email) }
+        try await send(.signUp) { server.serveSignUp(email: email) }
     }
 
     func signIn(email: String, password: String) async throws(AccountError) -> SignInOutcome {
-        try await send("sign-in") { server.serveSignIn(email: email, password: password) }
+        try await send(.signIn) { server.serveSignIn(email: email, password: password) }
     }
 
     func setNewPassword(email: String, session: String, newPassword: String) async throws(AccountError) -> String {
-        try await send("new-password") { server.serveNewPassword(email: email, session: session, newPassword: newPassword) }
+        try await send(.newPassword) { server.serveNewPassword(email: email, session: session, newPassword: newPassword) }
     }
 
     func userData(accessToken: String) async throws(AccountError) -> UserData {
-        try await send("user-data") { server.serveUserData(accessToken: accessToken) }
+        try await send(.userData) { server.serveUserData(accessToken: accessToken) }
     }
 
     func sync(accessToken: String, changes: [UserDataChange], requestID: String) async throws(UserDataSyncError) -> UserDataSyncReply {
         let answer: Result<UserDataSyncReply, AccountError>
         do {
             answer = try await connection.send("sync") { () throws(BackendError) in
-                server.serveSync(accessToken: accessToken, changes: changes, requestID: requestID)
+                try server.failIfInjected(.sync)
+                return server.serveSync(accessToken: accessToken, changes: changes, requestID: requestID)
             }
         } catch {
             throw .backend(error)

@@ -1,3 +1,4 @@
+import DeviceSimServer
 import DeviceSimHAL
 import DeviceSimTime
 
@@ -58,14 +59,16 @@ public final class SimulatedAccountServer: AccountService, UserDataService {
     /// Every e-mail sent, oldest first.
     public private(set) var outbox: [Mail] = []
 
-    private let scheduler: EventScheduler
-    private let events: any EventSink
+    let scheduler: EventScheduler
+    let events: any EventSink
     private var tokens: [String: String] = [:]
     private var sessions: [String: String] = [:]
     private var issued = 0
     private let mail = ObserverList<Mail>()
     /// The refusals of every sync by account and request id (a retry gets them again).
     private var answered: [String: [DogProfileConflict]] = [:]
+    /// The failures a scenario injects (`server-failures`), see ``injectFailure(_:from:until:count:)``.
+    var failures = InjectedFailures<Operation>()
 
     /// An empty server.
     public init(scheduler: EventScheduler, events: any EventSink, latency: Duration = .milliseconds(200)) {

@@ -662,6 +662,17 @@ public final class FriendLocatorApp {
                     ("friends", .string(friends.map { "\($0.account)@\($0.hotspot ?? "?")" }.joined(separator: ","))),
                     ("area", .string(settings.area.description)),
                 ])
+                // Where each friend is drawn on the map (the precise position, else the hotspot's
+                // centre), so the report can draw them and a reader can see why one was shown.
+                let centres = Dictionary(hotspots.map { ($0.name, $0.center) }, uniquingKeysWith: { first, _ in first })
+                for friend in friends {
+                    guard let position = friend.coordinate ?? friend.hotspot.flatMap({ centres[$0] }) else { continue }
+                    device.record("friend.shown", [
+                        ("friend", .string(friend.account)), ("hotspot", friend.hotspot.map(TraceValue.string) ?? .null),
+                        ("precision", .string(friend.precision.rawValue)),
+                        ("lat", .double((position.latitude * 1e6).rounded() / 1e6)), ("lon", .double((position.longitude * 1e6).rounded() / 1e6)),
+                    ])
+                }
             }
         } catch {
             guard !isStopped else { return }

@@ -50,7 +50,9 @@ final class RoadMapService: MapService {
         var planner = RoutePlanner(network: roads, mode: mode)
         switch planner.route(from: start, through: places.map { RouteStop(name: $0.name, coordinate: $0.coordinate) }, order: .given) {
         case .success(let route):
-            return PlannedRoute(start: start, places: places, mode: mode.rawValue, metres: route.metres, seconds: route.seconds)
+            var planned = PlannedRoute(start: start, places: places, mode: mode.rawValue, metres: route.metres, seconds: route.seconds)
+            planned.path = route.points
+            return planned
         case .failure(.unreachable(_, let place, _)):
             throw .unreachable(place: place)
         case .failure(.noStreetNearby(let place, let limit, _)):

@@ -26,6 +26,9 @@ public struct PlannedRoute: Sendable, Hashable, Codable {
     public var metres: Double
     /// Its travel time in seconds.
     public var seconds: Double
+    /// The line it follows on the roads, from the start through every place (nil when the map service
+    /// gave none, as for a route read back from the database): the trace's `path` of `route.shown`.
+    public var path: [GeoCoordinate]?
 
     /// Creates a route.
     public init(start: GeoCoordinate, places: [RoutePlace], mode: String, metres: Double, seconds: Double) {

@@ -218,7 +218,14 @@ public final class RoutesApp {
             ("length", .double((route.metres * 10).rounded() / 10)), ("time", .double((route.seconds * 10).rounded() / 10)),
         ]
         if let name { fields.append(("name", .string(name))) }
+        // The line drawn on the map, for the report and for diagnosis: `lat lon|lat lon|...`.
+        if let path = route.path, !path.isEmpty { fields.append(("path", .string(Self.pathText(path)))) }
         device.record("route.shown", fields)
+    }
+
+    /// `path` as the trace writes it: `lat lon` pairs, 6 decimals (about 10 cm), joined by `|`.
+    static func pathText(_ path: [GeoCoordinate]) -> String {
+        path.map { "\(TraceValue.format(($0.latitude * 1e6).rounded() / 1e6)) \(TraceValue.format(($0.longitude * 1e6).rounded() / 1e6))" }.joined(separator: "|")
     }
 
     // MARK: Narrative 5: save

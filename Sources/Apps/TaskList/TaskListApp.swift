@@ -119,8 +119,10 @@ public final class TaskListApp {
     /// The list the 2.6 menu was opened on.
     private var listScreen: Screen = .tasks
 
-    /// 2.7: "+", the text, confirm.
-    public func addTask(_ text: String) {
+    /// 2.7: "+", the text, confirm; or (`cancel`) the form is left without confirming. A text of only
+    /// spaces cannot be confirmed: the form says why and the user leaves it.
+    public func addTask(_ text: String, cancel: Bool = false) {
+        guard !leaveForm("add-task", form: "add", task: nil, text: text, cancel: cancel) else { return }
         change("add-task", form: "add", task: nil) { app in
             let task = TaskItem(id: "t\(app.state.nextTaskNumber)", text: text)
             app.state.nextTaskNumber += 1
@@ -129,8 +131,10 @@ public final class TaskListApp {
         }
     }
 
-    /// 2.8: "Edit" in a task's menu, the new text, confirm.
-    public func editTask(_ reference: String, text: String) {
+    /// 2.8: "Edit" in a task's menu, the new text, confirm; or (`cancel`) the form is left without
+    /// confirming (the task keeps its text). A text of only spaces cannot be confirmed, as in 2.7.
+    public func editTask(_ reference: String, text: String, cancel: Bool = false) {
+        guard !leaveForm("edit-task", form: "edit", task: reference, text: text, cancel: cancel) else { return }
         change("edit-task", form: "edit", task: reference) { app in
             guard let index = app.index(of: reference) else { return nil }
             app.state.tasks[index].text = text
@@ -341,6 +345,29 @@ public final class TaskListApp {
             dialog.retry()
         }
         run { await $0.upload() }
+    }
+
+    /// The add or edit form left without a change: cancelled by the user, or a text of only spaces
+    /// that the form does not accept (`form.refused`, then the user goes back). True when the form
+    /// was left; false when the change goes ahead.
+    private func leaveForm(_ action: String, form: String, task reference: String?, text: String, cancel: Bool) -> Bool {
+        let blank = !text.contains { !$0.isWhitespace }
+        guard cancel || blank else { return false }
+        guard state.account != nil else {
+            ignored(action)
+            return true
+        }
+        guard screen != .signingOut else {
+            ignored(action, "signing out: the task list is hidden until the sign-out ends or is cancelled")
+            return true
+        }
+        let task = reference.map { [("task", TraceValue.string($0))] } ?? []
+        device.record("form.shown", [("form", .string(form))] + task)
+        if blank, !cancel {
+            device.record("form.refused", [("form", .string(form)), ("text", .string(text)), ("reason", .string("A task needs a text: type one to confirm."))])
+        }
+        device.record("form.hidden", [("form", .string(form)), ("by", .string(cancel ? "cancel" : "back"))] + task)
+        return true
     }
 
     private func index(of reference: String) -> Int? {

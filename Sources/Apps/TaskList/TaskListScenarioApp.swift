@@ -26,12 +26,13 @@ public final class TaskListScenarioApp: ScenarioApp {
         var signedIn: String?
         var serverTasks: [String: [TaskItem]] = [:]
         var latency: Duration = .milliseconds(200)
+        var failures: [ServerFailure<SimulatedTaskServer.Operation>] = []
     }
 
     public enum Action: Sendable {
         case viewImportant, viewAll, signOut, changeTasks
-        case add(text: String)
-        case edit(task: String, text: String)
+        case add(text: String, cancel: Bool)
+        case edit(task: String, text: String, cancel: Bool)
         case delete(task: String)
         case mark(task: String, important: Bool?)
         case addAccount(method: String, account: String)
@@ -40,11 +41,12 @@ public final class TaskListScenarioApp: ScenarioApp {
 
     public static let name = "task-list"
     public static var serverTables: [String]? { SimulatedTaskServer.tables.keys.sorted() }
-    public static let settingKeys = ["sign-in-methods", "device-accounts", "signed-in", "server-tasks", "server-latency"]
+    public static var serverTableColumns: [String: [String]]? { SimulatedTaskServer.tables }
+    public static let settingKeys = ["sign-in-methods", "device-accounts", "signed-in", "server-tasks", "server-latency", "server-failures"]
     public static let prompts: [String]? = ["sign-in-method", "choose-account", "add-account", "download-failed", "upload-failed"]
     public static let actions: [String: [String]] = [
         "view-important": [], "view-all": [], "sign-out": [], "change-tasks": [],
-        "add-task": ["text"], "edit-task": ["task", "text"], "delete-task": ["task"], "mark-important": ["task", "important"],
+        "add-task": ["text", "cancel"], "edit-task": ["task", "text", "cancel"], "delete-task": ["task"], "mark-important": ["task", "important"],
         "add-account": ["method", "account"], "cancel-add-account": ["method"],
     ]
 
@@ -105,6 +107,7 @@ public final class TaskListScenarioApp: ScenarioApp {
             }
         }
         if let node = settings.optional("server-latency") { parsed.latency = try node.duration(what: "the server's latency") }
+        if let node = settings.optional("server-failures") { parsed.failures = try ServerFailure.parseList(node, server: "task list server") }
         return parsed
     }
 
@@ -114,8 +117,17 @@ public final class TaskListScenarioApp: ScenarioApp {
         case "view-all": return .viewAll
         case "sign-out": return .signOut
         case "change-tasks": return .changeTasks
-        case "add-task": return .add(text: try step.requiredText("text", what: "the new task's text"))
-        case "edit-task": return .edit(task: try step.requiredText("task", what: "a task (its text or id)"), text: try step.requiredText("text", what: "the task's new text"))
+        // The text typed into the add and edit forms is any text: the app decides.
+        // `cancel: true`: the user leaves the form without confirming (what was typed, if `text:`
+        // says, is dropped).
+        case "add-task":
+            let cancel = try step.optional("cancel")?.bool() ?? false
+            return .add(text: cancel ? try step.optionalTypedText("text") ?? "" : try step.typedText("text"), cancel: cancel)
+        case "edit-task":
+            let cancel = try step.optional("cancel")?.bool() ?? false
+            return .edit(
+                task: try step.requiredText("task", what: "a task (its text or id)"),
+                text: cancel ? try step.optionalTypedText("text") ?? "" : try step.typedText("text"), cancel: cancel)
         case "delete-task": return .delete(task: try step.requiredText("task", what: "a task (its text or id)"))
         case "mark-important": return .mark(task: try step.requiredText("task", what: "a task (its text or id)"), important: try step.optional("important")?.bool())
         case "add-account": return .addAccount(method: try step.requiredText("method", what: "a sign-in method"), account: try step.requiredText("account", what: "the account added"))
@@ -130,8 +142,12 @@ public final class TaskListScenarioApp: ScenarioApp {
     public init(context: ScenarioAppContext, settings: Settings) {
         let device = context.device
         let simulation = context.simulation
-        let server = simulation.sharedService {
-            SimulatedTaskServer(scheduler: device.scheduler, events: simulation.trace, latency: settings.latency, lists: settings.serverTasks)
+        let server = simulation.sharedService { () -> SimulatedTaskServer in
+            let server = SimulatedTaskServer(scheduler: device.scheduler, events: simulation.trace, latency: settings.latency, lists: settings.serverTasks)
+            for failure in settings.failures {
+                server.injectFailure(failure.operation, from: failure.fromInstant, until: failure.untilInstant, count: failure.count)
+            }
+            return server
         }
         simulation.registerInspectableServer(server, for: Self.name)
         let relaunch = context.isRelaunch
@@ -175,8 +191,8 @@ public final class TaskListScenarioApp: ScenarioApp {
         case .viewAll: app.showAllTasks()
         case .signOut: app.signOut()
         case .changeTasks: app.showChangeMenu()
-        case .add(let text): app.addTask(text)
-        case .edit(let task, let text): app.editTask(task, text: text)
+        case .add(let text, let cancel): app.addTask(text, cancel: cancel)
+        case .edit(let task, let text, let cancel): app.editTask(task, text: text, cancel: cancel)
         case .delete(let task): app.deleteTask(task)
         case .mark(let task, let important): app.markTask(task, important: important)
         case .addAccount(let method, let account): accounts?.finishAdding(method: method, account: account)
