@@ -304,6 +304,7 @@ public final class RoutesApp {
     public func renameRoute(_ typed: String) {
         guard screen == .editing, let editing = draft else { return ignored("rename-route", "not editing") }
         let name = typed.trimmingCharacters(in: .whitespaces)
+        guard !name.isEmpty else { return ignored("rename-route", "a route needs a name: it keeps '\(editing.name)'") }
         guard !savedRoutes.contains(where: { $0.name == name && $0.id != editing.id }) else {
             return ignored("rename-route", "a route named '\(name)' is saved already: give this one another name")
         }
