@@ -20,6 +20,12 @@ final class LandmarkStore: @unchecked Sendable {
 
     init(count: Int) { self.count = count }
 
+    /// A store holding `table` already (read from a prepared file).
+    init(table: LandmarkTable) {
+        count = table.count
+        self.table = table
+    }
+
     /// The table, computing it for `graph` if this is the first use (together with any thread that
     /// wants it meanwhile).
     func table(for graph: RoadGraph) -> LandmarkTable {

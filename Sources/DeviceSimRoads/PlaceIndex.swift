@@ -85,17 +85,33 @@ public struct PlaceIndex: Sendable {
     }
 
     /// Every place, in the order given (a place whose name and source repeat an earlier one's is
-    /// kept only once).
+    /// kept only once; see ``namesakes``).
     public let places: [Place]
     /// Each place's folded names (its name first), as Unicode scalars.
-    private let folded: [[[Unicode.Scalar]]]
+    let folded: [[[Unicode.Scalar]]]
+    /// For each place, where the other places of its name and source are (two bakeries named
+    /// alike); empty for streets, whose pieces are one street. A search near a position puts such a
+    /// place at the nearest of its positions.
+    let namesakes: [[GeoCoordinate]]
 
     /// Indexes `places`.
     public init(_ places: [Place]) {
-        var seen = Set<String>()
-        var kept: [Place] = []
-        for place in places where seen.insert("\(place.source.rawValue)\u{0}\(place.name)").inserted { kept.append(place) }
+        var seen: [String: Int] = [:]
+        var kept: [Place] = [], namesakes: [[GeoCoordinate]] = []
+        for place in places {
+            let key = "\(place.source.rawValue)\u{0}\(place.name)"
+            if let first = seen[key] {
+                if place.source != .street, place.coordinate != kept[first].coordinate, !namesakes[first].contains(place.coordinate) {
+                    namesakes[first].append(place.coordinate)
+                }
+                continue
+            }
+            seen[key] = kept.count
+            kept.append(place)
+            namesakes.append([])
+        }
         self.places = kept
+        self.namesakes = namesakes
         folded = kept.map { place in ([place.name] + place.aliases).map { Array(Self.fold($0).unicodeScalars) } }
     }
 
@@ -142,7 +158,11 @@ public struct PlaceIndex: Sendable {
                 if best == nil || match < best! { best = match }
             }
             guard let best else { continue }
-            let place = places[index]
+            var place = places[index]
+            if let position {
+                // Of places of one name, the nearest (the first read on a tie).
+                for other in namesakes[index] where position.distance(to: other) < position.distance(to: place.coordinate) { place.coordinate = other }
+            }
             found.append((Found(place: place, match: best, distance: position.map { $0.distance(to: place.coordinate) } ?? 0), names[0].count, index))
         }
         found.sort { ($0.0.match, $0.0.distance, $0.length, $0.index) < ($1.0.match, $1.0.distance, $1.length, $1.index) }

@@ -51,7 +51,7 @@ public struct RoadGraph: Sendable {
     /// snap to).
     let isRoutable: [Bool]
     /// The landmark table, computed on first use.
-    private let landmarkStore: LandmarkStore
+    let landmarkStore: LandmarkStore
 
     /// Builds a graph; of parallel edges (same from and to) only the fastest is kept, loops are dropped.
     /// `landmarkCount` sets how many landmarks the search's bound uses (default

@@ -13,7 +13,7 @@ struct TurnSplits: Sendable {
     /// Each copy's original node (index `copy - originalCount`).
     let originals: [Int32]
     /// (via << 32 | from) -> the copy of `via` entered from `from`.
-    private let copies: [Int64: Int32]
+    let copies: [Int64: Int32]
     /// Each original node's copies.
     private let copiesOf: [Int32: [Int32]]
 

@@ -138,7 +138,11 @@ public enum WorldParser {
         if let refusal = InputFile.refusal(atPath: url.path) { throw osmNode.error("cannot read the OpenStreetMap extract \(shown): \(refusal)") }
         if let escape = ContainedPath.linkEscape(of: url.path) { throw osmNode.error("cannot read the OpenStreetMap extract: \(escape.replacingOccurrences(of: url.path, with: shown))") }
         do {
-            return (try ParsedFileCache.roadNetworks.value(at: url.path) { path throws(OSMReadError) in try RoadNetwork(contentsOf: path) }, url.path)
+            // Read from its prepared file (RoadNetworkCache) when one was made from this extract.
+            return (try ParsedFileCache.roadNetworks.value(at: url.path) { path throws(OSMReadError) in
+                if let cache = RoadNetworkCache.standard { return try cache.network(contentsOf: path).network }
+                return try RoadNetwork(contentsOf: path)
+            }, url.path)
         } catch {
             throw osmNode.error("\(error)".replacingOccurrences(of: url.path, with: shown))
         }

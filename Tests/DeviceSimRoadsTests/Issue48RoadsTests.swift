@@ -32,4 +32,20 @@ import Testing
         #expect(places.map(\.name) == ["Torget"])
         #expect(network.places.search("parkering").map(\.name) == ["Parkering"])
     }
+
+    @Test func ofPlacesOfOneNameASearchNearAPositionGivesTheNearest() {
+        let west = GeoCoordinate(latitude: 69.60005, longitude: 18.90010), east = GeoCoordinate(latitude: 69.60095, longitude: 18.90740)
+        let street = GeoCoordinate(latitude: 69.6005, longitude: 18.9040)
+        let index = PlaceIndex([
+            Place(name: "Bakeri", coordinate: west, source: .osmNode), Place(name: "Bakeri", coordinate: east, source: .osmNode),
+            Place(name: "Holmen", coordinate: street, source: .street), Place(name: "Holmen", coordinate: east, source: .street),
+        ])
+        #expect(index.places.count == 2)  // One place per name and source, as before.
+        #expect(index.search("bakeri", near: east.offsetBy(east: -30, north: 0)).map(\.coordinate) == [east])
+        #expect(index.search("bakeri", near: west.offsetBy(east: 30, north: 0)).map(\.coordinate) == [west])
+        #expect(index.search("bakeri").map(\.coordinate) == [west])  // Without a position: the first read.
+        #expect(index.matches(for: "bakeri", near: east).first?.distance == 0)
+        // A street's pieces are one street: it stays where it was read first.
+        #expect(index.search("holmen", near: east).map(\.coordinate) == [street])
+    }
 }
