@@ -135,10 +135,12 @@ let package = Package(
         // UserNotifications' notification center (authorization, triggers, delivery, the delegate) over the HAL.
         .target(name: "DeviceSimUserNotifications", dependencies: ["DeviceSimHAL", "DeviceSimTime"]),
         // Helpers for users' own tests.
-        .target(name: "DeviceSimTesting", dependencies: ["DeviceSim", "DeviceSimNetwork", "DeviceSimRuntimeHooks", "CEnqueueHookPlaceholder"]),
+        .target(name: "DeviceSimTesting", dependencies: ["DeviceSim", "DeviceSimNetwork", "DeviceSimRuntimeHooks", "CEnqueueHookPlaceholder", "CTestProcessGuard"]),
         // A placeholder in the runtime's global-enqueue hook slot from process load (test processes only),
         // so that swift-concurrency-extras' withMainSerialExecutor never empties the slot when it returns.
         .target(name: "CEnqueueHookPlaceholder"),
+        // Ends a test process whose `swift test` runner is gone (linked by DeviceSimTesting only).
+        .target(name: "CTestProcessGuard"),
         // The command line as a library (Sources/DeviceSimCLI), with no app of its own: the shipped
         // executable registers the bundled apps through `main(apps:)`, as a user's executable does.
         .target(
