@@ -188,7 +188,7 @@ let package = Package(
         .executableTarget(name: "cafe-devicesim", dependencies: ["CafeCheckIn", "DeviceSimCLI"], path: "Tests/CafeCheckInExample/Sources/cafe-devicesim"),
         .testTarget(name: "DeviceSimReportTests", dependencies: ["DeviceSim", "DeviceSimReport"]),
         .testTarget(name: "DeviceSimStorageTests", dependencies: ["DeviceSimStorage"]),
-        .testTarget(name: "DeviceSimTestingTests", dependencies: ["DeviceSimTesting"]),
+        .testTarget(name: "DeviceSimTestingTests", dependencies: ["DeviceSimTesting", "DeviceSimTestSupport"]),
         .testTarget(name: "DeviceSimCoreBluetoothTests", dependencies: ["DeviceSimCoreBluetooth", "DeviceSimHAL", "DeviceSimTesting", "DeviceSimSimulated"]),
         // The worked examples of docs/testing-your-flows.md (the guide quotes these files).
         .testTarget(name: "DeviceSimGuideExamples", dependencies: ["DeviceSimTesting"], path: "Tests/GuideExamples"),
