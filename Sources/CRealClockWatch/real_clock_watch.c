@@ -107,14 +107,17 @@ static void notify_main_queue(void *queue) {
 // queueing thread when it was queued (NULL: none), and the runner takes only records queued by one of its
 // "owners", or that resume one: the task calling it (a @MainActor test) and the tasks whose jobs it has
 // run early during the same advance (a view model's `Task {}`, which then queues its own resumptions; a
-// task's job is the task itself, and the runtime clears the current task before a task hops). So a synchronous
-// advance in one @MainActor test runs what that test's code queued, never another test's body or work,
-// which keep their place in Dispatch.
+// task's job is the task itself, and the runtime clears the current task before a task hops), and every
+// record queued on the advancing thread while the advance runs (it runs nothing else meanwhile). So a
+// synchronous advance in one @MainActor test runs what that test's code queued, never another test's body
+// or work, which keep their place in Dispatch. (A caller outside any task, a synchronous XCTest method on
+// the main thread, owns the records queued outside any task: XCTest runs one test at a time.)
 struct held_job {
     void *context;
     work_function work;
     uint64_t number;
     void *queued_by;
+    void *queued_during;
     int listed;
     struct held_job *previous;
     struct held_job *next;
@@ -126,6 +129,11 @@ static struct held_job *held_first = NULL;
 static struct held_job *held_last = NULL;
 static uint64_t held_numbered = 0;
 static _Atomic(int) running_held = 0;
+/// The owners of the synchronous advance running on this thread, if any (see
+/// devicesim_own_main_queue_jobs_queued_here).
+static __thread void *advance_on_this_thread = NULL;
+
+void devicesim_own_main_queue_jobs_queued_here(void **owners) { advance_on_this_thread = owners; }
 typedef __attribute__((swiftcall)) void *(*current_task_function)(void);
 
 /// The Swift task running on the calling thread (NULL: none), through the runtime's exported
@@ -148,7 +156,7 @@ static void unlink_held(struct held_job *job) {
     job->listed = 0;
 }
 
-static void run_held_from_dispatch(void *record) {
+static void devicesim_run_held_job_from_dispatch(void *record) {
     struct held_job *job = record;
     pthread_mutex_lock(&held_lock);
     int runs = job->listed;
@@ -185,8 +193,8 @@ long devicesim_run_held_main_queue_jobs(void **owners, long *owner_count, long c
     while (1) {
         pthread_mutex_lock(&held_lock);
         struct held_job *job = held_first;
-        while (job != NULL && job->number <= last && !is_owner(job->queued_by, owners, *owner_count)
-               && !is_owner(job->context, owners, *owner_count)) {
+        while (job != NULL && job->number <= last && job->queued_during != (void *)owners
+               && !is_owner(job->queued_by, owners, *owner_count) && !is_owner(job->context, owners, *owner_count)) {
             job = job->next;
         }
         if (job == NULL || job->number > last) {
@@ -228,11 +236,12 @@ void dispatch_async_f(void *queue, void *context, work_function work) {
             pthread_mutex_lock(&held_lock);
             job->number = ++held_numbered;
             job->queued_by = current_task();
+            job->queued_during = advance_on_this_thread;
             job->previous = held_last;
             if (held_last) held_last->next = job; else held_first = job;
             held_last = job;
             pthread_mutex_unlock(&held_lock);
-            function(queue, job, run_held_from_dispatch);
+            function(queue, job, devicesim_run_held_job_from_dispatch);
             return;
         }
     }

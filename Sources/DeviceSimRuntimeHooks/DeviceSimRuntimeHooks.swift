@@ -59,6 +59,10 @@ final class ProcessRuntimeHooks: SimulationRuntimeHooks {
 
     var canRunQueuedMainActorJobs: Bool { RealClockWatch.holdsMainQueueJobs }
 
+    func ownMainActorJobsQueuedOnThisThread(by owners: MainActorJobOwners?) {
+        devicesim_own_main_queue_jobs_queued_here(owners?.tasks)
+    }
+
     func runQueuedMainActorJobs(of owners: MainActorJobOwners) -> Int? {
         guard RealClockWatch.holdsMainQueueJobs, MainQueue.isCurrent else { return nil }
         return Int(devicesim_run_held_main_queue_jobs(owners.tasks, &owners.count, owners.capacity))

@@ -95,7 +95,8 @@ enum RealClockWatch {
                 pastTheEntry = entries.contains(raw)
                 continue
             }
-            if frame.isSwiftThunk || symbol.imageName.hasPrefix("lib") || raw.hasPrefix("$ss") || raw.hasPrefix("$sS") || raw.hasPrefix("$s13DeviceSimTime") || raw.hasPrefix("$s21DeviceSimRuntimeHooks")
+            // (`devicesim_`: the watch's own C functions, such as the wrapper of a held main-queue job.)
+            if frame.isSwiftThunk || symbol.imageName.hasPrefix("lib") || raw.hasPrefix("devicesim_") || raw.hasPrefix("$ss") || raw.hasPrefix("$sS") || raw.hasPrefix("$s13DeviceSimTime") || raw.hasPrefix("$s21DeviceSimRuntimeHooks")
                 || symbol.name.hasPrefix("thunk for") || symbol.name.hasPrefix("partial apply for thunk") {
                 continue
             }

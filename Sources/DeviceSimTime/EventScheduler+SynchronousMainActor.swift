@@ -16,10 +16,11 @@ extension EventScheduler {
     /// The main actor's queued jobs (a view model's `Task {}`s that have not started yet, a resumed
     /// `await`) cannot run while the caller holds the main actor, and a synchronous call does not
     /// suspend: so instead of yielding to the back of the main queue, each round runs the main-actor jobs
-    /// queued so far by the calling task, and by the tasks whose jobs it ran, at once, in the order they
+    /// queued so far by the calling task, by the tasks whose jobs it ran and by any code on this thread
+    /// during the run (the simulation's own tasks, with `withMainSerialExecutor`), at once, in the order they
     /// were queued (through the runtime hooks, see `DeviceSimRuntimeHooks`), until a round changes
-    /// nothing. Main-actor work of other tasks (another test's) keeps its place in the main queue. Check ``runsSynchronouslyOnMainActor``
-    /// first.
+    /// nothing. Main-actor work of other tasks (another test's) keeps its place in the main queue.
+    /// Check ``runsSynchronouslyOnMainActor`` first.
     ///
     /// ```swift
     /// @MainActor @Test func checksInAfterTheDwell() throws {
@@ -36,6 +37,8 @@ extension EventScheduler {
         defer { MainActor.assumeIsolated { advance.value.end() } }
         let startCount = eventCount
         let owners = MainActorJobOwners()
+        executor.runtimeHooks?.ownMainActorJobsQueuedOnThisThread(by: owners)
+        defer { executor.runtimeHooks?.ownMainActorJobsQueuedOnThisThread(by: nil) }
         while true {
             settleMainActorSynchronously(owners)
             guard let head = headInstant(), deadline.map({ head <= $0.nanoseconds }) ?? true else { break }

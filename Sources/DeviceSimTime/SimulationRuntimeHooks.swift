@@ -36,6 +36,9 @@ package protocol SimulationRuntimeHooks: AnyObject, Sendable {
     /// main actor runs them this way. Returns how many ran; nil when this process cannot (the watch is not
     /// linked into the executable).
     func runQueuedMainActorJobs(of owners: MainActorJobOwners) -> Int?
+    /// Until called with nil, main-actor jobs queued on the calling thread belong to `owners` (a
+    /// synchronous advance on the main queue: all that runs on its thread meanwhile is its own work).
+    func ownMainActorJobsQueuedOnThisThread(by owners: MainActorJobOwners?)
     /// Whether ``runQueuedMainActorJobs(of:)`` can run them in this process.
     var canRunQueuedMainActorJobs: Bool { get }
 }

@@ -34,4 +34,9 @@ int devicesim_hold_main_queue_jobs(void);
 /// for the whole advance. Returns how many ran (0 when called from a job it runs).
 long devicesim_run_held_main_queue_jobs(void **owners, long *owner_count, long capacity);
 
+/// Until called again with NULL, the main-queue jobs queued on the calling thread belong to `owners`
+/// (the same buffer given to `devicesim_run_held_main_queue_jobs`): a synchronous advance on the main
+/// queue runs nothing but its own work on its thread.
+void devicesim_own_main_queue_jobs_queued_here(void **owners);
+
 #endif
