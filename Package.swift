@@ -137,10 +137,12 @@ let package = Package(
         // UserNotifications' notification center (authorization, triggers, delivery, the delegate) over the HAL.
         .target(name: "DeviceSimUserNotifications", dependencies: ["DeviceSimHAL", "DeviceSimTime"]),
         // Helpers for users' own tests.
-        .target(name: "DeviceSimTesting", dependencies: ["DeviceSim", "DeviceSimNetwork", "DeviceSimRuntimeHooks", "CEnqueueHookPlaceholder"]),
+        .target(name: "DeviceSimTesting", dependencies: ["DeviceSim", "DeviceSimNetwork", "DeviceSimRuntimeHooks", "CEnqueueHookPlaceholder", "CTestProcessGuard"]),
         // A placeholder in the runtime's global-enqueue hook slot from process load (test processes only),
         // so that swift-concurrency-extras' withMainSerialExecutor never empties the slot when it returns.
         .target(name: "CEnqueueHookPlaceholder"),
+        // Ends a test process whose `swift test` runner is gone (linked by DeviceSimTesting only).
+        .target(name: "CTestProcessGuard"),
         // The command line as a library (Sources/DeviceSimCLI), with no app of its own: the shipped
         // executable registers the bundled apps through `main(apps:)`, as a user's executable does.
         .target(
@@ -188,7 +190,7 @@ let package = Package(
         .executableTarget(name: "cafe-devicesim", dependencies: ["CafeCheckIn", "DeviceSimCLI"], path: "Tests/CafeCheckInExample/Sources/cafe-devicesim"),
         .testTarget(name: "DeviceSimReportTests", dependencies: ["DeviceSim", "DeviceSimReport"]),
         .testTarget(name: "DeviceSimStorageTests", dependencies: ["DeviceSimStorage"]),
-        .testTarget(name: "DeviceSimTestingTests", dependencies: ["DeviceSimTesting"]),
+        .testTarget(name: "DeviceSimTestingTests", dependencies: ["DeviceSimTesting", "DeviceSimTestSupport"]),
         .testTarget(name: "DeviceSimCoreBluetoothTests", dependencies: ["DeviceSimCoreBluetooth", "DeviceSimHAL", "DeviceSimTesting", "DeviceSimSimulated"]),
         // The worked examples of docs/testing-your-flows.md (the guide quotes these files).
         .testTarget(name: "DeviceSimGuideExamples", dependencies: ["DeviceSimTesting"], path: "Tests/GuideExamples"),

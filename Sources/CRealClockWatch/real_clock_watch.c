@@ -15,8 +15,11 @@
 #include "CRealClockWatch.h"
 
 #include <dlfcn.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <unistd.h>
 
 typedef void (*work_function)(void *);
 typedef void (*after_f_function)(uint64_t when, void *queue, void *context, work_function work);
@@ -77,9 +80,141 @@ int devicesim_set_main_queue_observer(devicesim_main_queue_observer new_observer
     return dlsym(RTLD_DEFAULT, "dispatch_async_f") == (void *)dispatch_async_f;
 }
 
+static void *dlsym_main_queue(void) {
+    void *queue = atomic_load_explicit(&main_queue, memory_order_relaxed);
+    if (queue == NULL) {
+        queue = dlsym(RTLD_DEFAULT, "_dispatch_main_q");
+        atomic_store(&main_queue, queue);
+    }
+    return queue;
+}
+
 static void notify_main_queue(void *queue) {
     devicesim_main_queue_observer current = atomic_load_explicit(&main_queue_observer, memory_order_acquire);
     if (current != NULL && queue != NULL && queue == atomic_load_explicit(&main_queue, memory_order_relaxed)) current();
+}
+
+// Main-queue jobs that a synchronous advance on the main queue may run early.
+//
+// Once `devicesim_hold_main_queue_jobs` was called, every `dispatch_async_f` to the main queue (every
+// main-actor job on Linux) goes to Dispatch wrapped in a record that also sits in a first-in, first-out
+// list. `devicesim_run_held_main_queue_jobs`, called on the main queue (a synchronous advance made by a
+// `@MainActor` test), takes records from that list and runs their work at once, in order; when Dispatch
+// later reaches such a record it only frees it. A record Dispatch reaches first leaves the list and runs as
+// usual. The main queue is serial, so a job runs exactly once either way.
+//
+// Only the caller's own jobs run early: each record carries the Swift task that was running on the
+// queueing thread when it was queued (NULL: none), and the runner takes only records queued by one of its
+// "owners", or that resume one: the task calling it (a @MainActor test) and the tasks whose jobs it has
+// run early during the same advance (a view model's `Task {}`, which then queues its own resumptions; a
+// task's job is the task itself, and the runtime clears the current task before a task hops), and every
+// record queued on the advancing thread while the advance runs (it runs nothing else meanwhile). So a
+// synchronous advance in one @MainActor test runs what that test's code queued, never another test's body
+// or work, which keep their place in Dispatch. (A caller outside any task, a synchronous XCTest method on
+// the main thread, owns the records queued outside any task: XCTest runs one test at a time.)
+struct held_job {
+    void *context;
+    work_function work;
+    uint64_t number;
+    void *queued_by;
+    void *queued_during;
+    int listed;
+    struct held_job *previous;
+    struct held_job *next;
+};
+
+static _Atomic(int) holding = 0;
+static pthread_mutex_t held_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct held_job *held_first = NULL;
+static struct held_job *held_last = NULL;
+static uint64_t held_numbered = 0;
+static _Atomic(int) running_held = 0;
+/// The owners of the synchronous advance running on this thread, if any (see
+/// devicesim_own_main_queue_jobs_queued_here).
+static __thread void *advance_on_this_thread = NULL;
+
+void devicesim_own_main_queue_jobs_queued_here(void **owners) { advance_on_this_thread = owners; }
+typedef __attribute__((swiftcall)) void *(*current_task_function)(void);
+
+/// The Swift task running on the calling thread (NULL: none), through the runtime's exported
+/// `swift_task_getCurrent`.
+static void *current_task(void) {
+    static _Atomic(current_task_function) function = NULL;
+    current_task_function found = atomic_load_explicit(&function, memory_order_acquire);
+    if (found == NULL) {
+        found = (current_task_function)dlsym(RTLD_DEFAULT, "swift_task_getCurrent");
+        if (found == NULL) return NULL;
+        atomic_store(&function, found);
+    }
+    return found();
+}
+
+static void unlink_held(struct held_job *job) {
+    if (job->previous) job->previous->next = job->next; else held_first = job->next;
+    if (job->next) job->next->previous = job->previous; else held_last = job->previous;
+    job->previous = job->next = NULL;
+    job->listed = 0;
+}
+
+static void devicesim_run_held_job_from_dispatch(void *record) {
+    struct held_job *job = record;
+    pthread_mutex_lock(&held_lock);
+    int runs = job->listed;
+    if (runs) unlink_held(job);
+    pthread_mutex_unlock(&held_lock);
+    if (runs) job->work(job->context);
+    free(job);
+}
+
+int devicesim_hold_main_queue_jobs(void) {
+    dlsym_main_queue();
+    atomic_store(&holding, 1);
+    return dlsym(RTLD_DEFAULT, "dispatch_async_f") == (void *)dispatch_async_f;
+}
+
+static int is_owner(void *task, void *const *owners, long count) {
+    for (long index = 0; index < count; index += 1) {
+        if (owners[index] == task) return 1;
+    }
+    return 0;
+}
+
+long devicesim_run_held_main_queue_jobs(void **owners, long *owner_count, long capacity) {
+    if (*owner_count == 0) {
+        if (capacity < 1) return 0;
+        owners[0] = current_task();
+        *owner_count = 1;
+    }
+    if (atomic_exchange(&running_held, 1)) return 0;   // not from inside a job it runs
+    pthread_mutex_lock(&held_lock);
+    uint64_t last = held_numbered;
+    pthread_mutex_unlock(&held_lock);
+    long ran = 0;
+    while (1) {
+        pthread_mutex_lock(&held_lock);
+        struct held_job *job = held_first;
+        while (job != NULL && job->number <= last && job->queued_during != (void *)owners
+               && !is_owner(job->queued_by, owners, *owner_count) && !is_owner(job->context, owners, *owner_count)) {
+            job = job->next;
+        }
+        if (job == NULL || job->number > last) {
+            pthread_mutex_unlock(&held_lock);
+            break;
+        }
+        unlink_held(job);
+        void *context = job->context;
+        work_function work = job->work;
+        pthread_mutex_unlock(&held_lock);
+        // A task's job is the task itself: what it queues while it runs is the owners' too.
+        if (context != NULL && !is_owner(context, owners, *owner_count) && *owner_count < capacity) {
+            owners[*owner_count] = context;
+            *owner_count += 1;
+        }
+        work(context);
+        ran += 1;
+    }
+    atomic_store(&running_held, 0);
+    return ran;
 }
 
 void dispatch_async_f(void *queue, void *context, work_function work) {
@@ -90,6 +225,26 @@ void dispatch_async_f(void *queue, void *context, work_function work) {
         atomic_store(&real, function);
     }
     notify_main_queue(queue);
+    if (queue != NULL && atomic_load_explicit(&holding, memory_order_acquire)
+        && queue == dlsym_main_queue()) {
+        struct held_job *job = malloc(sizeof(struct held_job));
+        if (job != NULL) {
+            job->context = context;
+            job->work = work;
+            job->listed = 1;
+            job->next = NULL;
+            pthread_mutex_lock(&held_lock);
+            job->number = ++held_numbered;
+            job->queued_by = current_task();
+            job->queued_during = advance_on_this_thread;
+            job->previous = held_last;
+            if (held_last) held_last->next = job; else held_first = job;
+            held_last = job;
+            pthread_mutex_unlock(&held_lock);
+            function(queue, job, devicesim_run_held_job_from_dispatch);
+            return;
+        }
+    }
     function(queue, context, work);
 }
 

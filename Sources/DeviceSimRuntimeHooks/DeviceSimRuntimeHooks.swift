@@ -1,3 +1,4 @@
+import CRealClockWatch
 import DeviceSimTime
 
 /// The parts of DeviceSim that reach below the Swift language, for test targets, the scenario runner and
@@ -22,6 +23,7 @@ public enum DeviceSimRuntimeHooks {
     private static let installed: Void = {
         InstalledRuntimeHooks.hooks = ProcessRuntimeHooks(slots: .process)
         _ = RealClockWatch.isWatching     // the Dispatch timer observer, installed once
+        _ = RealClockWatch.holdsMainQueueJobs   // main-actor jobs a synchronous advance may run early
     }()
 }
 
@@ -54,4 +56,15 @@ final class ProcessRuntimeHooks: SimulationRuntimeHooks {
     var watchesRealClocks: Bool { RealClockWatch.isWatching }
 
     var watchesTheMainQueue: Bool { RealClockWatch.isWatchingTheMainQueue }
+
+    var canRunQueuedMainActorJobs: Bool { RealClockWatch.holdsMainQueueJobs }
+
+    func ownMainActorJobsQueuedOnThisThread(by owners: MainActorJobOwners?) {
+        devicesim_own_main_queue_jobs_queued_here(owners?.tasks)
+    }
+
+    func runQueuedMainActorJobs(of owners: MainActorJobOwners) -> Int? {
+        guard RealClockWatch.holdsMainQueueJobs, MainQueue.isCurrent else { return nil }
+        return Int(devicesim_run_held_main_queue_jobs(owners.tasks, &owners.count, owners.capacity))
+    }
 }

@@ -48,6 +48,10 @@ enum RealClockWatch {
         )
     }
 
+    /// Whether main-queue jobs are held so that a synchronous advance on the main actor can run them early
+    /// (`devicesim_run_held_main_queue_jobs`); starts holding them on first use.
+    static let holdsMainQueueJobs: Bool = devicesim_hold_main_queue_jobs() != 0
+
     /// Whether main-queue work passes through the watch in this process; installs its observer on first use.
     static let isWatchingTheMainQueue: Bool = devicesim_set_main_queue_observer(observeMainQueue) != 0
 
@@ -91,7 +95,8 @@ enum RealClockWatch {
                 pastTheEntry = entries.contains(raw)
                 continue
             }
-            if frame.isSwiftThunk || symbol.imageName.hasPrefix("lib") || raw.hasPrefix("$ss") || raw.hasPrefix("$sS") || raw.hasPrefix("$s13DeviceSimTime") || raw.hasPrefix("$s21DeviceSimRuntimeHooks")
+            // (`devicesim_`: the watch's own C functions, such as the wrapper of a held main-queue job.)
+            if frame.isSwiftThunk || symbol.imageName.hasPrefix("lib") || raw.hasPrefix("devicesim_") || raw.hasPrefix("$ss") || raw.hasPrefix("$sS") || raw.hasPrefix("$s13DeviceSimTime") || raw.hasPrefix("$s21DeviceSimRuntimeHooks")
                 || symbol.name.hasPrefix("thunk for") || symbol.name.hasPrefix("partial apply for thunk") {
                 continue
             }

@@ -260,11 +260,14 @@ public final class TestSimulation {
     /// Runs everything due in the next `duration` of virtual time, on the calling thread.
     ///
     /// This is the form for synchronous tests. From `async` code write `try await simulation.advance(by:)`
-    /// (the compiler picks that form there): it also runs `@MainActor` code under test. Called
-    /// synchronously from the main actor, this form cannot run main-actor work: if a sleep of main-actor
-    /// code wakes during it, it throws ``TestSimulationError/mainActorWorkStranded(advancedAt:sleeps:)``.
+    /// (the compiler picks that form there). Called from the main actor (a `@MainActor` test, or a
+    /// synchronous helper it calls) for a simulation made there, this form too runs `@MainActor` code under
+    /// test: the view model's `Task {}`s that have not started yet run first, and the code after each of
+    /// their sleeps runs at its virtual instant. (In a process whose runtime hooks cannot run main-actor
+    /// jobs early, a sleep of main-actor code that wakes during it makes it throw
+    /// ``TestSimulationError/mainActorWorkStranded(advancedAt:sleeps:)``.)
     public func advance(by duration: Duration, fileID: String = #fileID, line: Int = #line) throws {
-        try runSynchronously(fileID: fileID, line: line) { try scheduler.run(for: duration) }
+        try runSynchronously(.until(scheduler.now.advanced(by: duration)), fileID: fileID, line: line)
     }
 
     /// Runs everything due up to and including `instant`, and leaves the clock there.
@@ -273,7 +276,7 @@ public final class TestSimulation {
     /// `instant`.
     public func advance(to instant: VirtualInstant, fileID: String = #fileID, line: Int = #line) throws {
         try checkNotPast(instant)
-        try runSynchronously(fileID: fileID, line: line) { try scheduler.run(until: instant) }
+        try runSynchronously(.until(instant), fileID: fileID, line: line)
     }
 
     /// Runs everything due up to `instant`; the same as ``advance(to:fileID:line:)``.
@@ -283,12 +286,12 @@ public final class TestSimulation {
 
     /// Runs until nothing is scheduled and no task can run (bounded by the limits).
     public func runUntilIdle(fileID: String = #fileID, line: Int = #line) throws {
-        try runSynchronously(fileID: fileID, line: line) { try scheduler.runUntilIdle() }
+        try runSynchronously(.untilIdle, fileID: fileID, line: line)
     }
 
     /// Runs every job and event due now, without moving the clock.
     public func runCurrent(fileID: String = #fileID, line: Int = #line) throws {
-        try runSynchronously(fileID: fileID, line: line) { try scheduler.runCurrent() }
+        try runSynchronously(.until(scheduler.now), fileID: fileID, line: line)
     }
 
     /// Runs everything due in the next `duration` of virtual time, from any isolation: the one way to
@@ -379,12 +382,7 @@ public final class TestSimulation {
             try checkProblems()
             return
         }
-        try runSynchronously(fileID: fileID, line: line) {
-            switch target {
-            case .until(let instant): try scheduler.run(until: instant)
-            case .untilIdle: try scheduler.runUntilIdle()
-            }
-        }
+        try runSynchronously(target, fileID: fileID, line: line)
     }
 
     @MainActor
@@ -395,12 +393,30 @@ public final class TestSimulation {
         }
     }
 
-    /// Runs `body` (a synchronous run of the scheduler), then throws what went wrong: an escape, an
-    /// action from another thread, or main-actor work that this synchronous run could not let go on.
-    private func runSynchronously(fileID: String, line: Int, _ body: () throws -> Void) throws {
+    /// Runs the scheduler synchronously to `target`, then throws what went wrong: an escape, an action
+    /// from another thread, or main-actor work that this synchronous run could not let go on.
+    ///
+    /// From the main actor, for a simulation of the main actor (made or advanced there), it runs the
+    /// main actor's queued work as it goes (a view model's `Task {}`s that have not started yet, the code
+    /// after a main-actor sleep that woke), as the `async` form does: see
+    /// ``DeviceSimTime/EventScheduler/runSynchronouslyOnMainActor(until:)``. Where it cannot (the runtime
+    /// hooks cannot run main-actor jobs early in this process), a main-actor sleep that wakes during it is
+    /// reported as stranded.
+    private func runSynchronously(_ target: Target, fileID: String, line: Int) throws {
         try checkProblems()
+        if scheduler.runsSynchronouslyOnMainActor {
+            switch target {
+            case .until(let instant): try scheduler.runSynchronouslyOnMainActor(until: instant)
+            case .untilIdle: try scheduler.runSynchronouslyOnMainActor(until: nil)
+            }
+            try checkProblems()
+            return
+        }
         _ = scheduler.executor.takeStrandedMainActorWakes()
-        try body()
+        switch target {
+        case .until(let instant): try scheduler.run(until: instant)
+        case .untilIdle: try scheduler.runUntilIdle()
+        }
         let stranded = scheduler.executor.takeStrandedMainActorWakes()
         if !stranded.isEmpty {
             throw TestSimulationError.mainActorWorkStranded(advancedAt: SimulationTaskOrigin(fileID: fileID, line: line), sleeps: stranded)

@@ -31,6 +31,16 @@ package protocol SimulationRuntimeHooks: AnyObject, Sendable {
     /// Whether work queued on the main queue passes through the watch in this process (installs its
     /// observer on first use).
     var watchesTheMainQueue: Bool { get }
+    /// Runs at once, in order, the main-actor jobs queued so far by `owners` that have not run yet (a view
+    /// model's `Task {}`s, resumed `await`s), when called on the main queue: a synchronous advance from the
+    /// main actor runs them this way. Returns how many ran; nil when this process cannot (the watch is not
+    /// linked into the executable).
+    func runQueuedMainActorJobs(of owners: MainActorJobOwners) -> Int?
+    /// Until called with nil, main-actor jobs queued on the calling thread belong to `owners` (a
+    /// synchronous advance on the main queue: all that runs on its thread meanwhile is its own work).
+    func ownMainActorJobsQueuedOnThisThread(by owners: MainActorJobOwners?)
+    /// Whether ``runQueuedMainActorJobs(of:)`` can run them in this process.
+    var canRunQueuedMainActorJobs: Bool { get }
 }
 
 /// The runtime hooks installed in this process (see ``SimulationRuntimeHooks``).
@@ -44,4 +54,23 @@ package enum InstalledRuntimeHooks {
     static let notInstalledReason = "the runtime hooks that keep a `Task {}` started by simulated code in the simulation "
         + "are not linked into this program: link DeviceSimTesting (tests) or DeviceSimRuntimeHooks and call "
         + "`DeviceSimRuntimeHooks.install()` before making the simulation"
+}
+
+/// Whose queued main-actor jobs a synchronous advance runs early: the test's task, and the tasks whose
+/// jobs it ran (see ``SimulationRuntimeHooks/runQueuedMainActorJobs(of:)``). One per advance, on the
+/// main actor only.
+package final class MainActorJobOwners {
+    /// The tasks, as the runtime's task pointers (the first is the caller's, filled in by the first run).
+    package let tasks: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+    /// How many of ``tasks`` are set.
+    package var count = 0
+    /// How many tasks it can hold (more are not remembered: their later jobs run in Dispatch's order).
+    package let capacity = 4_096
+
+    package init() {
+        tasks = .allocate(capacity: capacity)
+        tasks.initialize(repeating: nil, count: capacity)
+    }
+
+    deinit { tasks.deallocate() }
 }

@@ -1,5 +1,9 @@
 import DeviceSim
 import DeviceSimTesting
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import Synchronization
 import Testing
 
@@ -20,6 +24,8 @@ enum Mutant: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case sendsTwice
     /// `stop()` does not cancel the view model's tasks (no cancel on exit).
     case noCancelOnExit
+    /// A retry of the check-in is sent with a new idempotency key (the server applies it twice).
+    case newKeyPerRetry
 
     var testDescription: String { rawValue }
 
@@ -115,6 +121,41 @@ actor MutantPhotoUploader {
     }
 }
 
+/// The guide's check-in over `URLSession` (docs/testing-your-flows.md, "URLSession and a fake HTTP
+/// server", and Examples/CheckIn): posts one check-in with an `Idempotency-Key`, retrying 30 s after a
+/// failure, with the same key until the server answers; `mutant` put in.
+actor MutantCheckInSender {
+    private(set) var confirmed = 0
+    private let clock: any Clock<Duration>
+    private let mutant: Mutant
+    private var keys = 0
+
+    init(clock: any Clock<Duration>, mutant: Mutant) {
+        self.clock = clock
+        self.mutant = mutant
+    }
+
+    private func makeKey() -> String {
+        keys += 1
+        return "key-\(keys)"
+    }
+
+    func checkIn() async {
+        var key = makeKey()
+        while !Task.isCancelled {
+            var request = URLRequest(url: URL(string: "https://api.cafe.example/check-ins")!, timeoutInterval: 15)
+            request.httpMethod = "POST"
+            request.setValue(key, forHTTPHeaderField: "Idempotency-Key")
+            if let (_, response) = try? await URLSession.shared.data(for: request), (response as? HTTPURLResponse)?.statusCode == 201 {
+                confirmed += 1
+                return
+            }
+            if mutant == .newKeyPerRetry { key = makeKey() }
+            do { try await clock.sleep(for: .seconds(30)) } catch { return }
+        }
+    }
+}
+
 // MARK: The tests the guide recommends, run against each mutant
 
 /// The guide's recommended tests, as functions of the mutant they run against: each ends the way the
@@ -181,11 +222,31 @@ enum RecommendedTests {
         try simulation.expectNoPendingWork()
     }
 
+    /// The guide's "URLSession and a fake HTTP server" test (aLostReplyIsAppliedOnce): the server applies
+    /// the check-in and the reply is lost; the app times out, retries, and the server must have applied
+    /// it once.
+    static func aLostReplyIsAppliedOnce(_ mutant: Mutant) async throws {
+        let simulation = TestSimulation()
+        let phone = simulation.addDevice("phone", at: home)
+        let server = FakeHTTPServer(simulation, host: "api.cafe.example") { server in
+            server.route("POST", "/check-ins") { _ in .json(["id": "c1"], status: 201) }
+        }
+        server.failNext(1, with: .replyLost)               // applied; the reply never comes back
+        let sender = MutantCheckInSender(clock: simulation.clock, mutant: mutant)
+        // The phone whose URLSession this is (under the `.simulation` trait, the first device added is).
+        DeviceContext.withDevice(phone.device) { _ = simulation.spawn { await sender.checkIn() } }
+        try await simulation.advance(by: .seconds(60))     // timed out at 15 s, retried at 45 s
+        #expect(await sender.confirmed == 1)
+        #expect(server.applied("POST", "/check-ins").count == 1)
+        try simulation.expectNoPendingWork()
+    }
+
     /// Every recommended test, by name.
     @MainActor static let all: [(name: String, run: (Mutant) async throws -> Void)] = [
         ("photosTakenOfflineGoUpWhenTheDeviceIsBack", photosTakenOfflineGoUpWhenTheDeviceIsBack),
         ("aDroppedConnectionAndAServerErrorAreRetried", aDroppedConnectionAndAServerErrorAreRetried),
         ("theOfferStopsWithTheScreen", theOfferStopsWithTheScreen),
+        ("aLostReplyIsAppliedOnce", aLostReplyIsAppliedOnce),
     ]
 }
 
@@ -232,5 +293,6 @@ final class FailureFlag: Sendable {
         .missingStateUpdateAfterAwait: "photosTakenOfflineGoUpWhenTheDeviceIsBack",
         .sendsTwice: "aDroppedConnectionAndAServerErrorAreRetried",
         .noCancelOnExit: "theOfferStopsWithTheScreen",
+        .newKeyPerRetry: "aLostReplyIsAppliedOnce",
     ]
 }

@@ -23,5 +23,22 @@ typedef void (*devicesim_main_queue_observer)(void);
 int devicesim_set_main_queue_observer(devicesim_main_queue_observer observer);
 
 
+/// From now on, keeps every job queued on the main queue with `dispatch_async_f` (every main-actor job on
+/// Linux) in a list as well, so that `devicesim_run_held_main_queue_jobs` can run it early. Returns 1 if
+/// this process's main-queue work passes through the watch, 0 if not (then nothing is held).
+int devicesim_hold_main_queue_jobs(void);
+
+/// Runs, on the calling thread, in the order they were queued, the held main-queue jobs queued before this
+/// call by one of `owners` (Swift tasks, `*owner_count` of them; when 0, the calling task is made the
+/// first) that Dispatch has not run yet; Dispatch then skips them. The task of each job run is added to
+/// `owners` (up to `capacity`), so what it queues is run by the next call. Other jobs (another test's) keep
+/// their place. Call it on the main queue only (a synchronous advance on the main actor), keeping `owners`
+/// for the whole advance. Returns how many ran (0 when called from a job it runs).
+long devicesim_run_held_main_queue_jobs(void **owners, long *owner_count, long capacity);
+
+/// Until called again with NULL, the main-queue jobs queued on the calling thread belong to `owners`
+/// (the same buffer given to `devicesim_run_held_main_queue_jobs`): a synchronous advance on the main
+/// queue runs nothing but its own work on its thread.
+void devicesim_own_main_queue_jobs_queued_here(void **owners);
 
 #endif
