@@ -133,7 +133,7 @@ public enum ScenarioParser {
         let places = world?.places ?? [:]
         // Every position of the scenario (a device's, a step's, an app's settings and actions) may name one.
         var placed = root.placing(places)
-        if text.contains(" local") { placed = try LocalClockTimes.resolve(placed, start: startDate, timeZone: timeZone) }
+        if text.utf8.containsASCII(" local") { placed = try LocalClockTimes.resolve(placed, start: startDate, timeZone: timeZone) }
         map = try placed.mapping(allowing: topLevelKeys, what: "scenario")
 
         let deviceNodes = try map.required("devices").sequence(what: "list of devices")
@@ -181,7 +181,8 @@ public enum ScenarioParser {
 
         var expectations: [Expectation] = []
         var probes: [StoredProbe] = []
-        let scenarioTexts = root.texts(leavingOut: "expect")
+        // Read only when a stored: expectation names an account no device has (one pass over the file).
+        let scenarioTexts = ScenarioTexts(root: root)
         if let node = map.optional("expect") {
             for expectationNode in try node.sequence(what: "list of expectations") {
                 if let (probe, expectation) = try parseStoredExpectation(expectationNode, devices: devices, id: probes.count, scenarioTexts: scenarioTexts) {
@@ -727,7 +728,7 @@ public enum ScenarioParser {
 
     /// A `stored:` or `server:` expectation: the read it needs and the event expectation on what the
     /// read finds (nil for any other expectation).
-    private static func parseStoredExpectation(_ node: YAMLNode, devices: [DeviceSpec], id: Int, scenarioTexts: Set<String>) throws(ScenarioError) -> (StoredProbe, Expectation)? {
+    private static func parseStoredExpectation(_ node: YAMLNode, devices: [DeviceSpec], id: Int, scenarioTexts: ScenarioTexts) throws(ScenarioError) -> (StoredProbe, Expectation)? {
         guard node.isMapping, let keys = try? node.fieldNames(), keys.contains("stored") || keys.contains("server") else { return nil }
         let isServer = keys.contains("server")
         let map = try node.mapping(allowing: isServer ? serverExpectationKeys : storedExpectationKeys, what: isServer ? "server expectation" : "stored expectation")
@@ -757,7 +758,7 @@ public enum ScenarioParser {
             let account = try accountNode?.string(what: "an account")
             if let account, let accountNode, !devices.contains(where: { $0.account == account || $0.id == account }) {
                 // An account that exists nowhere in the scenario (a typo) made "nothing is there" pass.
-                let texts = scenarioTexts
+                let texts = scenarioTexts.all
                 if !texts.contains(account) {
                     let candidates = Set(devices.map(\.account) + texts.filter { $0.contains("@") }).sorted()
                     throw accountNode.error("no device has the account '\(MessageText.excerpt(account))' and the scenario names it nowhere else, so the \(app) server cannot hold rows of it" + NearestWord.didYouMean(account, among: candidates))
