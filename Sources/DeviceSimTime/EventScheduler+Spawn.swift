@@ -24,17 +24,7 @@ extension EventScheduler {
         let key = registry.start(origin)
         return Task(executorPreference: executor) {
             defer { registry.finish(key) }
-            // One cancellation handler for the task's whole life, which ends the virtual-clock sleep in
-            // progress (its sleeps then install none of their own).
-            let canceller = TaskSleepCanceller()
-            defer { canceller.ownerDidFinish() }
-            return try await withTaskCancellationHandler {
-                try await SimulationTaskOrigin.$current.withValue(origin) {
-                    try await TaskSleepCanceller.$current.withValue(canceller) { try await operation() }
-                }
-            } onCancel: {
-                canceller.cancel()
-            }
+            return try await SimulationTaskOrigin.$current.withValue(origin) { try await operation() }
         }
     }
 
@@ -51,15 +41,7 @@ extension EventScheduler {
         let key = registry.start(origin)
         return Task(executorPreference: executor) {
             defer { registry.finish(key) }
-            let canceller = TaskSleepCanceller()
-            defer { canceller.ownerDidFinish() }
-            return await withTaskCancellationHandler {
-                await SimulationTaskOrigin.$current.withValue(origin) {
-                    await TaskSleepCanceller.$current.withValue(canceller) { await operation() }
-                }
-            } onCancel: {
-                canceller.cancel()
-            }
+            return await SimulationTaskOrigin.$current.withValue(origin) { await operation() }
         }
     }
 }

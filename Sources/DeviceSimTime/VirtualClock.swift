@@ -37,43 +37,29 @@ public struct VirtualClock: Clock, Sendable {
     public func sleep(until deadline: VirtualInstant, tolerance: Duration? = nil) async throws {
         try Task.checkCancellation()
         let handle = self.handle
-        let sleeper = Sleeper(handle)
+        let sleeper = Sleeper()
         let origin = SimulationTaskOrigin.current
-        // In a task started by `spawn`, that task's one cancellation handler ends the sleep: no handler
-        // (a task status record) installed and removed per sleep. Elsewhere the sleep installs its own.
-        if let canceller = TaskSleepCanceller.current, canceller.isOwnedByCurrentTask {
-            canceller.watch(sleeper)
-            defer { canceller.unwatch(sleeper) }
-            try await wait(sleeper, until: deadline, origin: origin)
-            return
-        }
         try await withTaskCancellationHandler {
-            try await wait(sleeper, until: deadline, origin: origin)
+            try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Void, any Error>) in
+                sleeper.install(continuation)
+                let executor = handle.executor
+                if executor.acceptsSleepFromCaller {
+                    handle.scheduleWake(sleeper, at: deadline, origin: origin, resumesOnTheMainActor: executor.callerIsMainActorCode)
+                    return
+                }
+                let escape = SimulationEscape(deadline: deadline, origin: origin, place: MainQueue.isCurrent ? .mainActor : .otherThread)
+                // Counted only once its wake is on its way, so whoever sees the count and then advances
+                // finds the wake in the mailbox.
+                if executor.failsEscapedSleeps {
+                    executor.noteEscape(escape)
+                    sleeper.resume(throwing: VirtualClockError.sleptOutsideTheSimulation(escape))
+                } else {
+                    executor.submit { handle.scheduleWake(sleeper, at: deadline, origin: origin, resumesOnTheMainActor: false) }
+                    executor.noteEscape(escape)
+                }
+            }
         } onCancel: {
             handle.cancel(sleeper)
-        }
-    }
-
-    /// Suspends until `sleeper` is resumed: by its wake-up at `deadline`, or by cancellation.
-    private func wait(_ sleeper: Sleeper, until deadline: VirtualInstant, origin: SimulationTaskOrigin?) async throws {
-        let handle = self.handle
-        try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Void, any Error>) in
-            sleeper.install(continuation)
-            let executor = handle.executor
-            if executor.acceptsSleepFromCaller {
-                handle.scheduleWake(sleeper, at: deadline, origin: origin, resumesOnTheMainActor: executor.callerIsMainActorCode)
-                return
-            }
-            let escape = SimulationEscape(deadline: deadline, origin: origin, place: MainQueue.isCurrent ? .mainActor : .otherThread)
-            // Counted only once its wake is on its way, so whoever sees the count and then advances
-            // finds the wake in the mailbox.
-            if executor.failsEscapedSleeps {
-                executor.noteEscape(escape)
-                sleeper.resume(throwing: VirtualClockError.sleptOutsideTheSimulation(escape))
-            } else {
-                executor.submit { handle.scheduleWake(sleeper, at: deadline, origin: origin, resumesOnTheMainActor: false) }
-                executor.noteEscape(escape)
-            }
         }
     }
 }
@@ -138,18 +124,8 @@ private final class SchedulerHandle: @unchecked Sendable {
 }
 
 /// One pending sleep: resumed exactly once, by its deadline or by cancellation.
-private final class Sleeper: CancellableSleep, @unchecked Sendable {
+private final class Sleeper: @unchecked Sendable {
     private let state = Mutex<(continuation: UnsafeContinuation<Void, any Error>?, finished: Bool, error: (any Error)?)>((nil, false, nil))
-    /// The clock's scheduler, which cancels the sleep.
-    private let handle: SchedulerHandle
-
-    init(_ handle: SchedulerHandle) {
-        self.handle = handle
-    }
-
-    func cancelSleep() {
-        handle.cancel(self)
-    }
     /// The scheduled wake-up; read and written on the simulation's thread only.
     var wake: ScheduledEvent?
 

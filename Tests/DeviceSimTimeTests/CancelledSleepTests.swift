@@ -99,45 +99,4 @@ import Testing
         let origin = await inner.withLock { $0 }?.value
         #expect(origin == SimulationTaskOrigin(fileID: "DeviceSimTimeTests/CancelledSleepTests.swift", line: spawnLine))
     }
-
-    /// A spawned task's sleeps share the task's one cancellation handler: the cancel must reach the
-    /// sleep in progress, not one that has ended.
-    @Test func aSpawnedTaskCancelledInItsThirdSleepStopsThere() throws {
-        let scheduler = EventScheduler()
-        let clock = VirtualClock(scheduler)
-        let log = EventLog()
-        let task = scheduler.spawn {
-            do {
-                for _ in 0..<5 {
-                    try await clock.sleep(for: .seconds(2))
-                    log.append("tick @\(clock.now)")
-                }
-            } catch {
-                log.append("cancelled @\(clock.now)")
-            }
-            // Cancelled for good: a later sleep ends at once.
-            let late = (try? await clock.sleep(for: .seconds(1))) == nil ? "refused" : "slept"
-            log.append("late sleep \(late) @\(clock.now)")
-        }
-        scheduler.schedule(after: .seconds(5)) { task.cancel() }
-        try scheduler.runUntilIdle()
-        #expect(log.all == ["tick @2.000s", "tick @4.000s", "cancelled @5.000s", "late sleep refused @5.000s"])
-        #expect(!scheduler.hasPendingEvents)
-    }
-
-    /// A parent's cancellation reaches the sleep of its child task, and a child's own cancellation
-    /// leaves the parent's sleep alone.
-    @Test func cancellingAParentEndsItsChildsSleep() throws {
-        let scheduler = EventScheduler()
-        let clock = VirtualClock(scheduler)
-        let log = EventLog()
-        let task = scheduler.spawn {
-            async let child: String = (try? await clock.sleep(for: .seconds(10))).map { "child woke" } ?? "child cancelled @\(clock.now)"
-            log.append(await child)
-        }
-        scheduler.schedule(after: .seconds(3)) { task.cancel() }
-        try scheduler.runUntilIdle()
-        #expect(log.all == ["child cancelled @3.000s"])
-        #expect(!scheduler.hasPendingEvents)
-    }
 }
