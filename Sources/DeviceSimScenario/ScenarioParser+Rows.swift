@@ -18,7 +18,7 @@ extension ScenarioParser {
     /// The server table a `server:` expectation (or a `same-as:` of one) reads: `server:` (an app a
     /// device runs), `table:` (one of its server's), `account:` (optional: one the scenario names) and
     /// `columns:` (optional: a subset of the table's, by name; their places are returned).
-    static func parseServerSource(_ map: YAMLMapping, devices: [DeviceSpec], scenarioTexts: Set<String>) throws(ScenarioError) -> (StoredProbe.Source, [Int]?) {
+    static func parseServerSource(_ map: YAMLMapping, devices: [DeviceSpec], scenarioTexts: ScenarioTexts) throws(ScenarioError) -> (StoredProbe.Source, [Int]?) {
         let appNode = try map.required("server")
         let app = try appNode.choice(ScenarioAppRegistry.names, what: "an app")
         guard devices.contains(where: { $0.app?.name == app }) else {
@@ -37,8 +37,9 @@ extension ScenarioParser {
         let account = try accountNode?.string(what: "an account")
         if let account, let accountNode, !devices.contains(where: { $0.account == account || $0.id == account }) {
             // An account that exists nowhere in the scenario (a typo) made "nothing is there" pass.
-            if !scenarioTexts.contains(account) {
-                let candidates = Set(devices.map(\.account) + scenarioTexts.filter { $0.contains("@") }).sorted()
+            let texts = scenarioTexts.all
+            if !texts.contains(account) {
+                let candidates = Set(devices.map(\.account) + texts.filter { $0.contains("@") }).sorted()
                 throw accountNode.error("no device has the account '\(MessageText.excerpt(account))' and the scenario names it nowhere else, so the \(app) server cannot hold rows of it" + NearestWord.didYouMean(account, among: candidates))
             }
         }
@@ -66,7 +67,7 @@ extension ScenarioParser {
     /// `count:`, `same-as:`; `order:` other than `any` or without `rows:` or `same-as:`; a `same-as:`
     /// that reads nothing comparable.
     static func parseRowsCheck(
-        _ map: YAMLMapping, rows: [[String]]?, source: StoredProbe.Source, node: YAMLNode, devices: [DeviceSpec], scenarioTexts: Set<String>
+        _ map: YAMLMapping, rows: [[String]]?, source: StoredProbe.Source, node: YAMLNode, devices: [DeviceSpec], scenarioTexts: ScenarioTexts
     ) throws(ScenarioError) -> RowsCheck? {
         let given = RowsCheck.keys.filter { map.optional($0) != nil && $0 != "columns" }
         guard !given.isEmpty else {

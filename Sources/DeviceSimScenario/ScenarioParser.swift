@@ -135,7 +135,7 @@ public enum ScenarioParser {
         let places = world?.places ?? [:]
         // Every position of the scenario (a device's, a step's, an app's settings and actions) may name one.
         var placed = root.placing(places)
-        if text.contains(" local") { placed = try LocalClockTimes.resolve(placed, start: startDate, timeZone: timeZone) }
+        if text.utf8.containsASCII(" local") { placed = try LocalClockTimes.resolve(placed, start: startDate, timeZone: timeZone) }
         map = try placed.mapping(allowing: topLevelKeys, what: "scenario")
 
         let deviceNodes = try map.required("devices").sequence(what: "list of devices")
@@ -185,7 +185,8 @@ public enum ScenarioParser {
 
         var expectations: [Expectation] = []
         var probes: [StoredProbe] = []
-        let scenarioTexts = root.texts(leavingOut: "expect")
+        // Read only when a stored: expectation names an account no device has (one pass over the file).
+        let scenarioTexts = ScenarioTexts(root: root)
         if let node = map.optional("expect") {
             for expectationNode in try node.sequence(what: "list of expectations") {
                 if let http = try parseHTTPExpectation(expectationNode, servers: httpServers, devices: devices) {
@@ -745,7 +746,7 @@ public enum ScenarioParser {
 
     /// A `stored:` or `server:` expectation: the read it needs and the event expectation on what the
     /// read finds (nil for any other expectation).
-    private static func parseStoredExpectation(_ node: YAMLNode, devices: [DeviceSpec], id: Int, scenarioTexts: Set<String>) throws(ScenarioError) -> (StoredProbe, Expectation)? {
+    private static func parseStoredExpectation(_ node: YAMLNode, devices: [DeviceSpec], id: Int, scenarioTexts: ScenarioTexts) throws(ScenarioError) -> (StoredProbe, Expectation)? {
         guard node.isMapping, let keys = try? node.fieldNames(), keys.contains("stored") || keys.contains("server") else { return nil }
         let isServer = keys.contains("server")
         let map = try node.mapping(allowing: (isServer ? serverExpectationKeys : storedExpectationKeys) + RowsCheck.keys, what: isServer ? "server expectation" : "stored expectation")

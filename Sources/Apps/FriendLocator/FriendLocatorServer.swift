@@ -116,6 +116,9 @@ public final class FriendLocatorServer: LocatorBackend {
     private var pingObservers: [String: ObserverList<PingNotice>] = [:]
     /// The accounts' ids in the order they were given: the friends of a friend of everyone.
     private let accountOrder: [String]
+    /// Each lowercased e-mail address's account id: the smallest id of that address (sign-up and
+    /// add-friend look an address up once instead of sorting every account per request).
+    private let accountIDByEmail: [String: String]
 
     /// Creates the backend with its hotspots and accounts.
     public init(scheduler: EventScheduler, events: any EventSink, configuration: Configuration = Configuration(), hotspots: [HotspotInfo], accounts: [Account]) {
@@ -126,6 +129,16 @@ public final class FriendLocatorServer: LocatorBackend {
         self.accounts = Dictionary(accounts.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         var seen = Set<String>()
         self.accountOrder = accounts.map(\.id).filter { seen.insert($0).inserted }
+        var byEmail: [String: String] = [:]
+        for account in self.accounts.values.sorted(by: { $0.id < $1.id }) where byEmail[account.email.lowercased()] == nil {
+            byEmail[account.email.lowercased()] = account.id
+        }
+        self.accountIDByEmail = byEmail
+    }
+
+    /// The account of `email` (compared lowercased; the smallest id when several share it).
+    private func account(email: String) -> Account? {
+        accountIDByEmail[email.lowercased()].flatMap { accounts[$0] }
     }
 
     /// `user`'s friends in order: her list, then, for a friend of everyone, every other account.
@@ -165,7 +178,7 @@ public final class FriendLocatorServer: LocatorBackend {
 
     func serveSignUp(email: String) throws(BackendError) -> String {
         try failIfInjected(.signUp, account: nil)
-        guard let user = accounts.values.sorted(by: { $0.id < $1.id }).first(where: { $0.email.lowercased() == email.lowercased() }) else {
+        guard let user = account(email: email) else {
             record("backend.sign-up-refused", account: nil, [("email", .string(email))])
             throw .notFound(email: email)
         }
@@ -212,7 +225,7 @@ public final class FriendLocatorServer: LocatorBackend {
     func serveAddFriend(email: String, to account: String) throws(BackendError) -> String {
         try failIfInjected(.addFriend, account: account)
         _ = try self.account(account)
-        guard let friend = accounts.values.sorted(by: { $0.id < $1.id }).first(where: { $0.email.lowercased() == email.lowercased() }) else {
+        guard let friend = self.account(email: email) else {
             record("backend.friend-not-found", account: account, [("email", .string(email))])
             throw .notFound(email: email)
         }
