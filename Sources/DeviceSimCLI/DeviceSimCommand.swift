@@ -25,29 +25,32 @@ struct DeviceSimCommand: ParsableCommand {
     /// Parses and runs the command, mapping outcomes onto the documented exit codes
     /// (usage errors exit 2, not ArgumentParser's 64).
     static func main() {
-        let code: Int32
+        Foundation.exit(status(running: Array(CommandLine.arguments.dropFirst())))
+    }
+
+    /// Parses `arguments` (without the program's name), runs the command and returns its documented
+    /// exit code; help and errors are printed as ``main()`` prints them.
+    static func status(running arguments: [String]) -> Int32 {
         do {
-            var command = try parseAsRoot()
+            var command = try parseAsRoot(arguments)
             try command.run()
-            code = 0
+            return 0
         } catch let exit as ExitCode {
-            code = exit.rawValue
+            return exit.rawValue
         } catch {
-            if let unknown = unknownSubcommandMessage(Array(CommandLine.arguments.dropFirst())) {
+            if let unknown = unknownSubcommandMessage(arguments) {
                 Terminal.standardError.write(unknown + "\n")
-                Foundation.exit(2)
+                return 2
             }
             let status = exitCode(for: error)
             let message = fullMessage(for: error)
             if status == .success {
                 if !message.isEmpty { Terminal.standardOutput.write(message + "\n") }
-                code = 0
-            } else {
-                if !message.isEmpty { Terminal.standardError.write(message + "\n") }
-                code = 2
+                return 0
             }
+            if !message.isEmpty { Terminal.standardError.write(message + "\n") }
+            return 2
         }
-        Foundation.exit(code)
     }
 
     /// For a first argument that names no subcommand but is close to one (`devicesim rn`): the error

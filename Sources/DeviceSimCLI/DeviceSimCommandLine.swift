@@ -16,6 +16,18 @@ import Foundation
 /// Scenario files then name `commute` like a bundled app: `my-devicesim validate Scenarios` checks its
 /// settings and actions, `my-devicesim run Scenarios` runs them with traces, expectations and reports.
 public enum DeviceSimCommandLine {
+    /// Parses `arguments` (without the program's name) and runs the command in this process, returning
+    /// the exit code `main` would exit with instead of exiting; messages go to standard error as usual.
+    /// For harnesses that drive many commands in one process (the fuzz targets in Tests/Fuzz); `run` and
+    /// `validate` still exit the process when a path names no scenario file.
+    ///
+    /// ```swift
+    /// let status = DeviceSimCommandLine.run(arguments: ["merge", "out/1.jsonl", "--junit", "out/junit.xml"])
+    /// ```
+    public static func run(arguments: [String]) -> Int32 {
+        DeviceSimCommand.status(running: arguments)
+    }
+
     /// Registers `apps` next to the bundled ones, parses the process's arguments, runs the command and
     /// exits with the documented code (0 passed, 1 a scenario failed, 2 invalid input or usage).
     ///

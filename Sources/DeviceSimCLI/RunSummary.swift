@@ -186,11 +186,17 @@ enum RunRecordCoding {
     /// ``Contents/cutShort``.
     static func read(_ path: String, acceptingCutShort: Bool = false) throws -> Contents {
         if let refusal = InputFile.refusal(atPath: path) { throw ValidationErrorText("cannot read \(path): \(refusal)") }
-        let text: String
+        let bytes: Data
         do {
-            text = try String(contentsOfFile: path, encoding: .utf8)
+            bytes = try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
             throw ValidationErrorText("cannot read \(path): \((error as NSError).localizedDescription)")
+        }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            // Foundation's own message ("The file isn't in the correct format") names no line and no fix.
+            let line = (bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+                .firstIndex { String(validating: $0, as: UTF8.self) == nil } ?? 0) + 1
+            throw ValidationErrorText("\(path):\(line): not UTF-8 text, so not a devicesim results file (write one with 'devicesim run --results FILE')")
         }
         let decoder = JSONDecoder()
         var records: [RunRecord] = []

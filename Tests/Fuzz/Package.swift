@@ -29,6 +29,10 @@ let package = Package(
         .executableTarget(name: "fuzz-stored-query", dependencies: [.product(name: "DeviceSim", package: "DeviceSim")]),
         // Option values read from text: durations, shards, seed lists.
         .executableTarget(name: "fuzz-options", dependencies: [.product(name: "DeviceSim", package: "DeviceSim")]),
+        // `devicesim merge` of an arbitrary results file, in process.
+        .executableTarget(name: "fuzz-merge", dependencies: [.product(name: "DeviceSimCLI", package: "DeviceSim")]),
+        // merge's output paths (--junit, --results) against a sandbox of inputs, links and dangling links.
+        .executableTarget(name: "fuzz-output-paths", dependencies: [.product(name: "DeviceSimCLI", package: "DeviceSim")]),
     ],
     swiftLanguageModes: [.v6]
 )
