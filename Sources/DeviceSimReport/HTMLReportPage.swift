@@ -1192,7 +1192,7 @@ enum HTMLReportPage {
         view.body.appendChild(el("div", { class: "note network-summary" }, plural(rows.length, "request") + (failed ? " · " + failed + " without an answer" : "") + (lost ? " · " + lost + " lost in the network" : "") + (rows.some(function (r) { return r[2] === "server"; }) ? " · server rows: what the scenario's server handled (a request that went through is traced there)" : "")));
         const wrap = el("div", { class: "events-wrap network-wrap" });
         const table = el("table", { class: "events network" });
-        table.innerHTML = "<thead><tr><th>sent</th><th>device</th><th>request</th><th class=num>arrived</th><th class=num>answer</th><th>outcome</th></tr></thead>";
+        table.innerHTML = "<thead><tr><th title='when the device sent it; a server row: when the server handled it'>sent</th><th>device</th><th>request</th><th class=num>arrived</th><th class=num>answer</th><th>outcome</th></tr></thead>";
         const body = el("tbody");
         const shown = Math.min(rows.length, 1000);
         for (let i = 0; i < shown; i++) {
