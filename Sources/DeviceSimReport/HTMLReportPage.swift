@@ -159,7 +159,7 @@ enum HTMLReportPage {
     table.cmp-events tr.diverged td { background: #fff8c5; } table.cmp-events tr.first-diverged td { background: #ffe58f; font-weight: 600; }
     svg.cmp-map { width: 100%; height: auto; max-height: 360px; aspect-ratio: 4 / 3; display: block; border: 1px solid var(--line); border-radius: 6px; background: #fbfcfd; }
     .divergence { margin: 6px 0; font-weight: 600; } .cmp-failure { margin: 6px 0; padding: 6px 8px; background: #fff5f5; border-radius: 6px; overflow-wrap: anywhere; }
-    .history-wrap { overflow-x: auto; } table.history td.cell { text-align: center; font-weight: 700; min-width: 2.2em; }
+    .history-wrap { overflow-x: auto; } table.history { width: auto; min-width: min(100%, 640px); } table.history td.cell { text-align: center; font-weight: 700; min-width: 2.2em; }
     table.history td.cell.passed { color: #1a7f37; } table.history td.cell.failed, table.history td.cell.invalid { color: #cf222e; background: #fff5f5; }
     table.history td.cell.flaky { color: #9a6700; background: #fff8c5; } table.history td.cell.absent { color: var(--muted); }
     table.history td.name { overflow-wrap: anywhere; } .history-runs { margin: 4px 0; padding-left: 2.2em; overflow-wrap: anywhere; }
@@ -296,10 +296,19 @@ enum HTMLReportPage {
       const tiles = el("div", { class: "tiles" });
       function tile(label, value, cls) { const t = el("div", { class: "tile " + (cls || "") }); t.appendChild(el("b", null, String(value))); t.appendChild(el("span", null, label)); tiles.appendChild(t); }
       const swept = data.groups.length > 0;
-      tile(swept ? "runs" : "scenarios", total);
+      const historyOnly = total === 0 && data.history !== null;
+      if (historyOnly) {
+        tile("runs in the history", data.history.runs.length);
+        tile("scenarios", data.history.scenarios.length);
+        const unstable = data.history.scenarios.filter(function (s) { return s.verdict === "unstable"; }).length, failing = data.history.scenarios.filter(function (s) { return s.verdict === "failing"; }).length;
+        tile("unstable", unstable, unstable ? "warn" : "");
+        tile("always failing", failing, failing ? "fail" : "");
+      } else tile(swept ? "runs" : "scenarios", total);
       if (swept) tile("scenarios swept", data.groups.length);
-      tile("passed", c.passed, "pass");
-      tile("failed", c.failed, c.failed ? "fail" : "");
+      if (!historyOnly) {
+        tile("passed", c.passed, "pass");
+        tile("failed", c.failed, c.failed ? "fail" : "");
+      }
       if (swept) {
         const flaky = data.groups.filter(function (g) { return g.status === "flaky"; }).length, failing = data.groups.filter(function (g) { return g.status === "failing"; }).length;
         tile("flaky", flaky, flaky ? "warn" : "");
@@ -307,7 +316,7 @@ enum HTMLReportPage {
       }
       if (c.invalid) tile("invalid", c.invalid, "fail");
       if (c.unknown) tile("not checked", c.unknown);
-      tile("virtual time", time(data.virtual));
+      if (!historyOnly) tile("virtual time", time(data.virtual));
       if (data.wall !== null) tile("wall time", wallText(data.wall));
       summary.appendChild(tiles);
       const main = document.getElementById("report");
@@ -382,8 +391,10 @@ enum HTMLReportPage {
         groupsTable.appendChild(body);
         rowsWrap.appendChild(groupsTable);
       }
-      main.appendChild(el("h3", null, swept ? "Scenarios swept over seeds (always failing, then flaky, first)" : "Scenarios (failed first)"));
-      main.appendChild(rowsWrap);
+      if (!historyOnly) {
+        main.appendChild(el("h3", null, swept ? "Scenarios swept over seeds (always failing, then flaky, first)" : "Scenarios (failed first)"));
+        main.appendChild(rowsWrap);
+      }
       if (data.history) drawHistory(data.history);
       data.comparisons.forEach(drawComparison);
 
