@@ -18,11 +18,13 @@ struct ReportCommand: ParsableCommand {
               devicesim report out/traces --results out/results.jsonl --out out/report.html
               devicesim report out/traces/dog-walk/tunnel.jsonl --scenarios Scenarios \\
                 --out tunnel.html
+              devicesim report out/traces --results out/results.jsonl \\
+                --history monday/results.jsonl tuesday/results.jsonl --out report.html
             """
     )
 
     @Argument(help: "Trace files or folders of traces.", completion: .file(extensions: ["jsonl"]))
-    var traces: [String]
+    var traces: [String] = []
 
     @Option(help: ArgumentHelp("Write the report to this file.", valueName: "file"))
     var out: String
@@ -33,6 +35,9 @@ struct ReportCommand: ParsableCommand {
     @Option(parsing: .upToNextOption, help: ArgumentHelp("Scenario files or folders the traces came from.", valueName: "path"))
     var scenarios: [String] = []
 
+    @Option(parsing: .upToNextOption, help: ArgumentHelp("Results files of earlier runs, oldest first (one merged file per run): the report shows how each scenario came out in each (passed, failed, flaky), and in this run's --results last.", valueName: "file"))
+    var history: [String] = []
+
     @Option(help: "The report's title.")
     var title = "DeviceSim report"
 
@@ -40,7 +45,9 @@ struct ReportCommand: ParsableCommand {
     var detailed = ReportLimits().detailedScenarios
 
     func validate() throws {
-        guard !traces.isEmpty else { throw ValidationError("Give the traces to report, e.g. 'devicesim report out/traces --out report.html'.") }
+        guard !traces.isEmpty || !history.isEmpty else {
+            throw ValidationError("Give the traces to report, e.g. 'devicesim report out/traces --out report.html', or results files of earlier runs with --history.")
+        }
         guard detailed >= 0 else { throw ValidationError("--detailed must be 0 or more, found \(detailed).") }
     }
 
@@ -56,6 +63,11 @@ struct ReportCommand: ParsableCommand {
                 records += contents.records
             }
             try Self.checkOneRun(headers)
+            var earlier: [ResultsHistory.Run] = []
+            for file in history {
+                earlier.append(ResultsHistory.Run(label: file, records: try RunRecordCoding.read(file).records))
+            }
+            if !history.isEmpty, !records.isEmpty { earlier.append(ResultsHistory.Run(label: "this run (" + results.joined(separator: ", ") + ")", records: records)) }
             records.sort { $0.position < $1.position }
             let found = scenarios.isEmpty ? [] : try ScenarioDiscovery.find(scenarios, scenariosOnly: true)
             let inputs = Self.inputs(traces: tracePaths, records: records, scenarios: found)
@@ -65,7 +77,7 @@ struct ReportCommand: ParsableCommand {
             try outputChecked(inputs: inputs)
             let summary: ReportGenerator.Summary
             do {
-                summary = try ReportGenerator.write(inputs, to: out, title: title, wallSeconds: wall, limits: limits)
+                summary = try ReportGenerator.write(inputs, to: out, title: title, wallSeconds: wall, limits: limits, history: earlier.isEmpty ? nil : ResultsHistory(runs: earlier))
             } catch {
                 // Everything was read: the report alone could not be written.
                 Terminal.standardError.write(style.red("error: ") + "\(error)\n")
@@ -106,6 +118,7 @@ struct ReportCommand: ParsableCommand {
             }
         }
         for file in results { files.input("the results file", file) }
+        for file in history { files.input("the results file of an earlier run", file) }
         for input in inputs {
             if let trace = input.tracePath { files.input("the trace", trace) }
             if let scenario = input.scenarioPath ?? input.record?.path { files.input("the scenario file", scenario) }

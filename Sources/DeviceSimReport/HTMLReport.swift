@@ -22,7 +22,9 @@ public struct HTMLReport {
     public var title: String
     /// How much is drawn.
     public var limits: ReportLimits
-    private var rows: [(failed: Bool, json: String, section: String?, sweep: SweepRun?)] = []
+    private var rows: [(failed: Bool, json: String, section: String?, sweep: SweepRun?, run: String)] = []
+    private var comparisons: [FlakyComparison] = []
+    private var history: ResultsHistory?
     private var virtualMilliseconds = 0
     private var counts = (passed: 0, failed: 0, invalid: 0, unknown: 0)
     private var streets = ReportStreets()
@@ -98,6 +100,19 @@ public struct HTMLReport {
                swept: false, baseTitle: nil)
     }
 
+    /// Adds the side-by-side of a flaky scenario's passing and failing seed (shown above the sections,
+    /// linked to the two runs' sections when they have one).
+    public mutating func add(_ comparison: FlakyComparison) {
+        comparisons.append(comparison)
+    }
+
+    /// Sets the history of earlier runs shown per scenario (see ``ResultsHistory``).
+    public mutating func setHistory(_ history: ResultsHistory) {
+        self.history = history
+    }
+
+    private static func runKey(_ name: String, _ seed: UInt64?) -> String { name + "\u{0}" + (seed.map { String($0) } ?? "") }
+
     /// The seed a trace's run used, as its `scenario.started` event says (nil: it does not say).
     static func seed(of events: [TraceEvent]) -> UInt64? {
         events.first { $0.name == "scenario.started" }?["seed"].flatMap { UInt64($0.description) }
@@ -138,7 +153,7 @@ public struct HTMLReport {
         out.key("problem"); out.optionalString(problem)
         out.raw("}")
         let sweep = swept ? SweepRun(name: name, title: baseTitle ?? title, seed: seed, status: status, failures: failures, reproduce: reproduce, problem: problem) : nil
-        rows.append((status == "failed" || status == "invalid", out.text, section, sweep))
+        rows.append((status == "failed" || status == "invalid", out.text, section, sweep, Self.runKey(name, seed)))
     }
 
     /// The page. `wallSeconds` is the whole run's wall time (nil: not known).
@@ -171,6 +186,16 @@ public struct HTMLReport {
         out.array(Self.sweepGroups(zip(ordered.map(\.sweep), sectionNumbers).compactMap { run, section in run.map { ($0, section) } })) { out, group in out.raw(group) }
         out.key("sections")
         out.array(ordered.compactMap(\.section)) { out, section in out.raw(section) }
+        var sectionOfRun: [String: Int] = [:]
+        for (row, number) in zip(ordered, sectionNumbers) where number >= 0 { sectionOfRun[row.run] = sectionOfRun[row.run] ?? number }
+        out.key("comparisons")
+        out.array(comparisons) { out, comparison in
+            out.raw(comparison.json(
+                passSection: sectionOfRun[Self.runKey(comparison.passing.name, comparison.passing.record?.seed)] ?? -1,
+                failSection: sectionOfRun[Self.runKey(comparison.failing.name, comparison.failing.record?.seed)] ?? -1
+            ))
+        }
+        out.key("history"); out.raw(history?.json() ?? "null")
         out.key("streets"); out.raw(streets.json())
         out.raw("}")
         return HTMLReportPage.page(title: title, data: out.text)

@@ -148,6 +148,23 @@ enum HTMLReportPage {
     table.events td.time { font-variant-numeric: tabular-nums; white-space: nowrap; }
     table.events td:nth-child(-n+3) { white-space: nowrap; }
     table.events td:nth-child(4) { overflow-wrap: anywhere; min-width: 12em; }
+    table.network td:nth-child(3) { white-space: normal; overflow-wrap: anywhere; min-width: 10em; } table.network td:nth-child(4) { min-width: 0; }
+    section.comparison { border: 1px solid var(--line); border-left: 4px solid #bf8700; border-radius: 6px; padding: 10px 14px; margin: 14px 0; background: #fff; }
+    section.comparison h2 { font-size: 16px; margin: 0 0 4px; } section.comparison h4 { margin: 8px 0 4px; font-size: 13px; }
+    .cmp-grid { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); gap: 12px; }
+    .cmp-side.pass h4, .cmp-figure.pass figcaption { color: #1a7f37; } .cmp-side.fail h4, .cmp-figure.fail figcaption { color: #cf222e; }
+    .cmp-figure { margin: 0; min-width: 0; } .cmp-figure figcaption { font-weight: 600; font-size: 13px; margin: 2px 0; }
+    .cmp-events-wrap { overflow-x: auto; border: 1px solid var(--line); border-radius: 6px; }
+    table.cmp-events td { font-size: 12px; } table.cmp-events td:nth-child(4) { white-space: normal; overflow-wrap: anywhere; min-width: 8em; }
+    table.cmp-events tr.diverged td { background: #fff8c5; } table.cmp-events tr.first-diverged td { background: #ffe58f; font-weight: 600; }
+    svg.cmp-map { width: 100%; height: auto; max-height: 360px; aspect-ratio: 4 / 3; display: block; border: 1px solid var(--line); border-radius: 6px; background: #fbfcfd; }
+    .divergence { margin: 6px 0; font-weight: 600; } .cmp-failure { margin: 6px 0; padding: 6px 8px; background: #fff5f5; border-radius: 6px; overflow-wrap: anywhere; }
+    .history-wrap { overflow-x: auto; } table.history { width: auto; min-width: min(100%, 640px); } table.history td.cell { text-align: center; font-weight: 700; min-width: 2.2em; }
+    table.history td.cell.passed { color: #1a7f37; } table.history td.cell.failed, table.history td.cell.invalid { color: #cf222e; background: #fff5f5; }
+    table.history td.cell.flaky { color: #9a6700; background: #fff8c5; } table.history td.cell.absent { color: var(--muted); }
+    table.history td.name { overflow-wrap: anywhere; } .history-runs { margin: 4px 0; padding-left: 2.2em; overflow-wrap: anywhere; }
+    @media (max-width: 600px) { .cmp-grid { grid-template-columns: minmax(0, 1fr); } section.comparison { padding: 8px; } }
+    table.network tr.lost td { background: #fff5f5; } table.network .lost-part { margin-left: 6px; }
     .step .detail.mono, li.failure .loc { overflow-wrap: anywhere; }
     button { font: inherit; padding: 2px 10px; }
     .tip { position: absolute; display: none; z-index: 10; max-width: min(420px, 90vw); white-space: pre-wrap; pointer-events: none; background: #1f2328; color: #fff; font-size: 12.5px; padding: 5px 8px; border-radius: 5px; box-shadow: 0 2px 8px rgba(0,0,0,.25); }
@@ -279,10 +296,19 @@ enum HTMLReportPage {
       const tiles = el("div", { class: "tiles" });
       function tile(label, value, cls) { const t = el("div", { class: "tile " + (cls || "") }); t.appendChild(el("b", null, String(value))); t.appendChild(el("span", null, label)); tiles.appendChild(t); }
       const swept = data.groups.length > 0;
-      tile(swept ? "runs" : "scenarios", total);
+      const historyOnly = total === 0 && data.history !== null;
+      if (historyOnly) {
+        tile("runs in the history", data.history.runs.length);
+        tile("scenarios", data.history.scenarios.length);
+        const unstable = data.history.scenarios.filter(function (s) { return s.verdict === "unstable"; }).length, failing = data.history.scenarios.filter(function (s) { return s.verdict === "failing"; }).length;
+        tile("unstable", unstable, unstable ? "warn" : "");
+        tile("always failing", failing, failing ? "fail" : "");
+      } else tile(swept ? "runs" : "scenarios", total);
       if (swept) tile("scenarios swept", data.groups.length);
-      tile("passed", c.passed, "pass");
-      tile("failed", c.failed, c.failed ? "fail" : "");
+      if (!historyOnly) {
+        tile("passed", c.passed, "pass");
+        tile("failed", c.failed, c.failed ? "fail" : "");
+      }
       if (swept) {
         const flaky = data.groups.filter(function (g) { return g.status === "flaky"; }).length, failing = data.groups.filter(function (g) { return g.status === "failing"; }).length;
         tile("flaky", flaky, flaky ? "warn" : "");
@@ -290,7 +316,7 @@ enum HTMLReportPage {
       }
       if (c.invalid) tile("invalid", c.invalid, "fail");
       if (c.unknown) tile("not checked", c.unknown);
-      tile("virtual time", time(data.virtual));
+      if (!historyOnly) tile("virtual time", time(data.virtual));
       if (data.wall !== null) tile("wall time", wallText(data.wall));
       summary.appendChild(tiles);
       const main = document.getElementById("report");
@@ -365,8 +391,156 @@ enum HTMLReportPage {
         groupsTable.appendChild(body);
         rowsWrap.appendChild(groupsTable);
       }
-      main.appendChild(el("h3", null, swept ? "Scenarios swept over seeds (always failing, then flaky, first)" : "Scenarios (failed first)"));
-      main.appendChild(rowsWrap);
+      if (!historyOnly) {
+        main.appendChild(el("h3", null, swept ? "Scenarios swept over seeds (always failing, then flaky, first)" : "Scenarios (failed first)"));
+        main.appendChild(rowsWrap);
+      }
+      if (data.history) drawHistory(data.history);
+      data.comparisons.forEach(drawComparison);
+
+      // History: how each scenario came out in each earlier run given.
+      function drawHistory(h) {
+        const wrap = el("div", { class: "history" });
+        wrap.appendChild(el("h3", null, "History across " + plural(h.runs.length, "run") + " (unstable, then failing, first)"));
+        const scroll = el("div", { class: "history-wrap" });
+        const table = el("table", { class: "history" });
+        const head = el("tr");
+        head.appendChild(el("th", null, "scenario"));
+        head.appendChild(el("th", null, "across runs"));
+        h.runs.forEach(function (label, i) { head.appendChild(el("th", { class: "run", title: label }, "#" + (i + 1))); });
+        const thead = el("thead"); thead.appendChild(head); table.appendChild(thead);
+        const body = el("tbody");
+        for (const sc of h.scenarios) {
+          const tr = el("tr", { class: "history-row " + sc.verdict, "data-name": sc.name });
+          tr.appendChild(el("td", { class: "mono name" }, sc.name));
+          const v = el("td"); v.appendChild(el("span", { class: "badge " + (sc.verdict === "passing" ? "passed" : sc.verdict === "failing" ? "failing" : "flaky") }, sc.verdict)); tr.appendChild(v);
+          sc.cells.forEach(function (cell, i) {
+            const td = el("td", { class: "cell " + (cell[0] || "absent"), "data-tip": h.runs[i] + ": " + (cell[0] === null ? "not in this run" : cell[0] + ", " + cell[2] + " of " + plural(cell[1], "run") + " failed" + (cell[3] ? " (seeds " + cell[3] + ")" : "")) },
+              cell[0] === null ? "–" : cell[0] === "passed" ? "✓" : cell[0] === "flaky" ? "~" : "✗");
+            tr.appendChild(td);
+          });
+          body.appendChild(tr);
+          filterables.push([tr, (sc.name + " " + sc.verdict).toLowerCase(), [sc.verdict === "passing" ? "passed" : "failed"].concat(sc.verdict === "unstable" ? ["flaky"] : [])]);
+        }
+        table.appendChild(body);
+        scroll.appendChild(table);
+        wrap.appendChild(scroll);
+        const key = el("ol", { class: "note history-runs" });
+        h.runs.forEach(function (label) { key.appendChild(el("li", { class: "mono" }, label)); });
+        wrap.appendChild(key);
+        wrap.appendChild(el("div", { class: "note" }, "✓ passed (every seed) · ✗ failed · ~ flaky (some seeds failed) · – not in that run"));
+        main.appendChild(wrap);
+      }
+
+      // A flaky scenario: a passing and a failing seed side by side, where their traces part.
+      function drawComparison(cmp, n) {
+        const box = el("section", { class: "comparison", id: "flaky-" + n, "data-name": cmp.name });
+        box.appendChild(el("h2", null, "Why it is flaky: " + cmp.title));
+        const links = el("div", { class: "meta" });
+        links.appendChild(el("span", { class: "mono" }, cmp.name + " · "));
+        for (const side of [["pass", cmp.passSeed, cmp.passSection, "passes"], ["fail", cmp.failSeed, cmp.failSection, "fails"]]) {
+          const label = "seed " + side[1] + " " + side[3];
+          links.appendChild(side[2] >= 0 ? el("a", { href: "#s" + side[2] + "@t=" + cmp.t / 1000, class: "seed-link " + side[0] }, label) : el("span", null, label));
+          if (side[0] === "pass") links.appendChild(document.createTextNode(" · "));
+        }
+        box.appendChild(links);
+        if (cmp.failure) {
+          const f = el("div", { class: "failure cmp-failure" });
+          f.appendChild(el("div", { class: "loc mono" }, cmp.failure.location));
+          f.appendChild(el("div", null, "expected " + cmp.failure.expected));
+          f.appendChild(el("div", null, "observed " + cmp.failure.observed));
+          box.appendChild(f);
+        }
+        box.appendChild(el("div", { class: "divergence" }, cmp.index === null
+          ? "The two traces are the same event for event: the failed expectation is shown at its moment, " + time(cmp.t) + "."
+          : "The traces agree on their first " + plural(cmp.index, "event") + " and part at " + time(cmp.t) + " (event " + (cmp.index + 1) + "):"));
+        const grid = el("div", { class: "cmp-grid" });
+        for (const side of [["pass", cmp.passSeed, "passes"], ["fail", cmp.failSeed, "fails"]]) {
+          const col = el("div", { class: "cmp-side " + side[0] });
+          col.appendChild(el("h4", null, "seed " + side[1] + " " + side[2]));
+          const t = el("table", { class: "events cmp-events" });
+          const tb = el("tbody");
+          for (const ev of cmp[side[0]].events) {
+            const tr = el("tr", { class: ev[4] ? "diverged" + (ev[5] ? " first-diverged" : "") : "shared" });
+            tr.appendChild(el("td", { class: "time" }, time(ev[0])));
+            tr.appendChild(el("td", null, ev[1] || ""));
+            tr.appendChild(el("td", { class: "mono" }, ev[2]));
+            tr.appendChild(el("td", { class: "mono" }, ev[3]));
+            tb.appendChild(tr);
+          }
+          t.appendChild(tb);
+          const wrap = el("div", { class: "cmp-events-wrap" }); wrap.appendChild(t); col.appendChild(wrap);
+          if (cmp[side[0]].more) col.appendChild(el("div", { class: "note" }, "and " + plural(cmp[side[0]].more, "more event") + " (in its section)"));
+          grid.appendChild(col);
+        }
+        box.appendChild(grid);
+        // The two maps, one time for both: where the traces part, the failure's moment, or any time.
+        const player = el("div", { class: "player cmp-player" });
+        const slider = el("input", { type: "range", min: "0", max: String(cmp.map.end), step: "100", value: String(cmp.t), "aria-label": "time on both maps" });
+        const clock = el("span", { class: "clock" });
+        const atPart = el("button", { type: "button", class: "at-divergence" }, cmp.index === null ? "at the failure" : "where they part");
+        player.appendChild(atPart);
+        let atFailure = null;
+        if (cmp.failure && cmp.failure.t !== null && cmp.index !== null) { atFailure = el("button", { type: "button", class: "at-failure" }, "at the failure"); player.appendChild(atFailure); }
+        player.appendChild(slider); player.appendChild(clock);
+        box.appendChild(player);
+        const maps = el("div", { class: "cmp-grid cmp-maps" });
+        const drawn = [comparisonMap(cmp, "pass"), comparisonMap(cmp, "fail")];
+        drawn.forEach(function (d, i) {
+          const fig = el("figure", { class: "cmp-figure " + (i ? "fail" : "pass") });
+          fig.appendChild(el("figcaption", null, i ? "seed " + cmp.failSeed + " fails" : "seed " + cmp.passSeed + " passes"));
+          fig.appendChild(d.svg);
+          maps.appendChild(fig);
+        });
+        box.appendChild(maps);
+        box.appendChild(el("div", { class: "note" }, "Left seed " + cmp.passSeed + " (passes), right seed " + cmp.failSeed + " (fails), on the same scale: each device's track (thin), its app's marker track (dashed); ● where the device was, ◆ where its app showed it" + (cmp.map.check ? ", the circle the failed expectation checked" : "") + "."));
+        function setTime(t) { slider.value = String(t); clock.textContent = "t = " + time(t); box.setAttribute("data-t", String(t)); drawn.forEach(function (d) { d.move(t); }); }
+        slider.addEventListener("input", function () { setTime(Number(slider.value)); });
+        atPart.addEventListener("click", function () { setTime(cmp.t); });
+        if (atFailure) atFailure.addEventListener("click", function () { setTime(cmp.failure.t); });
+        setTime(cmp.t);
+        main.appendChild(box);
+      }
+
+      // One run's map of a comparison: both runs' maps show the box around everything either drew.
+      function comparisonMap(cmp, side) {
+        const m = cmp.map, run = m[side];
+        if (!m.box) {
+          let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+          for (const r of [m.pass, m.fail]) for (const tr of r.tracks.concat(r.markers)) for (let k = 0; k < tr.length; k += 3) { x0 = Math.min(x0, tr[k + 1]); x1 = Math.max(x1, tr[k + 1]); y0 = Math.min(y0, tr[k + 2]); y1 = Math.max(y1, tr[k + 2]); }
+          if (m.check) { x0 = Math.min(x0, m.check[0] - m.check[2]); x1 = Math.max(x1, m.check[0] + m.check[2]); y0 = Math.min(y0, m.check[1] - m.check[2]); y1 = Math.max(y1, m.check[1] + m.check[2]); }
+          if (!(x0 <= x1)) { x0 = 0; y0 = 0; x1 = m.w; y1 = m.h; }
+          const least = 10 * m.upm, w = Math.max(x1 - x0, least), h = Math.max(y1 - y0, least * 0.6), pad = Math.max(w, h) * 0.12;
+          m.box = [(x0 + x1) / 2 - w / 2 - pad, (y0 + y1) / 2 - h / 2 - pad, w + 2 * pad, h + 2 * pad];
+        }
+        const b = m.box, unit = Math.max(b[2], b[3]) / 300;
+        const s = svg("svg", { class: "map cmp-map " + side, viewBox: b.join(" "), preserveAspectRatio: "xMidYMid meet", role: "img", "aria-label": "map of seed " + (side === "pass" ? cmp.passSeed : cmp.failSeed) });
+        if (m.check) s.appendChild(svg("circle", { class: "cmp-check", cx: m.check[0], cy: m.check[1], r: m.check[2], fill: "rgba(207,34,46,.08)", stroke: "#cf222e", "stroke-width": unit, "stroke-dasharray": (3 * unit) + " " + (2 * unit) }));
+        function line(track, breaks, i, dashed) {
+          if (track.length < 6) return;
+          s.appendChild(svg("path", { d: trackPath(track, breaks), fill: "none", stroke: colour(i), "stroke-width": dashed ? unit : unit * 1.5, "stroke-dasharray": dashed ? (4 * unit) + " " + (2 * unit) : "none", opacity: dashed ? 0.9 : 0.55 }));
+        }
+        run.tracks.forEach(function (tr, i) { line(tr, run.tracksBreaks[i], i, false); });
+        run.markers.forEach(function (tr, i) { line(tr, run.markersBreaks[i], i, true); });
+        const now = run.tracks.map(function (_, i) { const c = svg("circle", { class: "cmp-now", r: 4 * unit, fill: colour(i), stroke: "#fff", "stroke-width": unit }); s.appendChild(c); return c; });
+        const app = run.markers.map(function (_, i) { const r = svg("rect", { class: "cmp-app", width: 6 * unit, height: 6 * unit, fill: "#fff", stroke: colour(i), "stroke-width": 1.5 * unit }); s.appendChild(r); return r; });
+        // A round scale bar of at most a fifth of the view.
+        const most = b[2] / 5 / m.upm;
+        let metres = 1;
+        for (let p = 1e-1; p <= most; p *= 10) for (const step of [1, 2, 5]) if (step * p <= most) metres = step * p;
+        const sx = b[0] + 0.03 * b[2], sy = b[1] + b[3] - 0.05 * b[3];
+        s.appendChild(svg("line", { x1: sx, y1: sy, x2: sx + metres * m.upm, y2: sy, stroke: "#1f2328", "stroke-width": unit }));
+        s.appendChild(svg("text", { class: "cmp-scale", x: sx, y: sy - unit * 3, "font-size": 10 * unit }, metres >= 1000 ? (metres / 1000) + " km" : (Math.round(metres * 10) / 10) + " m"));
+        function move(t) {
+          now.forEach(function (c, i) { const p = run.tracks[i].length && run.tracks[i][0] <= t ? trackPoint(run.tracks[i], t, run.tracksBreaks[i]) : null; c.style.display = p ? "" : "none"; if (p) { c.setAttribute("cx", p[0]); c.setAttribute("cy", p[1]); } });
+          app.forEach(function (r, i) {
+            const p = run.markers[i].length && run.markers[i][0] <= t ? trackPoint(run.markers[i], t, run.markersBreaks[i]) : null;
+            r.style.display = p ? "" : "none";
+            if (p) { r.setAttribute("x", p[0] - 3 * unit); r.setAttribute("y", p[1] - 3 * unit); r.setAttribute("transform", "rotate(45 " + p[0] + " " + p[1] + ")"); r.setAttribute("data-x", p[0].toFixed(1)); r.setAttribute("data-y", p[1].toFixed(1)); }
+          });
+        }
+        return { svg: s, move: move };
+      }
       const shown = data.sections.length, ran = total - c.invalid;
       if (shown < ran) main.appendChild(el("p", { class: "note" }, "Maps, timelines and events are shown for " + shown + " of the " + ran + " " + (swept ? "runs" : "scenarios") + " that ran (failed ones first; at most " + data.detailedLimit + "); every " + (swept ? "scenario" : "one") + " has its row above."));
 
@@ -454,6 +628,7 @@ enum HTMLReportPage {
         drawMap(view);
         drawPlayer(view);
         drawTimeline(view);
+        drawNetwork(view);
         drawEvents(view);
         view.setTime = function (t) {
           t = Math.max(0, Math.min(s.end, t));
@@ -1018,6 +1193,39 @@ enum HTMLReportPage {
           for (const v of views) if (!v.section.classList.contains("collapsed")) { v.rescale(); if (v.timelineWidth !== W) { drawTimeline(v); v.setTime(v.now); } }
         }, 150);
       });
+
+      // The network panel: each request a device sent and what became of it, and what the server handled.
+      function drawNetwork(view) {
+        const s = view.s, rows = s.network || [];
+        if (!rows.length) return;
+        const lost = rows.filter(function (r) { return r[7] !== null; }).length, failed = rows.filter(function (r) { return r[2] !== "server" && !/^[23]/.test(r[6]); }).length;
+        view.body.appendChild(el("h3", null, "Network"));
+        view.body.appendChild(el("div", { class: "note network-summary" }, plural(rows.length, "request") + (failed ? " · " + failed + " without an answer" : "") + (lost ? " · " + lost + " lost in the network" : "") + (rows.some(function (r) { return r[2] === "server"; }) ? " · server rows: what the scenario's server handled (a request that went through is traced there)" : "")));
+        const wrap = el("div", { class: "events-wrap network-wrap" });
+        const table = el("table", { class: "events network" });
+        table.innerHTML = "<thead><tr><th title='when the device sent it; a server row: when the server handled it'>sent</th><th>device</th><th>request</th><th class=num>arrived</th><th class=num>answer</th><th>outcome</th></tr></thead>";
+        const body = el("tbody");
+        const shown = Math.min(rows.length, 1000);
+        for (let i = 0; i < shown; i++) {
+          const r = rows[i];
+          const tr = el("tr", { class: "exchange " + r[2] + (r[7] !== null ? " lost" : ""), "data-t": String(r[0]) });
+          tr.appendChild(el("td", { class: "time" }, time(r[0])));
+          tr.appendChild(el("td", null, r[1] >= 0 ? s.devices[r[1]] : (r[2] === "server" ? "server" : "")));
+          tr.appendChild(el("td", { class: "mono" }, r[3]));
+          tr.appendChild(el("td", { class: "num" }, r[4] === null ? "" : r[2] === "server" ? "" : "+" + time(r[4] - r[0])));
+          tr.appendChild(el("td", { class: "num" }, r[5] === null ? "" : "+" + time(r[5] - r[0])));
+          const outcome = el("td", { class: "outcome" });
+          outcome.appendChild(el("span", { class: "mono" }, r[6]));
+          if (r[7] !== null) outcome.appendChild(el("span", { class: "badge failed lost-part" }, r[7] + " lost"));
+          tr.appendChild(outcome);
+          body.appendChild(tr);
+        }
+        table.appendChild(body);
+        wrap.appendChild(table);
+        view.body.appendChild(wrap);
+        if (shown < rows.length) view.body.appendChild(el("div", { class: "note" }, "The first " + shown + " of " + rows.length + " requests: the event table below has them all."));
+        body.addEventListener("click", function (ev) { const tr = ev.target.closest("tr"); if (tr) view.setTime(Number(tr.getAttribute("data-t"))); });
+      }
 
       function drawEvents(view) {
         const s = view.s, e = s.events;

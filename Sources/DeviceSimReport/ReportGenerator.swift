@@ -44,9 +44,11 @@ public enum ReportGenerator {
 
     /// Writes the report of `inputs` to `path`.
     public static func write(
-        _ inputs: [Input], to path: String, title: String = "DeviceSim report", wallSeconds: Double?, limits: ReportLimits = ReportLimits()
+        _ inputs: [Input], to path: String, title: String = "DeviceSim report", wallSeconds: Double?, limits: ReportLimits = ReportLimits(),
+        history: ResultsHistory? = nil
     ) throws(ScenarioError) -> Summary {
         var report = HTMLReport(title: title, limits: limits)
+        if let history { report.setHistory(history) }
         var warnings: [String] = []
         var scenarios: [String: Scenario?] = [:]
         // Failed runs get their sections first, so the limit never hides a failure behind passes.
@@ -110,6 +112,7 @@ public enum ReportGenerator {
             let section = ReportSection(name: name, record: input.record, scenario: scenario, events: events)
             report.add(section, record: input.record, traceProblem: traceProblem)
         }
+        for comparison in comparisons(of: inputs, limits: limits, scenarios: &scenarios, warnings: &warnings) { report.add(comparison) }
         let html = report.html(wallSeconds: wallSeconds)
         do {
             try WritableFile.replace(path, with: html)
@@ -117,6 +120,40 @@ public enum ReportGenerator {
             throw ScenarioError("cannot write the report \(path): \(error.reason)", at: nil)
         }
         return Summary(scenarios: inputs.count, detailed: report.detailedCount, bytes: html.utf8.count, warnings: warnings)
+    }
+
+    /// For each scenario that passed under some seeds and failed under others (at most
+    /// ``ReportLimits/flakyComparisons``), its lowest failing seed beside its lowest passing seed,
+    /// both traces read again (one scenario's pair at a time).
+    private static func comparisons(
+        of inputs: [Input], limits: ReportLimits, scenarios: inout [String: Scenario?], warnings: inout [String]
+    ) -> [FlakyComparison] {
+        var order: [String] = []
+        var runs: [String: [(record: RunRecord, trace: String, input: Input)]] = [:]
+        for input in inputs {
+            guard let record = input.record, record.invalid == nil, let trace = input.tracePath else { continue }
+            let name = input.name ?? record.name
+            if runs[name] == nil { order.append(name) }
+            runs[name, default: []].append((record, trace, input))
+        }
+        var comparisons: [FlakyComparison] = []
+        for name in order where comparisons.count < limits.flakyComparisons {
+            let sorted = runs[name]!.sorted { ($0.record.seed ?? 0) < ($1.record.seed ?? 0) }
+            guard let failing = sorted.first(where: { !$0.record.passed }), let passing = sorted.first(where: { $0.record.passed }) else { continue }
+            let scenarioPath = failing.input.scenarioPath ?? failing.record.path
+            let scenario = scenarios[scenarioPath] ?? (try? ScenarioParser.parse(contentsOf: scenarioPath))
+            do {
+                let pass = try TraceFileReader.readUpToProblem(path: passing.trace).events
+                let fail = try TraceFileReader.readUpToProblem(path: failing.trace).events
+                comparisons.append(FlakyComparison(
+                    passing: ReportSection(name: name, record: passing.record, scenario: scenario, events: pass),
+                    failing: ReportSection(name: name, record: failing.record, scenario: scenario, events: fail)
+                ))
+            } catch {
+                warnings.append("\(name): no side-by-side of a passing and a failing seed: \(error.description)")
+            }
+        }
+        return comparisons
     }
 
     /// The scenario file among `found` that wrote the trace at `tracePath` (`out/traces/dog-walk/tunnel.jsonl`

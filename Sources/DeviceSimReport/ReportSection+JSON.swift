@@ -16,6 +16,8 @@ public struct ReportLimits: Sendable, Hashable {
     public var mapMarkers = 5_000
     /// Points of the streets drawn for one road network (simplified further when there are more).
     public var streetPoints = 25_000
+    /// Flaky scenarios shown with a passing and a failing seed side by side.
+    public var flakyComparisons = 20
 
     /// The default limits.
     public init() {}
@@ -264,6 +266,14 @@ extension ReportSection {
         out.array(displays) { out, display in
             out.raw("[\(display.event),"); out.string(display.kind.rawValue); out.raw(","); out.string(display.key)
             out.raw(",\(display.shows ? 1 : 0),"); out.string(display.text); out.raw("]")
+        }
+        // The network panel: [sent, device, source, label, arrived, ended, outcome, lost, event] (times in ms, null: unknown).
+        out.key("network")
+        out.array(NetworkExchange.exchanges(in: events)) { out, row in
+            func ms(_ instant: VirtualInstant?) -> Int? { instant.map { Int($0.nanoseconds / 1_000_000) } }
+            out.raw("[\(ms(row.sent)!),\(row.device.flatMap { deviceIndex[$0] } ?? -1),"); out.string(row.source.rawValue)
+            out.raw(","); out.string(row.label); out.raw(","); out.optionalInt(ms(row.arrived)); out.raw(","); out.optionalInt(ms(row.ended))
+            out.raw(","); out.string(row.outcome); out.raw(","); out.optionalString(row.lost); out.raw(",\(row.event)]")
         }
         out.raw("}")
         return out.text

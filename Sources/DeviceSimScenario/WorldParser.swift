@@ -97,7 +97,7 @@ public enum WorldParser {
             guard placesNode.isMapping else { throw placesNode.error("expected a mapping of place name: [latitude, longitude]") }
             let names = (try? placesNode.fieldNames()) ?? []
             let places = try placesNode.mapping(allowing: names, what: "places")
-            for name in names { world.places[name] = try places.required(name).coordinate() }
+            for entry in places.entries { world.places[entry.key] = try entry.value.coordinate() }   // one pass: a lookup per name was quadratic
         }
         var bssids: [String: SourceLocation] = [:]
         if let hotspotsNode = map.optional("hotspots") {

@@ -192,11 +192,12 @@ public struct YAMLNode {
             throw error("expected a \(what) with keys \(allowed.joined(separator: ", ")), found \(kindName)")
         }
         var entries: [YAMLMapping.Entry] = []
+        let allowedNames = Set(allowed)   // a world's places allow every name they have: a set keeps this linear
         for (key, value) in mapping {
             let keyNode = YAMLNode(key, file: file, places: places)
             guard case .scalar(let scalar) = key else { throw keyNode.error("mapping keys must be plain words") }
             let name = scalar.string
-            guard allowed.contains(name) else {
+            guard allowedNames.contains(name) else {
                 var message = "unknown key '\(MessageText.excerpt(name))' in \(what)"
                 if let suggestion = NearestWord.suggest(for: name, among: allowed) {
                     message += "; did you mean '\(suggestion)'?"
