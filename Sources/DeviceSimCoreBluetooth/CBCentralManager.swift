@@ -117,7 +117,16 @@ open class CBCentralManager: CBManager {
         if newState != .poweredOn { endScan() }
         guard newState != state else { return }
         state = newState
-        callbacks.deliver { delegate?.centralManagerDidUpdateState(self) }
+        deliverToDelegate { $0.centralManagerDidUpdateState(self) }
+    }
+
+    /// Calls the delegate in the manager's callback context, "on" the manager's phone: what the delegate
+    /// creates or sends (`URLSession`, `CLLocationManager()`) is this phone's, in a scenario's events too.
+    private func deliverToDelegate(_ call: (any CBCentralManagerDelegate) -> Void) {
+        callbacks.deliver {
+            guard let delegate else { return }
+            if let device { DeviceContext.withDevice(device) { call(delegate) } } else { call(delegate) }
+        }
     }
 
     private func heard(_ advertisement: BluetoothAdvertisement) {
@@ -132,7 +141,7 @@ open class CBCentralManager: CBManager {
         let peripheral = peripheral(for: advertisement)
         let data = Self.advertisementData(of: advertisement)
         let rssi = NSNumber(value: advertisement.rssi)
-        callbacks.deliver { delegate?.centralManager(self, didDiscover: peripheral, advertisementData: data, rssi: rssi) }
+        deliverToDelegate { $0.centralManager(self, didDiscover: peripheral, advertisementData: data, rssi: rssi) }
         if discoveryDefaultRan {
             discoveryDefaultRan = false
             reportMissingDiscovery()

@@ -80,7 +80,9 @@ public final class UNUserNotificationCenter: @unchecked Sendable {
         case .denied: return completionHandler(false, nil)
         case .notDetermined: break
         }
-        authorizationWaiters.append { completionHandler($0, nil) }
+        // The answer comes when the user answers the prompt, from the simulation's events: the handler
+        // runs "on" this phone, so a request it makes (`URLSession`) is this phone's.
+        authorizationWaiters.append { [device] granted in DeviceContext.withDevice(device) { completionHandler(granted, nil) } }
         guard authorizationWaiters.count == 1 else { return }
         guard let presenter = device.notifications else {
             // A phone that cannot show prompts: the user is never asked, nothing is allowed.
@@ -231,10 +233,14 @@ public final class UNUserNotificationCenter: @unchecked Sendable {
         device.record("notification.delivered", [("id", .string(id)), ("title", .string(request.content.title)), ("body", .string(request.content.body))])
         guard let delegate else { return show(notification, on: device) }
         delegateCallbacks.deliver {
-            delegate.userNotificationCenter(self, willPresent: notification) { [weak self] options in
-                guard let self else { return }
-                device.record("notification.presented", [("id", .string(id)), ("options", .string(Self.names(of: options)))])
-                if options.isShown { show(notification, on: device) } else { delivered.append((notification, nil)) }
+            // The delegate runs "on" this phone: what it creates or sends (`URLSession`,
+            // `CLLocationManager()`) is this phone's, in a scenario's events too.
+            DeviceContext.withDevice(device) {
+                delegate.userNotificationCenter(self, willPresent: notification) { [weak self] options in
+                    guard let self else { return }
+                    device.record("notification.presented", [("id", .string(id)), ("options", .string(Self.names(of: options)))])
+                    if options.isShown { show(notification, on: device) } else { delivered.append((notification, nil)) }
+                }
             }
         }
     }
@@ -256,7 +262,9 @@ public final class UNUserNotificationCenter: @unchecked Sendable {
             // iOS tells the delegate about a dismissal only for categories that ask for it.
             guard action == UNNotificationDefaultActionIdentifier, let delegate else { return }
             let response = UNNotificationResponse(notification: notification, actionIdentifier: action)
-            delegateCallbacks.deliver { delegate.userNotificationCenter(self, didReceive: response) {} }
+            delegateCallbacks.deliver {
+                DeviceContext.withDevice(device) { delegate.userNotificationCenter(self, didReceive: response) {} }
+            }
         }
         delivered.append((notification, withdrawal))
     }

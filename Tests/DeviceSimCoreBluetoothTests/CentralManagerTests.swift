@@ -3,6 +3,9 @@ import DeviceSimHAL
 import DeviceSimSimulated
 import DeviceSimTesting
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import Testing
 
 /// A café with an Eddystone beacon (UID and URL frames) and an iBeacon, both 5 m from the door.
@@ -167,5 +170,36 @@ final class NearMissScanner: NSObject, CBCentralManagerDelegate {
         #expect(!scanner.discoveries.isEmpty)
         #expect(simulation.events(named: "api.diagnostic").isEmpty)
         withExtendedLifetime(central) {}
+    }
+}
+
+/// Reports each peripheral it discovers to the app's server, as a beacon check-in app does.
+private final class ReportingScanner: NSObject, CBCentralManagerDelegate, @unchecked Sendable {
+    private(set) var statuses: [Int] = []
+    func centralManagerDidUpdateState(_ central: CBCentralManager) {
+        if central.state == .poweredOn { central.scanForPeripherals(withServices: nil) }
+    }
+    func centralManager(_ central: CBCentralManager, didDiscover peripheral: CBPeripheral, advertisementData: [String: Any], rssi RSSI: NSNumber) {
+        URLSession.shared.dataTask(with: URL(string: "https://api.example.com/seen")!) { [self] _, response, _ in
+            statuses.append((response as? HTTPURLResponse)?.statusCode ?? -1)
+        }.resume()
+    }
+}
+
+/// The delegate runs "on" the manager's phone: a request it makes is that phone's.
+@MainActor @Suite struct CentralManagerDelegateDeviceTests {
+    @Test(.simulation(world: Cafe.world)) func aRequestFromDidDiscoverIsSentByTheManagersPhone() async throws {
+        let simulation = try TestSimulation.current
+        _ = simulation.addDevice("first", at: Cafe.door)
+        let second = simulation.addDevice("second", at: Cafe.door)
+        let server = FakeHTTPServer(simulation, host: "api.example.com") { server in
+            server.route("GET", "/seen") { _ in .status(204) }
+        }
+        let scanner = ReportingScanner()
+        let central = DeviceContext.withDevice(second.device) { CBCentralManager(delegate: scanner, queue: nil) }
+        try await simulation.advance(by: .seconds(2))
+        #expect(central.isScanning)
+        #expect(scanner.statuses == [204])
+        #expect(server.requests.map(\.device) == ["second"])
     }
 }
