@@ -75,12 +75,7 @@ import Glibc
 
     /// A gpsd whose receiver stands still at the café.
     static func standingStill() throws -> FakeGPSD {
-        try FakeGPSD { connection in
-            connection.send(FakeGPSD.version + FakeGPSD.devices)
-            repeat {
-                guard connection.send(FakeGPSD.tpv(latitude: "52.5145", longitude: "13.3501")) else { return }
-            } while connection.pause(0.25)
-        }
+        try FakeGPSD.standingStill(latitude: "52.5145", longitude: "13.3501")
     }
 
     @Test func liveDrivesTheMainActorViewModelOnTheWallClock() throws {

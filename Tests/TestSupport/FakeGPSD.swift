@@ -136,3 +136,20 @@ public final class FakeGPSD: Sendable {
         case socket(Int32)
     }
 }
+
+extension FakeGPSD {
+    /// A gpsd whose receiver stands still at one place, sending a fix every 0.25 s until the client goes.
+    ///
+    /// ```swift
+    /// let gpsd = try FakeGPSD.standingStill(latitude: "52.5145", longitude: "13.3501")
+    /// defer { gpsd.stop() }
+    /// ```
+    public static func standingStill(latitude: String, longitude: String) throws -> FakeGPSD {
+        try FakeGPSD { connection in
+            connection.send(FakeGPSD.version + FakeGPSD.devices)
+            repeat {
+                guard connection.send(FakeGPSD.tpv(latitude: latitude, longitude: longitude)) else { return }
+            } while connection.pause(0.25)
+        }
+    }
+}

@@ -21,12 +21,7 @@ import Testing
 
     /// A gpsd with a receiver standing still where the walker is.
     static func standingStill() throws -> FakeGPSD {
-        try FakeGPSD { connection in
-            connection.send(FakeGPSD.version + FakeGPSD.devices)
-            repeat {
-                guard connection.send(FakeGPSD.tpv(latitude: "52.5145", longitude: "13.3501")) else { return }
-            } while connection.pause(0.25)
-        }
+        try FakeGPSD.standingStill(latitude: "52.5145", longitude: "13.3501")
     }
 
     func live(_ expectation: String) throws -> CLI.Output {
