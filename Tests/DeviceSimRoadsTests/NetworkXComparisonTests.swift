@@ -5,8 +5,9 @@ import DeviceSimTime
 import Foundation
 import Testing
 
-/// Whether the networkx comparison runs: where the project's Python (`.venv`, else python3) has
-/// networkx, and always on CI (`CI` set), where a missing networkx fails the test instead of skipping it.
+/// Whether the networkx comparison runs: it is slow (Python's Dijkstra, 1,000 queries a mode), so with the
+/// slow suites only (`DEVICESIM_SLOW_TESTS=1`, or `.ci/run`), where the project's Python (`.venv`, else
+/// python3) has networkx, and always on CI (`CI` set), where a missing networkx fails the test instead of skipping it.
 private let networkXAvailable: Bool = {
     let process = ProjectPython.process(arguments: ["-c", "import networkx"])
     process.standardOutput = FileHandle.nullDevice
@@ -16,7 +17,10 @@ private let networkXAvailable: Bool = {
     return process.terminationStatus == 0
 }()
 
-@Suite(.enabled(if: networkXAvailable || ProcessInfo.processInfo.environment["CI"] != nil, "python3 with networkx is not available (.ci/install-deps puts it in .venv)"))
+@Suite(
+    .enabled(if: SlowTests.run, "slow: DEVICESIM_SLOW_TESTS=1 swift test (or .ci/run) runs it"),
+    .enabled(if: networkXAvailable || ProcessInfo.processInfo.environment["CI"] != nil, "python3 with networkx is not available (.ci/install-deps puts it in .venv)")
+)
 struct NetworkXComparisonTests {
     /// 1,000 random queries per travel mode on the Helsinki graph: the same least travel times as
     /// networkx's Dijkstra on the same graph (exported here), to 1e-9 relative, and the same

@@ -11,7 +11,9 @@ import Glibc
 /// main thread (Thread.sleep, a semaphore wait, a busy loop) after the main-thread limit, naming the
 /// app's scenario line and the function and file:line holding it (issue 44). Every run is a process of
 /// its own, killed with SIGKILL if it outlives its bound, so a stalled main actor never stalls the tests.
-@Suite struct MainActorWallClockAndWatchdogTests {
+/// Slow (wall-clock runs of several seconds each, `live` through a gpsd): `.ci/run` runs it.
+@Suite(.enabled(if: SlowTests.run, "slow: DEVICESIM_SLOW_TESTS=1 swift test (or .ci/run) runs it"))
+struct MainActorWallClockAndWatchdogTests {
     static let cafe = CLI.builtExecutable(named: "cafe-devicesim")
 
     /// Runs `cafe-devicesim arguments…`, killed (SIGKILL: a blocked main thread may never handle SIGTERM)
