@@ -182,7 +182,7 @@ let package = Package(
             path: "Tests/Apps/CampusGameTests"
         ),
         .testTarget(name: "DeviceSimRoutesTests", dependencies: ["DeviceSimRoutes", "DeviceSimTesting"], path: "Tests/Apps/RoutesTests"),
-        .testTarget(name: "DeviceSimTaskListTests", dependencies: ["DeviceSimTaskList", "DeviceSimTesting"], path: "Tests/Apps/TaskListTests"),
+        .testTarget(name: "DeviceSimTaskListTests", dependencies: ["DeviceSimTaskList", "DeviceSimTesting", "DeviceSimTestSupport"], path: "Tests/Apps/TaskListTests"),
         // Scenario files of the bundled apps run here: the tests register them (BundledApps.all).
         .testTarget(name: "DeviceSimScenarioTests", dependencies: ["DeviceSim", "DeviceSimScenario", "DeviceSimRoads", "CafeCheckIn", "DeviceSimTestSupport"]),
         // A @MainActor view model as a scenario app, and a developer's own devicesim registering it (issue 44).

@@ -2,6 +2,7 @@ import DeviceSim
 import DeviceSimDogWalk
 import DeviceSimScenario
 import DeviceSimStorage
+import DeviceSimTestSupport
 import DeviceSimTime
 import Testing
 
@@ -106,7 +107,8 @@ import Testing
         return (yaml, devices)
     }
 
-    @Test(arguments: 1...120 as ClosedRange<UInt64>)
+    /// 120 random cases with the slow suites (`DEVICESIM_SLOW_TESTS=1`, `.ci/run`), the first 30 in the default `swift test`.
+    @Test(arguments: 1...(SlowTests.run ? 120 : 30) as ClosedRange<UInt64>)
     func everyPhoneAndTheServerEndWithTheSameDataAndNothingLostOrDoubled(seed: UInt64) throws {
         let (yaml, devices) = Self.scenario(seed: seed)
         let scenario = try ScenarioParser.parse(yaml, file: "random-\(seed).yaml")

@@ -1,6 +1,7 @@
 import DeviceSim
 import DeviceSimScenario
 import DeviceSimTaskList
+import DeviceSimTestSupport
 import DeviceSimTime
 import Testing
 
@@ -81,7 +82,8 @@ import Testing
         return (yaml, devices)
     }
 
-    @Test(arguments: 1...150 as ClosedRange<UInt64>)
+    /// 150 random cases with the slow suites (`DEVICESIM_SLOW_TESTS=1`, `.ci/run`), the first 30 in the default `swift test`.
+    @Test(arguments: 1...(SlowTests.run ? 150 : 30) as ClosedRange<UInt64>)
     func everyDeviceAndTheServerEndWithTheSameListAndNothingLostOrDoubled(seed: UInt64) throws {
         let (yaml, devices) = Self.scenario(seed: seed)
         let scenario = try ScenarioParser.parse(yaml, file: "random-\(seed).yaml")
