@@ -99,7 +99,10 @@ public final class UNUserNotificationCenter: @unchecked Sendable {
     }
 
     /// Asks the user to allow notifications (see ``requestAuthorization(options:completionHandler:)``);
-    /// returns whether they are allowed.
+    /// returns whether they are allowed. The result may be ignored, as with Apple's (an `async` method
+    /// imported from a completion handler is `@discardableResult`): Apple's "Asking permission to use
+    /// notifications" writes `try await center.requestAuthorization(options: [.alert, .sound, .badge])`.
+    @discardableResult
     public func requestAuthorization(options: UNAuthorizationOptions = []) async throws -> Bool {
         await withCheckedContinuation { continuation in
             requestAuthorization(options: options) { granted, _ in continuation.resume(returning: granted) }
