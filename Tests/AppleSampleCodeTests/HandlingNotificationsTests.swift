@@ -32,6 +32,9 @@ import Testing
         #expect(simulation.events(named: "notification.presented").map(\.time) == [VirtualInstant(offset: .seconds(60))])
         #expect(simulation.events(named: "notification.presented").first?.fields.first { $0.key == "options" }?.value == .string("sound"))
         #expect(phone.notifications.showing.isEmpty)
+        // Not shown in Notification Center, so not delivered there (getDeliveredNotifications: "still
+        // visible in Notification Center").
+        #expect(try await deliveredIdentifiers(simulation).isEmpty)
     }
 
     /// "Don't alert the user for other types": `UNNotificationPresentationOptions(rawValue: 0)`, not shown.
@@ -47,6 +50,7 @@ import Testing
         try await simulation.advance(by: .seconds(1))
         #expect(simulation.events(named: "notification.presented").first?.fields.first { $0.key == "options" }?.value == .string("none"))
         #expect(phone.notifications.showing.isEmpty)
+        #expect(try await deliveredIdentifiers(simulation).isEmpty)
         #expect(delegate.sharedMeetingManager.calls.all.isEmpty)
     }
 
