@@ -261,17 +261,33 @@ public final class SimulatedURLProtocol: URLProtocol {
     /// request has the default one: then the `session`'s `timeoutIntervalForRequest`, as Foundation's
     /// own HTTP loading does (a request that sets exactly 60 s on a session with another timeout gets
     /// the session's).
+    ///
+    /// Its headers are the session's `httpAdditionalHeaders` and the request's own (which win, as Apple
+    /// documents), and `Content-Length` when there is a body ("the session figures out the
+    /// Content-Length automatically", Uploading data to a website).
     static func exchangeRequest(_ request: URLRequest, uploadBody: Data? = nil, session: URLSessionConfiguration? = nil) -> HTTPExchangeRequest {
         let url = request.url
         let components = url.flatMap { URLComponents(url: $0, resolvingAgainstBaseURL: false) }
+        let body = request.httpBody ?? request.httpBodyStream.map(bodyFromStream) ?? uploadBody ?? Data()
+        var headers: [String: String] = [:]
+        for (name, value) in session?.httpAdditionalHeaders ?? [:] {
+            if let name = name as? String { headers[name] = "\(value)" }
+        }
+        for (name, value) in request.allHTTPHeaderFields ?? [:] {
+            headers = headers.filter { $0.key.lowercased() != name.lowercased() }
+            headers[name] = value
+        }
+        if !body.isEmpty, !headers.keys.contains(where: { $0.lowercased() == "content-length" }) {
+            headers["Content-Length"] = String(body.count)
+        }
         return HTTPExchangeRequest(
             method: request.httpMethod ?? "GET",
             url: url?.absoluteString ?? "",
             host: url?.host ?? "",
             path: components?.percentEncodedPath ?? "/",
             query: components?.percentEncodedQuery,
-            headers: request.allHTTPHeaderFields ?? [:],
-            body: Array(request.httpBody ?? request.httpBodyStream.map(bodyFromStream) ?? uploadBody ?? Data()),
+            headers: headers,
+            body: Array(body),
             timeout: .milliseconds(Int64((timeout(of: request, session: session) * 1000).rounded()))
         )
     }

@@ -88,4 +88,26 @@ import Testing
         #expect(code == .timedOut)
         #expect(at == VirtualInstant(offset: .seconds(5)))
     }
+
+    /// "httpAdditionalHeaders: A dictionary of additional headers to send with requests ... If the same
+    /// header appears in both this array and the request object, the request object's value takes
+    /// precedence."
+    @Test func aSessionsAdditionalHeadersAreSentAndTheRequestsOwnWin() async throws {
+        let simulation = try TestSimulation.current
+        simulation.addDevice("phone", at: cafe, gpsOn: false)
+        let server = photos(simulation)
+        let configuration = SimulatedURLProtocol.sessionConfiguration(.ephemeral)
+        configuration.httpAdditionalHeaders = ["Authorization": "Bearer session", "X-Client": "sample"]
+        let session = URLSession(configuration: configuration)
+        var request = URLRequest(url: photo)
+        request.setValue("Bearer request", forHTTPHeaderField: "authorization")
+        let sent = request
+        let task = simulation.spawn { try await session.data(for: sent).0 }
+        try await simulation.advance(by: .seconds(1))
+        #expect(try task.value() == Self.png)
+        let arrived = try #require(server.requests.first)
+        #expect(arrived.header("Authorization") == "Bearer request")
+        #expect(arrived.header("X-Client") == "sample")
+        #expect(arrived.header("Content-Length") == nil)
+    }
 }

@@ -29,6 +29,7 @@ import Testing
         try await simulation.advance(by: .milliseconds(100))
         let request = try #require(server.applied("POST", "/post").first)
         #expect(request.header("Content-Type") == "application/json")
+        #expect(request.header("Content-Length") == String(request.body.count))
         let order = try request.json(Order.self)
         #expect(order.customerId == "12345" && order.items == ["Cheese pizza", "Diet soda"])
         #expect(Array(printedLines.all.dropFirst(before)) == [#"got data: {"received":true}"#])
