@@ -206,7 +206,7 @@ let package = Package(
         .testTarget(name: "DeviceSimUserNotificationsTests", dependencies: ["DeviceSimUserNotifications", "DeviceSimCoreLocation", "DeviceSimTesting"]),
         .testTarget(name: "EndToEndTests", dependencies: ["devicesim", "cafe-devicesim", "DeviceSimTestSupport"]),
         // Apple's own sample code for URLSession, NWPathMonitor and UNUserNotificationCenter, unchanged behind the
-        // import switch, driven on a simulated phone (docs/apple-apis/AppleSampleCode.md).
+        // import switch, driven on a simulated phone (docs/apple-apis/URLSession.md, Network.md, UserNotifications.md).
         .testTarget(
             name: "DeviceSimAppleSampleCodeTests",
             dependencies: ["DeviceSimNetwork", "DeviceSimUserNotifications", "DeviceSimTesting"],
