@@ -210,7 +210,9 @@ let package = Package(
         .testTarget(
             name: "DeviceSimAppleSampleCodeTests",
             dependencies: ["DeviceSimNetwork", "DeviceSimUserNotifications", "DeviceSimTesting"],
-            path: "Tests/AppleSampleCodeTests"
+            path: "Tests/AppleSampleCodeTests",
+            // The samples' import switch picks DeviceSim's products on a Mac too: the tests drive a simulated phone.
+            swiftSettings: [.define("DEVICESIM")]
         ),
     ],
     swiftLanguageModes: [.v6]
