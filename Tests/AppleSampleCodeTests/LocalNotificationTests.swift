@@ -46,6 +46,10 @@ func instant(days: Int64, hours: Int64, minutes: Int64 = 0) -> VirtualInstant {
         #expect(reminder.addErrors.isEmpty)
         #expect(try await pendingIdentifiers(simulation) == [identifier])
         let tuesday = instant(days: 5, hours: 14)                         // 2026-01-06 14:00 UTC
+        // "nextTriggerDate(): The next date at which the trigger conditions are met."
+        let next = simulation.spawn { await (UNUserNotificationCenter.current().pendingNotificationRequests().first?.trigger as? UNCalendarNotificationTrigger)?.nextTriggerDate() }
+        try await simulation.runCurrent()
+        #expect(try next.value() == simulation.startDate.addingTimeInterval(Double(tuesday.offset.components.seconds)))
         try await simulation.advance(to: VirtualInstant(offset: tuesday.offset - .seconds(1)))
         #expect(simulation.events(named: "notification.delivered").isEmpty)
         try await simulation.advance(to: tuesday)
