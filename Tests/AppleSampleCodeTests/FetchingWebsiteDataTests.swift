@@ -50,6 +50,22 @@ func exampleDotCom(_ simulation: TestSimulation) -> FakeHTTPServer {
         #expect(server.requests.map(\.path) == ["/"])
     }
 
+    /// The same from the main actor, where a view controller lives: the simulation runs there and waits
+    /// for the handler on the delegate queue; the page reaches the web view through the main queue.
+    @MainActor @Test func fromTheMainActorThePageArrivesTheSame() async throws {
+        let simulation = try TestSimulation.current
+        simulation.addDevice("phone", at: cafe, gpsOn: false)
+        exampleDotCom(simulation)
+        let controller = CompletionHandlerViewController()
+        controller.startLoad()
+        try await simulation.advance(by: .milliseconds(99))
+        await mainQueueDrained()
+        #expect(controller.webView.loads.all.isEmpty)
+        try await simulation.advance(by: .milliseconds(1))
+        await mainQueueDrained()
+        #expect(controller.webView.loads.all == [.init(html: "<h1>Example Domain</h1>", baseURL: URL(string: "https://www.example.com/"), onMainQueue: true)])
+    }
+
     /// "Check the response parameter to verify that the status code indicates success": a 404 goes to
     /// `handleServerError`, called from the completion handler on `URLSession.shared`'s delegate queue.
     @Test func aStatusOutside200To299GoesToHandleServerErrorOnTheDelegateQueue() async throws {
