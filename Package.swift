@@ -205,6 +205,15 @@ let package = Package(
         .testTarget(name: "DeviceSimNetworkTests", dependencies: ["DeviceSimNetwork", "DeviceSimTesting"]),
         .testTarget(name: "DeviceSimUserNotificationsTests", dependencies: ["DeviceSimUserNotifications", "DeviceSimCoreLocation", "DeviceSimTesting"]),
         .testTarget(name: "EndToEndTests", dependencies: ["devicesim", "cafe-devicesim", "DeviceSimTestSupport"]),
+        // Apple's own sample code for URLSession, NWPathMonitor and UNUserNotificationCenter, unchanged behind the
+        // import switch, driven on a simulated phone (docs/apple-apis/URLSession.md, Network.md, UserNotifications.md).
+        .testTarget(
+            name: "DeviceSimAppleSampleCodeTests",
+            dependencies: ["DeviceSimNetwork", "DeviceSimUserNotifications", "DeviceSimTesting"],
+            path: "Tests/AppleSampleCodeTests",
+            // The samples' import switch picks DeviceSim's products on a Mac too: the tests drive a simulated phone.
+            swiftSettings: [.define("DEVICESIM")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -175,7 +175,41 @@ public final class SimulatedURLProtocol: URLProtocol {
         }
         device.scheduler.executor.endHandoff(announcement.handoff)
         guard !stopped, let transport = device.http else { return }
-        cancelExchange = transport.send(Self.exchangeRequest(request, uploadBody: Self.uploadBody(of: task)), from: device) { [self] result in deliver(result) }
+        let session = Self.session(of: task)
+        let exchange = Self.exchangeRequest(request, uploadBody: Self.uploadBody(of: task), session: session?.configuration)
+        if let session, session.configuration.waitsForConnectivity, let connectivity = device.connectivity, connectivity.state == .offline {
+            return waitForConnectivity(connectivity, then: exchange, over: transport, from: device, session: session)
+        }
+        cancelExchange = transport.send(exchange, from: device) { [self] result in deliver(result) }
+    }
+
+    /// On the simulation's thread, for a session whose configuration `waitsForConnectivity` and a device
+    /// offline: as Apple documents it, the task waits for the device to go online instead of failing
+    /// with `.notConnectedToInternet`, and fails with `.timedOut` only after the configuration's
+    /// `timeoutIntervalForResource`. The trace has `http.waiting`. (The delegate's
+    /// `urlSession(_:taskIsWaitingForConnectivity:)` is not called: swift-corelibs-foundation's
+    /// `URLSessionTaskDelegate` has no such method.)
+    private func waitForConnectivity(
+        _ connectivity: any ConnectivityMonitor, then exchange: HTTPExchangeRequest, over transport: any HTTPTransport, from device: Device, session: URLSession
+    ) {
+        device.record("http.waiting", [("method", .string(exchange.method)), ("host", .string(exchange.host)), ("path", .string(exchange.path))])
+        var online: ObservationToken?
+        var resourceTimeout: ScheduledEvent?
+        online = connectivity.observe { [self] state in
+            guard state == .online, online != nil else { return }
+            online = nil
+            resourceTimeout?.cancel()
+            cancelExchange = transport.send(exchange, from: device) { [self] result in deliver(result) }
+        }
+        let resource = Duration.milliseconds(Int64((session.configuration.timeoutIntervalForResource * 1000).rounded()))
+        resourceTimeout = device.scheduler.schedule(after: resource) { [self] in
+            online = nil
+            deliver(.failure(.timedOut))
+        }
+        cancelExchange = {
+            online = nil
+            resourceTimeout?.cancel()
+        }
     }
 
     private func cancelOnTheSimulationThread() {
@@ -218,21 +252,65 @@ public final class SimulatedURLProtocol: URLProtocol {
 
     // MARK: Conversions
 
+    /// `URLRequest.timeoutInterval` when the app did not set one ("The default timeout interval is 60
+    /// seconds").
+    static let defaultRequestTimeout: TimeInterval = 60
+
     /// The request as values; its body is the request's own (`httpBody`, `httpBodyStream`), else
-    /// `uploadBody` (the body given to `upload(for:from:)`).
-    static func exchangeRequest(_ request: URLRequest, uploadBody: Data? = nil) -> HTTPExchangeRequest {
+    /// `uploadBody` (the body given to `upload(for:from:)`). Its timeout is the request's own, unless the
+    /// request has the default one: then the `session`'s `timeoutIntervalForRequest`, as Foundation's
+    /// own HTTP loading does (a request that sets exactly 60 s on a session with another timeout gets
+    /// the session's).
+    ///
+    /// Its headers are the session's `httpAdditionalHeaders` and the request's own (which win, as Apple
+    /// documents), and `Content-Length` when there is a body ("the session figures out the
+    /// Content-Length automatically", Uploading data to a website).
+    static func exchangeRequest(_ request: URLRequest, uploadBody: Data? = nil, session: URLSessionConfiguration? = nil) -> HTTPExchangeRequest {
         let url = request.url
         let components = url.flatMap { URLComponents(url: $0, resolvingAgainstBaseURL: false) }
+        let body = request.httpBody ?? request.httpBodyStream.map(bodyFromStream) ?? uploadBody ?? Data()
+        var headers: [String: String] = [:]
+        for (name, value) in session?.httpAdditionalHeaders ?? [:] {
+            if let name = name as? String { headers[name] = "\(value)" }
+        }
+        for (name, value) in request.allHTTPHeaderFields ?? [:] {
+            headers = headers.filter { $0.key.lowercased() != name.lowercased() }
+            headers[name] = value
+        }
+        if !body.isEmpty, !headers.keys.contains(where: { $0.lowercased() == "content-length" }) {
+            headers["Content-Length"] = String(body.count)
+        }
         return HTTPExchangeRequest(
             method: request.httpMethod ?? "GET",
             url: url?.absoluteString ?? "",
             host: url?.host ?? "",
             path: components?.percentEncodedPath ?? "/",
             query: components?.percentEncodedQuery,
-            headers: request.allHTTPHeaderFields ?? [:],
-            body: Array(request.httpBody ?? request.httpBodyStream.map(bodyFromStream) ?? uploadBody ?? Data()),
-            timeout: .milliseconds(Int64((request.timeoutInterval * 1000).rounded()))
+            headers: headers,
+            body: Array(body),
+            timeout: .milliseconds(Int64((timeout(of: request, session: session) * 1000).rounded()))
         )
+    }
+
+    static func timeout(of request: URLRequest, session: URLSessionConfiguration?) -> TimeInterval {
+        guard request.timeoutInterval == defaultRequestTimeout, let session, session.timeoutIntervalForRequest > 0 else { return request.timeoutInterval }
+        return session.timeoutIntervalForRequest
+    }
+
+    /// The session that made `task`: swift-corelibs-foundation keeps it in the task's internal `session`,
+    /// read with `Mirror` (as ``uploadBody(of:)`` reads the body). Nil when the task has none, or
+    /// Foundation keeps it some other way (then the request's own timeout applies and the task does not
+    /// wait for connectivity).
+    static func session(of task: URLSessionTask?) -> URLSession? {
+        guard let task else { return nil }
+        var mirror: Mirror? = Mirror(reflecting: task)
+        while let current = mirror {
+            if let session = current.children.first(where: { $0.label == "session" }) {
+                return session.value as? URLSession
+            }
+            mirror = current.superclassMirror
+        }
+        return nil
     }
 
     /// The body given to `upload(for:from:)` or `upload(for:fromFile:)`, which Foundation keeps in the

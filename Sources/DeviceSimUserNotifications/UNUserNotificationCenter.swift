@@ -15,8 +15,8 @@ import Foundation
 /// `notification.removed`.
 ///
 /// The app counts as in the foreground while it has a delegate: a delivered notification then goes to
-/// `willPresent`, and is shown only if its answer includes `.banner`, `.list` or `.alert`. Without a
-/// delegate it is shown.
+/// `willPresent`, and is shown (and listed among the delivered notifications) only if its answer
+/// includes `.banner`, `.list` or `.alert`. Without a delegate it is shown.
 ///
 /// ```swift
 /// let center = UNUserNotificationCenter.current()
@@ -99,7 +99,10 @@ public final class UNUserNotificationCenter: @unchecked Sendable {
     }
 
     /// Asks the user to allow notifications (see ``requestAuthorization(options:completionHandler:)``);
-    /// returns whether they are allowed.
+    /// returns whether they are allowed. The result may be ignored, as with Apple's (an `async` method
+    /// imported from a completion handler is `@discardableResult`): Apple's "Asking permission to use
+    /// notifications" writes `try await center.requestAuthorization(options: [.alert, .sound, .badge])`.
+    @discardableResult
     public func requestAuthorization(options: UNAuthorizationOptions = []) async throws -> Bool {
         await withCheckedContinuation { continuation in
             requestAuthorization(options: options) { granted, _ in continuation.resume(returning: granted) }
@@ -239,7 +242,10 @@ public final class UNUserNotificationCenter: @unchecked Sendable {
                 delegate.userNotificationCenter(self, willPresent: notification) { [weak self] options in
                     guard let self else { return }
                     device.record("notification.presented", [("id", .string(id)), ("options", .string(Self.names(of: options)))])
-                    if options.isShown { show(notification, on: device) } else { delivered.append((notification, nil)) }
+                    // Presented with none of `.banner`, `.list`, `.alert` (a sound only, or nothing), it is
+                    // not in Notification Center, so not among the delivered notifications
+                    // (getDeliveredNotifications: "still visible in Notification Center").
+                    if options.isShown { show(notification, on: device) }
                 }
             }
         }
