@@ -16,6 +16,11 @@ let package = Package(
             path: "Sources/route-pairs"
         ),
         .executableTarget(
+            name: "route-check",
+            dependencies: [.product(name: "DeviceSimRoads", package: "DeviceSim")],
+            path: "Sources/route-check"
+        ),
+        .executableTarget(
             name: "route-timing",
             dependencies: [.product(name: "DeviceSimRoads", package: "DeviceSim")],
             path: "Sources/route-timing"

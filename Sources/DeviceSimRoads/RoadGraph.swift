@@ -44,6 +44,9 @@ public struct RoadGraph: Sendable {
     public let edgeTargets: [Int32]
     /// Edge travel times in seconds, parallel to ``edgeTargets``.
     public let edgeSeconds: [Double]
+    /// Edge lengths in metres (the great-circle distance between the ends), parallel to
+    /// ``edgeTargets``: a route's length without a haversine per edge.
+    public let edgeMetres: [Double]
     /// The fastest speed of any edge, m/s (edge length over time; the search's heuristic divides by it;
     /// infinity when an edge of some length takes no time).
     public let maximumSpeed: Double
@@ -70,9 +73,10 @@ public struct RoadGraph: Sendable {
         unitVectors = vectors
         let sorted = edges.filter { $0.from != $0.to }.sorted { ($0.from, $0.to, $0.seconds) < ($1.from, $1.to, $1.seconds) }
         var starts = [Int32](repeating: 0, count: coordinates.count + 1)
-        var targets: [Int32] = [], seconds: [Double] = []
+        var targets: [Int32] = [], seconds: [Double] = [], lengths: [Double] = []
         targets.reserveCapacity(sorted.count)
         seconds.reserveCapacity(sorted.count)
+        lengths.reserveCapacity(sorted.count)
         var fastest = 0.0
         var previous: (Int32, Int32) = (-1, -1)
         for edge in sorted where (edge.from, edge.to) != previous {
@@ -81,6 +85,7 @@ public struct RoadGraph: Sendable {
             seconds.append(edge.seconds)
             starts[Int(edge.from) + 1] += 1
             let metres = coordinates[Int(edge.from)].distance(to: coordinates[Int(edge.to)])
+            lengths.append(metres)
             // An edge of no time between two places makes the straight-line bound useless (infinite speed).
             if edge.seconds > 0 { fastest = max(fastest, metres / edge.seconds) } else if metres > 0 { fastest = .infinity }
         }
@@ -88,6 +93,7 @@ public struct RoadGraph: Sendable {
         edgeStarts = starts
         edgeTargets = targets
         edgeSeconds = seconds
+        edgeMetres = lengths
         maximumSpeed = fastest
         isRoutable = StronglyConnectedComponents.largest(nodeCount: coordinates.count, starts: starts, targets: targets)
     }
@@ -102,8 +108,13 @@ public struct RoadGraph: Sendable {
     public func edges(of node: Int32) -> Range<Int> { Int(edgeStarts[Int(node)])..<Int(edgeStarts[Int(node) + 1]) }
 
     /// The travel time of the edge from `from` to `to`, if there is one.
-    public func seconds(from: Int32, to: Int32) -> Double? {
-        for edge in edges(of: from) where edgeTargets[edge] == to { return edgeSeconds[edge] }
+    public func seconds(from: Int32, to: Int32) -> Double? { edge(from: from, to: to).map { edgeSeconds[$0] } }
+
+    /// The index of the edge from `from` to `to` (into ``edgeTargets``, ``edgeSeconds`` and
+    /// ``edgeMetres``), if there is one.
+    @inline(__always)
+    public func edge(from: Int32, to: Int32) -> Int? {
+        for edge in edges(of: from) where edgeTargets[edge] == to { return edge }
         return nil
     }
 
@@ -116,6 +127,6 @@ public struct RoadGraph: Sendable {
     /// computed.
     public var memoryFootprint: Int {
         coordinates.count * MemoryLayout<GeoCoordinate>.stride + unitVectors.count * 8 + edgeStarts.count * 4
-            + edgeTargets.count * 4 + edgeSeconds.count * 8 + isRoutable.count + (landmarkStore.computed?.memoryFootprint ?? 0)
+            + edgeTargets.count * 4 + edgeSeconds.count * 8 + edgeMetres.count * 8 + isRoutable.count + (landmarkStore.computed?.memoryFootprint ?? 0)
     }
 }

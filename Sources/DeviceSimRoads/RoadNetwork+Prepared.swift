@@ -6,7 +6,7 @@ import DeviceSimHAL
 extension RoadNetwork {
     /// Bumped whenever the layout below or the rules building a network change: a prepared file of
     /// another version is rebuilt.
-    static let preparedFormatVersion: UInt32 = 1
+    static let preparedFormatVersion: UInt32 = 2
 
     /// The network's arrays (each graph's landmark table computed first if it was not yet).
     func preparedBytes() -> [UInt8] {
@@ -124,6 +124,7 @@ extension RoadNetwork {
         writer.append(graph.edgeStarts)
         writer.append(graph.edgeTargets)
         writer.append(graph.edgeSeconds)
+        writer.append(graph.edgeMetres)
         writer.append(graph.maximumSpeed)
         writer.append(graph.isRoutable.map { $0 ? UInt8(1) : 0 })
         let landmarks = graph.landmarks
@@ -134,30 +135,31 @@ extension RoadNetwork {
     private static func readGraph(_ mode: TravelMode, from reader: inout PreparedFileReader) throws(PreparedFileReader.Truncated) -> RoadGraph {
         let coordinates = Self.coordinates(try reader.array(Double.self))
         let vectors = try reader.array(Double.self), starts = try reader.array(Int32.self)
-        let targets = try reader.array(Int32.self), seconds = try reader.array(Double.self)
+        let targets = try reader.array(Int32.self), seconds = try reader.array(Double.self), metres = try reader.array(Double.self)
         let maximumSpeed = try reader.value(Double.self)
         let routable = try reader.array(UInt8.self).map { $0 != 0 }
         let landmarkNodes = try reader.array(Int32.self), landmarkTimes = try reader.array(Float.self)
         let nodeCount = coordinates.count
-        guard vectors.count == 3 * nodeCount, starts.count == nodeCount + 1, starts.first == 0, targets.count == seconds.count,
+        guard vectors.count == 3 * nodeCount, starts.count == nodeCount + 1, starts.first == 0, targets.count == seconds.count, targets.count == metres.count,
               starts.last.map(Int.init) == targets.count, zip(starts, starts.dropFirst()).allSatisfy({ $0 <= $1 }),
               targets.allSatisfy({ $0 >= 0 && Int($0) < nodeCount }), routable.count == nodeCount,
               landmarkNodes.allSatisfy({ $0 >= 0 && Int($0) < nodeCount }), landmarkTimes.count == 2 * landmarkNodes.count * nodeCount else { throw .init() }
         return RoadGraph(mode: mode, coordinates: coordinates, unitVectors: vectors, edgeStarts: starts, edgeTargets: targets, edgeSeconds: seconds,
-                         maximumSpeed: maximumSpeed, isRoutable: routable, landmarks: LandmarkTable(nodes: landmarkNodes, times: landmarkTimes))
+                         edgeMetres: metres, maximumSpeed: maximumSpeed, isRoutable: routable, landmarks: LandmarkTable(nodes: landmarkNodes, times: landmarkTimes))
     }
 }
 
 extension RoadGraph {
     /// A graph from its arrays as built before (a prepared file), with its landmark table.
     init(mode: TravelMode, coordinates: [GeoCoordinate], unitVectors: [Double], edgeStarts: [Int32], edgeTargets: [Int32], edgeSeconds: [Double],
-         maximumSpeed: Double, isRoutable: [Bool], landmarks: LandmarkTable) {
+         edgeMetres: [Double], maximumSpeed: Double, isRoutable: [Bool], landmarks: LandmarkTable) {
         self.mode = mode
         self.coordinates = coordinates
         self.unitVectors = unitVectors
         self.edgeStarts = edgeStarts
         self.edgeTargets = edgeTargets
         self.edgeSeconds = edgeSeconds
+        self.edgeMetres = edgeMetres
         self.maximumSpeed = maximumSpeed
         self.isRoutable = isRoutable
         landmarkStore = LandmarkStore(table: landmarks)

@@ -196,7 +196,6 @@ public struct RoutePlanner {
     /// common segment, or out of `from`'s segment, over the graph and into `to`'s; nil when `to`
     /// cannot be reached.
     private mutating func travel(from: RoadJoin, to: RoadJoin) -> Travel? {
-        let graph = network.graph(for: mode)
         var best: Travel?
         if let along = from.alongSegment(to: to) {
             best = Travel(seconds: along.seconds, metres: along.metres, points: [(to.point, along.speed)])
@@ -204,12 +203,16 @@ public struct RoutePlanner {
         let sources = from.departures.map { RouteSearch.Endpoint(node: $0.node, seconds: $0.seconds) }
         let targets = to.arrivals.map { RouteSearch.Endpoint(node: $0.node, seconds: $0.seconds) }
         if let path = search.fastestPath(from: sources, to: targets), best == nil || path.seconds < best!.seconds {
+            let graph = search.graph
             let departure = from.departures[path.source], arrival = to.arrivals[path.target]
             var metres = departure.metres + arrival.metres
-            var points: [(GeoCoordinate, Double)] = [(graph.coordinates[Int(path.nodes[0])], departure.speed)]
+            var points: [(GeoCoordinate, Double)] = []
+            points.reserveCapacity(path.nodes.count + 1)
+            points.append((graph.coordinates[Int(path.nodes[0])], departure.speed))
+            // Each edge's length was measured when the graph was built (the same haversine).
             for (a, b) in zip(path.nodes, path.nodes.dropFirst()) {
-                let length = graph.coordinates[Int(a)].distance(to: graph.coordinates[Int(b)])
-                let seconds = graph.seconds(from: a, to: b)!
+                let edge = graph.edge(from: a, to: b)!
+                let length = graph.edgeMetres[edge], seconds = graph.edgeSeconds[edge]
                 metres += length
                 points.append((graph.coordinates[Int(b)], seconds > 0 ? length / seconds : 0))
             }

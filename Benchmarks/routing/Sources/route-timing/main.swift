@@ -1,6 +1,6 @@
 // Times `RoutePlanner.route` against the graph search it runs, on the same queries.
 //
-// Usage: route-timing EXTRACT.osm.pbf [PAIRS] [SEED]
+// Usage: route-timing EXTRACT.osm.pbf [PAIRS] [SEED] [MODES]   (MODES: foot,bike,car by default)
 //   swift build -c release --package-path Benchmarks/routing
 //   nice Benchmarks/routing/.build/release/route-timing Simulator/worlds/helsinki.osm.pbf 2000 7
 // For each mode, random positions in the extract's box are paired (seeded) and a pair kept when it
@@ -30,7 +30,8 @@ let network = try RoadNetwork(contentsOf: arguments[1])
 let latitudes = network.coordinates.map(\.latitude), longitudes = network.coordinates.map(\.longitude)
 let box = (latitudes.min()!, latitudes.max()!, longitudes.min()!, longitudes.max()!)
 let clock = ContinuousClock()
-for mode in [TravelMode.foot, .bike, .car] {
+let modes = arguments.count > 4 ? arguments[4].split(separator: ",").map { TravelMode(rawValue: String($0))! } : [TravelMode.foot, .bike, .car]
+for mode in modes {
     var planner = RoutePlanner(network: network, mode: mode)
     var search = RouteSearch(network.graph(for: mode))
     var routeTimes: [Double] = [], searchTimes: [Double] = [], ratios: [Double] = []
