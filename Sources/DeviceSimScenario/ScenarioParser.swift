@@ -751,8 +751,8 @@ public enum ScenarioParser {
         let isServer = keys.contains("server")
         let map = try node.mapping(allowing: (isServer ? serverExpectationKeys : storedExpectationKeys) + RowsCheck.keys, what: isServer ? "server expectation" : "stored expectation")
         let at = try map.required("at").duration(what: "when the rows are read")
-        var rows: [[String]]?
-        if let rowsNode = map.optional("rows") { rows = try parseRows(rowsNode) }
+        var rows: [[StoredValue]]?
+        if let rowsNode = map.optional("rows") { rows = try parseRows(rowsNode, typed: !isServer) }
         let source: StoredProbe.Source
         let device: String?
         var columns: [Int]?
@@ -786,7 +786,7 @@ public enum ScenarioParser {
         probe.check = check
         let expectation = EventExpectation(
             name: isServer ? "server.rows" : "stored.rows", device: device, window: at...at,
-            fields: [FieldCondition("probe", equals: String(id))] + (check == nil ? [FieldCondition("rows", equals: StoredProbe.text(of: rows ?? []))] : [FieldCondition("verdict", equals: "ok")]),
+            fields: [FieldCondition("probe", equals: String(id)), FieldCondition("verdict", equals: "ok")],
             minimum: 1, maximum: 1, location: node.location)
         return (probe, .event(expectation))
     }
