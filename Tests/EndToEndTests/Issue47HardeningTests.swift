@@ -210,6 +210,17 @@ extension Issue47HardeningTests {
         #expect(output.standardError.contains("no device has the account 'olga@yandx.ru' and the scenario names it nowhere else, so the task-list server cannot hold rows of it; did you mean 'olga@yandex.ru'?"), "\(output.standardError)")
     }
 
+    @Test(.enabled(if: FileManager.default.isReadableFile(atPath: "/etc/passwd"), "needs /etc/passwd"))
+    func theLeftoverItemAWorldOfEtcPasswdIsNamedNotQuoted() throws {
+        let folder = try CLI.folder(["p.yaml": "name: p\nworld: /etc/passwd\nduration: 1s\ndevices:\n  - { id: walker, at: [52.5, 13.4] }\n"])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let output = try CLI.run(["validate", folder.appendingPathComponent("p.yaml").path])
+        #expect(output.status == 2)
+        #expect(output.standardError.contains("/etc/passwd:1:1: this is not a world file"), "\(output.standardError)")
+        let firstLine = try String(contentsOfFile: "/etc/passwd", encoding: .utf8).split(separator: "\n").first.map(String.init) ?? "root:x:0:0"
+        #expect(!output.standardError.contains(firstLine), "nothing of the file is quoted: \(output.standardError)")
+    }
+
     @Test func item10AWorldThatIsNotAWorldFileIsNamedNotQuoted() throws {
         let secret = "root:$y$j9T$SECRETHASH:20228:0:99999:7:::\ndaemon:*:20228:0:99999:7:::\n"
         let outside = try CLI.folder(["creds.yaml": "name: creds\nplaces: { home: [52.5, 13.4] }\n"])
