@@ -19,7 +19,7 @@ import os, subprocess, sys, tempfile, threading, time
 MiB = 1 << 20
 # The limits in the sources: ScenarioParser.maximumFileSize (scenario, stored; game files share it),
 # WorldParser.maximumFileSize, GPXDocument.maximumFileSize, RunRecordCoding.maximumFileSize.
-LIMITS = {"scenario": 32 * MiB, "stored": 32 * MiB, "world": 4 * MiB, "game": 8 * MiB, "gpx": 4 * MiB, "results": 128 * MiB}
+LIMITS = {"scenario": 32 * MiB, "stored": 32 * MiB, "world": 4 * MiB, "game": 8 * MiB, "gpx": 4 * MiB, "results": 32 * MiB}
 OVER = False
 
 def fill(path, head, entry, tail, limit):

@@ -169,9 +169,10 @@ enum RunRecordCoding {
 
     /// The largest plan a results file may describe (a million seeds over ten thousand files).
     static let maximumPlanSize = 10_000_000_000
-    /// The largest results file read (`merge`, `report`): a record is about 300 bytes to 1 KB, so
-    /// this holds a few hundred thousand runs; reading one at the limit takes under 5 s and 1 GB.
-    static let maximumFileSize = 128 << 20
+    /// The largest results file read (`merge`, `report`): 32 MiB, about 190,000 runs of the smallest
+    /// record (175 bytes). Merging 128 MiB took 16.7 s of CPU (`Benchmarks/limits/validate-at-limits.py
+    /// results`); 32 MiB about a quarter of that.
+    static let maximumFileSize = 32 << 20
     /// The longest wall time a record may claim, in seconds (about 31 years).
     static let maximumWallSeconds = 1e9
 
