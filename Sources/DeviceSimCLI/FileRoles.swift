@@ -1,5 +1,6 @@
 import ArgumentParser
 import DeviceSimScenario
+import DeviceSimSimulated
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -52,6 +53,8 @@ struct FileRoles {
     /// Every output file named, devices and pipes included (`/dev/stdout`), with its option.
     private(set) var namedOutputs: [(role: String, path: String)] = []
     private(set) var inputFolders: [InputFolder] = []
+    /// The options naming an output folder whose value is empty.
+    private(set) var emptyFolderRoles: [String] = []
 
     /// The scenario file `scenario` was read from, and the files its devices play back (NMEA logs,
     /// GPX tracks).
@@ -91,6 +94,7 @@ struct FileRoles {
     /// A folder, named by the option `role`, that the command writes `files` into (relative paths,
     /// each with what it is: "the trace of walk.yaml").
     mutating func outputFolder(_ role: String, _ path: String?, files: [String: String]) {
+        if path?.isEmpty == true { emptyFolderRoles.append(role) }
         guard let path, let identity = FileIdentity(path: path) else { return }
         outputFolders.append(OutputFolder(role: role, path: path, identity: identity, files: files))
     }
@@ -141,12 +145,66 @@ struct FileRoles {
         return nil
     }
 
-    /// Says the first conflict on standard error and stops with exit status 2 (a usage error),
-    /// before anything is written.
+    /// Says the first problem on standard error and stops with exit status 2 (a usage error),
+    /// before anything runs or is written: an output that cannot be written (``unwritable()``), then
+    /// an output that is an input or another output (``conflict()``). Paths are shown with their
+    /// control characters escaped.
     func check() throws {
-        guard let conflict = conflict() else { return }
-        Terminal.standardError.write("error: \(conflict)\n")
+        guard let problem = unwritable() ?? conflict() else { return }
+        Terminal.standardError.write("error: \(MessageText.escapingControls(problem))\n")
         throw ExitCode(2)
+    }
+
+    /// The first named output file that cannot be written, said so a user can act on it; nil when
+    /// each can be. Checked without creating anything: an empty path; a folder; a file that exists
+    /// but is not writable; a path (or the file a dangling link points to) whose nearest existing
+    /// folder is a file, or is not writable.
+    ///
+    /// ```swift
+    /// var files = FileRoles()
+    /// files.output("--junit", "")
+    /// files.unwritable()   // "--junit is empty: give it a file path, e.g. --junit out/junit.xml"
+    /// ```
+    func unwritable() -> String? {
+        if let role = emptyFolderRoles.first { return "\(role) is empty: give it a folder path, e.g. \(role) out/\(role == "--trace" ? "traces" : "data")" }
+        for (role, path) in namedOutputs {
+            guard !path.isEmpty else { return "\(role) is empty: give it a file path, e.g. \(role) out/\(Self.exampleName(role))" }
+            var status = stat()
+            if stat(path, &status) == 0 {
+                let kind = status.st_mode & S_IFMT
+                if kind == S_IFDIR { return "\(role) \(path) is a folder: give \(role) a file path, e.g. \(role) \(path.hasSuffix("/") ? path : path + "/")\(Self.exampleName(role))" }
+                if access(path, W_OK) != 0 { return "\(role) \(path) cannot be written: \(String(cString: strerror(errno)))" }
+                continue
+            }
+            // A new file (or the target of a dangling link): its nearest existing folder must be one, and writable.
+            let target = FileIdentity.danglingTarget(of: path) ?? path
+            var folder = WritableFile.folderAndName(of: target).folder
+            if folder.isEmpty { folder = "." }
+            // Folders are made for a path, not for where a link points.
+            if target != path, stat(folder, &status) != 0 {
+                return "\(role) \(path) is a link to \(target), whose folder \(folder) does not exist: make the folder, or give \(role) another path"
+            }
+            while stat(folder, &status) != 0 {
+                guard errno == ENOENT else { return "\(role) \(path) cannot be created: \(folder): \(String(cString: strerror(errno)))" }
+                let parent = WritableFile.folderAndName(of: folder).folder
+                folder = parent.isEmpty ? "." : parent
+            }
+            let through = target == path ? "" : " (a link to \(target))"
+            guard status.st_mode & S_IFMT == S_IFDIR else { return "\(role) \(path)\(through) cannot be created: \(folder) is not a folder" }
+            guard access(folder, W_OK) == 0 else { return "\(role) \(path)\(through) cannot be created in \(folder): \(String(cString: strerror(errno)))" }
+        }
+        return nil
+    }
+
+    /// A file name for an example of `role`'s value.
+    private static func exampleName(_ role: String) -> String {
+        switch role {
+        case "--junit": "junit.xml"
+        case "--results": "results.jsonl"
+        case "--report", "--out": "report.html"
+        case "--trace": "trace.jsonl"
+        default: "file"
+        }
     }
 
     /// Makes the folder `path` and the folders above it that are missing (`mkdir -p`); the system's

@@ -169,6 +169,10 @@ enum RunRecordCoding {
 
     /// The largest plan a results file may describe (a million seeds over ten thousand files).
     static let maximumPlanSize = 10_000_000_000
+    /// The largest results file read (`merge`, `report`): 32 MiB, about 190,000 runs of the smallest
+    /// record (175 bytes). Merging 128 MiB took 16.7 s of CPU (`Benchmarks/limits/validate-at-limits.py
+    /// results`); 32 MiB about a quarter of that.
+    static let maximumFileSize = 32 << 20
     /// The longest wall time a record may claim, in seconds (about 31 years).
     static let maximumWallSeconds = 1e9
 
@@ -186,12 +190,16 @@ enum RunRecordCoding {
     /// ``Contents/cutShort``.
     static func read(_ path: String, acceptingCutShort: Bool = false) throws -> Contents {
         if let refusal = InputFile.refusal(atPath: path) { throw ValidationErrorText("cannot read \(path): \(refusal)") }
-        let bytes: Data
-        do {
-            bytes = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            throw ValidationErrorText("cannot read \(path): \((error as NSError).localizedDescription)")
+        // A file over the limit is refused by its size, unread; FileBytes reads at most one byte past
+        // the limit in any case (a file that grows meanwhile).
+        let tooLarge = "\(path) is larger than the \(maximumFileSize >> 20) MiB (\(maximumFileSize) bytes) a results file may be: run fewer seeds or scenarios per shard"
+        if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size > maximumFileSize {
+            throw ValidationErrorText(tooLarge)
         }
+        guard let bytes = FileBytes.contents(atPath: path, limit: maximumFileSize) else {
+            throw ValidationErrorText("cannot read \(path): no such file, a folder, or not readable")
+        }
+        guard bytes.count <= maximumFileSize else { throw ValidationErrorText(tooLarge) }
         guard let text = String(validating: bytes, as: UTF8.self) else {
             // Foundation's own message ("The file isn't in the correct format") names no line and no fix.
             let line = (bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)

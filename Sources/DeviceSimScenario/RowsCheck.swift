@@ -22,42 +22,66 @@
 /// ```
 public struct RowsCheck: Sendable {
     /// The rows that must be read, all of them (nil: not checked).
-    public var rows: [[String]]?
+    public var rows: [[StoredValue]]?
     /// Whether `rows` (and `same-as`) are compared without their order.
     public var anyOrder = false
     /// Rows that must be among those read (each as often as it is listed).
-    public var contains: [[String]] = []
+    public var contains: [[StoredValue]] = []
     /// How many rows must be read.
     public var count: Int?
     /// Other rows, read at the same instant, that must be the same.
     public var sameAs: RowsSource?
 
     /// "ok", or what differs, in words, for the rows `read` (and the rows `other` read by `sameAs`).
-    func verdict(_ read: [[String]], other: [[String]]?) -> String {
+    /// Values are compared as typed values (``StoredValue/isSame(as:)``); with `comparingOtherAsText`
+    /// (a database's rows against a server's, whose tables hold text) `same-as` compares their text.
+    func verdict(_ read: [[StoredValue]], other: [[StoredValue]]?, comparingOtherAsText: Bool = false) -> String {
         var differences: [String] = []
         if let count, read.count != count { differences.append("\(read.count) rows, not \(count)") }
         if let rows, !Self.same(read, rows, anyOrder: anyOrder) {
-            differences.append("the rows are \(StoredProbe.text(of: read)), not \(StoredProbe.text(of: rows))\(anyOrder ? " in any order" : "")")
+            differences.append("the rows are \(StoredProbe.text(of: read)), not \(StoredProbe.text(of: rows))\(anyOrder ? " in any order" : "")" + Self.typeHint(read, rows))
         }
         let missing = Self.missing(contains, from: read)
-        if !missing.isEmpty { differences.append("no \(missing.map { StoredProbe.text(of: [$0]).dropFirst().dropLast() }.joined(separator: ", ")) among \(read.count) rows") }
-        if let other, let sameAs, !Self.same(read, other, anyOrder: anyOrder) {
+        if !missing.isEmpty {
+            differences.append("no \(missing.map { StoredProbe.text(of: [$0]).dropFirst().dropLast() }.joined(separator: ", ")) among \(read.count) rows" + Self.typeHint(read, missing))
+        }
+        func text(_ rows: [[StoredValue]]) -> [[StoredValue]] { comparingOtherAsText ? rows.map { $0.map { .text($0.displayText) } } : rows }
+        if let other, let sameAs, !Self.same(text(read), text(other), anyOrder: anyOrder) {
             differences.append("these rows \(StoredProbe.text(of: read)) are not those of \(sameAs.text) \(StoredProbe.text(of: other))\(anyOrder ? " in any order" : "")")
         }
         return differences.isEmpty ? "ok" : differences.joined(separator: "; ")
     }
 
+    /// When some expected value differs from a value read only by its type (text "0" against the
+    /// integer 0), how to write it; otherwise nothing.
+    static func typeHint(_ read: [[StoredValue]], _ expected: [[StoredValue]]) -> String {
+        let readValues = read.flatMap { $0 }
+        for value in expected.flatMap({ $0 }) {
+            guard case .text(let text) = value,
+                  readValues.contains(where: { !$0.isSame(as: value) && $0.displayText == text && $0 != .text(text) })
+            else { continue }
+            return " (\(StoredValue.text(text).json) is text, quoted in the scenario, but the value read is a number or NULL: write it unquoted, \(text))"
+        }
+        return ""
+    }
+
+    /// Whether the rows `a` and `b` are the same, value by value.
+    static func sameRow(_ a: [StoredValue], _ b: [StoredValue]) -> Bool {
+        a.count == b.count && zip(a, b).allSatisfy { $0.isSame(as: $1) }
+    }
+
     /// Whether `a` and `b` hold the same rows (in the same order unless `anyOrder`).
-    static func same(_ a: [[String]], _ b: [[String]], anyOrder: Bool) -> Bool {
-        anyOrder ? a.count == b.count && missing(b, from: a).isEmpty : a == b
+    static func same(_ a: [[StoredValue]], _ b: [[StoredValue]], anyOrder: Bool) -> Bool {
+        guard a.count == b.count else { return false }
+        return anyOrder ? missing(b, from: a).isEmpty : zip(a, b).allSatisfy { sameRow($0, $1) }
     }
 
     /// The rows of `wanted` that `read` lacks, each row counted as often as it is listed.
-    static func missing(_ wanted: [[String]], from read: [[String]]) -> [[String]] {
+    static func missing(_ wanted: [[StoredValue]], from read: [[StoredValue]]) -> [[StoredValue]] {
         var left = read
-        var missing: [[String]] = []
+        var missing: [[StoredValue]] = []
         for row in wanted {
-            if let index = left.firstIndex(of: row) { left.remove(at: index) } else { missing.append(row) }
+            if let index = left.firstIndex(where: { sameRow($0, row) }) { left.remove(at: index) } else { missing.append(row) }
         }
         return missing
     }
@@ -69,6 +93,12 @@ public struct RowsSource: Sendable {
     /// The places of the columns kept, in order (nil: every column).
     public var columns: [Int]?
 
+    /// Whether the values come from an app's server, whose tables hold text.
+    var isServer: Bool {
+        if case .server = source { return true }
+        return false
+    }
+
     /// The source in words, for a verdict.
     var text: String {
         switch source {
@@ -78,9 +108,9 @@ public struct RowsSource: Sendable {
     }
 
     /// `rows` with only the kept columns.
-    func project(_ rows: [[String]]) -> [[String]] {
+    func project(_ rows: [[StoredValue]]) -> [[StoredValue]] {
         guard let columns else { return rows }
-        return rows.map { row in columns.map { $0 < row.count ? row[$0] : "" } }
+        return rows.map { row in columns.map { $0 < row.count ? row[$0] : .text("") } }
     }
 }
 

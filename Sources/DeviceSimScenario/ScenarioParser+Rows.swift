@@ -6,11 +6,13 @@ extension RowsCheck {
 }
 
 extension ScenarioParser {
-    /// A list of rows, each a list of values: `[[Buy milk, 0]]`.
-    static func parseRows(_ node: YAMLNode) throws(ScenarioError) -> [[String]] {
-        var rows: [[String]] = []
+    /// A list of rows, each a list of values: `[[Buy milk, 0]]`. With `typed` (a `stored:` query)
+    /// an unquoted number is a number and an unquoted `null` NULL; without (a server's table, which
+    /// holds text) every value is text (``StoredValue``).
+    static func parseRows(_ node: YAMLNode, typed: Bool) throws(ScenarioError) -> [[StoredValue]] {
+        var rows: [[StoredValue]] = []
         for row in try node.sequence(what: "list of rows, each a list of values: [[Buy milk, 0]]") {
-            rows.append(try row.sequence(what: "a row: a list of values").map { (value) throws(ScenarioError) in try value.string(what: "a value") })
+            rows.append(try row.sequence(what: "a row: a list of values").map { (value) throws(ScenarioError) in try StoredValue.written(value, typed: typed) })
         }
         return rows
     }
@@ -62,24 +64,26 @@ extension ScenarioParser {
         return (.server(app: app, table: table, account: account), places)
     }
 
-    /// The ``RowsCheck`` of a `stored:` or `server:` expectation, or nil when it gives `rows:` alone
-    /// (exact rows in order, as before). Refused at its line and column: none of `rows:`, `contains:`,
+    /// The ``RowsCheck`` of a `stored:` or `server:` expectation (with `rows:` alone: exact rows in
+    /// order). Refused at its line and column: none of `rows:`, `contains:`,
     /// `count:`, `same-as:`; `order:` other than `any` or without `rows:` or `same-as:`; a `same-as:`
     /// that reads nothing comparable.
     static func parseRowsCheck(
-        _ map: YAMLMapping, rows: [[String]]?, source: StoredProbe.Source, node: YAMLNode, devices: [DeviceSpec], scenarioTexts: ScenarioTexts
-    ) throws(ScenarioError) -> RowsCheck? {
+        _ map: YAMLMapping, rows: [[StoredValue]]?, source: StoredProbe.Source, node: YAMLNode, devices: [DeviceSpec], scenarioTexts: ScenarioTexts
+    ) throws(ScenarioError) -> RowsCheck {
         let given = RowsCheck.keys.filter { map.optional($0) != nil && $0 != "columns" }
+        var check = RowsCheck()
+        check.rows = rows
         guard !given.isEmpty else {
             guard rows != nil else {
                 throw node.error("say what the rows read must be: rows: (all of them, in order), contains: (some of them), count: (how many) or same-as: (another database or the server)")
             }
-            return nil
+            return check
         }
-        var check = RowsCheck()
-        check.rows = rows
         if let n = map.optional("contains") {
-            check.contains = try parseRows(n)
+            var typed = true
+            if case .server = source { typed = false }
+            check.contains = try parseRows(n, typed: typed)
             guard !check.contains.isEmpty else { throw n.error("contains: needs one row or more; for no rows at all write count: 0") }
         }
         if let n = map.optional("count") { check.count = try nonNegative(n) }

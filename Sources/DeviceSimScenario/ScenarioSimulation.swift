@@ -198,7 +198,9 @@ public final class ScenarioSimulation {
             } else if let other, case .failure(let error) = other {
                 verdict = "error reading \(check.sameAs!.text): \(error.text)"
             } else {
-                verdict = check.verdict((try? read.get()) ?? [], other: try? other?.get())
+                // A database's typed values against a server's text are compared as text.
+                let mixed = check.sameAs.map { $0.isServer != own.isServer } ?? false
+                verdict = check.verdict((try? read.get()) ?? [], other: try? other?.get(), comparingOtherAsText: mixed)
             }
             fields.append(("verdict", .string(verdict)))
         }
@@ -214,7 +216,7 @@ public final class ScenarioSimulation {
     }
 
     /// The rows read as the trace records them, or `error: ...`.
-    private static func text(of read: Result<[[String]], RowsReadError>) -> String {
+    private static func text(of read: Result<[[StoredValue]], RowsReadError>) -> String {
         switch read {
         case .success(let rows): StoredProbe.text(of: rows)
         case .failure(let error): "error: \(error.text)"
@@ -222,7 +224,7 @@ public final class ScenarioSimulation {
     }
 
     /// The rows of `source` now (only its kept columns), or why they cannot be read.
-    private func rows(of source: RowsSource) -> Result<[[String]], RowsReadError> {
+    private func rows(of source: RowsSource) -> Result<[[StoredValue]], RowsReadError> {
         switch source.source {
         case .database(let id, let file, let query):
             // A database the app has not opened (yet) is the probe's own error, on its device, so the
@@ -231,7 +233,7 @@ public final class ScenarioSimulation {
                 return .failure(RowsReadError(text: "\(id) has no database \(file) (yet: its app opens it when it starts)"))
             }
             do {
-                return .success(source.project(try database.open().readOnlyQuery(query).map { row in row.map(\.displayText) }))
+                return .success(source.project(try database.open().readOnlyQuery(query).map { row in row.map(StoredValue.init) }))
             } catch {
                 return .failure(RowsReadError(text: "\(error)"))
             }
@@ -240,7 +242,8 @@ public final class ScenarioSimulation {
             guard let rows = server.rows(of: table, account: account) else {
                 return .failure(RowsReadError(text: "the \(app) server has no table '\(table)' (it has \(server.inspectableTables.keys.sorted().joined(separator: ", ")))"))
             }
-            return .success(source.project(rows))
+            // A server's tables hold text.
+            return .success(source.project(rows.map { $0.map(StoredValue.text) }))
         }
     }
 

@@ -32,53 +32,30 @@ public struct StoredProbe: Sendable {
     public var id: Int
     /// The places of the server table's columns kept (`columns:`; nil: every column).
     public var columns: [Int]? = nil
-    /// How the rows are judged when not by exact rows in order (``RowsCheck``): the recorded event
-    /// then carries a `verdict` ("ok" or what differs) that the expectation checks.
+    /// How the rows are judged (``RowsCheck``): the recorded event carries a `verdict` ("ok" or what
+    /// differs) that the expectation checks.
     public var check: RowsCheck? = nil
 
-    /// The rows as they are compared: the one place a `stored:` or `server:` expectation's rows and
-    /// the rows read are made comparable, and the text both are recorded as (in the trace, the
-    /// results and a failure's message). Rows and columns are kept apart structurally, as a JSON
-    /// array of arrays of strings, never joined with separators that a value may hold: two rows
-    /// `'a, b','c'` and `'d], [e','f'` no longer read as three rows `[[a, b, c], [d], [e, f]]`, and a
-    /// task "Milk, eggs" is one value. Each value is compared by its text (``SQLiteValue/displayText``:
-    /// NULL is `null`, numbers as written).
+    /// The rows as the trace, the results and a failure's message show them: a JSON array of arrays of
+    /// values, text in quotes, numbers bare, NULL as `null`. Rows and columns are kept apart
+    /// structurally, never joined with separators a value may hold: two rows `'a, b','c'` and
+    /// `'d], [e','f'` do not read as three rows `[[a, b, c], [d], [e, f]]`, and a task "Milk, eggs"
+    /// is one value. Rows are compared value by value (``StoredValue/isSame(as:)``), not by this text.
     ///
     /// ```swift
-    /// StoredProbe.text(of: [["Milk, eggs", "0"]])   // [["Milk, eggs","0"]]
+    /// StoredProbe.text(of: [[.text("Milk, eggs"), .integer(0)]])   // [["Milk, eggs",0]]
     /// ```
-    public static func text(of rows: [[String]]) -> String {
+    public static func text(of rows: [[StoredValue]]) -> String {
         var out = "["
         for (rowIndex, row) in rows.enumerated() {
             if rowIndex > 0 { out += "," }
             out += "["
             for (index, value) in row.enumerated() {
                 if index > 0 { out += "," }
-                out += jsonString(value)
+                out += value.json
             }
             out += "]"
         }
         return out + "]"
-    }
-
-    /// `value` as a JSON string literal.
-    private static func jsonString(_ value: String) -> String {
-        var out = "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
-                    out += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count) + String(scalar.value, radix: 16)
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
     }
 }

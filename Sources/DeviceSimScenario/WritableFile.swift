@@ -1,3 +1,4 @@
+import DeviceSimSimulated
 import Foundation
 
 #if canImport(Glibc)
@@ -165,7 +166,8 @@ package struct WriteError: Error, Sendable, CustomStringConvertible {
         self.init(path: path, reason: String(cString: strerror(code)))
     }
 
-    package var description: String { "cannot write \(path): \(reason)" }
+    /// The path's control characters (a terminal escape in a file name) are shown escaped.
+    package var description: String { "cannot write \(MessageText.escapingControls(path)): \(reason)" }
 }
 
 // The C library's functions, named apart from the methods above.

@@ -236,6 +236,12 @@ public struct YAMLNode {
         return ["null", "Null", "NULL", "~"].contains(scalar.string)
     }
 
+    /// Whether the node is a scalar written without quotes (`1`, not `'1'` or `"1"`).
+    public var isPlainScalar: Bool {
+        guard case .scalar(let scalar) = node else { return false }
+        return scalar.style == .plain
+    }
+
     /// The node's text, if it is a scalar.
     public var scalarText: String? {
         if case .scalar(let scalar) = node { return scalar.string }

@@ -163,8 +163,12 @@ public struct GPXDocument: Sendable {
     /// The elevations a point may have, in metres (the deepest sea to the edge of space).
     static let validElevations: ClosedRange<Double> = -11_000...100_000
 
-    /// The largest GPX file read.
-    public static let maximumFileSize = 64 << 20
+    /// The largest GPX file read: 4 MiB (about 50,000 timed points, 14 hours at one a second).
+    /// Foundation's XML parser on Linux feeds libxml2 without its "huge" option, and libxml2 then
+    /// refuses a document of more than 10,000,000 bytes at its end with an internal error (a
+    /// well-formed 64 MiB track read as "not well-formed" at its last line); and 8 MiB took 9 s of CPU
+    /// to validate, 4 MiB under 5 s (`Benchmarks/limits/validate-at-limits.py gpx`).
+    public static let maximumFileSize = 4 << 20
 
     /// Reads and parses a GPX file (a regular file of at most ``maximumFileSize`` bytes).
     public init(contentsOf url: URL) throws(GPXError) {

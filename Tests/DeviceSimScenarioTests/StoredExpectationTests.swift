@@ -56,7 +56,7 @@ final class NotebookScenarioApp: ScenarioApp {
               - { server: task-list, table: tasks, account: ivan@mail.ru, at: 4s, rows: [[t1, Buy bread, "false"], [t2, Fix the bike, "false"]] }
             """))
         #expect(!before.passed, "at 4 s the task is not added yet")
-        #expect(before.outcomes[0].observed.contains("rows=[[\"t1\",\"Buy bread\",\"false\"]]"))
+        #expect(before.outcomes[0].observed.contains("verdict=the rows are [[\"t1\",\"Buy bread\",\"false\"]], not"), "\(before.outcomes[0].observed)")
     }
 
     @Test func aQueryThatFailsFailsTheExpectationWithTheReason() throws {
@@ -90,13 +90,13 @@ final class NotebookScenarioApp: ScenarioApp {
             timeline:
               - { at: 5s, do: open }
             expect:
-              - { stored: "SELECT count(*) FROM notes", database: notebook, at: 1s, rows: [["0"]] }
-              - { stored: "SELECT count(*) FROM notes", database: notebook, at: 10s, rows: [["0"]] }
+              - { stored: "SELECT count(*) FROM notes", database: notebook, at: 1s, rows: [[0]] }
+              - { stored: "SELECT count(*) FROM notes", database: notebook, at: 10s, rows: [[0]] }
             """)
         #expect(!result.passed)
         #expect(result.outcomes[1].passed, "\(result.outcomes[1].observed)")
         let observed = result.outcomes[0].observed
-        #expect(observed.contains("rows=error: phone has no database phone.notebook.sqlite (yet"), "\(observed)")
+        #expect(observed.contains("verdict=error: phone has no database phone.notebook.sqlite (yet"), "\(observed)")
         let event = try #require(result.events.first { $0.name == "stored.rows" && $0.fields.contains { $0.key == "probe" && $0.value == .string("0") } })
         #expect(event.device == "phone", "the probe's error is recorded on its device, as its stored.rows")
         #expect(!result.events.contains { $0.name == "server.rows" })
@@ -123,7 +123,7 @@ final class NotebookScenarioApp: ScenarioApp {
         #expect(try error("  - { stored: \"SELECT 1\", database: task-list, at: 10s, rows: [[\"1\"]] }", app: "{ name: dog-walk }") == "stored.yaml:9:37: 'database: task-list' reads phone.task-list.sqlite, but phone runs dog-walk, whose database is phone.sqlite: leave out `database:`")
         #expect(try error("  - { stored: \"SELECT 1\", at: 10s, rows: [[\"1\"]] }", app: "{ name: door-counter }").contains("phone runs door-counter, which keeps no database on the device; a stored: expectation reads the database of a device whose app keeps one"))
         // The dog walk's database is read without `database:`.
-        let text = scenario("  - { stored: \"SELECT count(*) FROM dogs\", at: 10s, rows: [[\"0\"]] }")
+        let text = scenario("  - { stored: \"SELECT count(*) FROM dogs\", at: 10s, rows: [[0]] }")
             .replacingOccurrences(of: "{ name: task-list, settings: { signed-in: ivan@mail.ru, server-tasks: { ivan@mail.ru: [Buy bread] } } }", with: "{ name: dog-walk }")
             .replacingOccurrences(of: "do: add-task, text: Fix the bike", with: "do: start-app")
         #expect(try run(text).passed)

@@ -4,6 +4,16 @@ import Foundation
 import Testing
 
 @Suite struct GPXDocumentTests {
+    /// Issue 47: a GPX file over the limit is refused by its size, naming the limit (a 64 MiB track
+    /// was read as "not well-formed" at its last line: libxml2's 10,000,000-byte limit).
+    @Test func aFileOverTheLimitIsRefusedNamingIt() throws {
+        let url = URL(fileURLWithPath: NSTemporaryDirectory() + "gpx-over-limit-\(getpid()).gpx")
+        defer { try? FileManager.default.removeItem(at: url) }
+        try Data(count: GPXDocument.maximumFileSize + 1).write(to: url)
+        let error = try #require(throws: GPXError.self) { try GPXDocument(contentsOf: url) }
+        #expect(error.message == "the file is 4194305 bytes; GPX files are limited to 4194304 bytes (4 MiB)", "\(error)")
+    }
+
     static let track = """
         <?xml version="1.0"?>
         <gpx version="1.1" xmlns="http://www.topografix.com/GPX/1/1">

@@ -62,7 +62,46 @@ import Testing
         #expect(run.status == 0, "\(run.standardError)")
         for name in ["a", "r", "j"] { #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent(name).path), "\(name)") }
         let dot = try Self.run(["run", "s.yaml", "--junit", "."], in: folder)
-        #expect(dot.status == 1 && dot.standardError.contains("cannot write ."), "\(dot.status) \(dot.standardError)")
+        #expect(dot.status == 2 && dot.standardError.contains("--junit . is a folder: give --junit a file path, e.g. --junit ./junit.xml"), "\(dot.status) \(dot.standardError)")
+        #expect(!dot.standardOutput.contains("PASS"), "refused before the run")
+    }
+
+    @Test func outputPathsAreCheckedBeforeAnythingRunsOrIsWritten() throws {
+        let folder = try CLI.folder(["s.yaml": Self.taskList(expect: "  - { event: app.started, count: 1 }")])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let empty = try Self.run(["run", "s.yaml", "--junit", ""], in: folder)
+        #expect(empty.status == 2 && empty.standardError.contains("--junit is empty: give it a file path, e.g. --junit out/junit.xml"), "\(empty.standardError)")
+        #expect(!empty.standardOutput.contains("PASS"), "refused before the run")
+        let emptyTrace = try Self.run(["run", "s.yaml", "--trace", ""], in: folder)
+        #expect(emptyTrace.status == 2 && emptyTrace.standardError.contains("--trace is empty: give it a folder path"), "\(emptyTrace.standardError)")
+        // Control characters in a path are shown escaped, never sent to the terminal.
+        let escape = "a\u{1B}[31mred"
+        let controls = try Self.run(["run", "s.yaml", "--junit", escape, "--results", escape], in: folder)
+        #expect(controls.status == 2 && controls.standardError.contains("--junit a\\u{1B}[31mred"), "\(controls.standardError)")
+        #expect(!controls.standardError.contains("\u{1B}"))
+        // A dangling --results link whose folder does not exist: refused before --junit is written.
+        try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("dl").path, withDestinationPath: "nothere/x.jsonl")
+        let dangling = try Self.run(["run", "s.yaml", "--junit", "j.xml", "--results", "dl"], in: folder)
+        #expect(dangling.status == 2 && dangling.standardError.contains("--results dl is a link to nothere/x.jsonl, whose folder nothere does not exist"), "\(dangling.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("j.xml").path), "nothing written")
+        // A file where a folder must be.
+        try Data().write(to: folder.appendingPathComponent("plain"))
+        let underFile = try Self.run(["run", "s.yaml", "--junit", "j.xml", "--report", "plain/r.html"], in: folder)
+        #expect(underFile.status == 2 && underFile.standardError.contains("--report plain/r.html cannot be created: plain is not a folder"), "\(underFile.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("j.xml").path), "nothing written")
+    }
+
+    @Test func mergeRefusesAResultsFileOverItsLimitNamingIt() throws {
+        let folder = try CLI.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let big = folder.appendingPathComponent("big.jsonl")
+        #expect(FileManager.default.createFile(atPath: big.path, contents: nil))
+        let handle = try FileHandle(forWritingTo: big)
+        try handle.truncate(atOffset: UInt64(32 << 20) + 1)   // sparse: no disk used
+        try handle.close()
+        let merged = try CLI.run(["merge", big.path])
+        #expect(merged.status == 2)
+        #expect(merged.standardError.contains("is larger than the 32 MiB (33554432 bytes) a results file may be"), "\(merged.standardError)")
     }
 
     @Test func item2ASpeedOutsideTheDriversRangeIsRefusedNamingIt() throws {
@@ -169,6 +208,17 @@ extension Issue47HardeningTests {
         let output = try CLI.run(["validate", folder.appendingPathComponent("s.yaml").path])
         #expect(output.status == 2)
         #expect(output.standardError.contains("no device has the account 'olga@yandx.ru' and the scenario names it nowhere else, so the task-list server cannot hold rows of it; did you mean 'olga@yandex.ru'?"), "\(output.standardError)")
+    }
+
+    @Test(.enabled(if: FileManager.default.isReadableFile(atPath: "/etc/passwd"), "needs /etc/passwd"))
+    func theLeftoverItemAWorldOfEtcPasswdIsNamedNotQuoted() throws {
+        let folder = try CLI.folder(["p.yaml": "name: p\nworld: /etc/passwd\nduration: 1s\ndevices:\n  - { id: walker, at: [52.5, 13.4] }\n"])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let output = try CLI.run(["validate", folder.appendingPathComponent("p.yaml").path])
+        #expect(output.status == 2)
+        #expect(output.standardError.contains("/etc/passwd:1:1: this is not a world file"), "\(output.standardError)")
+        let firstLine = try String(contentsOfFile: "/etc/passwd", encoding: .utf8).split(separator: "\n").first.map(String.init) ?? "root:x:0:0"
+        #expect(!output.standardError.contains(firstLine), "nothing of the file is quoted: \(output.standardError)")
     }
 
     @Test func item10AWorldThatIsNotAWorldFileIsNamedNotQuoted() throws {

@@ -118,7 +118,7 @@ import Testing
         #expect(notAFolder.standardError.contains("error: cannot create the trace folder /dev/null/traces: Not a directory"), "\(notAFolder.standardError)")
         let results = try CLI.run(["run", Self.scenario, "--results", "/dev/null/results.jsonl"])
         #expect(results.status == 2, "\(results.standardError)")
-        #expect(results.standardError.contains("error: cannot write /dev/null/results.jsonl: Not a directory"), "\(results.standardError)")
+        #expect(results.standardError.contains("error: --results /dev/null/results.jsonl cannot be created: /dev/null is not a folder"), "\(results.standardError)")
         let traces = folder.appendingPathComponent("traces")
         #expect(try CLI.run(["run", Self.scenario, "--trace", traces.path]).status == 0)
         let report = try CLI.run(["report", traces.path, "--out", "/dev/full"])

@@ -1,5 +1,6 @@
 import DeviceSimCampusGame
 import DeviceSimScenario
+import Foundation
 import Testing
 
 /// Issue 47, item 6: a game file's duplicate-id check scanned every earlier objective (60,000
@@ -26,5 +27,15 @@ import Testing
         } catch {
             #expect(error.description.contains("two objectives have the id 'o0'"), "\(error)")
         }
+    }
+
+    @Test func aGameFileOverItsLimitIsRefusedNamingTheLimit() throws {
+        let path = NSTemporaryDirectory() + "game-over-limit-\(getpid()).yaml"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let header = "name: big\ntime-zone: Europe/Berlin\nobjectives: []\n"
+        let text = header + "#" + String(repeating: " ", count: GameFileParser.maximumFileSize - header.utf8.count)
+        try text.write(toFile: path, atomically: false, encoding: .utf8)
+        let error = try #require(throws: ScenarioError.self) { try GameFileParser.parse(contentsOf: path) }
+        #expect(error.description.contains("game files are limited to 8388608 bytes (8 MiB)"), "\(error)")
     }
 }

@@ -21,6 +21,8 @@ enum MergeSandbox {
     static let folder: String = {
         let path = NSTemporaryDirectory() + "fuzz-merge-\(ProcessInfo.processInfo.processIdentifier)"
         try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        // Removed when the fuzzer exits (libFuzzer calls `exit` at the end of its time or runs).
+        atexit { try? FileManager.default.removeItem(atPath: MergeSandbox.folder) }
         return path
     }()
 }

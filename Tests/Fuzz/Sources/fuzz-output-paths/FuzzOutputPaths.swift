@@ -39,8 +39,15 @@ enum OutputSandbox {
 
     static let folder: String = NSTemporaryDirectory() + "fuzz-output-paths-\(ProcessInfo.processInfo.processIdentifier)"
 
+    /// Removes the sandbox when the fuzzer exits (libFuzzer calls `exit` at the end of its time or
+    /// runs): each process's folder is its own, so none is left behind in the temporary folder.
+    private static let removedAtExit: Void = {
+        atexit { try? FileManager.default.removeItem(atPath: OutputSandbox.folder) }
+    }()
+
     /// Empties the sandbox, puts back its files and links, and makes it the current folder.
     static func reset() -> String {
+        _ = removedAtExit
         let files = FileManager.default
         if files.fileExists(atPath: folder) {
             // Make every folder writable again first (an input may not make one read-only, but be sure).

@@ -1,0 +1,140 @@
+import DeviceSimStorage
+
+/// One value of a row that a `stored:` or `server:` expectation reads or expects, with its type:
+/// rows are compared value by value, as typed values, never as joined text.
+///
+/// How a value written in `rows:` (or `contains:`) is read, for a `stored:` query:
+/// - an unquoted number (`1`, `-2`, `1.5`, `1e3`) is a number: it matches the integer and the real of
+///   that value (`1` matches integer 1 and real 1.0);
+/// - an unquoted `null` (or `~`) is NULL, and matches only NULL;
+/// - anything quoted (`'1'`, `"null"`), and any other unquoted word, is text: it matches only text,
+///   byte for byte.
+///
+/// A `server:` table's values are text (the apps' servers keep them so), so there every written value
+/// is text, quoted or not (`null` matches the server's `null`).
+///
+/// ```swift
+/// StoredValue.integer(1).isSame(as: .real(1.0))    // true
+/// StoredValue.text("1").isSame(as: .integer(1))    // false
+/// StoredProbe.text(of: [[.text("Milk, eggs"), .integer(0), .null]])   // [["Milk, eggs",0,null]]
+/// ```
+public enum StoredValue: Sendable, Hashable {
+    /// SQL NULL.
+    case null
+    /// A whole number.
+    case integer(Int64)
+    /// A floating-point number.
+    case real(Double)
+    /// Text.
+    case text(String)
+
+    /// The value SQLite returned.
+    public init(_ value: SQLiteValue) {
+        switch value {
+        case .null: self = .null
+        case .integer(let number): self = .integer(number)
+        case .real(let number): self = .real(number)
+        case .text(let text): self = .text(text)
+        }
+    }
+
+    /// The value a scenario wrote: an unquoted number is a number, an unquoted `null`/`~` NULL,
+    /// everything else text (see the type's description). `typed: false` (a server's table) reads
+    /// every value as text.
+    static func written(_ node: YAMLNode, typed: Bool) throws(ScenarioError) -> StoredValue {
+        let text = try node.string(what: "a value")
+        guard typed, node.isPlainScalar else { return .text(text) }
+        if node.isNull { return .null }
+        guard isNumberText(text) else { return .text(text) }
+        if let whole = Int64(text) { return .integer(whole) }
+        if let number = Double(text), number.isFinite { return .real(number) }
+        return .text(text)
+    }
+
+    /// Whether `text` is written like a number: an optional sign, digits with an optional point, an
+    /// optional exponent (not `inf`, `nan`, `0x10`, which Swift would read as numbers too).
+    static func isNumberText(_ text: String) -> Bool {
+        var bytes = Substring(text).utf8[...]
+        if bytes.first == UInt8(ascii: "-") || bytes.first == UInt8(ascii: "+") { bytes = bytes.dropFirst() }
+        func isDigit(_ byte: UInt8) -> Bool { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) }
+        let whole = bytes.prefix(while: isDigit)
+        bytes = bytes.dropFirst(whole.count)
+        var fraction = 0
+        if bytes.first == UInt8(ascii: ".") {
+            bytes = bytes.dropFirst()
+            fraction = bytes.prefix(while: isDigit).count
+            bytes = bytes.dropFirst(fraction)
+        }
+        guard whole.count + fraction > 0 else { return false }
+        if bytes.first == UInt8(ascii: "e") || bytes.first == UInt8(ascii: "E") {
+            bytes = bytes.dropFirst()
+            if bytes.first == UInt8(ascii: "-") || bytes.first == UInt8(ascii: "+") { bytes = bytes.dropFirst() }
+            let exponent = bytes.prefix(while: isDigit).count
+            guard exponent > 0 else { return false }
+            bytes = bytes.dropFirst(exponent)
+        }
+        return bytes.isEmpty
+    }
+
+    /// Whether both are the same value: NULL only NULL, numbers by value (integer 1 is real 1.0),
+    /// text only text, byte for byte.
+    public func isSame(as other: StoredValue) -> Bool {
+        switch (self, other) {
+        case (.null, .null): true
+        case (.integer(let a), .integer(let b)): a == b
+        case (.real(let a), .real(let b)): a == b
+        case (.integer(let a), .real(let b)), (.real(let b), .integer(let a)): Self.integer(a, equals: b)
+        case (.text(let a), .text(let b)): a == b
+        default: false
+        }
+    }
+
+    /// Whether the whole number `a` is exactly the real `b` (no rounding: 2^53 + 1 is not 2^53).
+    private static func integer(_ a: Int64, equals b: Double) -> Bool {
+        guard b.isFinite, b.rounded() == b, b >= -9.223372036854775808e18, b < 9.223372036854775808e18 else { return false }
+        return Int64(b) == a
+    }
+
+    /// The value as text, without its type: NULL is `null`, numbers as SQLite prints them.
+    public var displayText: String {
+        switch self {
+        case .null: "null"
+        case .integer(let n): String(n)
+        case .real(let n): String(n)
+        case .text(let s): s
+        }
+    }
+
+    /// The value as JSON: text in quotes, numbers bare, NULL as `null` (an infinite real, which JSON
+    /// cannot write, as ±1e999, which JSON readers read back as infinite).
+    var json: String {
+        switch self {
+        case .null: "null"
+        case .integer(let n): String(n)
+        case .real(let n): n.isFinite ? String(n) : (n < 0 ? "-1e999" : "1e999")
+        case .text(let s): Self.jsonString(s)
+        }
+    }
+
+    /// `value` as a JSON string literal.
+    private static func jsonString(_ value: String) -> String {
+        var out = "\""
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x7F {
+                    let hex = String(scalar.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out + "\""
+    }
+}
