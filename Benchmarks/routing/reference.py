@@ -96,6 +96,13 @@ def speed(mode, tags, direction):
     return base if base > 0 else None
 
 
+def off_the_surface(tags):
+    """A way in a tunnel or on a bridge: positions join it only when no other street is within 100 m
+    (GraphHopper's default snap preventions: its road environment TUNNEL or BRIDGE, any value of the
+    tag but `no`)."""
+    return any(key in tags and tags[key] != "no" for key in ("tunnel", "bridge"))
+
+
 def directions(mode, tags):
     if mode == "bike" and tags.get("cycleway") in ("opposite", "opposite_lane", "opposite_track"):
         forward, backward = True, True
@@ -218,11 +225,15 @@ class Reference:
             way_nodes[wid] = refs
         # Directed segments: (a, b) -> seconds (the fastest of parallel ways).
         segments = {}
+        # Segments (a < b) the mode may use on a way on the surface (not a tunnel or a bridge).
+        surface = set()
 
         def add(a, b, tags):
             if a == b or a not in self.position or b not in self.position:
                 return
             forward, backward = directions(mode, tags)
+            if (forward or backward) and not off_the_surface(tags):
+                surface.add((min(a, b), max(a, b)))
             metres = haversine(self.position[a], self.position[b])
             for (u, v), allowed, direction in (((a, b), forward, "forward"), ((b, a), backward, "backward")):
                 if allowed:
@@ -265,6 +276,7 @@ class Reference:
             # Segments positions may join: both ends in the largest component.
             joinable = sorted({(min(u, v), max(u, v)) for (u, v) in segments if u in largest and v in largest})
         self.joinable = joinable
+        self.on_surface = np.array([pair in surface for pair in joinable], dtype=bool)
         self.seg_coords = np.array([[self.position[a][0], self.position[a][1], self.position[b][0], self.position[b][1]] for a, b in joinable])
 
     def build_edge_graph(self, extract, way_nodes):
@@ -325,13 +337,16 @@ class Reference:
             t = np.where(sq > 0, np.clip(-(px * dx + py * dy) / sq, 0, 1), 0)
         ex, ey = px + t * dx, py + t * dy
         d = np.hypot(ex, ey)
-        i = int(np.argmin(d))
+        point = lambda i: (c[i, 0] + (c[i, 2] - c[i, 0]) * t[i], c[i, 1] + (c[i, 3] - c[i, 1]) * t[i])
+        # The nearest segment on the surface within the limit, else the nearest of all (tunnels and
+        # bridges included).
+        i = int(np.argmin(np.where(self.on_surface, d, np.inf)))
+        if not (self.on_surface[i] and haversine((lat, lon), point(i)) <= JOIN_LIMIT):
+            i = int(np.argmin(d))
         if d[i] > JOIN_LIMIT * 1.001:
             return None
         a, b = self.joinable[i]
-        f = float(t[i])
-        point = (c[i, 0] + (c[i, 2] - c[i, 0]) * f, c[i, 1] + (c[i, 3] - c[i, 1]) * f)
-        return haversine((lat, lon), point), a, b, f, point
+        return haversine((lat, lon), point(i)), a, b, float(t[i]), point(i)
 
     def route(self, lat1, lon1, lat2, lon2):
         """(metres, seconds) of the fastest route, None when it fails."""

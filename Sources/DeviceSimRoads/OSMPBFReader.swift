@@ -21,7 +21,7 @@ public enum OSMPBFReader {
     public static let routingTagKeys: Set<String> = [
         "highway", "name", "oneway", "oneway:bicycle", "oneway:motor_vehicle", "oneway:motorcar", "oneway:vehicle", "oneway:foot",
         "junction", "maxspeed", "access", "foot", "bicycle", "vehicle", "motor_vehicle", "motorcar", "area", "service",
-        "motorroad", "cycleway", "psv",
+        "motorroad", "cycleway", "psv", "tunnel", "bridge",
     ]
     /// The access keys read per direction (`motor_vehicle:forward=no`).
     static let directionalAccessKeys: Set<String> = ["access", "foot", "bicycle", "vehicle", "motor_vehicle", "motorcar"]

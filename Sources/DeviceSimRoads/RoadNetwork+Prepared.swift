@@ -19,6 +19,7 @@ extension RoadNetwork {
             writer.append(index.segments.map(\.b))
             writer.append(index.segments.map(\.forward))
             writer.append(index.segments.map(\.backward))
+            writer.append(index.segments.map { UInt8($0.isOffTheSurface ? 1 : 0) })
         }
         let copies = carSplits.copies.sorted { $0.key < $1.key }
         writer.append(Int64(carSplits.originalCount))
@@ -51,10 +52,10 @@ extension RoadNetwork {
         var indexes: [SegmentIndex] = []
         for _ in 0..<3 {
             let a = try reader.array(Int32.self), b = try reader.array(Int32.self)
-            let forward = try reader.array(Double.self), backward = try reader.array(Double.self)
-            guard a.count == b.count, a.count == forward.count, a.count == backward.count,
+            let forward = try reader.array(Double.self), backward = try reader.array(Double.self), offTheSurface = try reader.array(UInt8.self)
+            guard a.count == b.count, a.count == forward.count, a.count == backward.count, a.count == offTheSurface.count,
                   zip(a, b).allSatisfy({ $0 >= 0 && $1 >= 0 && Int($0) < coordinates.count && Int($1) < coordinates.count }) else { throw .init() }
-            indexes.append(SegmentIndex(coordinates: coordinates, segments: a.indices.map { .init(a: a[$0], b: b[$0], forward: forward[$0], backward: backward[$0]) }))
+            indexes.append(SegmentIndex(coordinates: coordinates, segments: a.indices.map { .init(a: a[$0], b: b[$0], forward: forward[$0], backward: backward[$0], isOffTheSurface: offTheSurface[$0] != 0) }))
         }
         let originalCount = try reader.value(Int64.self)
         let originals = try reader.array(Int32.self), copyKeys = try reader.array(Int64.self), copyValues = try reader.array(Int32.self)

@@ -9,8 +9,8 @@ import DeviceSimHAL
 /// they apply (``TurnSplits``), so its node indices past ``coordinates``' count are such copies.
 /// Edge time is the great-circle length of the segment over the speed.
 ///
-/// Positions join the network at the nearest point of the nearest segment a mode may use
-/// (``join(_:for:within:)``).
+/// Positions join the network at the nearest point of the nearest segment a mode may use, one on
+/// the surface before one in a tunnel or on a bridge (``join(_:for:within:)``).
 ///
 /// ```swift
 /// let network = try RoadNetwork(contentsOf: "Simulator/worlds/helsinki.osm.pbf")
@@ -55,6 +55,8 @@ public struct RoadNetwork: Sendable {
         var coordinates: [GeoCoordinate] = []
         var ids: [Int64] = []
         var edges: [TravelMode: [RoadGraph.Edge]] = [.foot: [], .bike: [], .car: []]
+        /// Per mode, the segments (`a < b`, as ``segmentKey(_:_:)``) it may use on a way on the surface.
+        var surface: [TravelMode: Set<Int64>] = [.foot: [], .bike: [], .car: []]
         var streets: [Place] = []
         func node(_ id: Int64) -> Int32? {
             if let known = index[id] { return known }
@@ -66,16 +68,17 @@ public struct RoadNetwork: Sendable {
             return new
         }
         /// Adds the edges of a way piece between nodes `a` and `b` under `tags`.
-        func addEdges(_ a: Int32, _ b: Int32, _ rules: [(TravelMode, forward: Double?, backward: Double?)]) {
+        func addEdges(_ a: Int32, _ b: Int32, _ rules: [(TravelMode, forward: Double?, backward: Double?)], onSurface: Bool) {
             let metres = coordinates[Int(a)].distance(to: coordinates[Int(b)])
             for (mode, forward, backward) in rules {
+                if onSurface, a != b { surface[mode]!.insert(Self.segmentKey(a, b)) }
                 if let forward { edges[mode]!.append(.init(from: a, to: b, seconds: metres / forward)) }
                 if let backward { edges[mode]!.append(.init(from: b, to: a, seconds: metres / backward)) }
             }
         }
         var entrances = Set<Int64>()
         for way in extract.highways {
-            let rules = Self.rules(for: way.tags)
+            let rules = Self.rules(for: way.tags), onSurface = !RoadRules.isOffTheSurface(way.tags)
             guard !rules.isEmpty else { continue }
             entrances.formUnion(way.nodeIDs)
             let nodes = way.nodeIDs.map(node)
@@ -84,7 +87,7 @@ public struct RoadNetwork: Sendable {
             }
             for (a, b) in zip(nodes, nodes.dropFirst()) {
                 guard let a, let b else { continue }  // A node outside the extract cuts the way.
-                addEdges(a, b, rules)
+                addEdges(a, b, rules, onSurface: onSurface)
             }
         }
         let areas = PedestrianAreas.areas(of: extract)
@@ -93,7 +96,7 @@ public struct RoadNetwork: Sendable {
             guard !rules.isEmpty else { continue }
             for (a, b) in PedestrianAreas.edges(of: area, position: extract.coordinate(ofNode:), isEntrance: entrances.contains) {
                 guard let a = node(a), let b = node(b) else { continue }
-                addEdges(a, b, rules)
+                addEdges(a, b, rules, onSurface: !RoadRules.isOffTheSurface(area.tags))
             }
         }
         pedestrianAreaCount = areas.count
@@ -135,9 +138,9 @@ public struct RoadNetwork: Sendable {
         footLocator = NodeLocator(foot)
         bikeLocator = NodeLocator(bike)
         carLocator = NodeLocator(car)
-        footSegments = Self.segments(edges[.foot]!, coordinates: coordinates, graph: foot, splits: TurnSplits(originalCount: coordinates.count))
-        bikeSegments = Self.segments(edges[.bike]!, coordinates: coordinates, graph: bike, splits: TurnSplits(originalCount: coordinates.count))
-        carSegments = Self.segments(carEdges, coordinates: coordinates, graph: car, splits: splits)
+        footSegments = Self.segments(edges[.foot]!, surface: surface[.foot]!, coordinates: coordinates, graph: foot, splits: TurnSplits(originalCount: coordinates.count))
+        bikeSegments = Self.segments(edges[.bike]!, surface: surface[.bike]!, coordinates: coordinates, graph: bike, splits: TurnSplits(originalCount: coordinates.count))
+        carSegments = Self.segments(carEdges, surface: surface[.car]!, coordinates: coordinates, graph: car, splits: splits)
         // Named nodes first, then named ways and relations, then streets, then addresses.
         let features = extract.features.compactMap(Place.init)
         let order: [Place.Source] = [.osmNode, .osmArea, .street, .address]
@@ -157,21 +160,25 @@ public struct RoadNetwork: Sendable {
         return rules
     }
 
+    /// The key of the segment between nodes `a` and `b` (either order).
+    static func segmentKey(_ a: Int32, _ b: Int32) -> Int64 { Int64(min(a, b)) << 32 | Int64(max(a, b)) }
+
     /// The segments of `edges` (original nodes) that a position may join: both ways' fastest times,
     /// kept where the join can be left and reached within the graph's largest strongly connected
-    /// component.
-    private static func segments(_ edges: [RoadGraph.Edge], coordinates: [GeoCoordinate], graph: RoadGraph, splits: TurnSplits) -> SegmentIndex {
+    /// component; off the surface unless a way on the surface (its key in `surface`) gives it too.
+    private static func segments(_ edges: [RoadGraph.Edge], surface: Set<Int64>, coordinates: [GeoCoordinate], graph: RoadGraph, splits: TurnSplits) -> SegmentIndex {
         var times: [Int64: (forward: Double, backward: Double)] = [:]
         for edge in edges where edge.from != edge.to {
-            let a = min(edge.from, edge.to), b = max(edge.from, edge.to)
-            let key = Int64(a) << 32 | Int64(b)
+            let a = min(edge.from, edge.to)
+            let key = segmentKey(edge.from, edge.to)
             var entry = times[key] ?? (.infinity, .infinity)
             if edge.from == a { entry.forward = min(entry.forward, edge.seconds) } else { entry.backward = min(entry.backward, edge.seconds) }
             times[key] = entry
         }
         var segments: [SegmentIndex.Segment] = []
         for (key, time) in times.sorted(by: { $0.key < $1.key }) {
-            let segment = SegmentIndex.Segment(a: Int32(key >> 32), b: Int32(key & 0xFFFF_FFFF), forward: time.forward, backward: time.backward)
+            let segment = SegmentIndex.Segment(a: Int32(key >> 32), b: Int32(key & 0xFFFF_FFFF), forward: time.forward, backward: time.backward,
+                                               isOffTheSurface: !surface.contains(key))
             let anchors = Self.anchors(of: segment, fraction: 0.5, length: 0, graph: graph, splits: splits)
             if !anchors.departures.isEmpty, !anchors.arrivals.isEmpty { segments.append(segment) }
         }
@@ -213,10 +220,12 @@ public struct RoadNetwork: Sendable {
     func splits(for mode: TravelMode) -> TurnSplits { mode == .car ? carSplits : TurnSplits(originalCount: coordinates.count) }
 
     /// Where `position` joins the streets `mode` may use: the nearest point of the nearest segment
-    /// within `limit` metres that routes can leave and reach; nil when there is none.
+    /// within `limit` metres that routes can leave and reach, on the surface if one is within
+    /// `limit`, else in a tunnel or on a bridge (``RoadRules/isOffTheSurface(_:)``); nil when there
+    /// is none.
     public func join(_ position: GeoCoordinate, for mode: TravelMode, within limit: Double) -> RoadJoin? {
         let index = segments(for: mode)
-        guard let hit = index.nearest(to: position, within: limit) else { return nil }
+        guard let hit = index.nearest(to: position, within: limit, surfaceOnly: true) ?? index.nearest(to: position, within: limit) else { return nil }
         let segment = index.segments[hit.segment]
         let length = coordinates[Int(segment.a)].distance(to: coordinates[Int(segment.b)])
         let anchors = Self.anchors(of: segment, fraction: hit.fraction, length: length, graph: graph(for: mode), splits: splits(for: mode))

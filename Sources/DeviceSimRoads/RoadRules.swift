@@ -188,6 +188,15 @@ public enum RoadRules {
         }
     }
 
+    /// Whether a way with `tags` is off the surface, in a tunnel or on a bridge: `tunnel` or `bridge`
+    /// with any value but `no` (`tunnel=yes`, `building_passage`, `culvert`; `bridge=yes`, `viaduct`).
+    /// Positions join such a way only when no other street the mode may use is within reach, as
+    /// GraphHopper snaps with its default `snap_preventions` (tunnel, bridge, ferry). `layer` and
+    /// `level` are not read: a tunnel or bridge is one whatever its layer.
+    public static func isOffTheSurface(_ tags: [String: String]) -> Bool {
+        ["tunnel", "bridge"].contains { key in tags[key].map { $0 != "no" } ?? false }
+    }
+
     /// A `maxspeed` value in km/h: `50`, `30 mph`, `FI:urban`, `walk`; nil for `none`, `signals` and
     /// what cannot be read.
     public static func parseMaxspeed(_ text: String) -> Double? {

@@ -10,7 +10,7 @@ import Foundation
 ///
 /// ```swift
 /// let index = SegmentIndex(coordinates: coordinates, segments: segments)
-/// if let hit = index.nearest(to: position, within: 100) { print(hit.segment, hit.fraction, hit.distance) }
+/// if let hit = index.nearest(to: position, within: 100, surfaceOnly: true) { print(hit.segment, hit.fraction, hit.distance) }
 /// ```
 struct SegmentIndex: Sendable {
     /// One segment.
@@ -21,6 +21,9 @@ struct SegmentIndex: Sendable {
         var forward: Double
         /// Seconds from `b` to `a` (infinity: closed that way).
         var backward: Double
+        /// Whether every way the mode may use along it is in a tunnel or on a bridge
+        /// (``RoadRules/isOffTheSurface(_:)``).
+        var isOffTheSurface = false
     }
 
     /// The nearest point of a segment to a position.
@@ -92,9 +95,9 @@ struct SegmentIndex: Sendable {
         cellSegments = entries
     }
 
-    /// The nearest point of any segment to `position`, if one is within `limit` metres (ties: the
-    /// segment indexed first).
-    func nearest(to position: GeoCoordinate, within limit: Double) -> Hit? {
+    /// The nearest point of any segment to `position` (of a segment on the surface only, when
+    /// `surfaceOnly`), if one is within `limit` metres (ties: the segment indexed first).
+    func nearest(to position: GeoCoordinate, within limit: Double, surfaceOnly: Bool = false) -> Hit? {
         guard !segments.isEmpty, position.latitude.isFinite, position.longitude.isFinite, abs(position.latitude) < 89 else { return nil }
         let metresPerDegree = GeoCoordinate.earthRadius * .pi / 180
         let east = cos(position.latitude * .pi / 180) * metresPerDegree
@@ -136,6 +139,7 @@ struct SegmentIndex: Sendable {
             guard cellDistance <= bestInPlane * slack else { break }
             for entry in Int(cellStarts[cell])..<Int(cellStarts[cell + 1]) {
                 let index = Int(cellSegments[entry])
+                if surfaceOnly, segments[index].isOffTheSurface { continue }
                 let inPlane = planeDistance(of: index, to: position, east: east, north: metresPerDegree)
                 guard inPlane <= limitInPlane, inPlane <= bestInPlane * slack else { continue }
                 let hit = nearestPoint(of: index, to: position, east: east, north: metresPerDegree)

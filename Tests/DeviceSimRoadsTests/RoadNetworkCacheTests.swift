@@ -51,6 +51,9 @@ import Testing
         #expect(second.network.car.edgeTargets == first.network.car.edgeTargets)
         #expect(second.network.foot.landmarks.times == first.network.foot.landmarks.times)
         #expect(second.network.turnRestrictionCount == first.network.turnRestrictionCount)
+        // The joinable segments with which of them are in a tunnel or on a bridge.
+        for mode in TravelMode.allCases { #expect(second.network.segments(for: mode).segments == first.network.segments(for: mode).segments) }
+        #expect(second.network.segments(for: .foot).segments.contains { $0.isOffTheSurface })
     }
 
     @Test func aChangedExtractRebuildsItsPreparedFile() throws {

@@ -39,7 +39,7 @@ extension ReportBrowserTests {
           - { at: 6m, device: courier, do: teleport, to: stockmann }
         expect:
           - { event: step, within: [10s, 10s], where: { do: follow-route, mode: foot, stops: senate-square } }
-          - { position: marker, device: walker, at: 8m, near: [60.17284, 24.94736], radius: 25 }
+          - { position: marker, device: walker, at: 8m, near: [60.16986, 24.95073], radius: 25 }
           - { position: marker, device: walker, at: 8m, near: kiasma, radius: 25 }
           - { position: marker, device: walker, at: 17m, near: senate-square, radius: 25 }
           - { event: record.placed, at-least: 1 }
