@@ -6,7 +6,7 @@ import DeviceSimHAL
 extension RoadNetwork {
     /// Bumped whenever the layout below or the rules building a network change: a prepared file of
     /// another version is rebuilt.
-    static let preparedFormatVersion: UInt32 = 2
+    static let preparedFormatVersion: UInt32 = 3
 
     /// The network's arrays (each graph's landmark table computed first if it was not yet).
     func preparedBytes() -> [UInt8] {

@@ -13,6 +13,14 @@ public final class SQLiteConnection {
     private var handle: OpaquePointer?
     /// The database file.
     public let path: String
+    /// Statements prepared by ``execute(_:_:)`` and ``query(_:_:)``, by their text, kept for the next
+    /// call with the same text (reset after each use): an app saves its state with the same few
+    /// statements again and again, and parsing them was a measurable share of a fleet's writes.
+    /// At most ``statementCacheLimit``; statements of a read-only query are never kept (its
+    /// authorizer applies when a statement is prepared).
+    private var statements: [String: OpaquePointer] = [:]
+    /// The most statements kept by one connection.
+    static let statementCacheLimit = 32
 
     /// Opens (creating if needed) the database at `path`.
     init(path: String) throws(SQLiteError) {
@@ -40,28 +48,53 @@ public final class SQLiteConnection {
 
     /// Closes the connection; an open transaction is rolled back by SQLite.
     func close() {
+        for statement in statements.values { sqlite3_finalize(statement) }
+        statements = [:]
         if let handle { sqlite3_close_v2(handle) }
         handle = nil
     }
 
     /// Runs `sql` (one statement) with `values` bound to its `?` parameters.
     public func execute(_ sql: String, _ values: [SQLiteValue] = []) throws(SQLiteError) {
-        _ = try query(sql, values)
+        _ = try query(sql, values, maxRows: .max, keepingStatement: true)
     }
 
     /// Runs `sql` and returns every row.
     public func query(_ sql: String, _ values: [SQLiteValue] = []) throws(SQLiteError) -> [[SQLiteValue]] {
-        try query(sql, values, maxRows: .max)
+        try query(sql, values, maxRows: .max, keepingStatement: true)
     }
 
     /// Runs `sql` and returns every row; past `maxRows` rows, or rows of more than `maximumTotalBytes`
     /// bytes of values, it stops with `SQLITE_TOOBIG`.
-    private func query(_ sql: String, _ values: [SQLiteValue], maxRows: Int, maximumTotalBytes: Int = .max) throws(SQLiteError) -> [[SQLiteValue]] {
+    /// With `keepingStatement`, the statement comes from (or goes into) ``statements``.
+    private func query(
+        _ sql: String, _ values: [SQLiteValue], maxRows: Int, maximumTotalBytes: Int = .max, keepingStatement: Bool = false
+    ) throws(SQLiteError) -> [[SQLiteValue]] {
         guard let handle else { throw SQLiteError(code: SQLITE_MISUSE, message: "the database is closed") }
-        var statement: OpaquePointer?
-        var code = sqlite3_prepare_v2(handle, sql, -1, &statement, nil)
-        guard code == SQLITE_OK, let statement else { throw error(code) }
-        defer { sqlite3_finalize(statement) }
+        let statement: OpaquePointer
+        var code: Int32
+        var isKept = false
+        if keepingStatement, let kept = statements[sql] {
+            statement = kept
+            isKept = true
+        } else {
+            var prepared: OpaquePointer?
+            code = sqlite3_prepare_v2(handle, sql, -1, &prepared, nil)
+            guard code == SQLITE_OK, let prepared else { throw error(code) }
+            statement = prepared
+            if keepingStatement, statements.count < Self.statementCacheLimit {
+                statements[sql] = prepared
+                isKept = true
+            }
+        }
+        defer {
+            if isKept {
+                sqlite3_reset(statement)
+                sqlite3_clear_bindings(statement)
+            } else {
+                sqlite3_finalize(statement)
+            }
+        }
         for (index, value) in values.enumerated() {
             let position = Int32(index + 1)
             switch value {

@@ -132,8 +132,7 @@ public final class SQLiteDatabase {
         }
         let db: SQLiteConnection
         do {
-            try? FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-            db = try SQLiteConnection(path: path)
+            db = try Self.connection(creatingFolderOf: path)
             try db.execute("PRAGMA foreign_keys = ON")
             // A simulated phone's database lives for a run: no fsync on every commit. The rollback
             // journal is still written before the pages, so a killed app (`do: kill-app`) still
@@ -161,6 +160,17 @@ public final class SQLiteDatabase {
         connection = db
         pool?.opened(self)
         return db
+    }
+
+    /// A connection to `path`; its folder is made when the file cannot be opened without it (asking
+    /// for the folder at every open was a file-system call per write of a fleet's devices).
+    private static func connection(creatingFolderOf path: String) throws(SQLiteError) -> SQLiteConnection {
+        do {
+            return try SQLiteConnection(path: path)
+        } catch where error.primary == SQLITE_CANTOPEN {
+            try? FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            return try SQLiteConnection(path: path)
+        }
     }
 
     private func migrate(_ db: SQLiteConnection) throws(SQLiteError) {

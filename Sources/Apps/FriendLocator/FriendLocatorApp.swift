@@ -204,21 +204,29 @@ public final class FriendLocatorApp {
     private var isShowingSignUp = false
     /// Whether ``stop()`` was called.
     public private(set) var isStopped = false
-    /// The tasks of user actions and requests, cancelled when the app stops.
-    private var requests: [Task<Void, Never>] = []
+    /// The tasks of user actions and requests not finished yet, oldest first, each with its number,
+    /// cancelled when the app stops. A task takes itself off when it returns: a finished task kept
+    /// here would keep its memory for the rest of the run (a few kilobytes a ping, at every device).
+    private var requests: [(number: Int, task: Task<Void, Never>)] = []
+    private var requestsStarted = 0
 
     /// Runs `operation` as a task of the app (nothing once stopped).
     private func spawn(_ operation: @escaping @Sendable (FriendLocatorApp) async -> Void) {
         guard !isStopped else { return }
         let app = bound
-        requests.removeAll { $0.isCancelled }
-        requests.append(device.scheduler.spawn { await operation(app.value) })
+        requestsStarted += 1
+        let number = requestsStarted
+        requests.removeAll { $0.task.isCancelled }
+        requests.append((number, device.scheduler.spawn {
+            await operation(app.value)
+            app.value.requests.removeAll { $0.number == number }
+        }))
     }
     /// Stops watching (the app is closed, killed or restarted): its requests are abandoned and it
     /// touches nothing afterwards; a new app on the device loads what was saved.
     public func stop() {
         isStopped = true
-        for task in requests { task.cancel() }
+        for (_, task) in requests { task.cancel() }
         requests = []
         service?.cancel()
         service = nil

@@ -84,6 +84,14 @@ struct BeaconSampleLog {
         }
     }
 
+    /// Frees the log's memory once every run has left the window of `now` (the device is out of
+    /// reach of its beacons): such runs are never read again, and a device that walked past beacons
+    /// kept their runs' buffer for the rest of the run.
+    mutating func releaseIfPast(_ now: Int64, model: BeaconSampleModel) {
+        guard !runs.isEmpty, runs.allSatisfy({ now - $0.last(period: model.period) >= model.window }) else { return }
+        runs = []
+    }
+
     /// Forgets every sample (Bluetooth switched off); the beacons' streams go on where they are.
     mutating func clear() {
         runs.removeAll(keepingCapacity: true)

@@ -243,7 +243,9 @@ public final class SimulatedBeaconRanging: BeaconRanging, TickPrefetching {
                     }
                 }
             }
-        } }
+        } } else {
+            samples.releaseIfPast(now.nanoseconds, model: model)
+        }
         builtReport = nil
         lastCycleInstant = now
         for (fence, slot) in entered {
