@@ -1,4 +1,4 @@
-import DeviceSimTime
+import DeviceSimClock
 
 /// The tasks an app started on its device, ended together when the app stops (it is killed or
 /// restarted): after ``stop()`` nothing new starts, and the flows check ``isStopped`` after each wait
@@ -25,9 +25,9 @@ public final class AppTasks {
     /// stopped).
     public func run<App: AnyObject>(_ app: App, _ operation: @escaping @Sendable (App) async -> Void) {
         guard !isStopped else { return }
-        let bound = SimulationBound(app, executor: device.scheduler.executor)
+        let bound = SimulationBound(app, executor: device.scheduling.executor)
         running.removeAll { $0.isCancelled }
-        running.append(device.scheduler.spawn { await operation(bound.value) })
+        running.append(device.spawn { await operation(bound.value) })
     }
 
     /// Cancels every task and refuses new ones.
