@@ -8,8 +8,8 @@ let package = Package(
     // (SE-0417, `TaskExecutor`) arrived in macOS 15, iOS 18, tvOS 18, watchOS 11 and visionOS 2.
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
-        // For app targets: the HAL's protocols and values and the clock types, nothing outside the
-        // Swift toolchain (no Yams, no scenario runner, no simulated drivers).
+        // For app targets: the HAL's protocols and values and the clock's values and protocols, nothing
+        // outside the Swift toolchain (no Yams, no scenario runner, no simulated drivers, no scheduler).
         .library(name: "DeviceSimCore", targets: ["DeviceSimCore"]),
         // For test targets and tools: everything (simulated drivers, scenarios, backend, apps).
         .library(name: "DeviceSim", targets: ["DeviceSim"]),
@@ -38,8 +38,12 @@ let package = Package(
         .package(url: "https://github.com/pointfreeco/swift-concurrency-extras", from: "1.4.3"),
     ],
     targets: [
-        // Virtual time: the discrete-event scheduler, the virtual clock, the simulation executor, seeded randomness.
-        .target(name: "DeviceSimTime", dependencies: ["CPrefetch"]),
+        // Virtual time as app code sees it (values and protocols only): VirtualInstant, VirtualClock, and the
+        // DeviceScheduling and SimulationExecuting protocols that the engine below implements.
+        .target(name: "DeviceSimClock"),
+        // The engine of virtual time, for tests, the runner and the CLI (never app targets): the discrete-event
+        // scheduler, the simulation executor, the wall-clock driver, seeded randomness; `Device.scheduler`.
+        .target(name: "DeviceSimTime", dependencies: ["CPrefetch", "DeviceSimClock", "DeviceSimHAL"]),
         // What reaches below the language, for tests, the runner and the CLI (never app targets): the Swift
         // runtime's enqueue hooks looked up by name, and the Dispatch timer watch that reports real-clock sleeps.
         .target(name: "DeviceSimRuntimeHooks", dependencies: ["DeviceSimTime", "CRealClockWatch"]),
@@ -51,9 +55,10 @@ let package = Package(
         // The hardware abstraction layer: the device's protocols and values (location, Wi-Fi, beacons,
         // geofences, connectivity, notifications and prompts, local storage, accounts on the device,
         // civil time, the trace). No app's types.
-        .target(name: "DeviceSimHAL", dependencies: ["DeviceSimTime"]),
-        // `import DeviceSimCore`: the HAL and the clock types for app targets (no third-party dependency).
-        .target(name: "DeviceSimCore", dependencies: ["DeviceSimHAL", "DeviceSimTime"]),
+        .target(name: "DeviceSimHAL", dependencies: ["DeviceSimClock"]),
+        // `import DeviceSimCore`: the HAL and the clock's values and protocols for app targets (no
+        // third-party dependency, no scheduler).
+        .target(name: "DeviceSimCore", dependencies: ["DeviceSimHAL", "DeviceSimClock"]),
         .target(name: "DeviceSimCoreBluetooth", dependencies: ["DeviceSimHAL", .product(name: "Logging", package: "swift-log")]),
         // NMEA 0183 framing, parsing and fix assembly (no dependencies: bytes in, values out).
         .target(name: "DeviceSimNMEA"),
@@ -121,7 +126,7 @@ let package = Package(
             path: "Sources/Apps/TaskList"
         ),
         // CoreLocation's API by name, signature and behaviour, over the HAL (no scenario runner, no Yams).
-        .target(name: "DeviceSimCoreLocation", dependencies: ["DeviceSimHAL", "DeviceSimTime"]),
+        .target(name: "DeviceSimCoreLocation", dependencies: ["DeviceSimHAL", "DeviceSimClock"]),
         // The umbrella module: `import DeviceSim` (the framework and the bundled apps, `BundledApps.all`).
         .target(
             name: "DeviceSim",
@@ -133,9 +138,9 @@ let package = Package(
         ),
         // Network's path monitoring (NWPathMonitor, NWPath, NWInterface) over the HAL's connectivity, and the URL
         // loading system's transport (SimulatedURLProtocol: URLSession requests to the simulation's HTTP servers).
-        .target(name: "DeviceSimNetwork", dependencies: ["DeviceSimHAL", "DeviceSimTime"]),
+        .target(name: "DeviceSimNetwork", dependencies: ["DeviceSimHAL", "DeviceSimClock"]),
         // UserNotifications' notification center (authorization, triggers, delivery, the delegate) over the HAL.
-        .target(name: "DeviceSimUserNotifications", dependencies: ["DeviceSimHAL", "DeviceSimTime"]),
+        .target(name: "DeviceSimUserNotifications", dependencies: ["DeviceSimHAL", "DeviceSimClock"]),
         // Helpers for users' own tests.
         .target(name: "DeviceSimTesting", dependencies: ["DeviceSim", "DeviceSimNetwork", "DeviceSimRuntimeHooks", "CEnqueueHookPlaceholder", "CTestProcessGuard"]),
         // A placeholder in the runtime's global-enqueue hook slot from process load (test processes only),
@@ -161,9 +166,9 @@ let package = Package(
         .target(name: "DeviceSimTestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "DeviceSimTimeTests", dependencies: ["DeviceSimTime"]),
         .testTarget(name: "DeviceSimRuntimeHooksTests", dependencies: ["DeviceSimRuntimeHooks"]),
-        .testTarget(name: "DeviceSimHALTests", dependencies: ["DeviceSimHAL"]),
+        .testTarget(name: "DeviceSimHALTests", dependencies: ["DeviceSimHAL", "DeviceSimTime"]),
         .testTarget(name: "DeviceSimNMEATests", dependencies: ["DeviceSimNMEA", "DeviceSimTime"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "DeviceSimRoadsTests", dependencies: ["DeviceSimRoads", "DeviceSimTestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "DeviceSimRoadsTests", dependencies: ["DeviceSimRoads", "DeviceSimTime", "DeviceSimTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "DeviceSimSimulatedTests", dependencies: ["DeviceSimSimulated"]),
         .testTarget(name: "DeviceSimGPSDTests", dependencies: ["DeviceSimGPSD", "DeviceSimSimulated", "DeviceSimScenario", "DeviceSimNMEA", "DeviceSim", "DeviceSimTestSupport"]),
         .testTarget(

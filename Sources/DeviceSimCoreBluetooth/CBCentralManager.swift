@@ -74,7 +74,7 @@ open class CBCentralManager: CBManager {
             powerToken = bluetooth.observePower { [weak self] _ in self?.updateState() }
         }
         // The first state update comes at the next virtual instant, as on iOS (after init returns).
-        _ = device.scheduler.schedule(after: .zero) { [weak self] in self?.updateState() }
+        _ = device.scheduling.schedule(after: .zero) { [weak self] in self?.updateState() }
     }
 
     /// Scans for peripherals advertising any of `serviceUUIDs` (nil: every peripheral), replacing the

@@ -1,5 +1,5 @@
 import DeviceSimHAL
-import DeviceSimTime
+import DeviceSimClock
 import Foundation
 
 /// The object an app starts and stops location services with, over the simulated phone it was
@@ -60,7 +60,7 @@ open class CLLocationManager: NSObject {
 
     private var updating = false
     private var significant = false
-    private var request: (best: LocationFix?, timeout: ScheduledEvent)?
+    private var request: (best: LocationFix?, timeout: any CancellableEvent)?
     private var locationToken: ObservationToken?
     private var privacyToken: ObservationToken?
     private var lastDelivered: CLLocation?
@@ -174,7 +174,7 @@ open class CLLocationManager: NSObject {
     open func requestLocation() {
         guard request == nil else { return }
         device.record("corelocation.location-requested")
-        let timeout = device.scheduler.schedule(after: Self.requestLocationTimeout) { [weak self] in self?.requestTimedOut() }
+        let timeout = device.scheduling.schedule(after: Self.requestLocationTimeout) { [weak self] in self?.requestTimedOut() }
         request = (nil, timeout)
         beginLocation()
         if services.isAuthorized, let fix = device.location.currentFix {
@@ -409,7 +409,7 @@ open class CLLocationManager: NSObject {
 
     /// Runs `body` with this manager at the current virtual instant, as an event of the simulation.
     private func post(_ body: @escaping (CLLocationManager) -> Void) {
-        device.scheduler.schedule(after: .zero) { [weak self] in
+        device.scheduling.schedule(after: .zero) { [weak self] in
             if let self { body(self) }
         }
     }

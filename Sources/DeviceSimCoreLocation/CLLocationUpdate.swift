@@ -1,5 +1,5 @@
 import DeviceSimHAL
-import DeviceSimTime
+import DeviceSimClock
 import Foundation
 
 /// One element of ``liveUpdates(_:)`` (iOS 17): a location, or why there is none.
@@ -125,7 +125,7 @@ final class LiveUpdateSource: @unchecked Sendable {
         continuation.onTermination = { [weak self] _ in
             guard let self else { return }
             // Cancelled from any thread: drop the observations on the simulation's.
-            device.scheduler.executor.submit { self.tokens = [] }
+            device.scheduling.executor.submit { self.tokens = [] }
         }
         let services = device.locationServices
         if services.status == .notDetermined {

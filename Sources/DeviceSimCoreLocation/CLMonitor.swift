@@ -1,5 +1,5 @@
 import DeviceSimHAL
-import DeviceSimTime
+import DeviceSimClock
 import Foundation
 
 /// Monitors geographic and beacon conditions and reports their changes as ``events`` (iOS 17). It
@@ -20,7 +20,7 @@ public actor CLMonitor {
     /// The sequence ``events`` hands out (isolated to the monitor, as Apple's `events` is: `await monitor.events`).
     private let eventSequence: Events
 
-    private nonisolated let executor: SimulationExecutor
+    private nonisolated let executor: any SimulationExecuting
     private nonisolated let unchecked: UncheckedState
 
     /// The device's simulation executor.
@@ -35,7 +35,7 @@ public actor CLMonitor {
             preconditionFailure("CLMonitor(_:) was created on no device: create it in a DeviceSimTesting test after adding a device, in a scenario app, or inside DeviceContext.withDevice(device) { ... }")
         }
         self.name = name
-        executor = device.scheduler.executor
+        executor = device.scheduling.executor
         let (stream, continuation) = AsyncStream.makeStream(of: Event.self)
         eventSequence = Events(stream: stream)
         unchecked = UncheckedState(MonitorState(device: device, name: name, continuation: continuation))
@@ -194,11 +194,11 @@ private final class MonitorState {
         let identifier: String
         let condition: any CLCondition
         var lastEvent: CLMonitor.Event
-        var pending: (state: CLMonitoringState, check: ScheduledEvent)?
+        var pending: (state: CLMonitoringState, check: any CancellableEvent)?
         var lastHeard: VirtualInstant?
         /// The change to unsatisfied due if the condition's beacons stay unheard (reports stop when
         /// Bluetooth goes off).
-        var exitCheck: ScheduledEvent?
+        var exitCheck: (any CancellableEvent)?
         var decided = false
     }
 
@@ -290,7 +290,7 @@ private final class MonitorState {
             if records[index].pending?.state == side { continue }
             records[index].pending?.check.cancel()
             let identifier = records[index].identifier
-            let check = device.scheduler.schedule(after: figures.confirmation) { [unowned self] in
+            let check = device.scheduling.schedule(after: figures.confirmation) { [unowned self] in
                 guard let index = records.firstIndex(where: { $0.identifier == identifier }) else { return }
                 records[index].pending = nil
                 change(index, side, refinement: nil)
@@ -316,7 +316,7 @@ private final class MonitorState {
                 records[index].lastHeard = device.now
                 records[index].exitCheck?.cancel()
                 let identifier = records[index].identifier
-                records[index].exitCheck = device.scheduler.schedule(after: figures.beaconExitDelay) { [unowned self] in
+                records[index].exitCheck = device.scheduling.schedule(after: figures.beaconExitDelay) { [unowned self] in
                     guard let index = records.firstIndex(where: { $0.identifier == identifier }) else { return }
                     records[index].exitCheck = nil
                     if records[index].lastEvent.state == .satisfied { change(index, .unsatisfied, refinement: nil) }

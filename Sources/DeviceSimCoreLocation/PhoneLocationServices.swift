@@ -1,5 +1,5 @@
 import DeviceSimHAL
-import DeviceSimTime
+import DeviceSimClock
 import Foundation
 
 /// What CoreLocation keeps per app on a phone, shared by every `CLLocationManager` there: the
@@ -19,12 +19,12 @@ final class PhoneLocationServices {
         var region: CLRegion
         var state: CLRegionState = .unknown
         /// A crossing waiting for its confirmation.
-        var pending: (state: CLRegionState, check: ScheduledEvent)?
+        var pending: (state: CLRegionState, check: any CancellableEvent)?
         /// When a beacon of a beacon region was last heard.
         var lastHeard: VirtualInstant?
         /// The exit of a beacon region that is due if none of its beacons is heard before (ranging
         /// reports stop altogether when Bluetooth goes off).
-        var exitCheck: ScheduledEvent?
+        var exitCheck: (any CancellableEvent)?
     }
 
     unowned let device: Device
@@ -196,7 +196,7 @@ final class PhoneLocationServices {
                 regions[index].lastHeard = device.now
                 regions[index].exitCheck?.cancel()
                 let identifier = region.identifier
-                regions[index].exitCheck = device.scheduler.schedule(after: figures.beaconExitDelay) { [unowned self] in
+                regions[index].exitCheck = device.scheduling.schedule(after: figures.beaconExitDelay) { [unowned self] in
                     guard let index = regions.firstIndex(where: { $0.region.identifier == identifier }) else { return }
                     regions[index].exitCheck = nil
                     if regions[index].state == .inside { settle(index, .outside, transition: true) }
@@ -228,7 +228,7 @@ final class PhoneLocationServices {
         if regions[index].pending?.state == side { return }
         regions[index].pending?.check.cancel()
         let identifier = regions[index].region.identifier
-        let check = device.scheduler.schedule(after: figures.confirmation) { [unowned self] in
+        let check = device.scheduling.schedule(after: figures.confirmation) { [unowned self] in
             guard let index = regions.firstIndex(where: { $0.region.identifier == identifier }) else { return }
             regions[index].pending = nil
             settle(index, side, transition: true)

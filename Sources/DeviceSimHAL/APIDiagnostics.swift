@@ -1,4 +1,4 @@
-import DeviceSimTime
+import DeviceSimClock
 
 /// A mistake in how app code uses an Apple-shaped API that would go unnoticed on a phone: a delegate
 /// method that never runs because its name nearly matches the one the framework calls, say.

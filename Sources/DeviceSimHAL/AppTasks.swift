@@ -1,4 +1,4 @@
-import DeviceSimTime
+import DeviceSimClock
 
 /// The tasks an app started on its device, ended together when the app stops (it is killed or
 /// restarted): after ``stop()`` nothing new starts, and the flows check ``isStopped`` after each wait
@@ -29,12 +29,12 @@ public final class AppTasks {
     /// stopped).
     public func run<App: AnyObject>(_ app: App, _ operation: @escaping @Sendable (App) async -> Void) {
         guard !isStopped else { return }
-        let bound = SimulationBound(app, executor: device.scheduler.executor)
-        let tasks = SimulationBound(self, executor: device.scheduler.executor)
+        let bound = SimulationBound(app, executor: device.scheduling.executor)
+        let tasks = SimulationBound(self, executor: device.scheduling.executor)
         started += 1
         let number = started
         running.removeAll { $0.task.isCancelled }
-        running.append((number, device.scheduler.spawn {
+        running.append((number, device.spawn {
             await operation(bound.value)
             tasks.value.finished(number)
         }))

@@ -1,4 +1,4 @@
-import DeviceSimTime
+import DeviceSimClock
 import Dispatch
 
 /// Where an Apple-shaped API delivers its delegate calls and handlers: on the main actor when the object

@@ -1,4 +1,4 @@
-import DeviceSimTime
+import DeviceSimClock
 
 /// Waits, on the simulation's executor, for the first call of a callback: a prompt's answer, a
 /// ranging report that shows a beacon, a timer. `register` installs the callbacks and returns what
@@ -11,7 +11,7 @@ import DeviceSimTime
 /// }
 /// ```
 public func waitForCallback<Value: Sendable>(
-    on executor: SimulationExecutor,
+    on executor: any SimulationExecuting,
     cancelled: Value,
     _ register: @escaping (_ finish: @escaping (Value) -> Void) -> (() -> Void)?
 ) async -> Value {

@@ -1,4 +1,4 @@
-import DeviceSimTime
+import DeviceSimClock
 import Foundation
 
 /// The device's civil (wall-calendar) time: the local date and time a virtual instant falls on, in an

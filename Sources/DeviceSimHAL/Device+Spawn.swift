@@ -1,4 +1,4 @@
-import DeviceSimTime
+import DeviceSimClock
 
 extension Device {
     /// Starts `operation` as a task of this device, on its scheduler's executor: the `Task {}` of app
@@ -19,7 +19,7 @@ extension Device {
         fileID: String = #fileID,
         line: Int = #line
     ) -> Task<Success, any Error> {
-        scheduler.spawn(operation, fileID: fileID, line: line)
+        scheduling.spawn(operation, fileID: fileID, line: line)
     }
 
     /// Starts a non-throwing `operation` as a task of this device (see the throwing `spawn`).
@@ -29,6 +29,6 @@ extension Device {
         fileID: String = #fileID,
         line: Int = #line
     ) -> Task<Success, Never> {
-        scheduler.spawn(operation, fileID: fileID, line: line)
+        scheduling.spawn(operation, fileID: fileID, line: line)
     }
 }

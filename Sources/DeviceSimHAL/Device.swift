@@ -1,4 +1,4 @@
-import DeviceSimTime
+import DeviceSimClock
 
 /// One simulated (or live) phone: its identity, its clock and its hardware behind the HAL's protocols.
 ///
@@ -7,13 +7,16 @@ import DeviceSimTime
 ///
 /// ```swift
 /// let device = Device(id: "alice", scheduler: scheduler, location: gps, events: trace)
+/// let reminder = device.scheduling.schedule(after: .seconds(180)) { device.record("app.reminder") }
 /// device.record("app.started")
 /// ```
 public final class Device {
     /// The device's name in scenarios and traces.
     public let id: String
-    /// The scheduler that owns the device's time (virtual, or wall-clock in live mode).
-    public let scheduler: EventScheduler
+    /// The device's time: now, callbacks after a delay, its tasks and executor (virtual, or wall-clock in
+    /// live mode). It is DeviceSimTime's `EventScheduler`, which the runner and tests reach as
+    /// `device.scheduler`; app code sees this protocol only.
+    public let scheduling: any DeviceScheduling
     /// The location capability.
     public let location: any LocationProvider
     /// Wi-Fi, when the device has a driver for it.
@@ -42,24 +45,24 @@ public final class Device {
     var platformStates: [ObjectIdentifier: AnyObject] = [:]
 
     /// Creates a device.
-    public init(id: String, scheduler: EventScheduler, location: any LocationProvider, events: any EventSink) {
+    public init(id: String, scheduler: any DeviceScheduling, location: any LocationProvider, events: any EventSink) {
         self.id = id
-        self.scheduler = scheduler
+        self.scheduling = scheduler
         self.location = location
         self.events = events
     }
 
     /// The device's current time.
-    public var now: VirtualInstant { scheduler.now }
+    public var now: VirtualInstant { scheduling.now }
 
     /// The local civil date and time now, in the device's time zone.
-    public var civilTime: CivilTime { civilClock.time(at: scheduler.now) }
+    public var civilTime: CivilTime { civilClock.time(at: scheduling.now) }
 
     /// A `Clock` on the device's time, for code written against `any Clock<Duration>`.
-    public var clock: VirtualClock { VirtualClock(scheduler) }
+    public var clock: VirtualClock { VirtualClock(scheduling) }
 
     /// Records an event on this device at the current time.
     public func record(_ name: String, _ fields: [(key: String, value: TraceValue)] = []) {
-        events.record(TraceEvent(time: scheduler.now, device: id, name: name, fields: fields))
+        events.record(TraceEvent(time: scheduling.now, device: id, name: name, fields: fields))
     }
 }

@@ -1,4 +1,4 @@
-import DeviceSimTime
+import DeviceSimClock
 
 extension Device {
     /// The device's location updates as an async sequence, for flows written with `for await`.
@@ -57,8 +57,8 @@ extension Device {
             continuation.finish()
             return stream
         }
-        let subscription = SimulationBound(observation, executor: scheduler.executor)
-        let executor = scheduler.executor
+        let subscription = SimulationBound(observation, executor: scheduling.executor)
+        let executor = scheduling.executor
         continuation.onTermination = { _ in executor.submit { subscription.value.cancel() } }
         return stream
     }

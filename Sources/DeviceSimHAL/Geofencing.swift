@@ -1,4 +1,4 @@
-import DeviceSimTime
+import DeviceSimClock
 
 /// A circular region to monitor: the capability behind iOS `CLLocationManager` region monitoring
 /// (`CLCircularRegion`) and Android's `GeofencingClient` (`Geofence.Builder().setCircularRegion`).

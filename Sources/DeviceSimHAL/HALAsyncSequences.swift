@@ -1,4 +1,4 @@
-import DeviceSimTime
+import DeviceSimClock
 
 // The HAL's observations as async sequences on the small protocols themselves, so that app code can
 // take `any LocationProvider`, `any BeaconRanging`, `any GeofenceMonitoring`, `any ConnectivityMonitor`,

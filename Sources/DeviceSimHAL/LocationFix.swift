@@ -1,4 +1,4 @@
-import DeviceSimTime
+import DeviceSimClock
 import Foundation
 
 /// How good a position fix is, as receivers and gpsd report it.

@@ -1,4 +1,4 @@
-import DeviceSimTime
+import DeviceSimClock
 
 /// The phone's location privacy settings: whether location services are on (Settings > Privacy >
 /// Location Services), whether location is restricted (parental controls, a device profile), and what

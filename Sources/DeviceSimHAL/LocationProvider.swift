@@ -1,4 +1,4 @@
-import DeviceSimTime
+import DeviceSimClock
 
 /// What a location source tells its observers.
 public enum LocationUpdate: Sendable, Hashable {

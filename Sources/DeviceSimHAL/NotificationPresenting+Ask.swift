@@ -1,4 +1,4 @@
-import DeviceSimTime
+import DeviceSimClock
 import Synchronization
 
 extension NotificationPresenting {
@@ -12,7 +12,7 @@ extension NotificationPresenting {
     /// ```
     public func ask(_ prompt: UserPrompt, timeout: Duration?, isolation: isolated (any Actor)? = #isolation) async -> String? {
         // Cancellation comes on the cancelling thread; the prompt is taken back on the simulation's.
-        let home = SimulationExecutor.current
+        let home = SimulationThread.currentExecuting
         let waiter = PromptWaiter()
         return await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<String?, Never>) in

@@ -1,4 +1,4 @@
-import DeviceSimTime
+import DeviceSimClock
 
 /// An observation (a HAL driver's callbacks) turned into an `AsyncStream`, for app code that writes
 /// `for await` instead of callbacks and holds only the driver's protocol.

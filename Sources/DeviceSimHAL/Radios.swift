@@ -1,4 +1,4 @@
-import DeviceSimTime
+import DeviceSimClock
 
 /// One access point as a Wi-Fi scan reports it.
 public struct WiFiScanResult: Sendable, Hashable {

@@ -1,4 +1,4 @@
-import DeviceSimTime
+import DeviceSimClock
 
 /// A value in a trace event's fields.
 public enum TraceValue: Sendable, Hashable, CustomStringConvertible {

@@ -1,4 +1,4 @@
-import DeviceSimTime
+import DeviceSimClock
 
 /// Writing trace events as JSON Lines bytes: the one implementation behind ``TraceEvent/jsonLine``,
 /// ``TraceEvent/jsonLines(_:)`` and the streaming trace files, appending UTF-8 straight into a byte

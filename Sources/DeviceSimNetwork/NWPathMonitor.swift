@@ -78,7 +78,7 @@ public final class NWPathMonitor: @unchecked Sendable, CustomDebugStringConverti
                 deliver(currentPath)
             }
         }
-        device.scheduler.schedule(after: .zero) { [weak self] in
+        device.scheduling.schedule(after: .zero) { [weak self] in
             guard let self else { return }
             deliver(currentPath)
         }

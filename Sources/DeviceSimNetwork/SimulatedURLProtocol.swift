@@ -1,5 +1,5 @@
 import DeviceSimHAL
-import DeviceSimTime
+import DeviceSimClock
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -87,10 +87,10 @@ public final class SimulatedURLProtocol: URLProtocol {
         guard let device = DeviceContext.current else {
             // Code running in a simulation on no device (a callback that did not bind one): the request
             // fails at once, saying so, instead of reaching the real network unseen.
-            return SimulationExecutor.current != nil
+            return SimulationThread.isSimulationThread
         }
         guard device.http != nil else { return false }
-        let handoff = device.scheduler.executor.beginHandoff("\(request.httpMethod ?? "GET") \(request.url?.absoluteString ?? "")")
+        let handoff = device.scheduling.executor.beginHandoff("\(request.httpMethod ?? "GET") \(request.url?.absoluteString ?? "")")
         announcements.withLock { $0.append(Announcement(handoff: handoff, device: device, request: request, thread: currentThread)) }
         return true
     }
@@ -138,7 +138,7 @@ public final class SimulatedURLProtocol: URLProtocol {
 
     deinit {
         if let announcement, state.withLock({ $0.handoffOpen }) {
-            announcement.device.scheduler.executor.endHandoff(announcement.handoff)
+            announcement.device.scheduling.executor.endHandoff(announcement.handoff)
         }
     }
 
@@ -152,14 +152,14 @@ public final class SimulatedURLProtocol: URLProtocol {
             client?.urlProtocol(self, didFailWithError: error)
             return
         }
-        let executor = announcement.device.scheduler.executor
+        let executor = announcement.device.scheduling.executor
         let protocolInstance = UncheckedProtocol(self)
         executor.submit { protocolInstance.value.begin() }
     }
 
     override public func stopLoading() {
         guard let announcement else { return }
-        let executor = announcement.device.scheduler.executor
+        let executor = announcement.device.scheduling.executor
         let protocolInstance = UncheckedProtocol(self)
         state.withLock { $0.stopped = true }
         executor.submit { protocolInstance.value.cancelOnTheSimulationThread() }
@@ -173,7 +173,7 @@ public final class SimulatedURLProtocol: URLProtocol {
             state.handoffOpen = false
             return state.stopped
         }
-        device.scheduler.executor.endHandoff(announcement.handoff)
+        device.scheduling.executor.endHandoff(announcement.handoff)
         guard !stopped, let transport = device.http else { return }
         let session = Self.session(of: task)
         let exchange = Self.exchangeRequest(request, uploadBody: Self.uploadBody(of: task), session: session?.configuration)
@@ -202,7 +202,7 @@ public final class SimulatedURLProtocol: URLProtocol {
             cancelExchange = transport.send(exchange, from: device) { [self] result in deliver(result) }
         }
         let resource = Duration.milliseconds(Int64((session.configuration.timeoutIntervalForResource * 1000).rounded()))
-        resourceTimeout = device.scheduler.schedule(after: resource) { [self] in
+        resourceTimeout = device.scheduling.schedule(after: resource) { [self] in
             online = nil
             deliver(.failure(.timedOut))
         }
@@ -219,7 +219,7 @@ public final class SimulatedURLProtocol: URLProtocol {
         }
         cancelExchange?()
         cancelExchange = nil
-        if handoffWasOpen, let announcement { announcement.device.scheduler.executor.endHandoff(announcement.handoff) }
+        if handoffWasOpen, let announcement { announcement.device.scheduling.executor.endHandoff(announcement.handoff) }
     }
 
     /// On the simulation's thread, at the reply's virtual instant: hands the reply (or the failure) to

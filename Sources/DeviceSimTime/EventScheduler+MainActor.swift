@@ -1,3 +1,4 @@
+import DeviceSimClock
 import Dispatch
 
 extension EventScheduler {

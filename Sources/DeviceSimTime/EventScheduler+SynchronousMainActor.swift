@@ -1,3 +1,5 @@
+import DeviceSimClock
+
 extension EventScheduler {
     /// Whether a synchronous run called now, from the main actor, runs as
     /// ``runSynchronouslyOnMainActor(until:)`` does: the caller is main-actor code, the simulation is

@@ -1,3 +1,5 @@
+import DeviceSimClock
+
 /// The discrete-event scheduler at the heart of a simulation.
 ///
 /// Events are ordered by (instant, sequence number): events due at the same instant run in the order

@@ -1,3 +1,5 @@
+import DeviceSimClock
+
 /// A sleep on a ``VirtualClock`` that has neither woken nor been cancelled (see
 /// ``EventScheduler/pendingSleeps``).
 public struct PendingSleep: Hashable, Sendable, CustomStringConvertible {

@@ -1,3 +1,5 @@
+import DeviceSimClock
+
 /// A handle to one event scheduled on an ``EventScheduler``; use it to cancel the event.
 public struct ScheduledEvent {
     let sequence: UInt64

@@ -1,3 +1,5 @@
+import DeviceSimClock
+
 /// A sleep on a ``VirtualClock`` that came from outside the simulation's thread: its wake-up time
 /// would depend on thread timing, so it is not part of the deterministic simulation.
 ///

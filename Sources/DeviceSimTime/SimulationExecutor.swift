@@ -1,3 +1,4 @@
+import DeviceSimClock
 import Synchronization
 
 #if canImport(Glibc)

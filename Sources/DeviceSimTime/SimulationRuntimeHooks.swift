@@ -1,3 +1,5 @@
+import DeviceSimClock
+
 /// What a simulation needs from outside the Swift language to keep stray work in virtual time: the
 /// Swift runtime's private enqueue hooks (a `Task {}` started by simulated code joins the simulation) and
 /// the watch on Dispatch timers (a sleep on a real clock is reported). Both live in

@@ -1,3 +1,4 @@
+import DeviceSimClock
 import Synchronization
 
 /// A `Clock` whose time is a simulation's virtual time.
@@ -20,7 +21,7 @@ import Synchronization
 /// }
 /// try scheduler.run(for: .seconds(10))
 /// ```
-public struct VirtualClock: Clock, Sendable {
+struct SchedulerClock: Clock, Sendable {
     public typealias Instant = VirtualInstant
 
     private let handle: SchedulerHandle

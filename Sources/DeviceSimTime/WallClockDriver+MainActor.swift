@@ -1,3 +1,4 @@
+import DeviceSimClock
 import Dispatch
 import Synchronization
 

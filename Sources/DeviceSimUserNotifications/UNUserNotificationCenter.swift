@@ -1,5 +1,5 @@
 import DeviceSimHAL
-import DeviceSimTime
+import DeviceSimClock
 import Foundation
 
 /// The app's notification center on the current phone, as UserNotifications' `UNUserNotificationCenter`:
@@ -159,18 +159,18 @@ public final class UNUserNotificationCenter: @unchecked Sendable {
         var fields: [(key: String, value: TraceValue)] = [("id", .string(request.identifier)), ("trigger", .string(request.trigger?.traceDescription ?? "now"))]
         switch request.trigger {
         case nil:
-            entry.timer = device.scheduler.schedule(after: .zero) { [weak self] in self?.fire(request.identifier) }
+            entry.timer = device.scheduling.schedule(after: .zero) { [weak self] in self?.fire(request.identifier) }
         case let trigger as UNTimeIntervalNotificationTrigger:
             trigger.scheduledAt = device.civilClock.date(of: device.now)
             let delay = Duration.milliseconds(Int64((trigger.timeInterval * 1000).rounded()))
             fields.append(("after", .double(trigger.timeInterval)))
-            entry.timer = device.scheduler.schedule(after: delay) { [weak self] in self?.fire(request.identifier) }
+            entry.timer = device.scheduling.schedule(after: delay) { [weak self] in self?.fire(request.identifier) }
         case let trigger as UNCalendarNotificationTrigger:
             let now = device.civilClock.date(of: device.now)
             guard let date = trigger.nextDate(after: now, clock: device.civilClock) else { return UNError(.notificationInvalidNoDate) }
             let delay = Duration.milliseconds(Int64((date.timeIntervalSince(now) * 1000).rounded()))
             fields.append(("after", .double(date.timeIntervalSince(now))))
-            entry.timer = device.scheduler.schedule(after: delay) { [weak self] in self?.fire(request.identifier) }
+            entry.timer = device.scheduling.schedule(after: delay) { [weak self] in self?.fire(request.identifier) }
         case let trigger as UNLocationNotificationTrigger:
             guard let geofences = device.geofences else {
                 device.record("notification.rejected", [("id", .string(request.identifier)), ("reason", .string("the device has no geofence monitoring"))])
@@ -220,12 +220,12 @@ public final class UNUserNotificationCenter: @unchecked Sendable {
             if let interval = trigger as? UNTimeIntervalNotificationTrigger {
                 interval.scheduledAt = device.civilClock.date(of: device.now)
                 let delay = Duration.milliseconds(Int64((interval.timeInterval * 1000).rounded()))
-                entry.timer = device.scheduler.schedule(after: delay) { [weak self] in self?.fire(id) }
+                entry.timer = device.scheduling.schedule(after: delay) { [weak self] in self?.fire(id) }
             } else if let calendar = trigger as? UNCalendarNotificationTrigger {
                 let now = device.civilClock.date(of: device.now)
                 if let date = calendar.nextDate(after: now, clock: device.civilClock) {
                     let delay = Duration.milliseconds(Int64((date.timeIntervalSince(now) * 1000).rounded()))
-                    entry.timer = device.scheduler.schedule(after: delay) { [weak self] in self?.fire(id) }
+                    entry.timer = device.scheduling.schedule(after: delay) { [weak self] in self?.fire(id) }
                 }
             }
         } else {
@@ -352,11 +352,7 @@ public final class UNUserNotificationCenter: @unchecked Sendable {
 }
 
 /// Something scheduled for a pending request that removing it undoes: a timer, or a monitored region.
-protocol ScheduledCancellable {
-    func cancel()
-}
-
-extension ScheduledEvent: ScheduledCancellable {}
+typealias ScheduledCancellable = CancellableEvent
 
 /// Stops monitoring a location trigger's region (also from inside the monitor's own transition callback,
 /// where the trigger fires: the monitor allows it).

@@ -23,8 +23,9 @@ package enum SimulationThread {
         set { pthread_setspecific(key, newValue) }
     }
 
-    /// The executor the calling thread drains, if any.
-    package static var currentExecutor: SimulationExecutor? {
-        current.map { Unmanaged<SimulationExecutor>.fromOpaque($0).takeUnretainedValue() }
+    /// The executor the calling thread drains, if any, as app-side code sees it (DeviceSimTime's
+    /// `currentExecutor` gives the engine's concrete type).
+    package static var currentExecuting: (any SimulationExecuting)? {
+        current.map { Unmanaged<AnyObject>.fromOpaque($0).takeUnretainedValue() as! any SimulationExecuting }
     }
 }

@@ -16,29 +16,35 @@ public struct VirtualInstant: InstantProtocol, Hashable, Sendable, CustomStringC
     public static let zero = VirtualInstant(nanoseconds: 0)
 
     /// Creates an instant `nanoseconds` after the start of the simulation.
+    @inlinable
     public init(nanoseconds: Int64) {
         self.nanoseconds = nanoseconds
     }
 
     /// Creates an instant `offset` after the start of the simulation.
+    @inlinable
     public init(offset: Duration) {
         self.nanoseconds = offset.wholeNanoseconds
     }
 
     /// The time elapsed since the start of the simulation.
+    @inlinable
     public var offset: Duration { .nanoseconds(nanoseconds) }
 
     /// The time since the start of the simulation, in seconds.
     public var seconds: Double { Double(nanoseconds) / 1e9 }
 
+    @inlinable
     public func advanced(by duration: Duration) -> VirtualInstant {
         VirtualInstant(nanoseconds: nanoseconds &+ duration.wholeNanoseconds)
     }
 
+    @inlinable
     public func duration(to other: VirtualInstant) -> Duration {
         .nanoseconds(other.nanoseconds &- nanoseconds)
     }
 
+    @inlinable
     public static func < (lhs: VirtualInstant, rhs: VirtualInstant) -> Bool {
         lhs.nanoseconds < rhs.nanoseconds
     }
@@ -46,6 +52,7 @@ public struct VirtualInstant: InstantProtocol, Hashable, Sendable, CustomStringC
     // The operators of the standard library's `ContinuousClock.Instant` and `SuspendingClock.Instant`.
 
     /// The instant `rhs` after `lhs` (``advanced(by:)``): `simulation.now + .seconds(30)`.
+    @inlinable
     public static func + (lhs: VirtualInstant, rhs: Duration) -> VirtualInstant {
         lhs.advanced(by: rhs)
     }
@@ -94,6 +101,7 @@ extension Duration {
     /// Duration.seconds(4.999).wholeNanoseconds      // 4_999_000_000
     /// Duration.milliseconds(4_999).wholeNanoseconds // 4_999_000_000
     /// ```
+    @inlinable
     public var wholeNanoseconds: Int64 {
         let (seconds, attoseconds) = components
         let (nanoseconds, remainder) = attoseconds.quotientAndRemainder(dividingBy: 1_000_000_000)

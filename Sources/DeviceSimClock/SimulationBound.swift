@@ -1,20 +1,20 @@
 /// A `Sendable` box for a value that belongs to one simulation and may be touched only on its
 /// thread, like SwiftNIO's `NIOLoopBound`.
 ///
-/// Tasks started with ``EventScheduler/spawn(_:)`` run on the simulation's executor, so they may carry
+/// Tasks started with `Device.spawn` (or DeviceSimTime's `EventScheduler.spawn`) run on the simulation's executor, so they may carry
 /// simulation objects (devices, flows, drivers) in a `SimulationBound` and unwrap them there. Unwrapping
 /// anywhere else stops the program with a clear message instead of racing silently.
 ///
 /// ```swift
-/// let app = SimulationBound(self, executor: scheduler.executor)
-/// scheduler.spawn { await app.value.run() }
+/// let app = SimulationBound(self, executor: device.scheduling.executor)
+/// device.spawn { await app.value.run() }
 /// ```
 public struct SimulationBound<Value>: @unchecked Sendable {
     private let storage: Value
-    private let executor: SimulationExecutor
+    private let executor: any SimulationExecuting
 
     /// Wraps `value`, which belongs to the simulation running on `executor`.
-    public init(_ value: Value, executor: SimulationExecutor) {
+    public init(_ value: Value, executor: any SimulationExecuting) {
         self.storage = value
         self.executor = executor
     }
@@ -23,7 +23,7 @@ public struct SimulationBound<Value>: @unchecked Sendable {
     public var value: Value {
         precondition(
             executor.isOnSimulationThread,
-            "a simulation object was used outside its simulation's executor; start tasks with EventScheduler.spawn"
+            "a simulation object was used outside its simulation's executor; start tasks with Device.spawn or EventScheduler.spawn"
         )
         return storage
     }
