@@ -194,7 +194,7 @@ public final class SimulatedURLProtocol: URLProtocol {
     ) {
         device.record("http.waiting", [("method", .string(exchange.method)), ("host", .string(exchange.host)), ("path", .string(exchange.path))])
         var online: ObservationToken?
-        var resourceTimeout: ScheduledEvent?
+        var resourceTimeout: (any CancellableEvent)?
         online = connectivity.observe { [self] state in
             guard state == .online, online != nil else { return }
             online = nil
