@@ -65,12 +65,38 @@ final class NMEADecodePipeline: @unchecked Sendable {
 
     /// Decodes everything on the calling thread and `threads - 1` more; returns when all is written.
     func run(threads: Int) {
-        for _ in 1..<max(1, threads) {
+        guard threads > 1 else {
+            runOnThisThread()
+            return
+        }
+        for _ in 1..<threads {
             Thread { [self] in work() }.start()
         }
         work()
         // `work` returns (on every thread) only once every piece is assembled: no helper touches
         // `assembly` any more, and the helpers are on their way out.
+        assembly.finish()
+    }
+
+    /// One thread: one decoder over the input as it is read, each report written as it completes (no
+    /// pieces, no parsed sentences kept in between). The same output and counts as any number of
+    /// threads: that is what cutting at ``NMEAFramer/cutPoint(in:)`` guarantees.
+    private func runOnThisThread() {
+        var decoder = NMEADecoder(maximumSentenceLength: maximumSentenceLength)
+        let buffer = carry.baseAddress!
+        while true {
+            let count = Foundation.read(input, buffer, pieceCapacity)
+            if count < 0, errno == EINTR { continue }
+            if count < 0 {
+                let reason = "cannot read \(inputName): \(String(cString: strerror(errno)))"
+                condition.withLock { failure = reason }
+            }
+            if count <= 0 { break }
+            decoder.feed(UnsafeRawBufferPointer(start: buffer, count: count)) { report in assembly.write(report) }
+            assembly.endOfPiece()
+        }
+        decoder.finish { report in assembly.write(report) }
+        assembly.totals = decoder.statistics
         assembly.finish()
     }
 
@@ -170,6 +196,17 @@ private struct Assembly: ~Copyable {
         self.output = output
         self.skipSky = skipSky
         self.flushEveryPiece = flushEveryPiece
+    }
+
+    /// Writes one report (unless it is a SKY report and those are left out).
+    mutating func write(_ report: NMEAFixAssembler.Report) {
+        if skipSky, case .sky = report { return }
+        output.write(report)
+    }
+
+    /// A piece of input is done: from a pipe, what it gave goes out now.
+    mutating func endOfPiece() {
+        if flushEveryPiece { output.flush() }
     }
 
     /// Adds the next piece's sentences and counts.

@@ -138,6 +138,19 @@ struct UncheckedBytes {
 
     /// `value` in decimal with at least `minimumDigits` digits (leading zeros).
     mutating func unsigned(_ value: UInt64, minimumDigits: Int) {
+        if value < 100, minimumDigits <= 2 {
+            // Most whole numbers in a report (mode, satellite numbers and counts, times of day).
+            if value >= 10 || minimumDigits == 2 {
+                let pair = Int(truncatingIfNeeded: value) &* 2
+                let pairs = Self.pairs.utf8Start
+                base[count] = pairs[pair]
+                base[count + 1] = pairs[pair + 1]
+                count += 2
+            } else {
+                byte(UInt8(truncatingIfNeeded: value) &+ 0x30)
+            }
+            return
+        }
         var digits = 1
         var bound: UInt64 = 10
         while digits < 20, value >= bound {
@@ -171,8 +184,10 @@ struct UncheckedBytes {
         count += width
     }
 
-    /// Fixed-point with `decimals` digits, correctly rounded; `null` when not finite. Inlined, so
-    /// that the scale is a constant at each call and its division a multiplication.
+    /// Fixed-point with `decimals` digits, correctly rounded (half away from zero); `null` when not
+    /// finite. Inlined, so that the scale is a constant at each call and its division a
+    /// multiplication. No library call: the rounding is done on the exact fraction, and the
+    /// fraction's digits, a fixed number, are written without counting them.
     @inline(__always)
     mutating func number(_ value: Double, decimals: Int) {
         guard value.isFinite else {
@@ -180,19 +195,49 @@ struct UncheckedBytes {
             return
         }
         let scale = exactPowerOfTen(decimals)
-        let scaled = (value.magnitude * scale).rounded()
+        let scaled = value.magnitude * scale
         guard scaled < 9e18 else {
-            for byte in String(value).utf8 { self.byte(byte) }
+            large(value)
             return
         }
-        let units = UInt64(scaled)
+        // `scaled - truncated` is exact (Sterbenz), so this is `scaled.rounded()` to the bit.
+        var units = UInt64(scaled)
+        if scaled - Double(units) >= 0.5 { units += 1 }
         let divisor = UInt64(scale)
         if value < 0, units != 0 { byte(0x2D) }
-        unsigned(units / divisor, minimumDigits: 1)
+        let whole = units / divisor
+        if whole < 10 {
+            byte(UInt8(truncatingIfNeeded: whole) &+ 0x30)
+        } else {
+            unsigned(whole, minimumDigits: 1)
+        }
         if decimals > 0 {
             byte(0x2E)
-            unsigned(units % divisor, minimumDigits: decimals)
+            digits(units % divisor, count: decimals)
         }
+    }
+
+    /// A number too large for fixed point, as Swift writes it (kept out of line: it is never hot).
+    @inline(never)
+    mutating func large(_ value: Double) {
+        for byte in String(value).utf8 { self.byte(byte) }
+    }
+
+    /// Exactly `count` digits of `value` (below 10^`count`), leading zeros included.
+    @inline(__always)
+    mutating func digits(_ value: UInt64, count width: Int) {
+        let pairs = Self.pairs.utf8Start
+        var position = count + width
+        var rest = value
+        while position - count >= 2 {
+            let pair = Int(truncatingIfNeeded: rest % 100) &* 2
+            rest /= 100
+            position -= 2
+            base[position] = pairs[pair]
+            base[position + 1] = pairs[pair + 1]
+        }
+        if position > count { base[count] = UInt8(truncatingIfNeeded: rest) &+ 0x30 }
+        count += width
     }
 
     /// `"2007-12-23T19:32:21.000Z"`.

@@ -64,7 +64,7 @@ public struct NMEAFramer: Sendable {
                 statistics.noiseBytes += index - start
                 guard index < count else { break }
                 inSentence = true
-                pending.removeAll(keepingCapacity: true)
+                if !pending.isEmpty { pending.removeAll(keepingCapacity: true) }
             }
             // In a sentence: find the first byte that cannot be in one (the line end, a new start, a
             // control or non-ASCII byte), but look no further than the length bound allows.
@@ -129,7 +129,7 @@ public struct NMEAFramer: Sendable {
     /// Forgets the sentence being framed, once it is handed on or dropped.
     private mutating func endSentence() {
         statistics.pendingBytes = 0
-        pending.removeAll(keepingCapacity: true)
+        if !pending.isEmpty { pending.removeAll(keepingCapacity: true) }
         inSentence = false
         carriageReturnOffset = -1
     }

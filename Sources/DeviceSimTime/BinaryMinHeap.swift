@@ -28,6 +28,13 @@ struct BinaryMinHeap<Element: Comparable> {
         storage.withUnsafeBufferPointer { buffer in buffer.isEmpty ? nil : key(buffer[0]) }
     }
 
+    /// Calls `body` with every element, in no particular order.
+    func forEach(_ body: (Element) -> Void) {
+        storage.withUnsafeBufferPointer { buffer in
+            for index in buffer.indices { body(buffer[index]) }
+        }
+    }
+
     /// Adds `element` in O(log n).
     mutating func insert(_ element: Element) {
         storage.append(element)

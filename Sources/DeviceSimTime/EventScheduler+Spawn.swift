@@ -5,7 +5,8 @@ extension EventScheduler {
     /// This is the simulation's `Task {}`: a plain `Task {}` or `Task.detached {}` started from simulated
     /// code does not inherit the executor (Swift 6.3.1 passes executor preference to child tasks only)
     /// and escapes the simulation. A closure isolated to an actor (`{ @MainActor in ... }`) runs on that
-    /// actor, as with `Task {}`. The task is listed in ``unfinishedTasks`` under `fileID`:`line` until it
+    /// actor, as with `Task {}`. The task's own sleeps on a ``VirtualClock`` share one cancellation
+    /// handler, installed here (see ``SpawnedTaskCancellation``). The task is listed in ``unfinishedTasks`` under `fileID`:`line` until it
     /// returns, and carries that origin (``SimulationTaskOrigin/current``) for messages about its work.
     ///
     /// ```swift
@@ -24,7 +25,15 @@ extension EventScheduler {
         let key = registry.start(origin)
         return Task(executorPreference: executor) {
             defer { registry.finish(key) }
-            return try await SimulationTaskOrigin.$current.withValue(origin) { try await operation() }
+            let cancellation = SpawnedTaskCancellation()
+            return try await withTaskCancellationHandler {
+                defer { cancellation.end() }
+                return try await SimulationTaskOrigin.$current.withValue(origin) {
+                    try await SpawnedTaskCancellation.$current.withValue(cancellation) { try await operation() }
+                }
+            } onCancel: {
+                cancellation.cancel()
+            }
         }
     }
 
@@ -41,7 +50,15 @@ extension EventScheduler {
         let key = registry.start(origin)
         return Task(executorPreference: executor) {
             defer { registry.finish(key) }
-            return await SimulationTaskOrigin.$current.withValue(origin) { await operation() }
+            let cancellation = SpawnedTaskCancellation()
+            return await withTaskCancellationHandler {
+                defer { cancellation.end() }
+                return await SimulationTaskOrigin.$current.withValue(origin) {
+                    await SpawnedTaskCancellation.$current.withValue(cancellation) { await operation() }
+                }
+            } onCancel: {
+                cancellation.cancel()
+            }
         }
     }
 }

@@ -21,8 +21,9 @@ public final class EventScheduler {
     /// tick costs no closure allocation).
     private enum Action {
         case once(() -> Void)
-        /// The wake-up of a sleep listed in `sleeps`.
-        case wake(() -> Void)
+        /// The wake-up of a sleep on a ``VirtualClock`` (held directly: no closure per sleep; a queued
+        /// wake that is not cancelled is a pending sleep).
+        case wake(VirtualClockSleeper)
         case tick(RepeatingEvent)
     }
 
@@ -63,8 +64,6 @@ public final class EventScheduler {
     @exclusivity(unchecked) private var nextSequence: UInt64 = 0
     @exclusivity(unchecked) private var cancelled = SequenceSet()
     @exclusivity(unchecked) private var cancellationCount: UInt64 = 0
-    /// Sleeps on a ``VirtualClock`` of this scheduler that have neither woken nor been cancelled.
-    @exclusivity(unchecked) private var sleeps: [UInt64: PendingSleep] = [:]
     /// Tasks started with ``spawn(_:fileID:line:)`` that have not returned yet.
     let liveTasks = LiveTaskRegistry()
 
@@ -283,22 +282,25 @@ public final class EventScheduler {
         guard sequence < nextSequence else { return }
         cancelled.insert(sequence)
         cancellationCount &+= 1
-        if !sleeps.isEmpty { sleeps[sequence] = nil }
     }
 
     // MARK: Sleeps and tasks
 
     /// Schedules the wake-up of a sleep on the virtual clock; it is listed in ``pendingSleeps`` until
     /// it runs or is cancelled.
-    func scheduleSleep(until deadline: VirtualInstant, origin: SimulationTaskOrigin?, _ wake: @escaping () -> Void) -> ScheduledEvent {
-        let event = schedule(at: deadline, .wake(wake))
-        sleeps[event.sequence] = PendingSleep(deadline: max(deadline, now), origin: origin, sequence: event.sequence)
-        return event
+    func scheduleSleep(until deadline: VirtualInstant, _ sleeper: VirtualClockSleeper) -> ScheduledEvent {
+        schedule(at: deadline, .wake(sleeper))
     }
 
-    /// Sleeps on this scheduler's ``VirtualClock`` that are still waiting, earliest first.
+    /// Sleeps on this scheduler's ``VirtualClock`` that are still waiting, earliest first: the queued
+    /// wake-ups that are not cancelled (read from the queue, so a sleep keeps no list of its own).
     public var pendingSleeps: [PendingSleep] {
-        sleeps.values.sorted { ($0.deadline, $0.sequence) < ($1.deadline, $1.sequence) }
+        var sleeps: [PendingSleep] = []
+        queue.forEach { entry in
+            guard case .wake(let sleeper) = entry.action, !cancelled.contains(entry.sequence) else { return }
+            sleeps.append(PendingSleep(deadline: VirtualInstant(nanoseconds: entry.instant), origin: sleeper.origin, sequence: entry.sequence))
+        }
+        return sleeps.sorted { ($0.deadline, $0.sequence) < ($1.deadline, $1.sequence) }
     }
 
     /// Tasks started with ``spawn(_:fileID:line:)`` (and `Device.spawn`) that have not returned yet, in
@@ -371,9 +373,7 @@ public final class EventScheduler {
         eventCount += 1
         switch entry.action {
         case .once(let action): action()
-        case .wake(let action):
-            sleeps[entry.sequence] = nil
-            action()
+        case .wake(let sleeper): sleeper.wakeUp(at: now)
         case .tick(let event): event.fire(on: self)
         }
     }

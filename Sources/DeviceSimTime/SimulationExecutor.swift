@@ -249,7 +249,7 @@ public final class SimulationExecutor: SerialExecutor, TaskExecutor, @unchecked 
 
     /// Whether the calling code is main-actor code running outside this executor's drain (so a sleep it
     /// starts resumes on the main actor).
-    var callerIsMainActorCode: Bool { MainQueue.isCurrent && !isDrainingOnThisThread }
+    var callerIsMainActorCode: Bool { !isDrainingOnThisThread && MainQueue.isCurrent }
 
     /// Whether a drain of this executor runs synchronously on the main queue right now, on this thread
     /// (so main-actor work it wakes waits until it returns).
@@ -372,7 +372,12 @@ public final class SimulationExecutor: SerialExecutor, TaskExecutor, @unchecked 
                 return (job, [])
             }
             if let job = next.job {
-                job.runSynchronously(isolatedTo: asUnownedSerialExecutor(), taskExecutor: asUnownedTaskExecutor())
+                // On the generic executor with this one as the task executor: a nonisolated async
+                // function entered from simulated code then runs on without a hop (run as this serial
+                // executor, every such entry and return was a job queued and drained again: four per
+                // virtual-clock sleep). Code of an actor on this executor still comes here to run, and
+                // its isolation checks pass through ``checkIsolated()`` (this is the simulation's thread).
+                job.runSynchronously(on: asUnownedTaskExecutor())
                 ran += 1
             } else if !next.actions.isEmpty {
                 for action in next.actions { action() }

@@ -38,36 +38,30 @@ struct SchedulerClock: Clock, Sendable {
     public func sleep(until deadline: VirtualInstant, tolerance: Duration? = nil) async throws {
         try Task.checkCancellation()
         let handle = self.handle
-        let sleeper = Sleeper()
-        let origin = SimulationTaskOrigin.current
-        try await withTaskCancellationHandler {
-            try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Void, any Error>) in
-                sleeper.install(continuation)
-                let executor = handle.executor
-                if executor.acceptsSleepFromCaller {
-                    handle.scheduleWake(sleeper, at: deadline, origin: origin, resumesOnTheMainActor: executor.callerIsMainActorCode)
-                    return
-                }
-                let escape = SimulationEscape(deadline: deadline, origin: origin, place: MainQueue.isCurrent ? .mainActor : .otherThread)
-                // Counted only once its wake is on its way, so whoever sees the count and then advances
-                // finds the wake in the mailbox.
-                if executor.failsEscapedSleeps {
-                    executor.noteEscape(escape)
-                    sleeper.resume(throwing: VirtualClockError.sleptOutsideTheSimulation(escape))
-                } else {
-                    executor.submit { handle.scheduleWake(sleeper, at: deadline, origin: origin, resumesOnTheMainActor: false) }
-                    executor.noteEscape(escape)
-                }
+        let sleeper = VirtualClockSleeper(handle: handle, origin: SimulationTaskOrigin.current)
+        if let cancellation = SpawnedTaskCancellation.ofCurrentTask, let cancelled = cancellation.watch(sleeper) {
+            // A spawned task's own sleep: the cancellation handler its spawn installed once serves
+            // it, so the sleep adds no cancellation record to the task.
+            if cancelled { handle.cancel(sleeper) }
+            defer { cancellation.unwatch() }
+            try await withUnsafeThrowingContinuation { continuation in
+                sleeper.start(continuation, until: deadline)
             }
-        } onCancel: {
-            handle.cancel(sleeper)
+        } else {
+            try await withTaskCancellationHandler {
+                try await withUnsafeThrowingContinuation { continuation in
+                    sleeper.start(continuation, until: deadline)
+                }
+            } onCancel: {
+                handle.cancel(sleeper)
+            }
         }
     }
 }
 
 /// Lets a `Sendable` clock refer to its non-`Sendable` scheduler; the scheduler is only touched on the
 /// simulation's thread (checked through the executor).
-private final class SchedulerHandle: @unchecked Sendable {
+final class SchedulerHandle: @unchecked Sendable {
     let scheduler: EventScheduler
     let executor: SimulationExecutor
 
@@ -79,18 +73,10 @@ private final class SchedulerHandle: @unchecked Sendable {
     /// Schedules the sleeper's wake-up (on the simulation's thread). The wake of a sleep of main-actor
     /// code (`resumesOnTheMainActor`) that comes while the simulation runs synchronously on the main
     /// queue is noted as stranded: the code after the sleep cannot run until that run returns.
-    func scheduleWake(_ sleeper: Sleeper, at deadline: VirtualInstant, origin: SimulationTaskOrigin?, resumesOnTheMainActor: Bool) {
+    func scheduleWake(_ sleeper: VirtualClockSleeper, at deadline: VirtualInstant, resumesOnTheMainActor: Bool) {
         guard !sleeper.isFinished else { return }
-        guard resumesOnTheMainActor else {
-            sleeper.wake = scheduler.scheduleSleep(until: deadline, origin: origin) { sleeper.resume(throwing: nil) }
-            return
-        }
-        let executor = self.executor
-        let sleep = PendingSleep(deadline: max(deadline, scheduler.now), origin: origin, sequence: 0)
-        sleeper.wake = scheduler.scheduleSleep(until: deadline, origin: origin) {
-            if executor.isDrainingSynchronouslyOnTheMainQueue { executor.noteStrandedMainActorWake(sleep) }
-            sleeper.resume(throwing: nil)
-        }
+        sleeper.notesStrandedWake = resumesOnTheMainActor
+        sleeper.wake = scheduler.scheduleSleep(until: deadline, sleeper)
     }
 
     /// Ends a cancelled sleep with `CancellationError` and removes its wake-up from the scheduler, so
@@ -102,7 +88,7 @@ private final class SchedulerHandle: @unchecked Sendable {
     /// from off the main actor (a test's time limit), the sleep ends at once and only its wake-up is removed at the next drain: a task awaiting the virtual clock while
     /// nobody advances (a test's time limit cancelling it) must not wait for an advance that never comes.
     /// The resumed task still runs where it belongs (a task of the simulation is queued on its executor).
-    func cancel(_ sleeper: Sleeper) {
+    func cancel(_ sleeper: VirtualClockSleeper) {
         let cancel: @Sendable () -> Void = {
             sleeper.resume(throwing: CancellationError())
             sleeper.wake?.cancel()
@@ -124,15 +110,63 @@ private final class SchedulerHandle: @unchecked Sendable {
     }
 }
 
-/// One pending sleep: resumed exactly once, by its deadline or by cancellation.
-private final class Sleeper: @unchecked Sendable {
+/// One pending sleep: resumed exactly once, by its deadline or by cancellation. The scheduler's queue
+/// holds it as the sleep's wake-up (see ``EventScheduler/pendingSleeps``).
+final class VirtualClockSleeper: @unchecked Sendable {
     private let state = Mutex<(continuation: UnsafeContinuation<Void, any Error>?, finished: Bool, error: (any Error)?)>((nil, false, nil))
+    private let handle: SchedulerHandle
+    /// The simulation task the sleep is in, if any.
+    let origin: SimulationTaskOrigin?
     /// The scheduled wake-up; read and written on the simulation's thread only.
     var wake: ScheduledEvent?
+    /// Whether the sleep resumes main-actor code, whose wake is noted when it comes during a
+    /// synchronous run on the main queue; set on the simulation's thread before the wake is queued.
+    var notesStrandedWake = false
+
+    init(handle: SchedulerHandle, origin: SimulationTaskOrigin?) {
+        self.handle = handle
+        self.origin = origin
+    }
 
     var isFinished: Bool { state.withLock { $0.finished } }
 
-    func install(_ continuation: UnsafeContinuation<Void, any Error>) {
+    /// Takes the continuation and queues the wake-up at `deadline`: at once when the caller is the
+    /// simulation's, else (an escaped sleep) through the mailbox or failing, as the executor says.
+    func start(_ continuation: UnsafeContinuation<Void, any Error>, until deadline: VirtualInstant) {
+        install(continuation)
+        let handle = self.handle
+        let executor = handle.executor
+        if executor.acceptsSleepFromCaller {
+            handle.scheduleWake(self, at: deadline, resumesOnTheMainActor: executor.callerIsMainActorCode)
+            return
+        }
+        let escape = SimulationEscape(deadline: deadline, origin: origin, place: MainQueue.isCurrent ? .mainActor : .otherThread)
+        // Counted only once its wake is on its way, so whoever sees the count and then advances
+        // finds the wake in the mailbox.
+        if executor.failsEscapedSleeps {
+            executor.noteEscape(escape)
+            resume(throwing: VirtualClockError.sleptOutsideTheSimulation(escape))
+        } else {
+            executor.submit { handle.scheduleWake(self, at: deadline, resumesOnTheMainActor: false) }
+            executor.noteEscape(escape)
+        }
+    }
+
+    /// The wake-up, run by the scheduler at `instant` (the sleep's deadline, or when it was queued if
+    /// that was later).
+    func wakeUp(at instant: VirtualInstant) {
+        if notesStrandedWake, handle.executor.isDrainingSynchronouslyOnTheMainQueue {
+            handle.executor.noteStrandedMainActorWake(PendingSleep(deadline: instant, origin: origin, sequence: 0))
+        }
+        resume(throwing: nil)
+    }
+
+    /// Ends the sleep because its task was cancelled (see ``SchedulerHandle/cancel(_:)``).
+    func cancel() {
+        handle.cancel(self)
+    }
+
+    private func install(_ continuation: UnsafeContinuation<Void, any Error>) {
         let early: (any Error)?? = state.withLock { state in
             if state.finished { return .some(state.error) }
             state.continuation = continuation

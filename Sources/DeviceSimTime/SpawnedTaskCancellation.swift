@@ -1,0 +1,78 @@
+import Synchronization
+
+/// The cancellation handler of a task started with ``EventScheduler/spawn(_:fileID:line:)``, installed
+/// once for the task's whole life. The task's own sleeps on a ``VirtualClock`` register here instead
+/// of each adding a cancellation record to the task (a record costs an allocation in the task and
+/// atomic updates of its status, on every sleep); a sleep in any other task (a child task, a `Task {}`
+/// it started) adds its own record as before.
+///
+/// ```swift
+/// let cancellation = SpawnedTaskCancellation()          // inside the spawned task
+/// try await withTaskCancellationHandler {
+///     try await SpawnedTaskCancellation.$current.withValue(cancellation) { try await operation() }
+/// } onCancel: { cancellation.cancel() }
+/// ```
+final class SpawnedTaskCancellation: @unchecked Sendable {
+    private struct State {
+        var sleeper: VirtualClockSleeper?
+        var cancelled = false
+        /// False once the task's operation returned (its handler is gone with it).
+        var active = true
+    }
+
+    private let state = Mutex(State())
+    /// The address of the task it was made in, which its handler belongs to.
+    private let task: UnsafeCurrentTask?
+
+    /// The handler of the task it is made in (call it in the spawned task).
+    init() {
+        task = withUnsafeCurrentTask { $0 }
+    }
+
+    /// The spawned task's handler, bound by `spawn` for the task's operation (task-local values are
+    /// inherited: ``ofCurrentTask`` tells whether the caller is that task itself).
+    @TaskLocal static var current: SpawnedTaskCancellation?
+
+    /// The handler of the calling task when it is a spawned task itself (not a task it started).
+    static var ofCurrentTask: SpawnedTaskCancellation? {
+        guard let cancellation = current, let task = cancellation.task, withUnsafeCurrentTask(body: { $0 == task }) else { return nil }
+        return cancellation
+    }
+
+    /// Watches `sleeper` until ``unwatch()``; returns whether the task is cancelled already (the
+    /// caller then cancels the sleep itself, as a new handler would run at once), or nil when the
+    /// handler is gone (the caller adds a record of its own).
+    func watch(_ sleeper: VirtualClockSleeper) -> Bool? {
+        state.withLock { state -> Bool? in
+            guard state.active else { return nil }
+            if state.cancelled { return true }
+            state.sleeper = sleeper
+            return false
+        }
+    }
+
+    /// Stops watching the sleep the task was in.
+    func unwatch() {
+        state.withLock { $0.sleeper = nil }
+    }
+
+    /// The task was cancelled: ends the sleep it is in, if any (on the cancelling thread, as a
+    /// sleep's own handler would).
+    func cancel() {
+        let sleeper = state.withLock { state -> VirtualClockSleeper? in
+            state.cancelled = true
+            defer { state.sleeper = nil }
+            return state.sleeper
+        }
+        sleeper?.cancel()
+    }
+
+    /// The task's operation returned: its handler is about to go.
+    func end() {
+        state.withLock { state in
+            state.active = false
+            state.sleeper = nil
+        }
+    }
+}
+
