@@ -1,4 +1,5 @@
 import CGPS
+import DeviceSimHAL
 import Foundation
 
 /// One connection to gpsd: the socket and its line framing are ours (``GPSDSocket``,
@@ -56,21 +57,8 @@ final class GPSDSession {
     static func watchRequest(nmea: Bool, device: String?) -> String {
         var request = "?WATCH={\"enable\":true,\"json\":true"
         if nmea { request += ",\"nmea\":true" }
-        if let device { request += ",\"device\":" + jsonString(device) }
+        if let device { request += ",\"device\":" + JSONString.quote(device) }
         return request + "};\n"
-    }
-
-    private static func jsonString(_ text: String) -> String {
-        var quoted = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": quoted += "\\\""
-            case "\\": quoted += "\\\\"
-            case _ where scalar.value < 0x20: quoted += String(format: "\\u%04x", scalar.value)
-            default: quoted.unicodeScalars.append(scalar)
-            }
-        }
-        return quoted + "\""
     }
 
     /// Closes the connection if open.

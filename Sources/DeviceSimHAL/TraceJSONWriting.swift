@@ -35,9 +35,10 @@ extension TraceEvent {
     }
 }
 
-enum TraceJSONWriting {
+/// The pieces of JSON the trace writes, for other writers of the same JSON (a `stored:` row's values).
+package enum TraceJSONWriting {
     /// Seconds with exactly three decimals (`12.500`), as ``VirtualInstantFormatting/seconds(_:)``.
-    static func appendMilliseconds(of instant: VirtualInstant, to bytes: inout [UInt8]) {
+    package static func appendMilliseconds(of instant: VirtualInstant, to bytes: inout [UInt8]) {
         var nanoseconds = instant.nanoseconds
         if nanoseconds < 0 {
             bytes.append(UInt8(ascii: "-"))
@@ -52,7 +53,7 @@ enum TraceJSONWriting {
         bytes.append(UInt8(ascii: "0") + UInt8(fraction % 10))
     }
 
-    static func appendInteger(_ value: Int64, to bytes: inout [UInt8]) {
+    package static func appendInteger(_ value: Int64, to bytes: inout [UInt8]) {
         if value < 0 {
             guard value != .min else { bytes.append(contentsOf: String(value).utf8); return }
             bytes.append(UInt8(ascii: "-"))
@@ -77,7 +78,7 @@ enum TraceJSONWriting {
     }
 
     /// `text` as a JSON string literal (RFC 8259), as ``JSONString/quote(_:)``.
-    static func appendQuoted(_ text: String, to bytes: inout [UInt8]) {
+    package static func appendQuoted(_ text: String, to bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\""))
         var text = text
         text.withUTF8 { utf8 in

@@ -156,7 +156,7 @@ extension ScenarioParser {
             var members: [(String, String)] = []
             for (key, value) in mapping {
                 guard case .scalar(let scalar) = key else { throw YAMLNode(key, file: node.file).error("JSON keys are plain words") }
-                members.append((jsonString(scalar.string), try jsonText(YAMLNode(value, file: node.file))))
+                members.append((JSONString.quote(scalar.string), try jsonText(YAMLNode(value, file: node.file))))
             }
             return "{" + members.sorted { $0.0 < $1.0 }.map { "\($0.0):\($0.1)" }.joined(separator: ",") + "}"
         case .sequence(let sequence):
@@ -164,22 +164,16 @@ extension ScenarioParser {
             for item in sequence { items.append(try jsonText(YAMLNode(item, file: node.file))) }
             return "[" + items.joined(separator: ",") + "]"
         case .scalar(let scalar):
-            guard scalar.style == .plain else { return jsonString(scalar.string) }
+            guard scalar.style == .plain else { return JSONString.quote(scalar.string) }
             let text = scalar.string
             if text == "true" || text == "false" { return text }
             if text == "null" || text == "~" || text.isEmpty { return "null" }
             if let int = Int(text) { return String(int) }
             if let double = Double(text), double.isFinite, text.first.map({ $0.isNumber || $0 == "-" }) == true { return "\(double)" }
-            return jsonString(text)
+            return JSONString.quote(text)
         default:
             throw node.error("a json: body is a mapping, a list or a value; aliases are not followed")
         }
-    }
-
-    private static func jsonString(_ text: String) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes]
-        return (try? encoder.encode(text)).flatMap { String(data: $0, encoding: .utf8) } ?? "\"\""
     }
 
     /// An `http:` expectation (`http: POST /check-ins`, with `applied: 1` and the other counts) as the

@@ -233,7 +233,7 @@ public final class ScenarioSimulation {
                 return .failure(RowsReadError(text: "\(id) has no database \(file) (yet: its app opens it when it starts)"))
             }
             do {
-                return .success(source.project(try database.open().readOnlyQuery(query).map { row in row.map(StoredValue.init) }))
+                return .success(source.project(try database.open().readOnlyQuery(query)))
             } catch {
                 return .failure(RowsReadError(text: "\(error)"))
             }

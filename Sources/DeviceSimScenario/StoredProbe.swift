@@ -46,16 +46,17 @@ public struct StoredProbe: Sendable {
     /// StoredProbe.text(of: [[.text("Milk, eggs"), .integer(0)]])   // [["Milk, eggs",0]]
     /// ```
     public static func text(of rows: [[StoredValue]]) -> String {
-        var out = "["
+        var bytes: [UInt8] = [UInt8(ascii: "[")]
         for (rowIndex, row) in rows.enumerated() {
-            if rowIndex > 0 { out += "," }
-            out += "["
+            if rowIndex > 0 { bytes.append(UInt8(ascii: ",")) }
+            bytes.append(UInt8(ascii: "["))
             for (index, value) in row.enumerated() {
-                if index > 0 { out += "," }
-                out += value.json
+                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                value.appendJSON(to: &bytes)
             }
-            out += "]"
+            bytes.append(UInt8(ascii: "]"))
         }
-        return out + "]"
+        bytes.append(UInt8(ascii: "]"))
+        return String(decoding: bytes, as: UTF8.self)
     }
 }

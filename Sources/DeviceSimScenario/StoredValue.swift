@@ -1,9 +1,11 @@
+import DeviceSimHAL
 import DeviceSimStorage
 
 /// One value of a row that a `stored:` or `server:` expectation reads or expects, with its type:
-/// rows are compared value by value, as typed values, never as joined text.
+/// SQLite's value (NULL, a whole number, a real, text). Rows are compared value by value, as typed
+/// values (``SQLiteValue/isSame(as:)``), never as joined text.
 ///
-/// How a value written in `rows:` (or `contains:`) is read, for a `stored:` query:
+/// How a value written in `rows:` (or `contains:`) is read:
 /// - an unquoted number (`1`, `-2`, `1.5`, `1e3`) is a number: it matches the integer and the real of
 ///   that value (`1` matches integer 1 and real 1.0);
 /// - an unquoted `null` (or `~`) is NULL, and matches only NULL;
@@ -18,30 +20,13 @@ import DeviceSimStorage
 /// StoredValue.text("1").isSame(as: .integer(1))    // false
 /// StoredProbe.text(of: [[.text("Milk, eggs"), .integer(0), .null]])   // [["Milk, eggs",0,null]]
 /// ```
-public enum StoredValue: Sendable, Hashable {
-    /// SQL NULL.
-    case null
-    /// A whole number.
-    case integer(Int64)
-    /// A floating-point number.
-    case real(Double)
-    /// Text.
-    case text(String)
+public typealias StoredValue = SQLiteValue
 
-    /// The value SQLite returned.
-    public init(_ value: SQLiteValue) {
-        switch value {
-        case .null: self = .null
-        case .integer(let number): self = .integer(number)
-        case .real(let number): self = .real(number)
-        case .text(let text): self = .text(text)
-        }
-    }
-
+extension SQLiteValue {
     /// The value a scenario wrote: an unquoted number is a number, an unquoted `null`/`~` NULL,
-    /// everything else text (see the type's description). `typed: false` (a server's table) reads
-    /// every value as text.
-    static func written(_ node: YAMLNode, typed: Bool) throws(ScenarioError) -> StoredValue {
+    /// everything else text (see ``StoredValue``). `typed: false` (a server's table) reads every value
+    /// as text.
+    static func written(_ node: YAMLNode, typed: Bool) throws(ScenarioError) -> SQLiteValue {
         let text = try node.string(what: "a value")
         guard typed, node.isPlainScalar else { return .text(text) }
         if node.isNull { return .null }
@@ -78,7 +63,11 @@ public enum StoredValue: Sendable, Hashable {
 
     /// Whether both are the same value: NULL only NULL, numbers by value (integer 1 is real 1.0),
     /// text only text, byte for byte.
-    public func isSame(as other: StoredValue) -> Bool {
+    ///
+    /// ```swift
+    /// StoredValue.integer(1).isSame(as: .real(1.0))    // true
+    /// ```
+    public func isSame(as other: SQLiteValue) -> Bool {
         switch (self, other) {
         case (.null, .null): true
         case (.integer(let a), .integer(let b)): a == b
@@ -95,46 +84,22 @@ public enum StoredValue: Sendable, Hashable {
         return Int64(b) == a
     }
 
-    /// The value as text, without its type: NULL is `null`, numbers as SQLite prints them.
-    public var displayText: String {
-        switch self {
-        case .null: "null"
-        case .integer(let n): String(n)
-        case .real(let n): String(n)
-        case .text(let s): s
-        }
-    }
-
-    /// The value as JSON: text in quotes, numbers bare, NULL as `null` (an infinite real, which JSON
-    /// cannot write, as ±1e999, which JSON readers read back as infinite).
+    /// The value as JSON: text in quotes, numbers bare, NULL as `null`.
     var json: String {
-        switch self {
-        case .null: "null"
-        case .integer(let n): String(n)
-        case .real(let n): n.isFinite ? String(n) : (n < 0 ? "-1e999" : "1e999")
-        case .text(let s): Self.jsonString(s)
-        }
+        var bytes: [UInt8] = []
+        appendJSON(to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// `value` as a JSON string literal.
-    private static func jsonString(_ value: String) -> String {
-        var out = "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
+    /// Appends the value as JSON to `bytes`: text in quotes (the trace's writer), numbers bare, NULL as
+    /// `null` (an infinite real, which JSON cannot write, as ±1e999, which JSON readers read back as
+    /// infinite).
+    func appendJSON(to bytes: inout [UInt8]) {
+        switch self {
+        case .null: bytes.append(contentsOf: "null".utf8)
+        case .integer(let n): TraceJSONWriting.appendInteger(n, to: &bytes)
+        case .real(let n): bytes.append(contentsOf: (n.isFinite ? String(n) : (n < 0 ? "-1e999" : "1e999")).utf8)
+        case .text(let s): TraceJSONWriting.appendQuoted(s, to: &bytes)
         }
-        return out + "\""
     }
 }

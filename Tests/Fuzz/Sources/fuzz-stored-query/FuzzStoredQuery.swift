@@ -32,7 +32,7 @@ public func fuzzStoredQuery(_ bytes: UnsafeRawPointer, _ count: Int) -> CInt {
     guard let connection = opened?.connection, let sql = String(validating: UnsafeRawBufferPointer(start: bytes, count: count), as: UTF8.self) else { return 0 }
     if let offset = SQLStatementText.secondStatementOffset(in: sql) { _ = SQLStatementText.lineAndColumn(of: offset, in: sql) }
     if let rows = try? connection.readOnlyQuery(sql, budget: budget) {
-        _ = StoredProbe.text(of: rows.map { $0.map(StoredValue.init) })
+        _ = StoredProbe.text(of: rows)
     }
     return 0
 }
