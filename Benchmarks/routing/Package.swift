@@ -10,6 +10,12 @@ let package = Package(
     platforms: [.macOS(.v15)],
     dependencies: [.package(name: "DeviceSim", path: "../..")],
     targets: [
+        // What route-check and route-timing share: their arguments, the extract, seeded random positions.
+        .target(
+            name: "RandomPairs",
+            dependencies: [.product(name: "DeviceSimRoads", package: "DeviceSim")],
+            path: "Sources/RandomPairs"
+        ),
         .executableTarget(
             name: "route-pairs",
             dependencies: [.product(name: "DeviceSimRoads", package: "DeviceSim")],
@@ -17,12 +23,12 @@ let package = Package(
         ),
         .executableTarget(
             name: "route-check",
-            dependencies: [.product(name: "DeviceSimRoads", package: "DeviceSim")],
+            dependencies: ["RandomPairs", .product(name: "DeviceSimRoads", package: "DeviceSim")],
             path: "Sources/route-check"
         ),
         .executableTarget(
             name: "route-timing",
-            dependencies: [.product(name: "DeviceSimRoads", package: "DeviceSim")],
+            dependencies: ["RandomPairs", .product(name: "DeviceSimRoads", package: "DeviceSim")],
             path: "Sources/route-timing"
         ),
     ],

@@ -7,28 +7,11 @@
 // For each mode, random positions in the extract's box are paired (seeded); each pair is routed and
 // its length, time and points are printed exactly (shortest round-trip decimal). Every tenth pair
 // also routes through three more random stops in the fastest order.
-import DeviceSimHAL
 import DeviceSimRoads
 import Foundation
+import RandomPairs
 
-let arguments = CommandLine.arguments
-guard arguments.count >= 2 else {
-    FileHandle.standardError.write(Data("usage: route-check EXTRACT.osm.pbf [PAIRS] [SEED]\n".utf8))
-    exit(2)
-}
-let pairCount = arguments.count > 2 ? Int(arguments[2])! : 3000
-nonisolated(unsafe) var state: UInt64 = arguments.count > 3 ? UInt64(arguments[3])! : 11
-@MainActor func nextRandom() -> Double {
-    state = state &* 6364136223846793005 &+ 1442695040888963407
-    return Double(state >> 11) / Double(1 << 53)
-}
-
-let network = try RoadNetwork(contentsOf: arguments[1])
-let latitudes = network.coordinates.map(\.latitude), longitudes = network.coordinates.map(\.longitude)
-let box = (latitudes.min()!, latitudes.max()!, longitudes.min()!, longitudes.max()!)
-@MainActor func randomPosition() -> GeoCoordinate {
-    GeoCoordinate(latitude: box.0 + (box.1 - box.0) * nextRandom(), longitude: box.2 + (box.3 - box.2) * nextRandom())
-}
+var pairs = RandomPairs.fromArguments(usage: "route-check EXTRACT.osm.pbf [PAIRS] [SEED]", defaultPairCount: 3000, defaultSeed: 11)
 var output = ""
 func describe(_ result: Result<RoadRoute, RoutingFailure>) -> String {
     switch result {
@@ -39,13 +22,13 @@ func describe(_ result: Result<RoadRoute, RoutingFailure>) -> String {
     }
 }
 for mode in [TravelMode.foot, .bike, .car] {
-    var planner = RoutePlanner(network: network, mode: mode)
-    for pair in 0..<pairCount {
-        let a = randomPosition()
-        var stops = [RouteStop(name: "b", coordinate: randomPosition())]
+    var planner = RoutePlanner(network: pairs.network, mode: mode)
+    for pair in 0..<pairs.pairCount {
+        let a = pairs.randomPosition()
+        var stops = [RouteStop(name: "b", coordinate: pairs.randomPosition())]
         output += "\(mode.rawValue) \(pair) \(describe(planner.route(from: a, through: stops)))\n"
         if pair % 10 == 0 {
-            stops += ["c", "d", "e"].map { RouteStop(name: $0, coordinate: randomPosition()) }
+            stops += ["c", "d", "e"].map { RouteStop(name: $0, coordinate: pairs.randomPosition()) }
             output += "\(mode.rawValue) \(pair) fastest \(describe(planner.route(from: a, through: stops, order: .fastest)))\n"
         }
     }

@@ -8,29 +8,26 @@
 // 5 times through the search alone (`RouteSearch.fastestPath` between the same join points'
 // departures and arrivals), interleaved; the median of each pair's 5 runs is kept. Printed: the
 // medians over pairs, and the median of the per-pair ratio route / search.
-import DeviceSimHAL
 import DeviceSimRoads
 import Foundation
+import RandomPairs
 
-let arguments = CommandLine.arguments
-guard arguments.count >= 2 else {
-    FileHandle.standardError.write(Data("usage: route-timing EXTRACT.osm.pbf [PAIRS] [SEED]\n".utf8))
-    exit(2)
-}
-let pairCount = arguments.count > 2 ? Int(arguments[2])! : 2000
-nonisolated(unsafe) var state: UInt64 = arguments.count > 3 ? UInt64(arguments[3])! : 7
-@MainActor func nextRandom() -> Double {
-    state = state &* 6364136223846793005 &+ 1442695040888963407
-    return Double(state >> 11) / Double(1 << 53)
-}
+var pairs = RandomPairs.fromArguments(usage: "route-timing EXTRACT.osm.pbf [PAIRS] [SEED] [MODES]", defaultPairCount: 2000, defaultSeed: 7)
+let network = pairs.network, pairCount = pairs.pairCount
 func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
 func microseconds(_ duration: Duration) -> Double { Double(duration.components.seconds) * 1e6 + Double(duration.components.attoseconds) * 1e-12 }
 
-let network = try RoadNetwork(contentsOf: arguments[1])
-let latitudes = network.coordinates.map(\.latitude), longitudes = network.coordinates.map(\.longitude)
-let box = (latitudes.min()!, latitudes.max()!, longitudes.min()!, longitudes.max()!)
 let clock = ContinuousClock()
-let modes = arguments.count > 4 ? arguments[4].split(separator: ",").map { TravelMode(rawValue: String($0))! } : [TravelMode.foot, .bike, .car]
+var modes = [TravelMode.foot, .bike, .car]
+if let names = pairs.moreArguments.first {
+    modes = names.split(separator: ",").map { name in
+        guard let mode = TravelMode(rawValue: String(name)) else {
+            FileHandle.standardError.write(Data("MODES is foot, bike or car, comma-separated, not '\(name)'\n".utf8))
+            exit(2)
+        }
+        return mode
+    }
+}
 for mode in modes {
     var planner = RoutePlanner(network: network, mode: mode)
     var search = RouteSearch(network.graph(for: mode))
@@ -38,8 +35,8 @@ for mode in modes {
     var attempts = 0
     while routeTimes.count < pairCount, attempts < pairCount * 20 {
         attempts += 1
-        let a = GeoCoordinate(latitude: box.0 + (box.1 - box.0) * nextRandom(), longitude: box.2 + (box.3 - box.2) * nextRandom())
-        let b = GeoCoordinate(latitude: box.0 + (box.1 - box.0) * nextRandom(), longitude: box.2 + (box.3 - box.2) * nextRandom())
+        let a = pairs.randomPosition()
+        let b = pairs.randomPosition()
         let stop = RouteStop(name: "b", coordinate: b)
         guard case .success = planner.route(from: a, through: [stop]),
               let from = network.join(a, for: mode, within: RoutePlanner.maximumJoinDistance),
