@@ -85,7 +85,7 @@ let package = Package(
         .target(name: "DeviceSimStorage", dependencies: ["CSQLite", "DeviceSimHAL", "DeviceSimTime"]),
         // What every simulated app server shares: a device's connection to it (latency, requests lost
         // in flight, timeouts) and requests failing by operation and time.
-        .target(name: "DeviceSimServer", dependencies: ["DeviceSimHAL", "DeviceSimTime"]),
+        .target(name: "DeviceSimServer", dependencies: ["DeviceSimHAL", "DeviceSimTime", "DeviceSimStorage"]),
         // Scenario files, the runner, expectations, traces, and the registry of apps scenario files name.
         .target(
             name: "DeviceSimScenario",

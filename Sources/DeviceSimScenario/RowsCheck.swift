@@ -33,9 +33,9 @@ public struct RowsCheck: Sendable {
     public var sameAs: RowsSource?
 
     /// "ok", or what differs, in words, for the rows `read` (and the rows `other` read by `sameAs`).
-    /// Values are compared as typed values (``StoredValue/isSame(as:)``); with `comparingOtherAsText`
-    /// (a database's rows against a server's, whose tables hold text) `same-as` compares their text.
-    func verdict(_ read: [[StoredValue]], other: [[StoredValue]]?, comparingOtherAsText: Bool = false) -> String {
+    /// Values are compared as typed values (``StoredValue/isSame(as:)``), a database's against a
+    /// server's too.
+    func verdict(_ read: [[StoredValue]], other: [[StoredValue]]?) -> String {
         var differences: [String] = []
         if let count, read.count != count { differences.append("\(read.count) rows, not \(count)") }
         if let rows, !Self.same(read, rows, anyOrder: anyOrder) {
@@ -45,8 +45,7 @@ public struct RowsCheck: Sendable {
         if !missing.isEmpty {
             differences.append("no \(missing.map { StoredProbe.text(of: [$0]).dropFirst().dropLast() }.joined(separator: ", ")) among \(read.count) rows" + Self.typeHint(read, missing))
         }
-        func text(_ rows: [[StoredValue]]) -> [[StoredValue]] { comparingOtherAsText ? rows.map { $0.map { .text($0.displayText) } } : rows }
-        if let other, let sameAs, !Self.same(text(read), text(other), anyOrder: anyOrder) {
+        if let other, let sameAs, !Self.same(read, other, anyOrder: anyOrder) {
             differences.append("these rows \(StoredProbe.text(of: read)) are not those of \(sameAs.text) \(StoredProbe.text(of: other))\(anyOrder ? " in any order" : "")")
         }
         return differences.isEmpty ? "ok" : differences.joined(separator: "; ")
@@ -93,12 +92,6 @@ public struct RowsSource: Sendable {
     /// The places of the columns kept, in order (nil: every column).
     public var columns: [Int]?
 
-    /// Whether the values come from an app's server, whose tables hold text.
-    var isServer: Bool {
-        if case .server = source { return true }
-        return false
-    }
-
     /// The source in words, for a verdict.
     var text: String {
         switch source {
@@ -110,7 +103,7 @@ public struct RowsSource: Sendable {
     /// `rows` with only the kept columns.
     func project(_ rows: [[StoredValue]]) -> [[StoredValue]] {
         guard let columns else { return rows }
-        return rows.map { row in columns.map { $0 < row.count ? row[$0] : .text("") } }
+        return rows.map { row in columns.map { $0 < row.count ? row[$0] : .null } }
     }
 }
 

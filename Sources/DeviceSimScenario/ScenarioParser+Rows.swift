@@ -6,13 +6,12 @@ extension RowsCheck {
 }
 
 extension ScenarioParser {
-    /// A list of rows, each a list of values: `[[Buy milk, 0]]`. With `typed` (a `stored:` query)
-    /// an unquoted number is a number and an unquoted `null` NULL; without (a server's table, which
-    /// holds text) every value is text (``StoredValue``).
-    static func parseRows(_ node: YAMLNode, typed: Bool) throws(ScenarioError) -> [[StoredValue]] {
+    /// A list of rows, each a list of values: `[[Buy milk, 0]]`. An unquoted number is a number, an
+    /// unquoted `null` NULL, anything else text (``StoredValue``).
+    static func parseRows(_ node: YAMLNode) throws(ScenarioError) -> [[StoredValue]] {
         var rows: [[StoredValue]] = []
         for row in try node.sequence(what: "list of rows, each a list of values: [[Buy milk, 0]]") {
-            rows.append(try row.sequence(what: "a row: a list of values").map { (value) throws(ScenarioError) in try StoredValue.written(value, typed: typed) })
+            rows.append(try row.sequence(what: "a row: a list of values").map { (value) throws(ScenarioError) in try StoredValue.written(value) })
         }
         return rows
     }
@@ -81,9 +80,7 @@ extension ScenarioParser {
             return check
         }
         if let n = map.optional("contains") {
-            var typed = true
-            if case .server = source { typed = false }
-            check.contains = try parseRows(n, typed: typed)
+            check.contains = try parseRows(n)
             guard !check.contains.isEmpty else { throw n.error("contains: needs one row or more; for no rows at all write count: 0") }
         }
         if let n = map.optional("count") { check.count = try nonNegative(n) }

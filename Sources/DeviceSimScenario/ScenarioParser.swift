@@ -755,7 +755,7 @@ public enum ScenarioParser {
         let map = try node.mapping(allowing: (isServer ? serverExpectationKeys : storedExpectationKeys) + RowsCheck.keys, what: isServer ? "server expectation" : "stored expectation")
         let at = try map.required("at").duration(what: "when the rows are read")
         var rows: [[StoredValue]]?
-        if let rowsNode = map.optional("rows") { rows = try parseRows(rowsNode, typed: !isServer) }
+        if let rowsNode = map.optional("rows") { rows = try parseRows(rowsNode) }
         let source: StoredProbe.Source
         let device: String?
         var columns: [Int]?

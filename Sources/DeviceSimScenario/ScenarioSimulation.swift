@@ -198,9 +198,7 @@ public final class ScenarioSimulation {
             } else if let other, case .failure(let error) = other {
                 verdict = "error reading \(check.sameAs!.text): \(error.text)"
             } else {
-                // A database's typed values against a server's text are compared as text.
-                let mixed = check.sameAs.map { $0.isServer != own.isServer } ?? false
-                verdict = check.verdict((try? read.get()) ?? [], other: try? other?.get(), comparingOtherAsText: mixed)
+                verdict = check.verdict((try? read.get()) ?? [], other: try? other?.get())
             }
             fields.append(("verdict", .string(verdict)))
         }
@@ -242,8 +240,7 @@ public final class ScenarioSimulation {
             guard let rows = server.rows(of: table, account: account) else {
                 return .failure(RowsReadError(text: "the \(app) server has no table '\(table)' (it has \(server.inspectableTables.keys.sorted().joined(separator: ", ")))"))
             }
-            // A server's tables hold text.
-            return .success(source.project(rows.map { $0.map(StoredValue.text) }))
+            return .success(source.project(rows))
         }
     }
 

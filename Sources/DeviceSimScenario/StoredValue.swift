@@ -12,8 +12,9 @@ import DeviceSimStorage
 /// - anything quoted (`'1'`, `"null"`), and any other unquoted word, is text: it matches only text,
 ///   byte for byte.
 ///
-/// A `server:` table's values are text (the apps' servers keep them so), so there every written value
-/// is text, quoted or not (`null` matches the server's `null`).
+/// A `server:` table's values are typed the same way: the app's server gives each value its type
+/// (`InspectableServer`: counts and revisions are numbers, a missing value NULL, a yes/no the text
+/// `true`/`false`).
 ///
 /// ```swift
 /// StoredValue.integer(1).isSame(as: .real(1.0))    // true
@@ -24,11 +25,10 @@ public typealias StoredValue = SQLiteValue
 
 extension SQLiteValue {
     /// The value a scenario wrote: an unquoted number is a number, an unquoted `null`/`~` NULL,
-    /// everything else text (see ``StoredValue``). `typed: false` (a server's table) reads every value
-    /// as text.
-    static func written(_ node: YAMLNode, typed: Bool) throws(ScenarioError) -> SQLiteValue {
+    /// everything else text (see ``StoredValue``).
+    static func written(_ node: YAMLNode) throws(ScenarioError) -> SQLiteValue {
         let text = try node.string(what: "a value")
-        guard typed, node.isPlainScalar else { return .text(text) }
+        guard node.isPlainScalar else { return .text(text) }
         if node.isNull { return .null }
         guard isNumberText(text) else { return .text(text) }
         if let whole = Int64(text) { return .integer(whole) }

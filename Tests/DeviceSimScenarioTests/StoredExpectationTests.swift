@@ -48,7 +48,7 @@ final class NotebookScenarioApp: ScenarioApp {
         let passing = try run(scenario("""
               - { stored: "SELECT id, text, important FROM tasks ORDER BY position", database: task-list, at: 10s, rows: [[t1, Buy bread, 0], [t2, Fix the bike, 0]] }
               - { server: task-list, table: tasks, account: ivan@mail.ru, at: 10s, rows: [[t1, Buy bread, "false"], [t2, Fix the bike, "false"]] }
-              - { server: task-list, table: lists, at: 10s, rows: [[ivan@mail.ru, "2", "2"]] }
+              - { server: task-list, table: lists, at: 10s, rows: [[ivan@mail.ru, 2, 2]] }
             """))
         #expect(passing.passed, "\(passing.outcomes.filter { !$0.passed })")
 

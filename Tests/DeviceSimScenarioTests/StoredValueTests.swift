@@ -2,7 +2,7 @@ import DeviceSim
 import DeviceSimScenario
 import Testing
 
-/// Issue 47 item 11: `stored:` rows are compared as typed values: an unquoted number matches the
+/// Issue 47 item 11: `stored:` and `server:` rows are compared as typed values: an unquoted number matches the
 /// integer and the real of its value, a quoted value only text, an unquoted `null` only NULL.
 @Suite struct StoredValueTests {
     init() throws { try ScenarioAppRegistry.register(BundledApps.all) }
@@ -55,15 +55,37 @@ import Testing
         #expect(try !outcome(rows: "[[1, 1.5, null, '1', 'null']]").passed)
     }
 
-    @Test func aServersTextIsComparedAsTextQuotedOrNot() throws {
+    /// A scenario whose server holds `tasks` for ivan@mail.ru, with one `server:` expectation (`expect`).
+    func serverOutcome(tasks: String, _ expect: String) throws -> ExpectationOutcome {
         let text = """
             name: server
             devices:
-              - { id: phone, at: [55.03, 82.92], app: { name: task-list, settings: { signed-in: ivan@mail.ru, server-tasks: { ivan@mail.ru: [Buy bread] } } } }
+              - { id: phone, at: [55.03, 82.92], app: { name: task-list, settings: { signed-in: ivan@mail.ru, server-tasks: { ivan@mail.ru: \(tasks) } } } }
             expect:
-              - { server: task-list, table: lists, at: 10s, rows: [[ivan@mail.ru, 1, "1"]] }
+              - { server: task-list, at: 10s, \(expect) }
             """
-        let result = ScenarioRunner().run(try ScenarioParser.parse(text, file: "server.yaml"))
-        #expect(result.passed, "\(result.outcomes.map(\.observed))")
+        return try #require(ScenarioRunner().run(try ScenarioParser.parse(text, file: "server.yaml")).outcomes.first)
+    }
+
+    @Test func aServersNumbersAreNumbersAndItsTextOnlyText() throws {
+        let counts = try serverOutcome(tasks: "[Buy bread]", "table: lists, rows: [[ivan@mail.ru, 1, 1.0]]")
+        #expect(counts.passed, "the revision and the count are numbers: \(counts.observed)")
+        let quotedCount = try serverOutcome(tasks: "[Buy bread]", #"table: lists, rows: [[ivan@mail.ru, 1, "1"]]"#)
+        #expect(!quotedCount.passed, "a quoted \"1\" is text, not the count 1")
+        #expect(quotedCount.observed.contains(#"("1" is text, quoted in the scenario, but the value read is a number or NULL: write it unquoted, 1)"#), "\(quotedCount.observed)")
+        let quotedText = try serverOutcome(tasks: #"["12"]"#, #"table: tasks, columns: [text], rows: [["12"]]"#)
+        #expect(quotedText.passed, "a task's text 12 is text: \(quotedText.observed)")
+        #expect(try !serverOutcome(tasks: #"["12"]"#, "table: tasks, columns: [text], rows: [[12]]").passed, "an unquoted 12 is a number, not the text of a task")
+    }
+
+    @Test func aServersRowsAreComparedValueByValueNotAsJoinedText() throws {
+        let tasks = #"["a, b", c]"#
+        let exact = try serverOutcome(tasks: tasks, #"table: tasks, columns: [text], rows: [["a, b"], [c]]"#)
+        #expect(exact.passed, "\(exact.observed)")
+        let threeValues = try serverOutcome(tasks: tasks, "table: tasks, columns: [text], rows: [[a, b, c]]")
+        #expect(threeValues.observed.contains(#"the rows are [["a, b"],["c"]], not [["a","b","c"]]"#), "the rows read keep their values apart: \(threeValues.observed)")
+        for joined in ["[[a, b, c]]", #"[["a, b, c"]]"#, "[[a, b], [c]]", #"[["a, b", c]]"#] {
+            #expect(try !serverOutcome(tasks: tasks, "table: tasks, columns: [text], rows: \(joined)").passed, "rows: \(joined)")
+        }
     }
 }

@@ -1,4 +1,5 @@
 import DeviceSimServer
+import DeviceSimStorage
 
 /// What `server: campus-game` expectations read: `players` (`game`, `account`: who joined each day's
 /// game), `achievements` (`game`, `account`, `objective`, `points`: in the order the server counted
@@ -11,18 +12,18 @@ extension SimulatedGameServer: InspectableServer {
 
     public var inspectableTables: [String: [String]] { Self.tables }
 
-    public func rows(of table: String, account: String?) -> [[String]]? {
+    public func rows(of table: String, account: String?) -> [[SQLiteValue]]? {
         switch table {
         case "players":
             return players.keys.sorted().flatMap { game in
-                players[game, default: []].sorted().filter { account == nil || $0 == account }.map { [game, $0] }
+                players[game, default: []].sorted().filter { account == nil || $0 == account }.map { [.text(game), .text($0)] }
             }
         case "achievements":
-            return achievements.filter { account == nil || $0.account == account }.map { [$0.game, $0.account, $0.objective, String($0.points)] }
+            return achievements.filter { account == nil || $0.account == account }.map { [.text($0.game), .text($0.account), .text($0.objective), .integer(Int64($0.points))] }
         case "scores":
             return dailyStandings.keys.sorted().flatMap { game in
                 dailyStandings[game, default: [:]].values.sorted { $0.account < $1.account }
-                    .filter { account == nil || $0.account == account }.map { [game, $0.account, String($0.score)] }
+                    .filter { account == nil || $0.account == account }.map { [.text(game), .text($0.account), .integer(Int64($0.score))] }
             }
         default:
             return nil

@@ -1,4 +1,5 @@
 import DeviceSimServer
+import DeviceSimStorage
 
 /// What `server: dog-walk` expectations read: `accounts` (`email`, `revision`, `dogs`, `records`,
 /// `deleted`), `dogs` (`uid`, `name`, `sex`, `date-of-birth`), `records` (`uid`, `dog` (its uid),
@@ -14,21 +15,21 @@ extension SimulatedAccountServer: InspectableServer {
 
     public var inspectableTables: [String: [String]] { Self.tables }
 
-    public func rows(of table: String, account email: String?) -> [[String]]? {
+    public func rows(of table: String, account email: String?) -> [[SQLiteValue]]? {
         guard inspectableTables[table] != nil else { return nil }
         let chosen = email.map { [$0.lowercased()] } ?? accounts.keys.sorted()
-        return chosen.compactMap { accounts[$0] }.flatMap { account -> [[String]] in
+        return chosen.compactMap { accounts[$0] }.flatMap { account -> [[SQLiteValue]] in
             switch table {
             case "accounts":
-                return [[account.email, String(account.revision), String(account.data.dogs.count), String(account.data.records.count), String(account.deletedRecords.count)]]
+                return [[.text(account.email), .integer(Int64(account.revision)), .integer(Int64(account.data.dogs.count)), .integer(Int64(account.data.records.count)), .integer(Int64(account.deletedRecords.count))]]
             case "dogs":
-                return account.data.dogs.map { [$0.uid ?? "", $0.name ?? "null", $0.sex?.rawValue ?? "null", $0.dateOfBirth ?? "null"] }
+                return account.data.dogs.map { [SQLiteValue($0.uid), SQLiteValue($0.name), SQLiteValue($0.sex?.rawValue), SQLiteValue($0.dateOfBirth)] }
             case "records":
                 let dogUIDs = Dictionary(account.data.dogs.compactMap { dog in dog.id.map { ($0, dog.uid ?? "") } }, uniquingKeysWith: { first, _ in first })
                 return account.data.records.sorted { ($0.placedAt, $0.uid ?? "") < ($1.placedAt, $1.uid ?? "") }
-                    .map { [$0.uid ?? "", dogUIDs[$0.dogID] ?? "", $0.kind.rawValue, $0.localTime] }
+                    .map { [SQLiteValue($0.uid), SQLiteValue(dogUIDs[$0.dogID]), .text($0.kind.rawValue), .text($0.localTime)] }
             default:
-                return account.deletedRecords.sorted().map { [$0] }
+                return account.deletedRecords.sorted().map { [.text($0)] }
             }
         }
     }

@@ -1,4 +1,5 @@
 import DeviceSimServer
+import DeviceSimStorage
 
 /// What `server: friend-locator` expectations read: `accounts` (`account`, `email`, `sharing`),
 /// `friends` (`account`, `friend`: each account's friends list in order) and `locations` (`account`,
@@ -10,15 +11,15 @@ extension FriendLocatorServer: InspectableServer {
 
     public var inspectableTables: [String: [String]] { Self.tables }
 
-    public func rows(of table: String, account: String?) -> [[String]]? {
+    public func rows(of table: String, account: String?) -> [[SQLiteValue]]? {
         let ids = account.map { [$0] } ?? accounts.keys.sorted()
         switch table {
         case "accounts":
-            return ids.compactMap { id in accounts[id].map { [id, $0.email, String($0.sharing)] } }
+            return ids.compactMap { id in accounts[id].map { [.text(id), .text($0.email), .text(String($0.sharing))] } }
         case "friends":
-            return ids.flatMap { id in accounts[id].map { user in friends(of: user).map { [id, $0] } } ?? [] }
+            return ids.flatMap { id in accounts[id].map { user in friends(of: user).map { [.text(id), .text($0)] } } ?? [] }
         case "locations":
-            return ids.compactMap { id in lastLocations[id].map { [id, $0.hotspot ?? "null", $0.precision.rawValue] } }
+            return ids.compactMap { id in lastLocations[id].map { [.text(id), SQLiteValue($0.hotspot), .text($0.precision.rawValue)] } }
         default:
             return nil
         }

@@ -1,4 +1,5 @@
 import DeviceSimServer
+import DeviceSimStorage
 
 /// What `server: task-list` expectations read: `tasks` (`id`, `text`, `important`: one account's list
 /// in order) and `lists` (`account`, `revision`, `count`: every account's, or one's).
@@ -9,16 +10,16 @@ extension SimulatedTaskServer: InspectableServer {
 
     public var inspectableTables: [String: [String]] { Self.tables }
 
-    public func rows(of table: String, account: String?) -> [[String]]? {
+    public func rows(of table: String, account: String?) -> [[SQLiteValue]]? {
         switch table {
         case "tasks":
             guard let account else { return lists.keys.sorted().flatMap { rows(of: "tasks", account: $0) ?? [] } }
-            return list(of: account).tasks.map { [$0.id, $0.text, String($0.important)] }
+            return list(of: account).tasks.map { [.text($0.id), .text($0.text), .text(String($0.important))] }
         case "lists":
             let accounts = account.map { [$0] } ?? lists.keys.sorted()
             return accounts.map { account in
                 let list = list(of: account)
-                return [account, String(list.revision), String(list.tasks.count)]
+                return [.text(account), .integer(Int64(list.revision)), .integer(Int64(list.tasks.count))]
             }
         default:
             return nil

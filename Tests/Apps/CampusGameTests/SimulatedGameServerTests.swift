@@ -1,6 +1,7 @@
 import DeviceSimCampusGame
 import DeviceSimHAL
 import DeviceSimServer
+import DeviceSimStorage
 import DeviceSimTestSupport
 import DeviceSimTime
 import Foundation
@@ -122,8 +123,8 @@ import Testing
         #expect(other == .alreadyAchieved(message: "You have already achieved University Library in today's game."))
         #expect(server.achievements.count == 1)
         #expect(trace.events.filter { $0.name == "game.repeated" }.count == 1)
-        #expect(server.rows(of: "achievements", account: nil) == [["2026-03-29", "alice", "library", "10"]])
-        #expect(server.rows(of: "scores", account: "alice") == [["2026-03-29", "alice", "10"]])
+        #expect(server.rows(of: "achievements", account: nil) == [[.text("2026-03-29"), .text("alice"), .text("library"), .integer(10)]], "points are a number")
+        #expect(server.rows(of: "scores", account: "alice") == [[.text("2026-03-29"), .text("alice"), .integer(10)]])
     }
 
     @Test func aRequestForADaysGameThatIsOverCountsNothing() throws {
@@ -141,7 +142,7 @@ import Testing
         #expect(refused == .gameOver("2026-03-29"))
         #expect(server.achievements.isEmpty)
         #expect(trace.events.last?.name == "game.over")
-        #expect(server.rows(of: "players", account: nil) == [["2026-03-29", "alice"], ["2026-03-30", "alice"]])
+        #expect(server.rows(of: "players", account: nil) == [[.text("2026-03-29"), .text("alice")], [.text("2026-03-30"), .text("alice")]])
     }
 
     @Test func preloadedPlayersAreInTodaysGameWithTheirPointsOnce() throws {

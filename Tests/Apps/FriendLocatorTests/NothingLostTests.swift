@@ -36,8 +36,8 @@ import Testing
         #expect(backend.pingCount == 1)
         #expect(backend.lastLocations["alice"]?.hotspot == nil)
         #expect(trace.events.filter { $0.name == "backend.repeated" }.count == 2)
-        #expect(backend.rows(of: "locations", account: "alice") == [["alice", "null", "hotspot"]])
-        #expect(backend.rows(of: "friends", account: nil) == [["alice", "bob"], ["bob", "alice"]])
+        #expect(backend.rows(of: "locations", account: "alice") == [[.text("alice"), .null, .text("hotspot")]], "no hotspot is NULL, not the text null")
+        #expect(backend.rows(of: "friends", account: nil) == [[.text("alice"), .text("bob")], [.text("bob"), .text("alice")]])
         subscription.cancel()
     }
 
