@@ -25,28 +25,20 @@ extension WallClockDriver {
             stop.setWake(nil)
         }
 
-        let clock = ContinuousClock()
-        let origin = clock.now
-        let base = scheduler.now
-        let speed = self.speed
-        let end = duration.map { scheduler.now.advanced(by: $0) }
-        func elapsed() -> VirtualInstant { base.advanced(by: origin.duration(to: clock.now) * speed) }
-
+        let pace = Pace(from: scheduler.now, speed: speed, for: duration)
         while !stop.isRaised {
             await scheduler.settleMainActor()
             if let reason = scheduler.stopReason { throw SchedulerError.stopped(reason: reason, at: scheduler.now) }
-            var current = elapsed()
-            let finishing = end.map { current >= $0 } ?? false
-            if finishing, let end { current = end }
+            let (current, finishing) = pace.current()
             scheduler.advanceClock(to: current)
-            switch try step(scheduler, at: current, finishing: finishing, end: end, elapsed: elapsed) {
+            switch try step(scheduler, at: current, finishing: finishing, end: pace.end, elapsed: pace.elapsed) {
             case .ranAnEvent: continue
             case .finished: break
             case .wait(let wait): if wait > .zero { await wake.wait(upTo: min(wait, .seconds(1))) }
             }
             if finishing { break }
         }
-        if let end, stop.isRaised == false { scheduler.advanceClock(to: end) }
+        if let end = pace.end, stop.isRaised == false { scheduler.advanceClock(to: end) }
         await scheduler.settleMainActor()
     }
 }

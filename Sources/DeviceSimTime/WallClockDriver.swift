@@ -51,22 +51,12 @@ public struct WallClockDriver: Sendable {
         let previous = scheduler.executor.beginDraining()
         defer { scheduler.executor.endDraining(restoring: previous) }
 
-        let clock = ContinuousClock()
-        let origin = clock.now
-        let base = scheduler.now
-        let speed = self.speed
-        let end = duration.map { scheduler.now.advanced(by: $0) }
-        func elapsed() -> VirtualInstant { base.advanced(by: origin.duration(to: clock.now) * speed) }
-
+        let pace = Pace(from: scheduler.now, speed: speed, for: duration)
         while !stop.isRaised {
-            var current = elapsed()
-            // At the end, events due before it that a run behind the wall clock has not reached yet
-            // still run (late), so falling behind loses nothing.
-            let finishing = end.map { current >= $0 } ?? false
-            if finishing, let end { current = end }
+            let (current, finishing) = pace.current()
             scheduler.advanceClock(to: current)
             _ = scheduler.executor.drain()
-            switch try step(scheduler, at: current, finishing: finishing, end: end, elapsed: elapsed) {
+            switch try step(scheduler, at: current, finishing: finishing, end: pace.end, elapsed: pace.elapsed) {
             case .ranAnEvent: continue
             case .finished: break
             case .wait(let wait):
@@ -76,12 +66,42 @@ public struct WallClockDriver: Sendable {
             }
             if finishing { break }
         }
-        if let end, stop.isRaised == false { scheduler.advanceClock(to: end) }
+        if let end = pace.end, stop.isRaised == false { scheduler.advanceClock(to: end) }
         _ = scheduler.executor.drain()
     }
 }
 
 extension WallClockDriver {
+    /// Virtual time on the wall clock during one run: `speed` virtual seconds a wall second from `base`,
+    /// up to `end` (nil: no end), shared by ``run(_:for:stop:)`` and ``runOnMainActor(_:for:stop:)``.
+    struct Pace {
+        private let clock = ContinuousClock()
+        private let origin: ContinuousClock.Instant
+        private let base: VirtualInstant
+        private let speed: Double
+        /// Where the run ends (nil: when stopped).
+        let end: VirtualInstant?
+
+        init(from base: VirtualInstant, speed: Double, for duration: Duration?) {
+            origin = clock.now
+            self.base = base
+            self.speed = speed
+            end = duration.map { base.advanced(by: $0) }
+        }
+
+        /// The virtual instant the wall clock has reached.
+        func elapsed() -> VirtualInstant { base.advanced(by: origin.duration(to: clock.now) * speed) }
+
+        /// The instant to run up to now, and whether it is the end. At the end, events due before it
+        /// that a run behind the wall clock has not reached yet still run (late), so falling behind
+        /// loses nothing.
+        func current() -> (instant: VirtualInstant, finishing: Bool) {
+            let now = elapsed()
+            guard let end, now >= end else { return (now, false) }
+            return (end, true)
+        }
+    }
+
     /// What the driver does at wall instant `current` (the scheduler's clock already there).
     enum Step {
         /// It ran the next due event (late if the wall clock ran ahead of it); look again at once.
