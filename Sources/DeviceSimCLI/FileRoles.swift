@@ -348,3 +348,27 @@ struct FileIdentity: Sendable {
         }
     }
 }
+
+extension FileRoles {
+    /// The scenario at `path` that one `live` or `serve` run plays, parsed, with the files it reads and
+    /// `outputs` (each option with its path, nil when not given) checked as ``check()`` does. A scenario
+    /// that does not parse prints its error and exits with status 2.
+    ///
+    /// ```swift
+    /// let parsed = try FileRoles.scenarioToRun(scenario, outputs: [("--trace", trace)])
+    /// ```
+    static func scenarioToRun(_ path: String, outputs: [(option: String, path: String?)]) throws -> Scenario {
+        let parsed: Scenario
+        do {
+            parsed = try ScenarioParser.parse(contentsOf: path)
+        } catch {
+            Terminal.standardError.write("error: \(error)\n")
+            throw ExitCode(2)
+        }
+        var files = FileRoles()
+        files.inputs(of: parsed)
+        for output in outputs { files.output(output.option, output.path) }
+        try files.check()
+        return parsed
+    }
+}

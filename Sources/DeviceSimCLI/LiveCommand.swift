@@ -61,18 +61,7 @@ struct LiveCommand: ParsableCommand {
 
     func run() throws {
         let endpoint = try GPSDEndpoint(parsing: gpsd)
-        let parsed: Scenario
-        do {
-            parsed = try ScenarioParser.parse(contentsOf: scenario)
-        } catch {
-            Terminal.standardError.write("error: \(error)\n")
-            throw ExitCode(2)
-        }
-        var files = FileRoles()
-        files.inputs(of: parsed)
-        files.output("--trace", trace)
-        files.output("--record", record)
-        try files.check()
+        let parsed = try FileRoles.scenarioToRun(scenario, outputs: [("--trace", trace), ("--record", record)])
         guard let chosen = device.map({ id in parsed.devices.first { $0.id == id } }) ?? parsed.devices.first else {
             Terminal.standardError.write("error: the scenario has no device '\(device ?? "")'; it has \(parsed.devices.map(\.id).joined(separator: ", "))\n")
             throw ExitCode(2)

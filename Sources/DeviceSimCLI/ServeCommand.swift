@@ -92,17 +92,7 @@ struct ServeCommand: ParsableCommand {
 
     func run() throws {
         ConsoleLogHandler.bootstrap()
-        var parsed: Scenario
-        do {
-            parsed = try ScenarioParser.parse(contentsOf: scenario)
-        } catch {
-            Terminal.standardError.write("error: \(error)\n")
-            throw ExitCode(2)
-        }
-        var files = FileRoles()
-        files.inputs(of: parsed)
-        files.output("--trace", trace)
-        try files.check()
+        var parsed = try FileRoles.scenarioToRun(scenario, outputs: [("--trace", trace)])
         let chosen = devices.isEmpty ? parsed.devices.map(\.id) : devices
         for id in chosen where !parsed.devices.contains(where: { $0.id == id }) {
             Terminal.standardError.write("error: the scenario has no device '\(id)'; it has \(parsed.devices.map(\.id).joined(separator: ", "))\n")
