@@ -88,4 +88,24 @@ import Testing
             #expect(try !serverOutcome(tasks: tasks, "table: tasks, columns: [text], rows: \(joined)").passed, "rows: \(joined)")
         }
     }
+
+    @Test func aDatabaseIsComparedWithAServerAsTypedValues() throws {
+        func outcome(_ query: String) throws -> ExpectationOutcome {
+            let text = """
+                name: same
+                devices:
+                  - { id: phone, at: [55.03, 82.92], app: { name: task-list, settings: { signed-in: ivan@mail.ru, server-tasks: { ivan@mail.ru: [Buy bread] } } } }
+                expect:
+                  - { stored: "\(query)", database: task-list, at: 10s, same-as: { server: task-list, table: lists, account: ivan@mail.ru, columns: [count] } }
+                """
+            return try #require(ScenarioRunner().run(try ScenarioParser.parse(text, file: "same.yaml")).outcomes.first)
+        }
+        let number = try outcome("SELECT count(*) FROM tasks")
+        #expect(number.passed, "the phone's count 1 is the server's count 1: \(number.observed)")
+        let real = try outcome("SELECT count(*) * 1.0 FROM tasks")
+        #expect(real.passed, "1.0 is the number 1: \(real.observed)")
+        let text = try outcome("SELECT CAST(count(*) AS TEXT) FROM tasks")
+        #expect(!text.passed, "the text '1' is not the server's number 1")
+        #expect(text.observed.contains(#"these rows [["1"]] are not those of the task-list server's lists of ivan@mail.ru [[1]]"#), "\(text.observed)")
+    }
 }
