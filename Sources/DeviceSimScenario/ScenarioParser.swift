@@ -573,7 +573,7 @@ public enum ScenarioParser {
         case "location-services-on", "location-services-off": action = .locationServices(name == "location-services-on"); ownKeys = []
         case "drop-connection":
             let lose = try map.optional("lose")?.choice(LostInFlight.allCases.map(\.rawValue), what: "what the drop loses")
-            let interface = try map.optional("interface")?.choice(["down", "up"], what: "the device's interface during the drop") ?? "down"
+            let interface = try map.optional("interface")?.choice(["down", "up"], what: "drop interface") ?? "down"
             action = .dropConnection(lose.flatMap(LostInFlight.init(rawValue:)), interfaceUp: interface == "up")
             ownKeys = ["lose", "interface"]
         case "answer":
