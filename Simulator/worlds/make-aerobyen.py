@@ -5,8 +5,9 @@ issue 48 (Scenarios/routes/aerobyen-*.yaml). Run from this folder: python3 make-
 Streets (foot, ~100 m blocks around 69.60 N, 18.90 E): Rue Ærø (west-east), Strandgata (west-east,
 north), Kirkegata (south-north, west), Bakkegata (south-north, east), Torget, a square drawn as a
 closed way (highway=pedestrian + area=yes), the Parkering (a parking drawn as a closed way,
-highway=service + area=yes), two bakeries both named Bakeri, a kiosk, and Holmen, a footpath on an
-island joined to nothing else."""
+highway=service + area=yes), two bakeries both named Bakeri, a kiosk, Holmen, a footpath on an
+island joined to nothing else, and Kildetunnelen, a service tunnel (tunnel=yes, layer=-1) from the east
+end of Rue Ærø to a dead end under the block north of Torget, below the world's place `kilden`."""
 
 def varint(v):
     out = bytearray()
@@ -60,6 +61,11 @@ ways.append((7, [11, 41, 42, 43, 11], {"highway": "service", "area": "yes", "nam
 # Holmen: an island footpath 1 km off, joined to nothing.
 node(50, 69.6100, 18.9000); node(51, 69.6103, 18.9010)
 ways.append((8, [50, 51], {"highway": "footway", "name": "Holmestien"}))
+# Kildetunnelen: a dead-end service tunnel one level down from the corner of Rue Ærø and Bakkegata
+# (node 13, its portal), west under Torget to below the place `kilden` (69.60060, 18.90355): there the
+# tunnel is 2 m away and Strandgata, on the surface, 33 m.
+node(71, 69.6003, 18.9065); node(72, 69.6006, 18.9035)
+ways.append((9, [13, 71, 72], {"highway": "service", "tunnel": "yes", "layer": "-1", "name": "Kildetunnelen"}))
 # Named points: two bakeries named alike (west and far east), a kiosk.
 node(60, 69.60005, 18.90010, {"name": "Bakeri", "shop": "bakery"})
 node(61, 69.60095, 18.90740, {"name": "Bakeri", "shop": "bakery"})

@@ -57,23 +57,24 @@ struct FileRoles {
     private(set) var emptyFolderRoles: [String] = []
 
     /// The scenario file `scenario` was read from, and the files its devices play back (NMEA logs,
-    /// GPX tracks).
+    /// GPX tracks). The files the scenario names are named as its errors name them (``ShownPath``).
     mutating func inputs(of scenario: Scenario) {
         input("the scenario file", scenario.file)
-        for file in scenario.inputFiles { input("a file \(scenario.file) reads", file) }
+        for file in scenario.inputFiles { input("a file \(scenario.file) reads", file, shownAs: ShownPath.of(file)) }
         for device in scenario.devices {
             switch device.track?.source {
-            case .nmea(let url)?: input("the track file of device '\(device.id)'", url.path)
-            case .gpx(let url, _)?: input("the track file of device '\(device.id)'", url.path)
+            case .nmea(let url)?: input("the track file of device '\(device.id)'", url.path, shownAs: ShownPath.of(url.path))
+            case .gpx(let url, _)?: input("the track file of device '\(device.id)'", url.path, shownAs: ShownPath.of(url.path))
             case nil: break
             }
         }
     }
 
-    /// A file the command reads; `role` says what it is ("the scenario file", "the results file").
-    mutating func input(_ role: String, _ path: String) {
+    /// A file the command reads; `role` says what it is ("the scenario file", "the results file"),
+    /// and messages name it `shownAs` (default: `path`).
+    mutating func input(_ role: String, _ path: String, shownAs shown: String? = nil) {
         guard let identity = FileIdentity(path: path) else { return }
-        inputs.append(Named(role: role, path: path, identity: identity))
+        inputs.append(Named(role: role, path: shown ?? path, identity: identity))
     }
 
     /// Every file the command reads in the folder `path` whose name ends in one of `extensions`

@@ -235,7 +235,7 @@ struct RunCommand: ParsableCommand {
             var seen: Set<String> = []
             for file in found {
                 guard let parsed = try? ScenarioParser.parse(contentsOf: file.path) else { continue }
-                for input in parsed.inputFiles where seen.insert(input).inserted { files.input("a file \(file.path) reads", input) }
+                for input in parsed.inputFiles where seen.insert(input).inserted { files.input("a file \(file.path) reads", input, shownAs: ShownPath.of(input)) }
             }
         }
         files.output("--results", results)

@@ -63,8 +63,25 @@ public enum ScenarioParser {
         try parse(readText(of: path, kind: "scenario", limit: maximumFileSize), file: path)
     }
 
-    /// The UTF-8 text of the file at `path`, at most `limit` bytes; `kind` names the file in errors.
-    public static func readText(of path: String, kind: String, limit: Int) throws(ScenarioError) -> String {
+    /// The UTF-8 text of the file at `path`, at most `limit` bytes; `kind` names the file in errors,
+    /// which call it `shownAs` (default: `path`, as given).
+    ///
+    /// ```swift
+    /// let text = try ScenarioParser.readText(of: url.path, kind: "game", limit: 8 << 20, shownAs: ShownPath.of(url.path))
+    /// ```
+    public static func readText(of path: String, kind: String, limit: Int, shownAs shown: String? = nil) throws(ScenarioError) -> String {
+        do {
+            return try readTextNamingPath(path, kind: kind, limit: limit)
+        } catch {
+            guard let shown, shown != path else { throw error }
+            var named = error
+            named.message = named.message.replacingOccurrences(of: path, with: shown)
+            if named.location?.file == path { named.location?.file = shown }
+            throw named
+        }
+    }
+
+    private static func readTextNamingPath(_ path: String, kind: String, limit: Int) throws(ScenarioError) -> String {
         guard let bytes = FileBytes.contents(atPath: path, limit: limit) else {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
@@ -265,19 +282,21 @@ public enum ScenarioParser {
     public static func readableFile(_ node: YAMLNode, kind: String, what: String) throws(ScenarioError) -> URL {
         let path = try node.string(what: what)
         let url = resolvedFile(path, relativeTo: node.file)
+        // Named as the user types paths: relative to the current folder when below it (ShownPath).
+        let shown = ShownPath.of(url.path)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
-            throw node.error("the \(kind) file \(url.path) does not exist (a relative path is relative to this file's folder)")
+            throw node.error("the \(kind) file \(shown) does not exist (a relative path is relative to this file's folder)")
         }
         guard !isDirectory.boolValue else {
-            throw node.error("'\(MessageText.excerpt(path))' names the folder \(url.path), not a \(kind) file; give the path of a file")
+            throw node.error("'\(MessageText.excerpt(path))' names the folder \(shown), not a \(kind) file; give the path of a file")
         }
-        if let refusal = InputFile.refusal(atPath: url.path) { throw node.error("cannot read the \(kind) file \(url.path): \(refusal)") }
-        if let escape = ContainedPath.linkEscape(of: url.path) { throw node.error("cannot read the \(kind) file: \(escape)") }
+        if let refusal = InputFile.refusal(atPath: url.path) { throw node.error("cannot read the \(kind) file \(shown): \(ShownPath.replacing(url.path, in: refusal))") }
+        if let escape = ContainedPath.linkEscape(of: url.path) { throw node.error("cannot read the \(kind) file: \(ShownPath.replacing(url.path, in: escape))") }
         if let escape = ContainedPath.folderLinkEscape(of: path, from: WritableFile.folderAndName(of: node.file).folder) {
             throw node.error("cannot read the \(kind) file: \(escape)")
         }
-        guard FileManager.default.isReadableFile(atPath: url.path) else { throw node.error("cannot read the \(kind) file \(url.path): permission denied") }
+        guard FileManager.default.isReadableFile(atPath: url.path) else { throw node.error("cannot read the \(kind) file \(shown): permission denied") }
         InputFileLog.note(url.path)
         return url
     }
@@ -402,6 +421,8 @@ public enum ScenarioParser {
                 let document = try GPXDocument(contentsOf: url)
                 source = .gpx(url, try document.route(speed: speed))
             } catch {
+                var error = error
+                error.file = ShownPath.of(error.file)
                 throw ScenarioError("in the GPX file: \(error)", at: fileNode.location)
             }
         } else {
@@ -552,7 +573,7 @@ public enum ScenarioParser {
         case "location-services-on", "location-services-off": action = .locationServices(name == "location-services-on"); ownKeys = []
         case "drop-connection":
             let lose = try map.optional("lose")?.choice(LostInFlight.allCases.map(\.rawValue), what: "what the drop loses")
-            let interface = try map.optional("interface")?.choice(["down", "up"], what: "the device's interface during the drop") ?? "down"
+            let interface = try map.optional("interface")?.choice(["down", "up"], what: "drop interface") ?? "down"
             action = .dropConnection(lose.flatMap(LostInFlight.init(rawValue:)), interfaceUp: interface == "up")
             ownKeys = ["lose", "interface"]
         case "answer":

@@ -140,6 +140,8 @@ public final class ScenarioSimulation {
                     playbackByDevice[spec.id] = playback
                     device = Device(id: spec.id, scheduler: scheduler, location: playback, events: trace)
                 } catch {
+                    var error = error
+                    error.file = ShownPath.of(error.file)
                     setupErrors.append("\(spec.id): \(error)")
                     device = Device(id: spec.id, scheduler: scheduler, location: SimulatedGPS(scheduler: scheduler, motion: motion, random: root), events: trace)
                 }

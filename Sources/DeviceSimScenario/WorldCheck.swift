@@ -59,8 +59,6 @@ public struct WorldCheck: Sendable {
     /// (read from the parsed scenario: parsing the file a second time to find it took a third of
     /// `validate`'s time on a large fleet).
     public static func worldPath(of scenario: Scenario) -> String? {
-        guard let path = scenario.worldFile else { return nil }
-        let here = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).standardizedFileURL.path + "/"
-        return path.hasPrefix(here) ? String(path.dropFirst(here.count)) : path
+        scenario.worldFile.map(ShownPath.of)
     }
 }

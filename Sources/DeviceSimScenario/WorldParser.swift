@@ -43,10 +43,12 @@ public enum WorldParser {
     public static let maximumFileSize = 4 << 20
 
     /// Reads and parses the world file at `path` (once per process while the file is unchanged:
-    /// the scenario files of a run share their worlds).
+    /// the scenario files of a run share their worlds). Errors name the file relative to the current
+    /// folder when it lies below it (``ShownPath``), as the scenario's own errors do.
     public static func parse(contentsOf path: String) throws(ScenarioError) -> World {
         try ParsedFileCache.worlds.value(at: path) { path throws(ScenarioError) in
-            try parse(ScenarioParser.readText(of: path, kind: "world", limit: maximumFileSize), file: path)
+            let shown = ShownPath.of(path)
+            return try parse(ScenarioParser.readText(of: path, kind: "world", limit: maximumFileSize, shownAs: shown), file: shown)
         }
     }
 
@@ -130,10 +132,10 @@ public enum WorldParser {
         let roads = try node.mapping(allowing: ["osm"], what: "roads")
         let osmNode = try roads.required("osm")
         let name = try osmNode.string(what: "an OpenStreetMap extract (.osm.pbf) path")
-        let url = URL(fileURLWithPath: name, relativeTo: URL(fileURLWithPath: file).deletingLastPathComponent()).standardizedFileURL
+        // `file` may be relative to the current folder (as errors show it): its folder is made absolute first.
+        let url = URL(fileURLWithPath: name, relativeTo: URL(fileURLWithPath: file).absoluteURL.deletingLastPathComponent()).standardizedFileURL
         // Errors name the file as the user would type it: relative to the current folder when below it.
-        let here = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).standardizedFileURL.path + "/"
-        let shown = url.path.hasPrefix(here) ? String(url.path.dropFirst(here.count)) : url.path
+        let shown = ShownPath.of(url.path)
         guard FileManager.default.fileExists(atPath: url.path) else { throw osmNode.error("no OpenStreetMap extract at \(shown)") }
         if let refusal = InputFile.refusal(atPath: url.path) { throw osmNode.error("cannot read the OpenStreetMap extract \(shown): \(refusal)") }
         if let escape = ContainedPath.linkEscape(of: url.path) { throw osmNode.error("cannot read the OpenStreetMap extract: \(escape.replacingOccurrences(of: url.path, with: shown))") }

@@ -28,8 +28,8 @@ struct CLI {
     /// Runs `devicesim arguments…` in the repository root, with at most `timeout` seconds; `input`, if
     /// given, is written to its standard input in pieces of `inputPieceSize` bytes. `environment` adds
     /// to (or replaces) the test's own variables.
-    static func run(_ arguments: [String], input: Data? = nil, inputPieceSize: Int = 4_096, environment: [String: String] = [:], timeout: TimeInterval = 120, executable: URL = binary) throws -> Output {
-        try start(arguments, input: input, inputPieceSize: inputPieceSize, environment: environment, executable: executable).finish(timeout: timeout)
+    static func run(_ arguments: [String], input: Data? = nil, inputPieceSize: Int = 4_096, environment: [String: String] = [:], timeout: TimeInterval = 120, executable: URL = binary, in folder: URL = repositoryRoot) throws -> Output {
+        try start(arguments, input: input, inputPieceSize: inputPieceSize, environment: environment, executable: executable, in: folder).finish(timeout: timeout)
     }
 
     /// The job engines' shard variables, which `devicesim run` obeys: never passed on from the
@@ -66,12 +66,12 @@ struct CLI {
         }
     }
 
-    /// Starts `devicesim arguments…` without waiting for it.
-    static func start(_ arguments: [String], input: Data? = nil, inputPieceSize: Int = 4_096, environment extra: [String: String] = [:], executable: URL = binary) throws -> Running {
+    /// Starts `devicesim arguments…` in `folder` (the repository's root unless given) without waiting for it.
+    static func start(_ arguments: [String], input: Data? = nil, inputPieceSize: Int = 4_096, environment extra: [String: String] = [:], executable: URL = binary, in folder: URL = repositoryRoot) throws -> Running {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
-        process.currentDirectoryURL = repositoryRoot
+        process.currentDirectoryURL = folder
         var environment = ProcessInfo.processInfo.environment
         for name in shardVariables { environment[name] = nil }
         environment["NO_COLOR"] = "1"

@@ -34,9 +34,11 @@ public enum GameFileParser {
     /// in under 5 s (`Benchmarks/limits/validate-at-limits.py game`; 16 MiB took 10.6 s of CPU).
     public static let maximumFileSize = 8 << 20
 
-    /// Reads the game file at `path`.
+    /// Reads the game file at `path`; errors name it relative to the current folder when it lies
+    /// below it (``ShownPath``), as the scenario's own errors do.
     public static func parse(contentsOf path: String) throws(ScenarioError) -> GameDefinition {
-        try parse(ScenarioParser.readText(of: path, kind: "game", limit: maximumFileSize), file: path)
+        let shown = ShownPath.of(path)
+        return try parse(ScenarioParser.readText(of: path, kind: "game", limit: maximumFileSize, shownAs: shown), file: shown)
     }
 
     /// Reads a game file's text.
