@@ -53,6 +53,9 @@ public struct RoadGraph: Sendable {
     /// Whether each node is in the graph's largest strongly connected component (where positions
     /// snap to).
     let isRoutable: [Bool]
+    /// Each edge's exact cost for the searches (``RouteCost``: its time in fixed point and its
+    /// tie-breaker), parallel to ``edgeTargets``.
+    let edgeCosts: [RouteCost]
     /// The landmark table, computed on first use.
     let landmarkStore: LandmarkStore
 
@@ -94,6 +97,7 @@ public struct RoadGraph: Sendable {
         edgeTargets = targets
         edgeSeconds = seconds
         edgeMetres = lengths
+        edgeCosts = Self.costs(starts: starts, targets: targets, seconds: seconds)
         maximumSpeed = fastest
         isRoutable = StronglyConnectedComponents.largest(nodeCount: coordinates.count, starts: starts, targets: targets)
     }
@@ -106,6 +110,26 @@ public struct RoadGraph: Sendable {
     /// The outgoing edges of `node` as index range into ``edgeTargets`` and ``edgeSeconds``.
     @inline(__always)
     public func edges(of node: Int32) -> Range<Int> { Int(edgeStarts[Int(node)])..<Int(edgeStarts[Int(node) + 1]) }
+
+    /// The edges' costs (``RouteCost``) from their ends and seconds.
+    static func costs(starts: [Int32], targets: [Int32], seconds: [Double]) -> [RouteCost] {
+        var costs: [RouteCost] = []
+        costs.reserveCapacity(targets.count)
+        for node in 0..<max(starts.count - 1, 0) {
+            for edge in Int(starts[node])..<Int(starts[node + 1]) {
+                costs.append(RouteCost(seconds: seconds[edge], from: Int32(node), to: targets[edge]))
+            }
+        }
+        return costs
+    }
+
+    /// The seconds along `nodes` (consecutive nodes joined by edges), added one edge after another in
+    /// travel order to `start`: how every search sums a path's time.
+    func seconds(along nodes: [Int32], after start: Double) -> Double {
+        var seconds = start
+        for (a, b) in zip(nodes, nodes.dropFirst()) { seconds += edgeSeconds[edge(from: a, to: b)!] }
+        return seconds
+    }
 
     /// The travel time of the edge from `from` to `to`, if there is one.
     public func seconds(from: Int32, to: Int32) -> Double? { edge(from: from, to: to).map { edgeSeconds[$0] } }
@@ -127,6 +151,6 @@ public struct RoadGraph: Sendable {
     /// computed.
     public var memoryFootprint: Int {
         coordinates.count * MemoryLayout<GeoCoordinate>.stride + unitVectors.count * 8 + edgeStarts.count * 4
-            + edgeTargets.count * 4 + edgeSeconds.count * 8 + edgeMetres.count * 8 + isRoutable.count + (landmarkStore.computed?.memoryFootprint ?? 0)
+            + edgeTargets.count * 4 + edgeSeconds.count * 8 + edgeMetres.count * 8 + edgeCosts.count * MemoryLayout<RouteCost>.stride + isRoutable.count + (landmarkStore.computed?.memoryFootprint ?? 0)
     }
 }

@@ -161,6 +161,7 @@ extension RoadGraph {
         self.edgeTargets = edgeTargets
         self.edgeSeconds = edgeSeconds
         self.edgeMetres = edgeMetres
+        edgeCosts = Self.costs(starts: edgeStarts, targets: edgeTargets, seconds: edgeSeconds)
         self.maximumSpeed = maximumSpeed
         self.isRoutable = isRoutable
         landmarkStore = LandmarkStore(table: landmarks)
