@@ -21,6 +21,11 @@ let package = Package(
             path: "Sources/route-check"
         ),
         .executableTarget(
+            name: "route-hierarchy",
+            dependencies: [.product(name: "DeviceSimRoads", package: "DeviceSim")],
+            path: "Sources/route-hierarchy"
+        ),
+        .executableTarget(
             name: "route-timing",
             dependencies: [.product(name: "DeviceSimRoads", package: "DeviceSim")],
             path: "Sources/route-timing"

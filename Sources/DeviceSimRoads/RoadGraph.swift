@@ -58,6 +58,8 @@ public struct RoadGraph: Sendable {
     let edgeCosts: [RouteCost]
     /// The landmark table, computed on first use.
     let landmarkStore: LandmarkStore
+    /// The contraction hierarchy, built on first use.
+    let hierarchyStore: HierarchyStore
 
     /// Builds a graph; of parallel edges (same from and to) only the fastest is kept, loops are dropped.
     /// `landmarkCount` sets how many landmarks the search's bound uses (default
@@ -65,6 +67,7 @@ public struct RoadGraph: Sendable {
     public init(mode: TravelMode, coordinates: [GeoCoordinate], edges: [Edge], landmarkCount: Int? = nil) {
         self.mode = mode
         landmarkStore = LandmarkStore(count: landmarkCount ?? LandmarkTable.defaultCount(nodeCount: coordinates.count))
+        hierarchyStore = HierarchyStore()
         self.coordinates = coordinates
         var vectors = [Double](repeating: 0, count: coordinates.count * 3)
         for (index, coordinate) in coordinates.enumerated() {
@@ -147,10 +150,19 @@ public struct RoadGraph: Sendable {
     /// of this graph.
     public var landmarks: LandmarkTable { landmarkStore.table(for: self) }
 
-    /// Bytes held by the graph's arrays (coordinates included), and by its landmark table once
-    /// computed.
+    /// The contraction hierarchy of the graph (``HierarchySearch``), built on the first call (a
+    /// second on Helsinki's foot graph, with its squares) and shared by copies of this graph; a graph
+    /// read from a prepared file has it already.
+    public var hierarchy: ContractionHierarchy { hierarchyStore.hierarchy(for: self) }
+
+    /// Whether the graph has its contraction hierarchy already (read from a prepared file, or built).
+    public var hasHierarchy: Bool { hierarchyStore.computed != nil }
+
+    /// Bytes held by the graph's arrays (coordinates included), and by its landmark table and
+    /// contraction hierarchy once computed.
     public var memoryFootprint: Int {
         coordinates.count * MemoryLayout<GeoCoordinate>.stride + unitVectors.count * 8 + edgeStarts.count * 4
             + edgeTargets.count * 4 + edgeSeconds.count * 8 + edgeMetres.count * 8 + edgeCosts.count * MemoryLayout<RouteCost>.stride + isRoutable.count + (landmarkStore.computed?.memoryFootprint ?? 0)
+            + (hierarchyStore.computed?.memoryFootprint ?? 0)
     }
 }

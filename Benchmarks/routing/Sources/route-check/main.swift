@@ -1,6 +1,9 @@
 // Prints every route of random pairs, to check that a change of the planner keeps routes identical.
 //
-// Usage: route-check EXTRACT.osm.pbf [PAIRS] [SEED] > routes.txt
+// Usage: route-check EXTRACT.osm.pbf [PAIRS] [SEED] [SEARCH] > routes.txt
+//   SEARCH: `astar` (default, as a network built from the extract routes) or `hierarchy` (each
+//   mode's contraction hierarchy built first, as a network read from a prepared file routes): both
+//   must print the same routes.
 //   swift build -c release --package-path Benchmarks/routing
 //   Benchmarks/routing/.build/release/route-check Simulator/worlds/helsinki.osm.pbf 3000 11 > after.txt
 //   diff before.txt after.txt     # routes printed by the build before the change
@@ -24,6 +27,7 @@ nonisolated(unsafe) var state: UInt64 = arguments.count > 3 ? UInt64(arguments[3
 }
 
 let network = try RoadNetwork(contentsOf: arguments[1])
+if arguments.count > 4, arguments[4] == "hierarchy" { network.buildHierarchies() }
 let latitudes = network.coordinates.map(\.latitude), longitudes = network.coordinates.map(\.longitude)
 let box = (latitudes.min()!, latitudes.max()!, longitudes.min()!, longitudes.max()!)
 @MainActor func randomPosition() -> GeoCoordinate {

@@ -5,8 +5,8 @@
 //   nice Benchmarks/routing/.build/release/route-timing Simulator/worlds/helsinki.osm.pbf 2000 7
 // For each mode, random positions in the extract's box are paired (seeded) and a pair kept when it
 // routes. Each kept pair is routed once untimed, then timed 5 times through `RoutePlanner.route` and
-// 5 times through the search alone (`RouteSearch.fastestPath` between the same join points'
-// departures and arrivals), interleaved; the median of each pair's 5 runs is kept. Printed: the
+// 5 times through the search alone (`HierarchySearch.fastestPath`, the contraction hierarchy's
+// query, between the same join points' departures and arrivals), interleaved; the median of each pair's 5 runs is kept. Printed: the
 // medians over pairs, and the median of the per-pair ratio route / search.
 import DeviceSimHAL
 import DeviceSimRoads
@@ -27,13 +27,14 @@ func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
 func microseconds(_ duration: Duration) -> Double { Double(duration.components.seconds) * 1e6 + Double(duration.components.attoseconds) * 1e-12 }
 
 let network = try RoadNetwork(contentsOf: arguments[1])
+network.buildHierarchies()  // As a prepared file gives them: the planner routes legs through them.
 let latitudes = network.coordinates.map(\.latitude), longitudes = network.coordinates.map(\.longitude)
 let box = (latitudes.min()!, latitudes.max()!, longitudes.min()!, longitudes.max()!)
 let clock = ContinuousClock()
 let modes = arguments.count > 4 ? arguments[4].split(separator: ",").map { TravelMode(rawValue: String($0))! } : [TravelMode.foot, .bike, .car]
 for mode in modes {
     var planner = RoutePlanner(network: network, mode: mode)
-    var search = RouteSearch(network.graph(for: mode))
+    var search = HierarchySearch(network.graph(for: mode))
     var routeTimes: [Double] = [], searchTimes: [Double] = [], ratios: [Double] = []
     var attempts = 0
     while routeTimes.count < pairCount, attempts < pairCount * 20 {
