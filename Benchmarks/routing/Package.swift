@@ -27,6 +27,11 @@ let package = Package(
             path: "Sources/route-check"
         ),
         .executableTarget(
+            name: "route-hierarchy",
+            dependencies: [.product(name: "DeviceSimRoads", package: "DeviceSim")],
+            path: "Sources/route-hierarchy"
+        ),
+        .executableTarget(
             name: "route-timing",
             dependencies: ["RandomPairs", .product(name: "DeviceSimRoads", package: "DeviceSim")],
             path: "Sources/route-timing"

@@ -181,7 +181,7 @@ struct CSR: Sendable {
 /// Dijkstra's search over a whole graph, reusing its heap.
 struct DijkstraScratch {
     var times: [Double]
-    var heap = MinimumHeap()
+    var heap = MinimumHeap<Double>()
 
     init(nodeCount: Int) { times = [Double](repeating: .infinity, count: nodeCount) }
 

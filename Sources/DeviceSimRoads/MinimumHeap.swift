@@ -1,17 +1,21 @@
-/// A binary min-heap of (key, node) pairs for the route search (duplicates allowed; stale entries are
-/// skipped by the search, which is cheaper than a decrease-key).
-struct MinimumHeap {
-    private var keys: [Double] = []
+/// A binary min-heap of (key, node) pairs for the route searches (duplicates allowed; stale entries
+/// are skipped by the search, which is cheaper than a decrease-key). Keys are seconds (`Double`) or
+/// exact path costs (``RouteCost``).
+struct MinimumHeap<Key: Comparable> {
+    private var keys: [Key] = []
     private var nodes: [Int32] = []
 
     var isEmpty: Bool { keys.isEmpty }
+
+    /// The least key, if any.
+    var minimumKey: Key? { keys.first }
 
     mutating func removeAll() {
         keys.removeAll(keepingCapacity: true)
         nodes.removeAll(keepingCapacity: true)
     }
 
-    mutating func insert(_ node: Int32, key: Double) {
+    mutating func insert(_ node: Int32, key: Key) {
         keys.append(key)
         nodes.append(node)
         var child = keys.count - 1
@@ -26,7 +30,7 @@ struct MinimumHeap {
         nodes[child] = node
     }
 
-    mutating func popMinimum() -> (node: Int32, key: Double) {
+    mutating func popMinimum() -> (node: Int32, key: Key) {
         let top = (nodes[0], keys[0])
         let lastKey = keys.removeLast(), lastNode = nodes.removeLast()
         let count = keys.count

@@ -53,8 +53,13 @@ public struct RoadGraph: Sendable {
     /// Whether each node is in the graph's largest strongly connected component (where positions
     /// snap to).
     let isRoutable: [Bool]
+    /// Each edge's exact cost for the searches (``RouteCost``: its time in fixed point and its
+    /// tie-breaker), parallel to ``edgeTargets``.
+    let edgeCosts: [RouteCost]
     /// The landmark table, computed on first use.
     let landmarkStore: LandmarkStore
+    /// The contraction hierarchy, built on first use.
+    let hierarchyStore: HierarchyStore
 
     /// Builds a graph; of parallel edges (same from and to) only the fastest is kept, loops are dropped.
     /// `landmarkCount` sets how many landmarks the search's bound uses (default
@@ -62,6 +67,7 @@ public struct RoadGraph: Sendable {
     public init(mode: TravelMode, coordinates: [GeoCoordinate], edges: [Edge], landmarkCount: Int? = nil) {
         self.mode = mode
         landmarkStore = LandmarkStore(count: landmarkCount ?? LandmarkTable.defaultCount(nodeCount: coordinates.count))
+        hierarchyStore = HierarchyStore()
         self.coordinates = coordinates
         var vectors = [Double](repeating: 0, count: coordinates.count * 3)
         for (index, coordinate) in coordinates.enumerated() {
@@ -94,6 +100,7 @@ public struct RoadGraph: Sendable {
         edgeTargets = targets
         edgeSeconds = seconds
         edgeMetres = lengths
+        edgeCosts = Self.costs(starts: starts, targets: targets, seconds: seconds)
         maximumSpeed = fastest
         isRoutable = StronglyConnectedComponents.largest(nodeCount: coordinates.count, starts: starts, targets: targets)
     }
@@ -106,6 +113,26 @@ public struct RoadGraph: Sendable {
     /// The outgoing edges of `node` as index range into ``edgeTargets`` and ``edgeSeconds``.
     @inline(__always)
     public func edges(of node: Int32) -> Range<Int> { Int(edgeStarts[Int(node)])..<Int(edgeStarts[Int(node) + 1]) }
+
+    /// The edges' costs (``RouteCost``) from their ends and seconds.
+    static func costs(starts: [Int32], targets: [Int32], seconds: [Double]) -> [RouteCost] {
+        var costs: [RouteCost] = []
+        costs.reserveCapacity(targets.count)
+        for node in 0..<max(starts.count - 1, 0) {
+            for edge in Int(starts[node])..<Int(starts[node + 1]) {
+                costs.append(RouteCost(seconds: seconds[edge], from: Int32(node), to: targets[edge]))
+            }
+        }
+        return costs
+    }
+
+    /// The seconds along `nodes` (consecutive nodes joined by edges), added one edge after another in
+    /// travel order to `start`: how every search sums a path's time.
+    func seconds(along nodes: [Int32], after start: Double) -> Double {
+        var seconds = start
+        for (a, b) in zip(nodes, nodes.dropFirst()) { seconds += edgeSeconds[edge(from: a, to: b)!] }
+        return seconds
+    }
 
     /// The travel time of the edge from `from` to `to`, if there is one.
     public func seconds(from: Int32, to: Int32) -> Double? { edge(from: from, to: to).map { edgeSeconds[$0] } }
@@ -123,10 +150,19 @@ public struct RoadGraph: Sendable {
     /// of this graph.
     public var landmarks: LandmarkTable { landmarkStore.table(for: self) }
 
-    /// Bytes held by the graph's arrays (coordinates included), and by its landmark table once
-    /// computed.
+    /// The contraction hierarchy of the graph (``HierarchySearch``), built on the first call (a
+    /// second on Helsinki's foot graph, with its squares) and shared by copies of this graph; a graph
+    /// read from a prepared file has it already.
+    public var hierarchy: ContractionHierarchy { hierarchyStore.hierarchy(for: self) }
+
+    /// Whether the graph has its contraction hierarchy already (read from a prepared file, or built).
+    public var hasHierarchy: Bool { hierarchyStore.computed != nil }
+
+    /// Bytes held by the graph's arrays (coordinates included), and by its landmark table and
+    /// contraction hierarchy once computed.
     public var memoryFootprint: Int {
         coordinates.count * MemoryLayout<GeoCoordinate>.stride + unitVectors.count * 8 + edgeStarts.count * 4
-            + edgeTargets.count * 4 + edgeSeconds.count * 8 + edgeMetres.count * 8 + isRoutable.count + (landmarkStore.computed?.memoryFootprint ?? 0)
+            + edgeTargets.count * 4 + edgeSeconds.count * 8 + edgeMetres.count * 8 + edgeCosts.count * MemoryLayout<RouteCost>.stride + isRoutable.count + (landmarkStore.computed?.memoryFootprint ?? 0)
+            + (hierarchyStore.computed?.memoryFootprint ?? 0)
     }
 }

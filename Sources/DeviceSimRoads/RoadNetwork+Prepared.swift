@@ -1,14 +1,15 @@
 import DeviceSimHAL
 
 /// A road network as the bytes of a prepared file (``RoadNetworkCache``) and back: every array the
-/// network searches with, the landmark tables included, so that reading it back costs copying
-/// them, not building them.
+/// network searches with, the landmark tables and contraction hierarchies included, so that reading
+/// it back costs copying them, not building them.
 extension RoadNetwork {
     /// Bumped whenever the layout below or the rules building a network change: a prepared file of
     /// another version is rebuilt.
-    static let preparedFormatVersion: UInt32 = 3
+    static let preparedFormatVersion: UInt32 = 4
 
-    /// The network's arrays (each graph's landmark table computed first if it was not yet).
+    /// The network's arrays (each graph's landmark table and contraction hierarchy computed first if
+    /// they were not yet).
     func preparedBytes() -> [UInt8] {
         var writer = PreparedFileWriter()
         writer.append(Self.flatten(coordinates))
@@ -131,6 +132,11 @@ extension RoadNetwork {
         let landmarks = graph.landmarks
         writer.append(landmarks.nodes)
         writer.append(landmarks.times)
+        let hierarchy = graph.hierarchy
+        writer.append(hierarchy.ranks)
+        for array in [hierarchy.upStarts, hierarchy.upTargets, hierarchy.upMiddles, hierarchy.downStarts, hierarchy.downSources, hierarchy.downMiddles] { writer.append(array) }
+        writer.append(hierarchy.upCosts)
+        writer.append(hierarchy.downCosts)
     }
 
     private static func readGraph(_ mode: TravelMode, from reader: inout PreparedFileReader) throws(PreparedFileReader.Truncated) -> RoadGraph {
@@ -140,20 +146,28 @@ extension RoadNetwork {
         let maximumSpeed = try reader.value(Double.self)
         let routable = try reader.array(UInt8.self).map { $0 != 0 }
         let landmarkNodes = try reader.array(Int32.self), landmarkTimes = try reader.array(Float.self)
+        let ranks = try reader.array(Int32.self)
+        let upStarts = try reader.array(Int32.self), upTargets = try reader.array(Int32.self), upMiddles = try reader.array(Int32.self)
+        let downStarts = try reader.array(Int32.self), downSources = try reader.array(Int32.self), downMiddles = try reader.array(Int32.self)
+        let upCosts = try reader.array(RouteCost.self), downCosts = try reader.array(RouteCost.self)
+        let hierarchy = ContractionHierarchy(ranks: ranks, upStarts: upStarts, upTargets: upTargets, upCosts: upCosts, upMiddles: upMiddles,
+                                             downStarts: downStarts, downSources: downSources, downCosts: downCosts, downMiddles: downMiddles)
         let nodeCount = coordinates.count
-        guard vectors.count == 3 * nodeCount, starts.count == nodeCount + 1, starts.first == 0, targets.count == seconds.count, targets.count == metres.count,
+        guard hierarchy.isConsistent(nodeCount: nodeCount), vectors.count == 3 * nodeCount, starts.count == nodeCount + 1, starts.first == 0, targets.count == seconds.count, targets.count == metres.count,
               starts.last.map(Int.init) == targets.count, zip(starts, starts.dropFirst()).allSatisfy({ $0 <= $1 }),
               targets.allSatisfy({ $0 >= 0 && Int($0) < nodeCount }), routable.count == nodeCount,
               landmarkNodes.allSatisfy({ $0 >= 0 && Int($0) < nodeCount }), landmarkTimes.count == 2 * landmarkNodes.count * nodeCount else { throw .init() }
         return RoadGraph(mode: mode, coordinates: coordinates, unitVectors: vectors, edgeStarts: starts, edgeTargets: targets, edgeSeconds: seconds,
-                         edgeMetres: metres, maximumSpeed: maximumSpeed, isRoutable: routable, landmarks: LandmarkTable(nodes: landmarkNodes, times: landmarkTimes))
+                         edgeMetres: metres, maximumSpeed: maximumSpeed, isRoutable: routable, landmarks: LandmarkTable(nodes: landmarkNodes, times: landmarkTimes),
+                         hierarchy: hierarchy)
     }
 }
 
 extension RoadGraph {
-    /// A graph from its arrays as built before (a prepared file), with its landmark table.
+    /// A graph from its arrays as built before (a prepared file), with its landmark table and
+    /// contraction hierarchy.
     init(mode: TravelMode, coordinates: [GeoCoordinate], unitVectors: [Double], edgeStarts: [Int32], edgeTargets: [Int32], edgeSeconds: [Double],
-         edgeMetres: [Double], maximumSpeed: Double, isRoutable: [Bool], landmarks: LandmarkTable) {
+         edgeMetres: [Double], maximumSpeed: Double, isRoutable: [Bool], landmarks: LandmarkTable, hierarchy: ContractionHierarchy) {
         self.mode = mode
         self.coordinates = coordinates
         self.unitVectors = unitVectors
@@ -161,9 +175,11 @@ extension RoadGraph {
         self.edgeTargets = edgeTargets
         self.edgeSeconds = edgeSeconds
         self.edgeMetres = edgeMetres
+        edgeCosts = Self.costs(starts: edgeStarts, targets: edgeTargets, seconds: edgeSeconds)
         self.maximumSpeed = maximumSpeed
         self.isRoutable = isRoutable
         landmarkStore = LandmarkStore(table: landmarks)
+        hierarchyStore = HierarchyStore(hierarchy: hierarchy)
     }
 }
 

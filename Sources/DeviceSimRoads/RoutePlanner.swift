@@ -84,8 +84,11 @@ public enum RoutingFailure: Error, Sendable, Hashable, CustomStringConvertible {
 /// ``maximumJoinDistance`` (``RoadNetwork/join(_:for:within:)``); farther than that the route fails
 /// (``RoutingFailure/noStreetNearby(place:limit:mode:)``). Each leg is the least-time path from the
 /// previous join point to the next, along their segments in the directions the mode may travel them
-/// and between them on the graph (``RouteSearch``, A* with landmarks), or straight along a segment
-/// both points are on. The fastest order (``Order/fastest``, up to ``maximumStopsToReorder`` stops,
+/// and between them on the graph, or straight along a segment both points are on. The graph is
+/// searched through its contraction hierarchy (``HierarchySearch``) when it has one (a network read
+/// from a prepared file, or after ``RoadNetwork/buildHierarchies()``), else by A* with landmarks
+/// (``RouteSearch``): both compare paths by the same exact ``RouteCost``, so they find the same
+/// path, to the node, also among paths of equal time. The fastest order (``Order/fastest``, up to ``maximumStopsToReorder`` stops,
 /// the route ends at the last stop visited) takes the travel times between all stops from one
 /// Dijkstra search per stop, then the exact best order by dynamic programming over subsets of stops
 /// (Held-Karp).
@@ -123,13 +126,18 @@ public struct RoutePlanner {
     public let network: RoadNetwork
     /// The travel mode.
     public let mode: TravelMode
+    /// The fastest order's one-to-many times, and legs when the graph has no hierarchy.
     private var search: RouteSearch
+    /// Legs, when the graph has its contraction hierarchy.
+    private var hierarchySearch: HierarchySearch?
 
     /// A planner for `mode` on `network`.
     public init(network: RoadNetwork, mode: TravelMode) {
         self.network = network
         self.mode = mode
-        search = RouteSearch(network.graph(for: mode))
+        let graph = network.graph(for: mode)
+        search = RouteSearch(graph)
+        hierarchySearch = graph.hasHierarchy ? HierarchySearch(graph) : nil
     }
 
     /// One leg's travel between two join points: its time, and its points after the first join
@@ -202,7 +210,8 @@ public struct RoutePlanner {
         }
         let sources = from.departures.map { RouteSearch.Endpoint(node: $0.node, seconds: $0.seconds) }
         let targets = to.arrivals.map { RouteSearch.Endpoint(node: $0.node, seconds: $0.seconds) }
-        if let path = search.fastestPath(from: sources, to: targets), best == nil || path.seconds < best!.seconds {
+        let found = hierarchySearch != nil ? hierarchySearch?.fastestPath(from: sources, to: targets) : search.fastestPath(from: sources, to: targets)
+        if let path = found, best == nil || path.seconds < best!.seconds {
             let graph = search.graph
             let departure = from.departures[path.source], arrival = to.arrivals[path.target]
             var metres = departure.metres + arrival.metres

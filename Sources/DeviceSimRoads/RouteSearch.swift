@@ -15,6 +15,11 @@ import DeviceSimHAL
 ///   settled. A node the landmarks prove cannot reach the target (bound about 1e30) is never
 ///   queued, so most unreachable targets are answered at once.
 ///
+/// Paths are compared by their exact ``RouteCost`` (time in fixed point, then a per-edge
+/// tie-breaker), as ``HierarchySearch`` compares them, so that both return the same path, also among
+/// paths of equal time. The seconds returned are the path's edges' `Double` seconds summed in travel
+/// order.
+///
 /// Both bounds never overestimate (admissible), so the first time the target leaves the queue its
 /// time is the least. Exact potentials are also consistent; as the stored ones are rounded, a node
 /// may be reached again with a smaller time after it was settled, in which case it is simply queued
@@ -61,14 +66,17 @@ public struct RouteSearch {
 
     /// The graph searched.
     public let graph: RoadGraph
-    private var times: [Double]
+    /// Each touched node's least cost found so far.
+    private var costs: [RouteCost]
     private var parents: [Int32]
     private var touched: [Int32] = []
-    private var heap = MinimumHeap()
+    private var heap = MinimumHeap<RouteCost>()
+    /// The graph's edge costs, parallel to its edges.
+    private let edgeCosts: [RouteCost]
     /// The landmark table of ``graph``.
     private let landmarks: LandmarkTable
     /// Each touched node's lower bound to the current targets.
-    private var bounds: [Double]
+    private var bounds: [RouteCost]
     /// For each landmark the current query uses: its offset in a node's row of the table; and per
     /// target (`target * active count + slot`) the target's time from it (rounded down) and to it
     /// (rounded up).
@@ -82,14 +90,15 @@ public struct RouteSearch {
     public init(_ graph: RoadGraph) {
         self.graph = graph
         landmarks = graph.landmarks
-        bounds = [Double](repeating: 0, count: graph.nodeCount)
-        times = [Double](repeating: .infinity, count: graph.nodeCount)
+        edgeCosts = graph.edgeCosts
+        bounds = [RouteCost](repeating: .zero, count: graph.nodeCount)
+        costs = [RouteCost](repeating: .infinity, count: graph.nodeCount)
         parents = [Int32](repeating: -1, count: graph.nodeCount)
     }
 
     private mutating func reset() {
         for node in touched {
-            times[Int(node)] = .infinity
+            costs[Int(node)] = .infinity
             parents[Int(node)] = -1
         }
         touched.removeAll(keepingCapacity: true)
@@ -104,25 +113,46 @@ public struct RouteSearch {
 
     /// The least travel time from `source` to `target` in seconds, or nil when it cannot be reached.
     public mutating func fastestTime(from source: Int32, to target: Int32) -> Double? {
-        search(from: [Endpoint(node: source)], to: [Endpoint(node: target)])?.seconds
+        fastestTime(from: [Endpoint(node: source)], to: [Endpoint(node: target)])
     }
 
     /// The fastest path from any of `sources` to any of `targets`, counting each endpoint's own
     /// seconds; nil when none of the targets can be reached (or either list is empty).
     public mutating func fastestPath(from sources: [Endpoint], to targets: [Endpoint]) -> Path? {
-        guard let (seconds, source, target, node) = search(from: sources, to: targets) else { return nil }
+        guard let (source, target, node) = search(from: sources, to: targets) else { return nil }
         var nodes: [Int32] = [node]
         var current = node
         while parents[Int(current)] >= 0 {
             current = parents[Int(current)]
             nodes.append(current)
         }
-        return Path(seconds: seconds, nodes: nodes.reversed(), source: source, target: target)
+        nodes.reverse()
+        return Path(seconds: graph.seconds(along: nodes, after: sources[source].seconds) + targets[target].seconds, nodes: nodes, source: source, target: target)
     }
 
-    /// A* from the sources to the targets: the least total time, the source and target it uses and
-    /// the target's node (its parent chain leads back to the source).
-    private mutating func search(from sources: [Endpoint], to targets: [Endpoint]) -> (seconds: Double, source: Int, target: Int, node: Int32)? {
+    /// The least travel time from any of `sources` to any of `targets` (each endpoint's own seconds
+    /// counted), without the path; nil when none of the targets can be reached.
+    public mutating func fastestTime(from sources: [Endpoint], to targets: [Endpoint]) -> Double? {
+        guard let (source, target, node) = search(from: sources, to: targets) else { return nil }
+        return secondsBack(from: node, startingWith: sources[source].seconds) + targets[target].seconds
+    }
+
+    /// The seconds from the start of `node`'s parent chain to `node`, summed in travel order after
+    /// `start` (as ``RoadGraph/seconds(along:after:)`` sums them).
+    private func secondsBack(from node: Int32, startingWith start: Double) -> Double {
+        var chain: [Int32] = [node]
+        var current = node
+        while parents[Int(current)] >= 0 {
+            current = parents[Int(current)]
+            chain.append(current)
+        }
+        chain.reverse()
+        return graph.seconds(along: chain, after: start)
+    }
+
+    /// A* from the sources to the targets: the source and target of the least total cost, and the
+    /// target's node (its parent chain leads back to the source).
+    private mutating func search(from sources: [Endpoint], to targets: [Endpoint]) -> (source: Int, target: Int, node: Int32)? {
         reset()
         guard !sources.isEmpty, !targets.isEmpty else { return nil }
         let vectors = graph.unitVectors
@@ -136,6 +166,12 @@ public struct RouteSearch {
         let offsets = activeOffsets, fromLandmark = targetFromLandmark, toLandmark = targetToLandmark
         let activeCount = offsets.count
         let extras = targets.map(\.seconds)
+        let extraCosts = extras.map(RouteCost.init(seconds:))
+        /// The bound as a cost, nil when it proves the targets cannot be reached.
+        @inline(__always) func boundCost(_ node: Int32) -> RouteCost? {
+            let seconds = bound(node)
+            return seconds < LandmarkTable.unreachableBound ? RouteCost.lowerBound(seconds: seconds) : nil
+        }
         @inline(__always) func bound(_ node: Int32) -> Double {
             let i = Int(node) * 3
             let x = vectors[i], y = vectors[i + 1], z = vectors[i + 2]
@@ -157,42 +193,42 @@ public struct RouteSearch {
             return least
         }
         var sourceOf: [Int32: Int] = [:]
-        for (index, source) in sources.enumerated() where source.seconds < times[Int(source.node)] {
-            let sourceBound = bound(source.node)
-            guard sourceBound < LandmarkTable.unreachableBound else { continue }
-            if times[Int(source.node)] == .infinity { touched.append(source.node) }
-            times[Int(source.node)] = source.seconds
+        for (index, source) in sources.enumerated() {
+            let cost = RouteCost(seconds: source.seconds)
+            guard cost < costs[Int(source.node)], let sourceBound = boundCost(source.node) else { continue }
+            if costs[Int(source.node)] == .infinity { touched.append(source.node) }
+            costs[Int(source.node)] = cost
             bounds[Int(source.node)] = sourceBound
             sourceOf[source.node] = index
-            heap.insert(source.node, key: source.seconds + sourceBound)
+            heap.insert(source.node, key: cost + sourceBound)
         }
-        var best: (seconds: Double, target: Int, node: Int32)?
-        let starts = graph.edgeStarts, edgeTargets = graph.edgeTargets, seconds = graph.edgeSeconds
+        var best: (cost: RouteCost, target: Int, node: Int32)?
+        let starts = graph.edgeStarts, edgeTargets = graph.edgeTargets, edgeCosts = edgeCosts
         while !heap.isEmpty {
             let (node, key) = heap.popMinimum()
-            let time = times[Int(node)]
-            if key > time + bounds[Int(node)] { continue }  // A stale entry.
-            if let best, key >= best.seconds { break }  // Nothing left can do better.
+            let cost = costs[Int(node)]
+            if key > cost + bounds[Int(node)] { continue }  // A stale entry.
+            if let best, key >= best.cost { break }  // Nothing left can do better.
             settledCount += 1
             for target in 0..<targetCount where targets[target].node == node {
-                let total = time + extras[target]
-                if best == nil || total < best!.seconds { best = (total, target, node) }
+                let total = cost + extraCosts[target]
+                if best == nil || total < best!.cost { best = (total, target, node) }
             }
             if targetCount == 1, best != nil { break }
             for edge in Int(starts[Int(node)])..<Int(starts[Int(node) + 1]) {
                 let next = edgeTargets[edge]
-                let candidate = time + seconds[edge]
-                let previous = times[Int(next)]
+                let candidate = cost + edgeCosts[edge]
+                let previous = costs[Int(next)]
                 if candidate < previous {
                     if previous == .infinity {
                         touched.append(next)
-                        bounds[Int(next)] = bound(next)
+                        // A node whose bound says it cannot reach the targets is never queued.
+                        bounds[Int(next)] = boundCost(next) ?? .infinity
                     }
-                    times[Int(next)] = candidate
+                    costs[Int(next)] = candidate
                     parents[Int(next)] = node
-                    // A node whose bound says it cannot reach the targets is never queued.
                     let rest = bounds[Int(next)]
-                    if rest < LandmarkTable.unreachableBound { heap.insert(next, key: candidate + rest) }
+                    if rest != .infinity { heap.insert(next, key: candidate + rest) }
                 }
             }
         }
@@ -200,7 +236,7 @@ public struct RouteSearch {
         // The source the path starts at: the end of the parent chain.
         var first = best.node
         while parents[Int(first)] >= 0 { first = parents[Int(first)] }
-        return (best.seconds, sourceOf[first] ?? 0, best.target, best.node)
+        return (sourceOf[first] ?? 0, best.target, best.node)
     }
 
     /// Picks the landmarks this query's bound uses: the ``activeLandmarkCount`` giving the best bound
@@ -239,32 +275,43 @@ public struct RouteSearch {
     }
 
     /// The least travel times from any of `sources` (with their own seconds) to each of `targets`
-    /// (nil: unreachable), by Dijkstra's search stopped once every target is settled.
+    /// (nil: unreachable), by Dijkstra's search stopped once every target is settled. Each time is
+    /// that of the path ``fastestPath(from:to:)-(_,[Endpoint])`` finds to the target alone (the same
+    /// ``RouteCost`` order), summed the same way.
     public mutating func fastestTimes(from sources: [Endpoint], to targets: [Int32]) -> [Double?] {
         reset()
         var remaining = Set(targets)
-        for source in sources where source.seconds < times[Int(source.node)] {
-            if times[Int(source.node)] == .infinity { touched.append(source.node) }
-            times[Int(source.node)] = source.seconds
-            heap.insert(source.node, key: source.seconds)
+        var sourceOf: [Int32: Int] = [:]
+        for (index, source) in sources.enumerated() {
+            let cost = RouteCost(seconds: source.seconds)
+            guard cost < costs[Int(source.node)] else { continue }
+            if costs[Int(source.node)] == .infinity { touched.append(source.node) }
+            costs[Int(source.node)] = cost
+            sourceOf[source.node] = index
+            heap.insert(source.node, key: cost)
         }
-        let starts = graph.edgeStarts, edgeTargets = graph.edgeTargets, seconds = graph.edgeSeconds
+        let starts = graph.edgeStarts, edgeTargets = graph.edgeTargets, edgeCosts = edgeCosts
         while !heap.isEmpty, !remaining.isEmpty {
             let (node, key) = heap.popMinimum()
-            if key > times[Int(node)] { continue }
+            if key > costs[Int(node)] { continue }
             settledCount += 1
             remaining.remove(node)
             for edge in Int(starts[Int(node)])..<Int(starts[Int(node) + 1]) {
                 let next = edgeTargets[edge]
-                let candidate = key + seconds[edge]
-                if candidate < times[Int(next)] {
-                    if times[Int(next)] == .infinity { touched.append(next) }
-                    times[Int(next)] = candidate
+                let candidate = key + edgeCosts[edge]
+                if candidate < costs[Int(next)] {
+                    if costs[Int(next)] == .infinity { touched.append(next) }
+                    costs[Int(next)] = candidate
                     parents[Int(next)] = node
                     heap.insert(next, key: candidate)
                 }
             }
         }
-        return targets.map { times[Int($0)].isFinite ? times[Int($0)] : nil }
+        return targets.map { target in
+            guard costs[Int(target)] != .infinity else { return nil }
+            var first = target
+            while parents[Int(first)] >= 0 { first = parents[Int(first)] }
+            return secondsBack(from: target, startingWith: sources[sourceOf[first] ?? 0].seconds)
+        }
     }
 }

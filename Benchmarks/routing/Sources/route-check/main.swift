@@ -1,6 +1,9 @@
 // Prints every route of random pairs, to check that a change of the planner keeps routes identical.
 //
-// Usage: route-check EXTRACT.osm.pbf [PAIRS] [SEED] > routes.txt
+// Usage: route-check EXTRACT.osm.pbf [PAIRS] [SEED] [SEARCH] > routes.txt
+//   SEARCH: `astar` (default, as a network built from the extract routes) or `hierarchy` (each
+//   mode's contraction hierarchy built first, as a network read from a prepared file routes): both
+//   must print the same routes.
 //   swift build -c release --package-path Benchmarks/routing
 //   Benchmarks/routing/.build/release/route-check Simulator/worlds/helsinki.osm.pbf 3000 11 > after.txt
 //   diff before.txt after.txt     # routes printed by the build before the change
@@ -12,6 +15,7 @@ import Foundation
 import RandomPairs
 
 var pairs = RandomPairs.fromArguments(usage: "route-check EXTRACT.osm.pbf [PAIRS] [SEED]", defaultPairCount: 3000, defaultSeed: 11)
+if pairs.moreArguments.first == "hierarchy" { pairs.network.buildHierarchies() }
 var output = ""
 func describe(_ result: Result<RoadRoute, RoutingFailure>) -> String {
     switch result {

@@ -5,8 +5,8 @@
 //   nice Benchmarks/routing/.build/release/route-timing Simulator/worlds/helsinki.osm.pbf 2000 7
 // For each mode, random positions in the extract's box are paired (seeded) and a pair kept when it
 // routes. Each kept pair is routed once untimed, then timed 5 times through `RoutePlanner.route` and
-// 5 times through the search alone (`RouteSearch.fastestPath` between the same join points'
-// departures and arrivals), interleaved; the median of each pair's 5 runs is kept. Printed: the
+// 5 times through the search alone (`HierarchySearch.fastestPath`, the contraction hierarchy's
+// query, between the same join points' departures and arrivals), interleaved; the median of each pair's 5 runs is kept. Printed: the
 // medians over pairs, and the median of the per-pair ratio route / search.
 import DeviceSimRoads
 import Foundation
@@ -17,6 +17,7 @@ let network = pairs.network, pairCount = pairs.pairCount
 func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
 func microseconds(_ duration: Duration) -> Double { Double(duration.components.seconds) * 1e6 + Double(duration.components.attoseconds) * 1e-12 }
 
+network.buildHierarchies()  // As a prepared file gives them: the planner routes legs through them.
 let clock = ContinuousClock()
 var modes = [TravelMode.foot, .bike, .car]
 if let names = pairs.moreArguments.first {
@@ -30,7 +31,7 @@ if let names = pairs.moreArguments.first {
 }
 for mode in modes {
     var planner = RoutePlanner(network: network, mode: mode)
-    var search = RouteSearch(network.graph(for: mode))
+    var search = HierarchySearch(network.graph(for: mode))
     var routeTimes: [Double] = [], searchTimes: [Double] = [], ratios: [Double] = []
     var attempts = 0
     while routeTimes.count < pairCount, attempts < pairCount * 20 {
