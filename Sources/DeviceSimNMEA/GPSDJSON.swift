@@ -246,14 +246,17 @@ struct UncheckedBytes {
             large(value)
             return
         }
-        // `scaled - truncated` is exact (Sterbenz), so this is `scaled.rounded()` to the bit.
-        var units = UInt64(scaled)
+        // `scaled - truncated` is exact (Sterbenz), so this is `scaled.rounded()` to the bit. Below
+        // 9e18 the signed conversion is exact and one instruction.
+        var units = UInt64(Int64(scaled))
         if scaled - Double(units) >= 0.5 { units &+= 1 }
         let divisor = UInt64(scale)
         if value < 0, units != 0 { byte(0x2D) }
         let whole = units / divisor
         if whole < 10 {
             byte(UInt8(truncatingIfNeeded: whole) &+ 0x30)
+        } else if whole < 100 {
+            pair(Int(truncatingIfNeeded: whole))
         } else {
             unsigned(whole, minimumDigits: 1)
         }

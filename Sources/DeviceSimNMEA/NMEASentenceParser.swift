@@ -18,6 +18,11 @@ public struct NMEASentenceParser: Sendable {
     /// At most this many fields of a sentence are read (GSV, the longest supported, has 21).
     static let maximumFields = 64
 
+    /// The lists of the last GSA and GSV sentences: their storage is reused for the next one when
+    /// nothing else kept the sentence (copy on write), so decoding allocates nothing per sentence.
+    private var satellitesUsed: [Int] = []
+    private var satellitesInView: [NMEASatellite] = []
+
     /// Creates a parser.
     public init() {}
 
@@ -118,30 +123,28 @@ public struct NMEASentenceParser: Sendable {
             }
         case .gsa:
             let fixType = reader.int(2)
-            var used: [Int] = []
-            used.reserveCapacity(12)
+            satellitesUsed.removeAll(keepingCapacity: true)
             for index in 3..<min(15, reader.count) {
-                if let prn = reader.int(index) { used.append(prn) }
+                if let prn = reader.int(index) { satellitesUsed.append(prn) }
             }
             let pdop = reader.double(15), hdop = reader.double(16), vdop = reader.double(17)
             sentence = .gsa(.init(
-                talker: talker, fixType: fixType, satellitesUsed: used, pdop: pdop,
+                talker: talker, fixType: fixType, satellitesUsed: satellitesUsed, pdop: pdop,
                 hdop: hdop, vdop: vdop, systemID: reader.count > 18 ? reader.int(18) : nil))
         case .gsv:
-            let messageCount = reader.int(1) ?? 0, messageNumber = reader.int(2) ?? 0, satellitesInView = reader.int(3)
-            var satellites: [NMEASatellite] = []
-            satellites.reserveCapacity(max(0, (reader.count - 4 + 3) / 4))
+            let messageCount = reader.int(1) ?? 0, messageNumber = reader.int(2) ?? 0, inView = reader.int(3)
+            satellitesInView.removeAll(keepingCapacity: true)
             var index = 4
             while index + 3 < reader.count || (index < reader.count && !reader.isEmpty(index)) {
                 if let prn = reader.int(index) {
                     let elevation = reader.double(index + 1), azimuth = reader.double(index + 2)
-                    satellites.append(NMEASatellite(prn: prn, elevation: elevation, azimuth: azimuth, snr: reader.double(index + 3)))
+                    satellitesInView.append(NMEASatellite(prn: prn, elevation: elevation, azimuth: azimuth, snr: reader.double(index + 3)))
                 }
                 index += 4
             }
             sentence = .gsv(.init(
                 talker: talker, messageCount: messageCount, messageNumber: messageNumber,
-                satellitesInView: satellitesInView, satellites: satellites))
+                satellitesInView: inView, satellites: satellitesInView))
         case .zda:
             let time = reader.time(1)
             var date: NMEADate?
