@@ -115,14 +115,27 @@ struct UncheckedBytes {
     @inline(__always)
     mutating func byte(_ value: UInt8) {
         base[count] = value
-        count += 1
+        count &+= 1
     }
 
+    /// A literal. Its length is a constant once inlined, so the copy is one or two pairs of loads and
+    /// stores (overlapping when the length is not a power of two), not a call to `memcpy`.
     @inline(__always)
     mutating func bytes(_ text: StaticString) {
         let length = text.utf8CodeUnitCount
-        (base + count).update(from: text.utf8Start, count: length)
-        count += length
+        let source = UnsafeRawPointer(text.utf8Start)
+        let destination = UnsafeMutableRawPointer(base + count)
+        switch length {
+        case 8...16:
+            destination.storeBytes(of: source.loadUnaligned(as: UInt64.self), as: UInt64.self)
+            destination.storeBytes(of: source.loadUnaligned(fromByteOffset: length - 8, as: UInt64.self), toByteOffset: length - 8, as: UInt64.self)
+        case 4..<8:
+            destination.storeBytes(of: source.loadUnaligned(as: UInt32.self), as: UInt32.self)
+            destination.storeBytes(of: source.loadUnaligned(fromByteOffset: length - 4, as: UInt32.self), toByteOffset: length - 4, as: UInt32.self)
+        default:
+            (base + count).update(from: text.utf8Start, count: length)
+        }
+        count &+= length
     }
 
     /// A whole number in decimal.
@@ -141,14 +154,24 @@ struct UncheckedBytes {
         if value < 100, minimumDigits <= 2 {
             // Most whole numbers in a report (mode, satellite numbers and counts, times of day).
             if value >= 10 || minimumDigits == 2 {
-                let pair = Int(truncatingIfNeeded: value) &* 2
-                let pairs = Self.pairs.utf8Start
-                base[count] = pairs[pair]
-                base[count + 1] = pairs[pair + 1]
-                count += 2
+                pair(Int(truncatingIfNeeded: value))
             } else {
                 byte(UInt8(truncatingIfNeeded: value) &+ 0x30)
             }
+            return
+        }
+        if value < 1000, minimumDigits <= 3 {
+            // Azimuths, milliseconds.
+            let small = Int(truncatingIfNeeded: value)
+            byte(UInt8(truncatingIfNeeded: small / 100) &+ 0x30)
+            pair(small % 100)
+            return
+        }
+        if value < 10_000, value >= 1000 || minimumDigits == 4, minimumDigits <= 4 {
+            // Years.
+            let small = Int(truncatingIfNeeded: value)
+            pair(small / 100)
+            pair(small % 100)
             return
         }
         var digits = 1
@@ -158,38 +181,61 @@ struct UncheckedBytes {
             bound = bound &* 10
         }
         let width = max(digits, minimumDigits)
-        var position = count + width
+        var position = count &+ width
         var rest = value
         let pairs = Self.pairs.utf8Start
         while rest >= 100 {
             let pair = Int(rest % 100) * 2
             rest /= 100
-            position -= 2
+            position &-= 2
             base[position] = pairs[pair]
-            base[position + 1] = pairs[pair + 1]
+            base[position &+ 1] = pairs[pair &+ 1]
         }
         if rest >= 10 {
             let pair = Int(rest) * 2
-            position -= 2
+            position &-= 2
             base[position] = pairs[pair]
-            base[position + 1] = pairs[pair + 1]
+            base[position &+ 1] = pairs[pair &+ 1]
         } else {
-            position -= 1
+            position &-= 1
             base[position] = UInt8(rest) + 0x30
         }
         while position > count {
-            position -= 1
+            position &-= 1
             base[position] = 0x30
         }
-        count += width
+        count &+= width
+    }
+
+    /// Two digits, `value` in 0..<100.
+    @inline(__always)
+    private mutating func pair(_ value: Int) {
+        let pairs = Self.pairs.utf8Start
+        base[count] = pairs[value &* 2]
+        base[count &+ 1] = pairs[value &* 2 &+ 1]
+        count &+= 2
     }
 
     /// Fixed-point with `decimals` digits, correctly rounded (half away from zero); `null` when not
-    /// finite. Inlined, so that the scale is a constant at each call and its division a
-    /// multiplication. No library call: the rounding is done on the exact fraction, and the
-    /// fraction's digits, a fixed number, are written without counting them.
+    /// finite. The decimals gpsd's reports use each get their own copy of ``fixedPoint(_:decimals:)``
+    /// with the scale a constant, so that its division is a multiplication, whether or not this
+    /// switch is inlined at the call.
     @inline(__always)
     mutating func number(_ value: Double, decimals: Int) {
+        switch decimals {
+        case 1: fixedPoint(value, decimals: 1)
+        case 2: fixedPoint(value, decimals: 2)
+        case 3: fixedPoint(value, decimals: 3)
+        case 4: fixedPoint(value, decimals: 4)
+        case 9: fixedPoint(value, decimals: 9)
+        default: fixedPoint(value, decimals: decimals)
+        }
+    }
+
+    /// ``number(_:decimals:)``'s work. No library call: the rounding is done on the exact fraction,
+    /// and the fraction's digits, a fixed number, are written without counting them.
+    @inline(__always)
+    private mutating func fixedPoint(_ value: Double, decimals: Int) {
         guard value.isFinite else {
             bytes("null")
             return
@@ -200,14 +246,17 @@ struct UncheckedBytes {
             large(value)
             return
         }
-        // `scaled - truncated` is exact (Sterbenz), so this is `scaled.rounded()` to the bit.
-        var units = UInt64(scaled)
-        if scaled - Double(units) >= 0.5 { units += 1 }
+        // `scaled - truncated` is exact (Sterbenz), so this is `scaled.rounded()` to the bit. Below
+        // 9e18 the signed conversion is exact and one instruction.
+        var units = UInt64(Int64(scaled))
+        if scaled - Double(units) >= 0.5 { units &+= 1 }
         let divisor = UInt64(scale)
         if value < 0, units != 0 { byte(0x2D) }
         let whole = units / divisor
         if whole < 10 {
             byte(UInt8(truncatingIfNeeded: whole) &+ 0x30)
+        } else if whole < 100 {
+            pair(Int(truncatingIfNeeded: whole))
         } else {
             unsigned(whole, minimumDigits: 1)
         }
@@ -227,17 +276,17 @@ struct UncheckedBytes {
     @inline(__always)
     mutating func digits(_ value: UInt64, count width: Int) {
         let pairs = Self.pairs.utf8Start
-        var position = count + width
+        var position = count &+ width
         var rest = value
         while position - count >= 2 {
             let pair = Int(truncatingIfNeeded: rest % 100) &* 2
             rest /= 100
-            position -= 2
+            position &-= 2
             base[position] = pairs[pair]
-            base[position + 1] = pairs[pair + 1]
+            base[position &+ 1] = pairs[pair &+ 1]
         }
         if position > count { base[count] = UInt8(truncatingIfNeeded: rest) &+ 0x30 }
-        count += width
+        count &+= width
     }
 
     /// `"2007-12-23T19:32:21.000Z"`.

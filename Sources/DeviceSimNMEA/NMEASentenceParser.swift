@@ -18,8 +18,10 @@ public struct NMEASentenceParser: Sendable {
     /// At most this many fields of a sentence are read (GSV, the longest supported, has 21).
     static let maximumFields = 64
 
-    /// Scratch space for field boundaries, reused by every sentence (copied before use when shared).
-    private var scratch = FieldBounds()
+    /// The lists of the last GSA and GSV sentences: their storage is reused for the next one when
+    /// nothing else kept the sentence (copy on write), so decoding allocates nothing per sentence.
+    private var satellitesUsed: [Int] = []
+    private var satellitesInView: [NMEASatellite] = []
 
     /// Creates a parser.
     public init() {}
@@ -64,9 +66,7 @@ public struct NMEASentenceParser: Sendable {
             unsupportedSentences += 1
             return
         }
-        if !isKnownUniquelyReferenced(&scratch) { scratch = FieldBounds() }
-        let count = Self.split(base, count: body.count, into: scratch.bounds)
-        let fields = Fields(base: base, bounds: UnsafePointer(scratch.bounds.baseAddress!), count: count)
+        let fields = FieldReader(base: base, count: body.count)
         guard fields.count >= kind.minimumFields else {
             shortSentences += 1
             return
@@ -74,117 +74,95 @@ public struct NMEASentenceParser: Sendable {
         handle(decode(kind, talker: talker, fields: fields))
     }
 
-    private mutating func decode(_ kind: Kind, talker: NMEATalker, fields: Fields) -> NMEASentence {
-        var reader = Reader(fields: fields)
+    /// Decodes the fields of a sentence of a known kind. Each reads its fields in increasing order
+    /// (``FieldReader`` passes over the sentence once); a field read as a value is read only once.
+    private mutating func decode(_ kind: Kind, talker: NMEATalker, fields: FieldReader) -> NMEASentence {
+        var reader = fields
         let sentence: NMEASentence
         switch kind {
         case .gga:
+            let time = reader.time(1)
+            let latitude = reader.coordinate(2, hemisphere: 3, degreeDigits: 2)
+            let longitude = reader.coordinate(4, hemisphere: 5, degreeDigits: 3)
+            let quality = reader.int(6), satellitesUsed = reader.int(7), hdop = reader.double(8), altitude = reader.double(9)
             sentence = .gga(.init(
-                talker: talker, time: reader.time(1), latitude: reader.coordinate(2, hemisphere: 3, degreeDigits: 2),
-                longitude: reader.coordinate(4, hemisphere: 5, degreeDigits: 3), quality: reader.int(6),
-                satellitesUsed: reader.int(7), hdop: reader.double(8), altitude: reader.double(9),
-                geoidSeparation: reader.double(11)))
+                talker: talker, time: time, latitude: latitude, longitude: longitude, quality: quality,
+                satellitesUsed: satellitesUsed, hdop: hdop, altitude: altitude, geoidSeparation: reader.double(11)))
         case .rmc:
+            let time = reader.time(1)
+            let valid = reader.byte(2) == 0x41  // A
+            let latitude = reader.coordinate(3, hemisphere: 4, degreeDigits: 2)
+            let longitude = reader.coordinate(5, hemisphere: 6, degreeDigits: 3)
             let speed = reader.double(7).map { $0 * Self.metresPerSecondPerKnot }
+            let track = reader.double(8), date = reader.date(9)
             var variation = reader.double(10)
-            if let v = variation, fields.byte(11) == 0x57 { variation = -v }  // W
+            if let v = variation, reader.byte(11) == 0x57 { variation = -v }  // W
             sentence = .rmc(.init(
-                talker: talker, time: reader.time(1), valid: fields.byte(2) == 0x41,
-                latitude: reader.coordinate(3, hemisphere: 4, degreeDigits: 2),
-                longitude: reader.coordinate(5, hemisphere: 6, degreeDigits: 3), speed: speed, track: reader.double(8),
-                date: reader.date(9), magneticVariation: variation, modeIndicator: fields.byte(12)))
+                talker: talker, time: time, valid: valid, latitude: latitude, longitude: longitude, speed: speed,
+                track: track, date: date, magneticVariation: variation, modeIndicator: reader.byte(12)))
         case .gll:
+            let latitude = reader.coordinate(1, hemisphere: 2, degreeDigits: 2)
+            let longitude = reader.coordinate(3, hemisphere: 4, degreeDigits: 3)
+            let time = reader.time(5)
+            let valid = reader.count > 6 ? reader.byte(6) == 0x41 : true
             sentence = .gll(.init(
-                talker: talker, latitude: reader.coordinate(1, hemisphere: 2, degreeDigits: 2),
-                longitude: reader.coordinate(3, hemisphere: 4, degreeDigits: 3), time: reader.time(5),
-                valid: fields.count > 6 ? fields.byte(6) == 0x41 : true, modeIndicator: fields.byte(7)))
+                talker: talker, latitude: latitude, longitude: longitude, time: time, valid: valid, modeIndicator: reader.byte(7)))
         case .vtg:
             // NMEA 2.x: track,T,magnetic,M,knots,N,kph,K[,mode]; NMEA 1.x: track,magnetic,knots,kph.
-            if fields.byte(2) == 0x54 || fields.count > 8 {  // 'T'
-                let knots = reader.double(5), kph = reader.double(7)
+            let track = reader.double(1)
+            if reader.byte(2) == 0x54 || reader.count > 8 {  // 'T'
+                let magneticTrack = reader.double(3), knots = reader.double(5), kph = reader.double(7)
                 sentence = .vtg(.init(
-                    talker: talker, track: reader.double(1), magneticTrack: reader.double(3),
-                    speed: knots.map { $0 * Self.metresPerSecondPerKnot } ?? kph.map { $0 / 3.6 }, modeIndicator: fields.byte(9)))
+                    talker: talker, track: track, magneticTrack: magneticTrack,
+                    speed: knots.map { $0 * Self.metresPerSecondPerKnot } ?? kph.map { $0 / 3.6 }, modeIndicator: reader.byte(9)))
             } else {
+                let magneticTrack = reader.double(2)
                 sentence = .vtg(.init(
-                    talker: talker, track: reader.double(1), magneticTrack: reader.double(2),
+                    talker: talker, track: track, magneticTrack: magneticTrack,
                     speed: reader.double(3).map { $0 * Self.metresPerSecondPerKnot }, modeIndicator: nil))
             }
         case .gsa:
-            var used: [Int] = []
-            used.reserveCapacity(12)
-            for index in 3..<min(15, fields.count) {
-                if let prn = reader.int(index) { used.append(prn) }
+            let fixType = reader.int(2)
+            satellitesUsed.removeAll(keepingCapacity: true)
+            for index in 3..<min(15, reader.count) {
+                if let prn = reader.int(index) { satellitesUsed.append(prn) }
             }
+            let pdop = reader.double(15), hdop = reader.double(16), vdop = reader.double(17)
             sentence = .gsa(.init(
-                talker: talker, fixType: reader.int(2), satellitesUsed: used, pdop: reader.double(15),
-                hdop: reader.double(16), vdop: reader.double(17), systemID: fields.count > 18 ? reader.int(18) : nil))
+                talker: talker, fixType: fixType, satellitesUsed: satellitesUsed, pdop: pdop,
+                hdop: hdop, vdop: vdop, systemID: reader.count > 18 ? reader.int(18) : nil))
         case .gsv:
-            var satellites: [NMEASatellite] = []
-            satellites.reserveCapacity(max(0, (fields.count - 4 + 3) / 4))
+            let messageCount = reader.int(1) ?? 0, messageNumber = reader.int(2) ?? 0, inView = reader.int(3)
+            satellitesInView.removeAll(keepingCapacity: true)
             var index = 4
-            while index + 3 < fields.count || (index < fields.count && !fields.isEmpty(index)) {
+            while index + 3 < reader.count || (index < reader.count && !reader.isEmpty(index)) {
                 if let prn = reader.int(index) {
-                    satellites.append(NMEASatellite(prn: prn, elevation: reader.double(index + 1), azimuth: reader.double(index + 2), snr: reader.double(index + 3)))
+                    let elevation = reader.double(index + 1), azimuth = reader.double(index + 2)
+                    satellitesInView.append(NMEASatellite(prn: prn, elevation: elevation, azimuth: azimuth, snr: reader.double(index + 3)))
                 }
                 index += 4
             }
             sentence = .gsv(.init(
-                talker: talker, messageCount: reader.int(1) ?? 0, messageNumber: reader.int(2) ?? 0,
-                satellitesInView: reader.int(3), satellites: satellites))
+                talker: talker, messageCount: messageCount, messageNumber: messageNumber,
+                satellitesInView: inView, satellites: satellitesInView))
         case .zda:
+            let time = reader.time(1)
             var date: NMEADate?
             if let day = reader.int(2), let month = reader.int(3), let year = reader.int(4),
                 (1...31).contains(day), (1...12).contains(month), year >= 1980
             {
                 date = NMEADate(year: year, month: month, day: day)
             }
-            sentence = .zda(.init(talker: talker, time: reader.time(1), date: date))
+            sentence = .zda(.init(talker: talker, time: time, date: date))
         case .gst:
+            let time = reader.time(1), rms = reader.double(2)
+            let latitudeError = reader.double(6), longitudeError = reader.double(7)
             sentence = .gst(.init(
-                talker: talker, time: reader.time(1), rms: reader.double(2), latitudeError: reader.double(6),
-                longitudeError: reader.double(7), altitudeError: reader.double(8)))
+                talker: talker, time: time, rms: rms, latitudeError: latitudeError,
+                longitudeError: longitudeError, altitudeError: reader.double(8)))
         }
         malformedFields += reader.malformed
         return sentence
-    }
-
-    /// Writes where each comma-separated field starts and ends (field 0 is the address) as pairs
-    /// into `bounds`; returns the number of fields (at most ``maximumFields``). Eight bytes at a time:
-    /// an exact mask of the commas in a word (no carries between bytes), one field per set bit.
-    private static func split(_ base: UnsafePointer<UInt8>, count: Int, into bounds: UnsafeMutableBufferPointer<Int32>) -> Int {
-        let lastField = maximumFields - 1
-        var fields = 0
-        var start = 1
-        var position = 1
-        let lows: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
-        let commas: UInt64 = 0x2C2C_2C2C_2C2C_2C2C
-        words: while position + 8 <= count {
-            let word = UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self) ^ commas
-            var mask = ~(((word & lows) &+ lows) | word | lows)  // 0x80 in each byte that was a comma
-            while mask != 0 {
-                guard fields < lastField else { break words }
-                let index = position + mask.trailingZeroBitCount / 8
-                bounds[2 * fields] = Int32(start)
-                bounds[2 * fields + 1] = Int32(index)
-                fields += 1
-                start = index + 1
-                mask &= mask &- 1
-            }
-            position += 8
-        }
-        while position < count, fields < lastField {
-            if base[position] == 0x2C {
-                bounds[2 * fields] = Int32(start)
-                bounds[2 * fields + 1] = Int32(position)
-                fields += 1
-                start = position + 1
-            }
-            position += 1
-        }
-        bounds[2 * fields] = Int32(start)
-        bounds[2 * fields + 1] = Int32(fields == lastField ? start : count)
-        return fields + 1
     }
 
     private enum Kind {
@@ -205,78 +183,144 @@ public struct NMEASentenceParser: Sendable {
     }
 }
 
-/// Field boundaries of one sentence: `bounds[2i]` and `bounds[2i + 1]` are where field `i` starts and ends.
-struct Fields {
-    let base: UnsafePointer<UInt8>
-    let bounds: UnsafePointer<Int32>
+/// Reads the comma-separated fields of one sentence body (field 0 is the address) in increasing
+/// order, decoding each value as it passes over it: one pass over the sentence, no table of field
+/// boundaries. A field may be looked at (``byte(_:)``, ``isEmpty(_:)``) any number of times before it
+/// is read as a value; once read, only later fields can be. Counts the malformed fields it reads.
+struct FieldReader {
+    private let base: UnsafePointer<UInt8>
+    private let end: Int
+    /// The number of fields, at most ``NMEASentenceParser/maximumFields``; with more, the last one
+    /// counted is empty and the rest are not read.
     let count: Int
-
-    @inline(__always) func start(_ index: Int) -> Int { Int(bounds[2 * index]) }
-    @inline(__always) func end(_ index: Int) -> Int { Int(bounds[2 * index + 1]) }
-
-    func isEmpty(_ index: Int) -> Bool {
-        index >= count || start(index) == end(index)
-    }
-
-    /// The first byte of a field, or nil when it is empty.
-    func byte(_ index: Int) -> UInt8? {
-        guard index < count, end(index) > start(index) else { return nil }
-        return base[start(index)]
-    }
-}
-
-/// Reads typed values out of fields, counting the malformed ones.
-struct Reader {
-    let fields: Fields
+    /// Whether the sentence has more fields than are read (so the last one counted is empty).
+    private let cut: Bool
+    /// The field `position` is the start of.
+    private var index = 0
+    private var position = 1
+    /// Fields read that could not be decoded (treated as absent).
     var malformed = 0
 
-    init(fields: Fields) {
-        self.fields = fields
+    init(base: UnsafePointer<UInt8>, count end: Int) {
+        self.base = base
+        self.end = end
+        let commas = Self.commas(base, from: 1, to: end)
+        let lastField = NMEASentenceParser.maximumFields - 1
+        count = min(commas, lastField) + 1
+        cut = commas >= lastField
     }
 
+    /// The number of commas in `base[from..<to]`, eight bytes at a time: an exact mask of the commas
+    /// in a word (no carries between bytes), summed by one multiplication.
+    private static func commas(_ base: UnsafePointer<UInt8>, from: Int, to: Int) -> Int {
+        let lows: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+        let commas: UInt64 = 0x2C2C_2C2C_2C2C_2C2C
+        var found = 0
+        var position = from
+        while position &+ 8 <= to {
+            let word = UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self) ^ commas
+            let mask = ~(((word & lows) &+ lows) | word | lows)  // 0x80 in each byte that was a comma
+            found &+= Int(truncatingIfNeeded: ((mask >> 7) &* 0x0101_0101_0101_0101) >> 56)  // their sum, in the top byte
+            position &+= 8
+        }
+        while position < to {
+            if base[position] == 0x2C { found &+= 1 }
+            position &+= 1
+        }
+        return found
+    }
 
-    /// A decimal number as (mantissa, fraction digits, negative); nil if absent; counts malformed.
-    /// Inlined into each reader, so the four results stay in registers.
+    /// Moves to the start of `field` (not before the current one); false when the field is absent
+    /// or empty by being cut.
     @inline(__always)
-    private mutating func decimal(_ index: Int) -> (mantissa: UInt64, scale: Int, integerDigits: Int, negative: Bool)? {
-        guard index < fields.count else { return nil }
-        var position = fields.start(index)
-        let end = fields.end(index)
-        guard position < end else { return nil }
-        let base = fields.base
+    private mutating func seek(_ field: Int) -> Bool {
+        assert(field >= index, "fields are read in increasing order")
+        guard field < count, !cut || field < NMEASentenceParser.maximumFields - 1 else { return false }
+        while index < field {
+            while position < end, base[position] != 0x2C { position &+= 1 }
+            position &+= 1
+            index &+= 1
+        }
+        return true
+    }
+
+    /// Ends the current field at `stop` (its comma or the sentence's end): the next field is current.
+    @inline(__always)
+    private mutating func leaveField(at stop: Int) {
+        position = stop &+ 1
+        index &+= 1
+    }
+
+    /// Whether `field` is absent or empty.
+    mutating func isEmpty(_ field: Int) -> Bool {
+        byte(field) == nil
+    }
+
+    /// The first byte of `field`, or nil when it is absent or empty.
+    mutating func byte(_ field: Int) -> UInt8? {
+        guard seek(field), position < end, base[position] != 0x2C else { return nil }
+        return base[position]
+    }
+
+    /// A decimal number as (mantissa, fraction digits, integer digits, negative); nil if absent;
+    /// counts malformed. Inlined into each reader, so the four results stay in registers.
+    @inline(__always)
+    private mutating func decimal(_ field: Int) -> (mantissa: UInt64, scale: Int, integerDigits: Int, negative: Bool)? {
+        guard seek(field) else { return nil }
+        let fieldStart = position
+        var scan = position
         var negative = false
-        if base[position] == 0x2D || base[position] == 0x2B {  // - +
-            negative = base[position] == 0x2D
-            position += 1
+        if scan < end, base[scan] == 0x2D || base[scan] == 0x2B {  // - +
+            negative = base[scan] == 0x2D
+            scan &+= 1
         }
+        let digitsStart = scan
+        // One pass, one comparison per digit, up to the comma (or a byte that makes the field malformed).
         var mantissa: UInt64 = 0
-        if end - position <= 18 {
-            // At most 18 digits, so none is dropped: one pass, one comparison per digit, the counts
-            // from where the point is.
-            var point = -1
-            var scan = position
-            while scan < end {
-                let digit = base[scan] &- 0x30
-                if digit < 10 {
-                    mantissa = mantissa &* 10 &+ UInt64(digit)
-                } else if digit == 0x2E &- 0x30, point < 0 {
-                    point = scan
-                } else {
-                    malformed += 1
-                    return nil
-                }
-                scan += 1
+        var point = -1
+        while scan < end {
+            let digit = base[scan] &- 0x30
+            if digit < 10 {
+                mantissa = mantissa &* 10 &+ UInt64(digit)
+            } else if digit == 0x2E &- 0x30, point < 0 {
+                point = scan
+            } else {
+                break
             }
-            let integerDigits = point < 0 ? end - position : point - position
-            let scale = point < 0 ? 0 : end - point - 1
-            guard integerDigits + scale > 0 else {
-                malformed += 1
-                return nil
-            }
-            return (mantissa, scale, integerDigits, negative)
+            scan &+= 1
         }
+        if scan < end, base[scan] != 0x2C {
+            // Something else than a digit or a first point: skip the rest of the field.
+            while scan < end, base[scan] != 0x2C { scan &+= 1 }
+            leaveField(at: scan)
+            malformed &+= 1
+            return nil
+        }
+        leaveField(at: scan)
+        guard scan != fieldStart else { return nil }  // empty
+        guard scan &- digitsStart <= 18 else {
+            return Self.longDecimal(base, from: digitsStart, to: scan, negative: negative, malformed: &malformed)
+        }
+        // At most 18 digits, so none is dropped: the counts from where the point is.
+        let integerDigits = point < 0 ? scan &- digitsStart : point &- digitsStart
+        let scale = point < 0 ? 0 : scan &- point &- 1
+        guard integerDigits &+ scale > 0 else {
+            malformed &+= 1
+            return nil
+        }
+        return (mantissa, scale, integerDigits, negative)
+    }
+
+    /// A decimal field of more than 18 characters (after its sign), valid ones only: the first 18
+    /// digits are kept, later fraction digits dropped; more than 18 integer digits are malformed.
+    @inline(never)
+    private static func longDecimal(
+        _ base: UnsafePointer<UInt8>, from: Int, to end: Int, negative: Bool, malformed: inout Int
+    ) -> (mantissa: UInt64, scale: Int, integerDigits: Int, negative: Bool)? {
+        var mantissa: UInt64 = 0
         var digits = 0, scale = 0, integerDigits = 0
         var seenPoint = false
+        var position = from
         while position < end {
             let byte = base[position]
             if byte >= 0x30, byte <= 0x39 {
@@ -288,11 +332,8 @@ struct Reader {
                     malformed += 1
                     return nil
                 }
-            } else if byte == 0x2E, !seenPoint {
-                seenPoint = true
             } else {
-                malformed += 1
-                return nil
+                seenPoint = true  // the first pass let through digits and one point only
             }
             position += 1
         }
@@ -303,19 +344,26 @@ struct Reader {
         return (mantissa, scale, integerDigits, negative)
     }
 
+    @inline(__always)
     mutating func double(_ index: Int) -> Double? {
         guard let (mantissa, scale, _, negative) = decimal(index) else { return nil }
         let value = Double(mantissa) / exactPowerOfTen(scale)
         return negative ? -value : value
     }
 
+    @inline(__always)
     mutating func int(_ index: Int) -> Int? {
         guard let (mantissa, scale, _, negative) = decimal(index) else { return nil }
-        guard scale == 0 || mantissa % UInt64(exactPowerOfTen(scale)) == 0 else {
-            malformed += 1
+        if scale == 0 {
+            let whole = Int(mantissa)
+            return negative ? -whole : whole
+        }
+        let unit = UInt64(exactPowerOfTen(scale))
+        guard mantissa % unit == 0 else {
+            malformed &+= 1
             return nil
         }
-        let whole = Int(mantissa / UInt64(exactPowerOfTen(scale)))
+        let whole = Int(mantissa / unit)
         return negative ? -whole : whole
     }
 
@@ -337,7 +385,7 @@ struct Reader {
             return nil
         }
         var degrees = Double(wholeDegrees) + minutes / 60
-        switch fields.byte(hemisphere) {
+        switch byte(hemisphere) {
         case 0x53, 0x57: degrees = -degrees  // S, W
         case 0x4E, 0x45: break  // N, E
         case nil: return nil
@@ -374,12 +422,4 @@ struct Reader {
         // The pivot of NMEADate.twoDigitYears (its tests hold the two together).
         return NMEADate(year: yy < 80 ? 2000 + yy : 1900 + yy, month: month, day: day)
     }
-}
-
-/// Room for the boundaries of ``NMEASentenceParser/maximumFields`` fields, allocated once per parser.
-/// A parser copies it before writing when the buffer is shared, so parser values stay independent.
-final class FieldBounds: @unchecked Sendable {
-    let bounds = UnsafeMutableBufferPointer<Int32>.allocate(capacity: 2 * NMEASentenceParser.maximumFields)
-
-    deinit { bounds.deallocate() }
 }

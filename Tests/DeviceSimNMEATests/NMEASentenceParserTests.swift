@@ -81,6 +81,32 @@ import Testing
         #expect(gsa.pdop == 3.6 && gsa.hdop == 2.0 && gsa.vdop == 3.0)
     }
 
+    @Test func satelliteListsKeptFromEarlierSentencesStayAsTheyWere() {
+        // The parser reuses its list storage for the next GSA or GSV: a sentence the caller kept must
+        // not see the next one's satellites.
+        var framer = NMEAFramer()
+        var parser = NMEASentenceParser()
+        var sentences: [NMEASentence] = []
+        let input = [
+            line("GPGSV,2,1,08,01,40,083,46,02,17,308,41,12,07,344,39,14,22,228,45"),
+            line("GPGSV,2,2,08,15,10,050,30,18,55,120,44"),
+            line("GPGSA,A,3,01,02,12,,,,,,,,,,2.5,1.3,2.1"),
+            line("GPGSA,A,3,14,15,,,,,,,,,,,2.6,1.4,2.2"),
+        ].map { $0 + "\r\n" }.joined()
+        Array(input.utf8).withUnsafeBytes { framer.feed($0) { body in parser.parse(body) { sentences.append($0) } } }
+        #expect(sentences.count == 4)
+        guard sentences.count == 4, case .gsv(let first) = sentences[0], case .gsv(let second) = sentences[1],
+            case .gsa(let firstUsed) = sentences[2], case .gsa(let secondUsed) = sentences[3]
+        else {
+            Issue.record("not two GSV and two GSA sentences: \(sentences)")
+            return
+        }
+        #expect(first.satellites.map(\.prn) == [1, 2, 12, 14])
+        #expect(second.satellites.map(\.prn) == [15, 18])
+        #expect(firstUsed.satellitesUsed == [1, 2, 12])
+        #expect(secondUsed.satellitesUsed == [14, 15])
+    }
+
     @Test func gsvFieldsAreFoundWhereverTheCommasFallAndAtMost64AreRead() {
         // Satellites whose numbers take one to three digits move every later comma to another place in
         // its eight-byte word; 20 satellites make 84 fields, of which the first 64 are read (the 64th,
