@@ -80,10 +80,9 @@ public final class ScenarioSimulation {
     /// The folder of the devices' databases (`<device id>.sqlite`); a temporary one is made only when
     /// a database is first opened.
     public let dataFolder: DataFolder
-    /// The devices' database connections open at once: at most about a thousand (40 MB), however
-    /// many devices the scenario has (a device's database opens its file again when its app next uses
-    /// it; a fleet of up to a thousand devices never reopens one).
-    public let connectionPool = SQLiteConnectionPool(capacity: 1024)
+    /// The devices' database connections open at once: at most a few hundred, however many devices
+    /// the scenario has (a device's database opens its file again when its app next uses it).
+    public let connectionPool = SQLiteConnectionPool(capacity: 256)
     /// Devices whose prompts a person answers (live, from the keyboard): the timeline's scripted
     /// answers for them are skipped, so the person's answer is the one that counts.
     public var devicesAnsweredByUser: Set<String> = []
