@@ -43,8 +43,12 @@ public final class SQLiteConnection {
     /// allocation) takes one process-wide mutex, and two scenarios writing their devices' databases
     /// on two threads queue on it. Nothing here reads the statistics. When the process has used
     /// SQLite already (a host program's own databases), SQLite refuses the change and keeps its
-    /// settings.
-    private static let configureSQLite: Void = { _ = devicesim_sqlite3_disable_memory_statistics() }()
+    /// settings. Also before it: each connection's page cache grows a page at a time (a device's
+    /// database has a handful of pages) instead of taking a 20-page block at every open.
+    private static let configureSQLite: Void = {
+        _ = devicesim_sqlite3_disable_memory_statistics()
+        _ = devicesim_sqlite3_page_cache_on_demand()
+    }()
 
     /// Closes the connection; an open transaction is rolled back by SQLite.
     func close() {

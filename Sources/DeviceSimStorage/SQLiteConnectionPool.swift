@@ -4,7 +4,7 @@
 ///
 /// Closing a connection between transactions changes nothing in the file (every write is one committed
 /// transaction, and the rollback journal is in memory), so a run's files are the same whatever the
-/// capacity; what it bounds is memory (about 150 KB an open connection) and the work SQLite's unix VFS
+/// capacity; what it bounds is memory (40 to 75 KB an open connection) and the work SQLite's unix VFS
 /// does at every open (it walks its list of the process's open files).
 ///
 /// ```swift
@@ -18,6 +18,12 @@ public final class SQLiteConnectionPool {
     public let capacity: Int
     /// The databases whose connection is open, with when each was last used.
     private var open: [ObjectIdentifier: (database: SQLiteDatabase, lastUse: UInt64)] = [:]
+    /// Every use of an open database, oldest first; an entry whose instant is no longer its
+    /// database's last use (or whose database closed) is stale and skipped. The least recently used
+    /// database is the first entry that is not stale: found without looking at every open one.
+    private var uses: [(database: ObjectIdentifier, instant: UInt64)] = []
+    /// Where ``uses`` begins (entries before it were taken).
+    private var usesStart = 0
     private var clock: UInt64 = 0
 
     /// A pool of at most `capacity` open connections (at least one).
@@ -30,8 +36,11 @@ public final class SQLiteConnectionPool {
 
     /// `database` was used: it is now the most recently used.
     func touch(_ database: SQLiteDatabase) {
+        let key = ObjectIdentifier(database)
+        guard open[key] != nil else { return }
         clock &+= 1
-        open[ObjectIdentifier(database)]?.lastUse = clock
+        open[key]?.lastUse = clock
+        record(database, at: clock)
     }
 
     /// `database` opened its connection: the least recently used idle ones are closed while the pool
@@ -39,18 +48,36 @@ public final class SQLiteConnectionPool {
     func opened(_ database: SQLiteDatabase) {
         clock &+= 1
         open[ObjectIdentifier(database)] = (database, clock)
-        while open.count > capacity {
-            var oldest: (database: SQLiteDatabase, lastUse: UInt64)?
-            for entry in open.values where !entry.database.isInUse && entry.database !== database {
-                if entry.lastUse < oldest?.lastUse ?? .max { oldest = entry }
+        record(database, at: clock)
+        var busy: [(database: SQLiteDatabase, lastUse: UInt64)] = []
+        while open.count > capacity, usesStart < uses.count {
+            let (key, instant) = uses[usesStart]
+            usesStart += 1
+            guard let entry = open[key], entry.lastUse == instant else { continue }   // stale
+            if entry.database.isInUse || entry.database === database {
+                busy.append(entry)
+                continue
             }
-            guard let oldest else { return }
-            oldest.database.close()
+            entry.database.close()
+        }
+        // Busy ones stay the least recently used, in their order, for the next time.
+        for entry in busy.reversed() {
+            usesStart -= 1
+            uses[usesStart] = (ObjectIdentifier(entry.database), entry.lastUse)
         }
     }
 
     /// `database` closed its connection.
     func closed(_ database: SQLiteDatabase) {
         open[ObjectIdentifier(database)] = nil
+    }
+
+    /// Notes a use; the log is rebuilt from the open databases when stale entries make up most of it.
+    private func record(_ database: SQLiteDatabase, at instant: UInt64) {
+        uses.append((ObjectIdentifier(database), instant))
+        if uses.count - usesStart > 4 * max(open.count, 64) || usesStart > max(uses.count / 2, 1024) {
+            uses = open.map { ($0.key, $0.value.lastUse) }.sorted { $0.instant < $1.instant }
+            usesStart = 0
+        }
     }
 }
