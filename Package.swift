@@ -189,7 +189,7 @@ let package = Package(
         .testTarget(name: "DeviceSimRoutesTests", dependencies: ["DeviceSimRoutes", "DeviceSimTesting"], path: "Tests/Apps/RoutesTests"),
         .testTarget(name: "DeviceSimTaskListTests", dependencies: ["DeviceSimTaskList", "DeviceSimTesting", "DeviceSimTestSupport"], path: "Tests/Apps/TaskListTests"),
         // Scenario files of the bundled apps run here: the tests register them (BundledApps.all).
-        .testTarget(name: "DeviceSimScenarioTests", dependencies: ["DeviceSim", "DeviceSimScenario", "DeviceSimRoads", "CafeCheckIn", "DeviceSimTestSupport"]),
+        .testTarget(name: "DeviceSimScenarioTests", dependencies: ["DeviceSim", "DeviceSimScenario", "DeviceSimRoads", "CafeCheckIn", "DeviceSimTestSupport", .product(name: "Yams", package: "Yams")]),
         // A @MainActor view model as a scenario app, and a developer's own devicesim registering it (issue 44).
         .target(name: "CafeCheckIn", dependencies: ["DeviceSimHAL", "DeviceSimScenario"], path: "Tests/CafeCheckInExample/Sources/CafeCheckIn"),
         .executableTarget(name: "cafe-devicesim", dependencies: ["CafeCheckIn", "DeviceSimCLI"], path: "Tests/CafeCheckInExample/Sources/cafe-devicesim"),

@@ -7,10 +7,16 @@ the CPU time is the figure to judge) and the peak memory (ru_maxrss of the child
 
   swift build -c release --product devicesim
   nice python3 Benchmarks/limits/validate-at-limits.py .build/release/devicesim [KIND ...]
+  nice python3 Benchmarks/limits/validate-at-limits.py .build/release/devicesim --against /tmp/old-devicesim --pairs 3 scenario stored fleet
 
 Kinds: scenario (`event:` expectations), stored (`stored:` expectations), world (places), game
 (campus-game objectives), gpx (track points), each at its limit, checked by `devicesim validate`;
-results (one-scenario run records, the smallest a run writes), merged by `devicesim merge`.
+results (one-scenario run records, the smallest a run writes), merged by `devicesim merge`;
+fleet (not a limit: the 100,000-device fleet of Benchmarks/fleet/make-fleet.py, 5 friends, 1 h, about
+28 MB), checked by `devicesim validate -q` (issue 46: under 3 s).
+With `--against OLD`, each file is checked by OLD and by the build under test in turn, `--pairs` times
+(default 3), and the CPU seconds of each pair are printed with their ratio (new / old): on a shared
+machine, alternating runs are the fair comparison.
 Budget (issue 47): under 5 s each on the release build. A file one byte over its limit must be
 refused with a message naming the limit: `--over` makes each file 1 KiB over its limit instead.
 """
@@ -20,6 +26,7 @@ MiB = 1 << 20
 # The limits in the sources: ScenarioParser.maximumFileSize (scenario, stored; game files share it),
 # WorldParser.maximumFileSize, GPXDocument.maximumFileSize, RunRecordCoding.maximumFileSize.
 LIMITS = {"scenario": 32 * MiB, "stored": 32 * MiB, "world": 4 * MiB, "game": 8 * MiB, "gpx": 4 * MiB, "results": 32 * MiB}
+KINDS = list(LIMITS) + ["fleet"]
 OVER = False
 
 def fill(path, head, entry, tail, limit):
@@ -67,6 +74,11 @@ def make(kind, folder):
                      "</trkseg></trk></gpx>\n", limit)
         with open(scenario, "w") as out:
             out.write("name: a track at its limit\ndevices:\n  - { id: phone, track: { file: t.gpx } }\nduration: 1m\n")
+    elif kind == "fleet":
+        maker = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fleet", "make-fleet.py")
+        with open(scenario, "w") as out:
+            subprocess.run([sys.executable, maker, "--devices", "100000", "--friends", "5", "--hours", "1"], stdout=out, check=True)
+        count = 100000
     elif kind == "results":
         # A whole run of one scenario file under many seeds: records are checked against the header.
         scenario = os.path.join(folder, "r.jsonl")
@@ -80,32 +92,59 @@ def make(kind, folder):
                 out.write('{"format":"devicesim-results/1","planSize":%d,"seeds":"1-%d"}\n' % (count, count) + text)
     return scenario, count
 
+def check(binary, kind, scenario):
+    """Runs the check of `scenario` by `binary`: (wall seconds, CPU seconds, peak bytes, exit, last line)."""
+    start = time.monotonic()
+    if kind == "results":
+        command = [binary, "merge", "--quiet", scenario]
+    elif kind == "fleet":
+        command = [binary, "validate", "-q", scenario]
+    else:
+        command = [binary, "validate", scenario]
+    child = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    timer = threading.Timer(600, child.kill)
+    timer.start()
+    stderr = child.stderr.read()
+    _, code, usage = os.wait4(child.pid, 0)
+    timer.cancel()
+    seconds = time.monotonic() - start
+    status = os.waitstatus_to_exitcode(code) if seconds < 600 else "timeout"
+    message = (stderr.strip().splitlines() or [""])[-1][:160] if seconds < 600 else "over 600 s"
+    return seconds, usage.ru_utime + usage.ru_stime, usage.ru_maxrss * 1024, status, message
+
 def main():
     global OVER
     arguments = sys.argv[1:]
     if "--over" in arguments:
         OVER = True
         arguments.remove("--over")
+    against, pairs = None, 3
+    if "--against" in arguments:
+        at = arguments.index("--against")
+        against = os.path.abspath(arguments[at + 1])
+        del arguments[at:at + 2]
+    if "--pairs" in arguments:
+        at = arguments.index("--pairs")
+        pairs = int(arguments[at + 1])
+        del arguments[at:at + 2]
     binary = os.path.abspath(arguments[0])
-    kinds = arguments[1:] or list(LIMITS)
+    kinds = arguments[1:] or KINDS
     for kind in kinds:
         with tempfile.TemporaryDirectory() as folder:
             scenario, count = make(kind, folder)
             size = sum(os.path.getsize(os.path.join(folder, f)) for f in os.listdir(folder))
-            start = time.monotonic()
-            command = [binary, "merge", "--quiet", scenario] if kind == "results" else [binary, "validate", scenario]
-            child = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-            timer = threading.Timer(600, child.kill)
-            timer.start()
-            stderr = child.stderr.read()
-            _, code, usage = os.wait4(child.pid, 0)
-            timer.cancel()
-            seconds = time.monotonic() - start
-            status = os.waitstatus_to_exitcode(code) if seconds < 600 else "timeout"
-            message = (stderr.strip().splitlines() or [""])[-1][:160] if seconds < 600 else "over 600 s"
-            peak = usage.ru_maxrss * 1024
-            cpu = usage.ru_utime + usage.ru_stime
-            print("%-8s %6.1f MiB  %8d entries  %7.2f s wall  %7.2f s CPU  peak %s MB  exit %s  %s" % (
-                kind, size / MiB, count, seconds, cpu, peak // MiB, status, message), flush=True)
+            if against is None:
+                seconds, cpu, peak, status, message = check(binary, kind, scenario)
+                print("%-8s %6.1f MiB  %8d entries  %7.2f s wall  %7.2f s CPU  peak %s MB  exit %s  %s" % (
+                    kind, size / MiB, count, seconds, cpu, peak // MiB, status, message), flush=True)
+                continue
+            ratios = []
+            for pair in range(pairs):
+                _, old_cpu, old_peak, old_status, _ = check(against, kind, scenario)
+                _, new_cpu, new_peak, new_status, message = check(binary, kind, scenario)
+                ratios.append(new_cpu / old_cpu)
+                print("%-8s %6.1f MiB  pair %d  old %7.2f s CPU %5d MB exit %s  new %7.2f s CPU %5d MB exit %s  ratio %.3f  %s" % (
+                    kind, size / MiB, pair + 1, old_cpu, old_peak // MiB, old_status, new_cpu, new_peak // MiB, new_status, new_cpu / old_cpu, message), flush=True)
+            print("%-8s ratio new/old: median %.3f (%.3f-%.3f) over %d pairs" % (kind, sorted(ratios)[len(ratios) // 2], min(ratios), max(ratios), pairs), flush=True)
 
 main()

@@ -1,6 +1,5 @@
 import Foundation
 import DeviceSimSimulated
-import Yams
 
 /// Instants written on the scenario's local clock: a step's or a probe's `at:` and the bounds of a
 /// `within:` may be `YYYY-MM-DD HH:MM local` (or `HH:MM:SS`), a wall-clock time in the scenario's
@@ -26,36 +25,31 @@ enum LocalClockTimes {
     static func resolve(_ root: YAMLNode, start: Date, timeZone: TimeZone) throws(ScenarioError) -> YAMLNode {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
-        let node = try rewrite(root.node, underKey: nil, file: root.file, start: start, calendar: calendar)
-        return YAMLNode(node, file: root.file, places: root.places)
-    }
-
-    private static func rewrite(_ node: Node, underKey key: String?, file: String, start: Date, calendar: Calendar) throws(ScenarioError) -> Node {
-        switch node {
-        case .scalar(let scalar):
-            guard let key, keys.contains(key), scalar.string.hasSuffix(" local") else { return node }
-            let offset = try self.offset(of: scalar, file: file, start: start, calendar: calendar)
-            return .scalar(Node.Scalar(offset, scalar.tag, .plain, scalar.mark))
-        case .mapping(let mapping):
-            var pairs: [(Node, Node)] = []
-            for (name, value) in mapping {
-                pairs.append((name, try rewrite(value, underKey: name.scalar?.string, file: file, start: start, calendar: calendar)))
+        // The scalars to rewrite, found with the key each value stands under.
+        var clockTimes: Set<UInt32> = []
+        func find(_ node: YAMLNode, underKey key: String?) {
+            if let pairs = node.pairs {
+                for (name, value) in pairs { find(value, underKey: name.scalarText) }
+            } else if let items = node.items {
+                // A `within: [from, until]` keeps its key for its items; other lists start afresh.
+                for item in items { find(item, underKey: key == "within" ? key : nil) }
+            } else if let key, keys.contains(key), node.scalarText?.hasSuffix(" local") == true {
+                clockTimes.insert(node.index)
             }
-            return .mapping(Node.Mapping(pairs, mapping.tag, mapping.style, mapping.mark))
-        case .sequence(let sequence):
-            // A `within: [from, until]` keeps its key for its items; other lists start afresh.
-            var items: [Node] = []
-            for item in sequence { items.append(try rewrite(item, underKey: key == "within" ? key : nil, file: file, start: start, calendar: calendar)) }
-            return .sequence(Node.Sequence(items, sequence.tag, sequence.style, sequence.mark))
-        case .alias:
-            return node
         }
+        find(root, underKey: nil)
+        guard !clockTimes.isEmpty else { return root }
+        let copied = try root.copy(file: root.file, places: root.places) { (node) throws(ScenarioError) -> YAMLNode.Replacement in
+            guard clockTimes.contains(node.index) else { return .keep }
+            return .text(try offset(of: node, start: start, calendar: calendar), style: .plain)
+        }
+        return copied ?? root
     }
 
     /// `2026-09-06 00:00 local` as seconds after `start` (`"660s"`).
-    static func offset(of scalar: Node.Scalar, file: String, start: Date, calendar: Calendar) throws(ScenarioError) -> String {
-        let text = scalar.string
-        let location = SourceLocation(file: file, line: scalar.mark?.line ?? 1, column: scalar.mark?.column ?? 1)
+    static func offset(of scalar: YAMLNode, start: Date, calendar: Calendar) throws(ScenarioError) -> String {
+        let text = scalar.scalarText ?? ""
+        let location = scalar.location
         let clock = String(text.dropLast(" local".count)).trimmingCharacters(in: .whitespaces)
         let parts = clock.split(separator: " ")
         let date = parts.first.map { $0.split(separator: "-").compactMap { Int($0) } } ?? []

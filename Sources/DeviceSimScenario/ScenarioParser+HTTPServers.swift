@@ -3,7 +3,6 @@ import DeviceSimServer
 import DeviceSimSimulated
 import DeviceSimTime
 import Foundation
-import Yams
 
 /// `http-servers:` (what the servers that the apps' `URLSession` requests reach answer, and where
 /// their requests fail) and `http:` expectations (what a server was sent, received, applied, answered).
@@ -151,29 +150,26 @@ extension ScenarioParser {
     /// The JSON text of a YAML value: mappings as objects (keys sorted), lists as arrays, plain
     /// numbers, `true`/`false` and `null` as themselves, anything else (or quoted) as a string.
     static func jsonText(_ node: YAMLNode) throws(ScenarioError) -> String {
-        switch node.node {
-        case .mapping(let mapping):
+        if let pairs = node.pairs {
             var members: [(String, String)] = []
-            for (key, value) in mapping {
-                guard case .scalar(let scalar) = key else { throw YAMLNode(key, file: node.file).error("JSON keys are plain words") }
-                members.append((JSONString.quote(scalar.string), try jsonText(YAMLNode(value, file: node.file))))
+            for (key, value) in pairs {
+                guard let name = key.scalarText else { throw key.error("JSON keys are plain words") }
+                members.append((JSONString.quote(name), try jsonText(value)))
             }
             return "{" + members.sorted { $0.0 < $1.0 }.map { "\($0.0):\($0.1)" }.joined(separator: ",") + "}"
-        case .sequence(let sequence):
-            var items: [String] = []
-            for item in sequence { items.append(try jsonText(YAMLNode(item, file: node.file))) }
-            return "[" + items.joined(separator: ",") + "]"
-        case .scalar(let scalar):
-            guard scalar.style == .plain else { return JSONString.quote(scalar.string) }
-            let text = scalar.string
-            if text == "true" || text == "false" { return text }
-            if text == "null" || text == "~" || text.isEmpty { return "null" }
-            if let int = Int(text) { return String(int) }
-            if let double = Double(text), double.isFinite, text.first.map({ $0.isNumber || $0 == "-" }) == true { return "\(double)" }
-            return JSONString.quote(text)
-        default:
-            throw node.error("a json: body is a mapping, a list or a value; aliases are not followed")
         }
+        if let items = node.items {
+            var texts: [String] = []
+            for item in items { texts.append(try jsonText(item)) }
+            return "[" + texts.joined(separator: ",") + "]"
+        }
+        let text = node.scalarText ?? ""
+        guard node.isPlainScalar else { return JSONString.quote(text) }
+        if text == "true" || text == "false" { return text }
+        if text == "null" || text == "~" || text.isEmpty { return "null" }
+        if let int = Int(text) { return String(int) }
+        if let double = Double(text), double.isFinite, text.first.map({ $0.isNumber || $0 == "-" }) == true { return "\(double)" }
+        return JSONString.quote(text)
     }
 
     /// An `http:` expectation (`http: POST /check-ins`, with `applied: 1` and the other counts) as the

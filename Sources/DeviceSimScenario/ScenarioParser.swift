@@ -16,8 +16,8 @@ public enum ScenarioParser {
     public static let maximumDuration: Duration = .seconds(30 * 86_400)
     /// The largest scenario file accepted: 32 MiB, so that a fleet of 100,000 devices of one line each
     /// (about 28 MB from `Benchmarks/fleet/make-fleet.py`) is still read. Validating 32 MiB of the
-    /// smallest expectations takes longer than 5 s (`Benchmarks/limits/validate-at-limits.py scenario`):
-    /// Yams builds a node tree of the whole document first.
+    /// smallest expectations still takes longer than 5 s (`Benchmarks/limits/validate-at-limits.py
+    /// scenario`): each expectation's keys are read by several readers in turn.
     public static let maximumFileSize = 32 << 20
 
     /// The top-level keys every scenario file may use; registered apps add their servers' keys
@@ -474,8 +474,7 @@ public enum ScenarioParser {
     static func parseStep(
         _ node: YAMLNode, devices: [DeviceSpec], places: [String: GeoCoordinate], world: World?, variables: [String]
     ) throws(ScenarioError) -> TimelineStep {
-        let tree = YAMLTree(node.node)
-        let references = tree.references(file: node.file)
+        let references = ScenarioVariables.references(in: node)
         guard !references.isEmpty else { return try parseStepAsWritten(node, devices: devices, places: places, world: world) }
         for (name, location) in references where !variables.contains(name) {
             throw ScenarioError(unknownVariableMessage(name, variables: variables), at: location)
@@ -489,8 +488,11 @@ public enum ScenarioParser {
         }
         let names = references.map(\.name).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
         let placeholders = Dictionary(uniqueKeysWithValues: names.map { ($0, $0) })
-        var step = try parseStepAsWritten(YAMLNode(tree.node(placeholders)!, file: node.file, places: node.places), devices: devices, places: places, world: world)
-        step.template = StepTemplate(tree: tree, variables: names)
+        // The step on its own: the template does not keep the rest of the file alive. (A copy that
+        // keeps every scalar is never nil, nor one with every variable given a value.)
+        let template = StepTemplate(step: try node.copy(file: node.file, places: nil)!, variables: names)
+        var step = try parseStepAsWritten(template.node(file: node.file, values: placeholders, places: node.places)!, devices: devices, places: places, world: world)
+        step.template = template
         return step
     }
 
@@ -720,7 +722,7 @@ public enum ScenarioParser {
     /// Each field must be one of `fields` of the event `event` (nil: any field); a value may use the
     /// captured `variables` (`${temp}`), compared with their values as the run goes.
     static func parseFieldConditions(_ whereNode: YAMLNode, of event: String, fields: [String]?, variables: [String] = []) throws(ScenarioError) -> [FieldCondition] {
-        guard case .mapping = whereNode.node else { throw whereNode.error("expected a mapping of field: value") }
+        guard whereNode.isMapping else { throw whereNode.error("expected a mapping of field: value") }
         let keys = try whereNode.mapping(allowing: (try? whereNode.fieldNames()) ?? [], what: "where").keys
         let whereMap = try whereNode.mapping(allowing: keys, what: "where")
         var conditions: [FieldCondition] = []
@@ -912,8 +914,7 @@ public enum ScenarioParser {
 extension YAMLNode {
     /// The keys of a mapping node, whatever they are.
     public func fieldNames() throws -> [String] {
-        guard case .mapping(let mapping) = node else { return [] }
-        return mapping.keys.compactMap { $0.scalar?.string }
+        pairs?.compactMap { $0.key.scalarText } ?? []
     }
 }
 

@@ -2,7 +2,6 @@ import DeviceSimHAL
 import DeviceSimSimulated
 import DeviceSimTime
 import Foundation
-import Yams
 
 /// Values produced during a run and used by later steps: an event expectation keeps fields of its
 /// first matching event (`capture: { password: temp }`), and a step's values name them (`${temp}`).
@@ -47,6 +46,14 @@ public enum ScenarioVariables {
         }
     }
 
+    /// The variables `${name}` in the scalars of `node` (keys included), each with the location of the
+    /// scalar it is in.
+    static func references(in node: YAMLNode) -> [(name: String, location: SourceLocation)] {
+        node.scalars.flatMap { scalar in
+            references(in: scalar.scalarText ?? "").map { reference in (reference.name, scalar.location) }
+        }
+    }
+
     static func isName(_ text: String) -> Bool {
         guard let first = text.unicodeScalars.first, CharacterSet.letters.contains(first) else { return false }
         return text.unicodeScalars.allSatisfy { CharacterSet.alphanumerics.contains($0) || $0 == "-" || $0 == "_" }
@@ -85,69 +92,18 @@ public enum ScenarioVariables {
 /// A timeline step that uses variables, kept as written so it is read again, with the variables'
 /// values, when its time comes (its app action is parsed then).
 public struct StepTemplate: Sendable {
-    /// The step's YAML.
-    let tree: YAMLTree
+    /// The step's YAML, in a document of its own.
+    let step: YAMLNode
     /// The variables it uses, in order of first use.
     public let variables: [String]
 
     /// The step's node with `values` substituted for its variables (nil when one has no value), whose
-    /// positions may name `places` (the scenario's world's).
-    func node(file: String, values: [String: String], places: [String: GeoCoordinate]) -> YAMLNode? {
-        tree.node(values).map { YAMLNode($0, file: file, places: places) }
-    }
-}
-
-/// A YAML node's scalars, mappings and lists with their marks: a copy of a Yams node that can cross
-/// into a ``Scenario`` (which is `Sendable`; Yams nodes are not).
-indirect enum YAMLTree: Sendable {
-    case scalar(String, Mark?)
-    case mapping([(key: YAMLTree, value: YAMLTree)], Mark?)
-    case sequence([YAMLTree], Mark?)
-
-    init(_ node: Node) {
-        switch node {
-        case .scalar(let scalar): self = .scalar(scalar.string, scalar.mark)
-        case .mapping(let mapping): self = .mapping(mapping.map { (YAMLTree($0.key), YAMLTree($0.value)) }, mapping.mark)
-        case .sequence(let sequence): self = .sequence(sequence.map(YAMLTree.init), sequence.mark)
-        case .alias(let alias): self = .scalar("", alias.mark)   // refused before parsing (AnchorScan)
-        }
-    }
-
-    /// The variables `${name}` in the tree's scalars (keys included), each with the location of the
-    /// scalar it is in.
-    func references(file: String) -> [(name: String, location: SourceLocation)] {
-        switch self {
-        case .scalar(let text, let mark):
-            return ScenarioVariables.references(in: text).map { reference in
-                (reference.name, SourceLocation(file: file, line: mark?.line ?? 1, column: (mark?.column ?? 1)))
-            }
-        case .mapping(let pairs, _):
-            return pairs.flatMap { $0.key.references(file: file) + $0.value.references(file: file) }
-        case .sequence(let items, _):
-            return items.flatMap { $0.references(file: file) }
-        }
-    }
-
-    /// The Yams node, with `values` substituted in scalars (nil when a variable has no value).
-    func node(_ values: [String: String]) -> Node? {
-        switch self {
-        case .scalar(let text, let mark):
-            guard let text = ScenarioVariables.substitute(text, values) else { return nil }
-            return .scalar(Node.Scalar(text, .implicit, .any, mark))
-        case .mapping(let pairs, let mark):
-            var nodes: [(Node, Node)] = []
-            for pair in pairs {
-                guard let key = pair.key.node(values), let value = pair.value.node(values) else { return nil }
-                nodes.append((key, value))
-            }
-            return .mapping(Node.Mapping(nodes, .implicit, .any, mark))
-        case .sequence(let items, let mark):
-            var nodes: [Node] = []
-            for item in items {
-                guard let node = item.node(values) else { return nil }
-                nodes.append(node)
-            }
-            return .sequence(Node.Sequence(nodes, .implicit, .any, mark))
+    /// positions may name `places` (the scenario's world's). Its scalars are neither plain nor quoted
+    /// (as a program makes them), whatever the file said.
+    func node(file: String, values: [String: String], places: [String: GeoCoordinate]?) -> YAMLNode? {
+        try? step.copy(file: file, places: places) { (node) throws(ScenarioError) -> YAMLNode.Replacement in
+            guard let text = node.scalarText.flatMap({ ScenarioVariables.substitute($0, values) }) else { return .missing }
+            return .text(text, style: .any)
         }
     }
 }

@@ -1,7 +1,6 @@
 import DeviceSimHAL
 import DeviceSimSimulated
 import Foundation
-import Yams
 
 /// A node of a YAML document with its position, and readers that fail with `file:line:column` errors.
 ///
@@ -10,19 +9,41 @@ import Yams
 /// let map = try root.mapping(allowing: ["name", "seed"])
 /// let name = try map.required("name").string()
 /// ```
-public struct YAMLNode {
-    let node: Node
+public struct YAMLNode: Sendable {
+    /// The document the node is in, with its file and places.
+    let source: YAMLSource
+    /// The node's record in the document.
+    let index: UInt32
+
+    init(_ source: YAMLSource, _ index: UInt32) {
+        self.source = source
+        self.index = index
+    }
+
     /// The file the node came from.
-    public let file: String
+    public var file: String { source.file }
     /// The places of the scenario's world, whose names a position in this node may use
     /// (``coordinate()``): empty in a scenario without a world, nil outside a scenario (a world or game
     /// file's own positions). The node's children have the same.
-    let places: [String: GeoCoordinate]?
+    var places: [String: GeoCoordinate]? { source.places }
 
-    init(_ node: Node, file: String, places: [String: GeoCoordinate]? = nil) {
-        self.node = node
-        self.file = file
-        self.places = places
+    private var record: YAMLDocument.Record { source.document.records[Int(index)] }
+
+    /// The node whose record is the document's child `position`.
+    private func child(_ position: Int) -> YAMLNode {
+        YAMLNode(source, source.document.children[position])
+    }
+
+    /// A mapping's pairs, in file order; nil for a scalar or a list.
+    var pairs: [(key: YAMLNode, value: YAMLNode)]? {
+        guard record.kind == .mapping else { return nil }
+        return stride(from: source.document.childRange(index).lowerBound, to: source.document.childRange(index).upperBound, by: 2).map { (child($0), child($0 + 1)) }
+    }
+
+    /// A list's items; nil for a scalar or a mapping.
+    var items: [YAMLNode]? {
+        guard record.kind == .sequence else { return nil }
+        return source.document.childRange(index).map(child)
     }
 
     /// Every key and scalar value under this node, but the value of its own top-level key `key`
@@ -32,50 +53,58 @@ public struct YAMLNode {
     /// root.texts(leavingOut: "expect").contains("anna@gmail.com")
     /// ```
     func texts(leavingOut key: String) -> Set<String> {
+        let document = source.document
         var texts: Set<String> = []
-        func collect(_ node: Node) {
-            switch node {
-            case .scalar(let scalar): texts.insert(scalar.string)
-            case .sequence(let sequence): for child in sequence { collect(child) }
-            case .mapping(let mapping): for (key, value) in mapping { collect(key); collect(value) }
-            case .alias: break
-            }
+        // A node's subtree is the run of records from its own to its last descendant's.
+        func collect(_ records: Range<Int>) {
+            for position in records where document.records[position].kind == .scalar { texts.insert(document.text(UInt32(position))) }
         }
-        if case .mapping(let mapping) = node {
-            for (name, value) in mapping where name.scalar?.string != key { collect(name); collect(value) }
+        if let pairs {
+            for (name, value) in pairs where !(name.record.kind == .scalar && document.scalar(name.index, equals: key)) {
+                collect(Int(name.index)..<name.subtreeEnd)
+                collect(Int(value.index)..<value.subtreeEnd)
+            }
         } else {
-            collect(node)
+            collect(Int(index)..<subtreeEnd)
         }
         return texts
     }
 
+    /// The record after the last of this node's subtree.
+    private var subtreeEnd: Int {
+        var node = index
+        while true {
+            let range = source.document.childRange(node)
+            guard source.document.records[Int(node)].kind != .scalar, let last = range.last else { return Int(node) + 1 }
+            node = source.document.children[last]
+        }
+    }
+
     /// The same node, whose positions may name `places` (a scenario's world's).
     func placing(_ places: [String: GeoCoordinate]) -> YAMLNode {
-        YAMLNode(node, file: file, places: places)
+        YAMLNode(YAMLSource(source.document, file: file, places: places), index)
     }
 
     /// Parses `text` (one YAML document). Anchors and aliases are refused, so a file cannot expand
     /// itself into something huge.
     public static func parse(_ text: String, file: String) throws(ScenarioError) -> YAMLNode {
         try AnchorScan.rejectAnchorsAndAliases(in: text, file: file)
-        let composed: Node?
+        let document: YAMLDocument?
         do {
-            // No implicit tags: every value is read from its text by the node's own conversions
-            // (`int`, `bool`, `duration`, ...), so resolving each scalar's tag with Yams's regular
-            // expressions (a quarter of the time spent reading a 10,000-device file) buys nothing.
-            composed = try Yams.compose(yaml: text, .basic)
-        } catch let error as YamlError {
-            throw Self.translate(error, file: file, text: text)
+            // libyaml's events straight into a flat document (``YAMLReader``): no tree of Yams nodes, and
+            // no implicit tags (every value is read from its text by the node's own conversions: `int`,
+            // `bool`, `duration`, ...).
+            document = try YAMLReader.read(text)
         } catch {
-            throw ScenarioError("not valid YAML: \(error)", at: SourceLocation(file: file, line: 1, column: 1))
+            throw Self.translate(error, file: file, text: text)
         }
-        guard let composed else {
+        guard let document else {
             throw ScenarioError("the file is empty; expected a YAML mapping", at: SourceLocation(file: file, line: 1, column: 1))
         }
-        return YAMLNode(composed, file: file)
+        return YAMLNode(YAMLSource(document, file: file), document.root)
     }
 
-    private static func translate(_ error: YamlError, file: String, text: String) -> ScenarioError {
+    private static func translate(_ error: YAMLReader.Failure, file: String, text: String) -> ScenarioError {
         func line(_ number: Int) -> String? {
             guard number >= 1 else { return nil }
             var lines = text.split(separator: "\n", maxSplits: number, omittingEmptySubsequences: false)
@@ -84,25 +113,25 @@ public struct YAMLNode {
             return String(lines[number - 1].prefix(200))
         }
         switch error {
-        case .scanner(let context, let problem, let mark, _),
-            .parser(let context, let problem, let mark, _),
-            .composer(let context, let problem, let mark, _):
-            let source = line(mark.line)
-            let character = source.flatMap { $0.dropFirst(max(0, mark.column - 1)).first }
-            var message = "invalid YAML: \(context.map { "\($0.text) " } ?? "")\(problem)"
-            if character == "\t" || (source?.prefix(max(0, mark.column - 1)).contains("\t") ?? false) {
+        case .syntax(let context, let problem, let markLine, let markColumn):
+            let source = line(markLine)
+            let character = source.flatMap { $0.dropFirst(max(0, markColumn - 1)).first }
+            var message = "invalid YAML: \(context.map { "\($0) " } ?? "")\(problem)"
+            if character == "\t" || (source?.prefix(max(0, markColumn - 1)).contains("\t") ?? false) {
                 message += "; this line has a tab: YAML indents with spaces only"
-            } else if let source, let hint = colonInValueHint(line: source, column: mark.column) {
+            } else if let source, let hint = colonInValueHint(line: source, column: markColumn) {
                 message += "; \(hint)"
             } else if problem.contains("indicator") || problem.contains("mapping values are not allowed") || problem.contains("block end") {
                 message += "; check this line's indentation against the lines above it (each level of a list or mapping lines up)"
             }
-            return ScenarioError(message, at: SourceLocation(file: file, line: mark.line, column: mark.column), sourceLine: source)
-        case .duplicatedKeysInMapping(let duplicates, let context):
+            return ScenarioError(message, at: SourceLocation(file: file, line: markLine, column: markColumn), sourceLine: source)
+        case .duplicateKeys(let duplicates, let markLine, let markColumn):
             return ScenarioError(
                 "duplicate key \(duplicates.joined(separator: ", ")) in one mapping",
-                at: SourceLocation(file: file, line: context.mark.line, column: context.mark.column), sourceLine: line(context.mark.line))
-        default:
+                at: SourceLocation(file: file, line: markLine, column: markColumn), sourceLine: line(markLine))
+        case .anchorOrAlias(let isAlias, let markLine, let markColumn):
+            return ScenarioError("YAML \(isAlias ? "aliases (*name)" : "anchors (&name)") are not supported in scenario files", at: SourceLocation(file: file, line: markLine, column: markColumn))
+        case .reader(let error):
             return ScenarioError("invalid YAML: \(error)", at: SourceLocation(file: file, line: 1, column: 1))
         }
     }
@@ -169,7 +198,8 @@ public struct YAMLNode {
 
     /// Where the node starts.
     public var location: SourceLocation {
-        SourceLocation(file: file, line: node.mark?.line ?? 1, column: node.mark?.column ?? 1)
+        let record = record
+        return SourceLocation(file: file, line: Int(record.line), column: Int(record.column))
     }
 
     /// An error at this node.
@@ -178,26 +208,32 @@ public struct YAMLNode {
     }
 
     private var kindName: String {
-        switch node {
-        case .scalar(let scalar): scalar.string.isEmpty ? "an empty value" : "the value '\(MessageText.excerpt(scalar.string))'"
-        case .mapping: "a mapping"
-        case .sequence: "a list"
-        case .alias: "an alias"
+        switch record.kind {
+        case .scalar:
+            let text = source.document.text(index)
+            return text.isEmpty ? "an empty value" : "the value '\(MessageText.excerpt(text))'"
+        case .mapping: return "a mapping"
+        case .sequence: return "a list"
         }
     }
 
     /// The node as a mapping whose keys must all be in `allowed` (an unknown key gets the nearest valid key suggested).
     public func mapping(allowing allowed: [String], what: String = "mapping") throws(ScenarioError) -> YAMLMapping {
-        guard case .mapping(let mapping) = node else {
+        guard record.kind == .mapping else {
             throw error("expected a \(what) with keys \(allowed.joined(separator: ", ")), found \(kindName)")
         }
+        let document = source.document
+        let children = document.childRange(index)
         var entries: [YAMLMapping.Entry] = []
-        let allowedNames = Set(allowed)   // a world's places allow every name they have: a set keeps this linear
-        for (key, value) in mapping {
-            let keyNode = YAMLNode(key, file: file, places: places)
-            guard case .scalar(let scalar) = key else { throw keyNode.error("mapping keys must be plain words") }
-            let name = scalar.string
-            guard allowedNames.contains(name) else {
+        entries.reserveCapacity(children.count / 2)
+        // A world's places allow every name they have: a set keeps this linear. A few keys are found
+        // faster by comparing them.
+        let allowedNames = allowed.count > 16 ? Set(allowed) : nil
+        for position in stride(from: children.lowerBound, to: children.upperBound, by: 2) {
+            let keyNode = child(position)
+            guard keyNode.record.kind == .scalar else { throw keyNode.error("mapping keys must be plain words") }
+            let name = document.text(keyNode.index)
+            guard allowedNames?.contains(name) ?? allowed.contains(name) else {
                 var message = "unknown key '\(MessageText.excerpt(name))' in \(what)"
                 if let suggestion = NearestWord.suggest(for: name, among: allowed) {
                     message += "; did you mean '\(suggestion)'?"
@@ -206,57 +242,50 @@ public struct YAMLNode {
                 }
                 throw keyNode.error(message)
             }
-            entries.append(YAMLMapping.Entry(key: name, keyNode: keyNode, value: YAMLNode(value, file: file, places: places)))
+            entries.append(YAMLMapping.Entry(key: name, keyNode: keyNode, value: child(position + 1)))
         }
         return YAMLMapping(node: self, entries: entries, what: what)
     }
 
     /// The node as a list.
     public func sequence(what: String = "list") throws(ScenarioError) -> [YAMLNode] {
-        guard case .sequence(let sequence) = node else { throw error("expected a \(what), found \(kindName)") }
-        return sequence.map { YAMLNode($0, file: file, places: places) }
+        guard let items else { throw error("expected a \(what), found \(kindName)") }
+        return items
     }
 
     /// Whether the node is a list.
-    public var isSequence: Bool {
-        if case .sequence = node { return true }
-        return false
-    }
+    public var isSequence: Bool { record.kind == .sequence }
 
     /// Whether the node is a mapping.
-    public var isMapping: Bool {
-        if case .mapping = node { return true }
-        return false
+    public var isMapping: Bool { record.kind == .mapping }
+
+    /// Whether the node is a scalar written without quotes (`1`, not `'1'` or `"1"`).
+    public var isPlainScalar: Bool {
+        let record = record
+        return record.kind == .scalar && record.style == YAMLDocument.ScalarStyle.plain.rawValue
     }
 
     /// Whether the node is YAML's null written out: `null`, `Null`, `NULL` or `~`, unquoted (an empty
     /// value reads as empty text).
     public var isNull: Bool {
-        guard case .scalar(let scalar) = node, scalar.style == .plain else { return false }
-        return ["null", "Null", "NULL", "~"].contains(scalar.string)
-    }
-
-    /// Whether the node is a scalar written without quotes (`1`, not `'1'` or `"1"`).
-    public var isPlainScalar: Bool {
-        guard case .scalar(let scalar) = node else { return false }
-        return scalar.style == .plain
+        guard isPlainScalar else { return false }
+        return ["null", "Null", "NULL", "~"].contains { source.document.scalar(index, equals: $0) }
     }
 
     /// The node's text, if it is a scalar.
     public var scalarText: String? {
-        if case .scalar(let scalar) = node { return scalar.string }
-        return nil
+        record.kind == .scalar ? source.document.text(index) : nil
     }
 
     /// The node as text.
     public func string(what: String = "text") throws(ScenarioError) -> String {
-        guard case .scalar(let scalar) = node else { throw error("expected \(what), found \(kindName)") }
-        return scalar.string
+        guard let text = scalarText else { throw error("expected \(what), found \(kindName)") }
+        return text
     }
 
     /// The node as a finite number.
     public func double(what: String = "a number") throws(ScenarioError) -> Double {
-        guard case .scalar(let scalar) = node, let value = Double(scalar.string.trimmingCharacters(in: .whitespaces)), value.isFinite else {
+        guard let text = scalarText, let value = Double(DurationText.trimmingSpaces(text)), value.isFinite else {
             throw error("expected \(what), found \(kindName)")
         }
         return value
@@ -264,7 +293,7 @@ public struct YAMLNode {
 
     /// The node as a whole number.
     public func int(what: String = "a whole number") throws(ScenarioError) -> Int {
-        guard case .scalar(let scalar) = node, let value = Int(scalar.string.trimmingCharacters(in: .whitespaces)) else {
+        guard let text = scalarText, let value = Int(DurationText.trimmingSpaces(text)) else {
             throw error("expected \(what), found \(kindName)")
         }
         return value
@@ -329,6 +358,21 @@ public struct YAMLNode {
             throw error(message)
         }
         return text
+    }
+}
+
+
+/// The document a ``YAMLNode`` is in, shared by all its nodes (one reference to count per node), with
+/// the file it came from and the places its positions may name.
+final class YAMLSource: Sendable {
+    let document: YAMLDocument
+    let file: String
+    let places: [String: GeoCoordinate]?
+
+    init(_ document: YAMLDocument, file: String, places: [String: GeoCoordinate]? = nil) {
+        self.document = document
+        self.file = file
+        self.places = places
     }
 }
 
@@ -418,7 +462,7 @@ public enum DurationText {
     /// The nanoseconds `text` denotes (each part rounded, once the total is known to fit) and their
     /// exact sum, unbounded; nil when `text` is not written as a duration.
     private static func read(_ text: String) -> (nanoseconds: Int64, exact: Double)? {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = trimmingSpaces(text)
         if let seconds = Double(trimmed) {
             guard seconds.isFinite, seconds >= 0 else { return nil }
             let exact = seconds * 1e9
@@ -440,6 +484,17 @@ public enum DurationText {
         let exact = parts.reduce(0, +)
         guard exact < 1e18 else { return (0, exact) }
         return (parts.reduce(Int64(0)) { $0 + Int64($1.rounded()) }, exact)
+    }
+
+    /// `text` without the spaces (`CharacterSet.whitespaces`: spaces and tabs, Unicode's too) it starts
+    /// or ends with. A text that starts and ends with ASCII other than a space or a tab (nearly every
+    /// value) is returned as it is, without Foundation's trimming, which costs more than reading it.
+    static func trimmingSpaces(_ text: String) -> String {
+        func isKept(_ byte: UInt8?) -> Bool {
+            guard let byte else { return false }
+            return byte < 0x80 && byte != UInt8(ascii: " ") && byte != UInt8(ascii: "\t")
+        }
+        return isKept(text.utf8.first) && isKept(text.utf8.last) ? text : text.trimmingCharacters(in: .whitespaces)
     }
 
     /// `duration` written the way ``parse(_:)`` reads it, e.g. `1h30m`, `90s`, `250ms`.
