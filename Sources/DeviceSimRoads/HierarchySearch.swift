@@ -24,6 +24,12 @@ public struct HierarchySearch {
     /// Nodes taken from the queues by the last query (a measure of its work).
     public private(set) var settledCount = 0
 
+    /// One direction's arcs of the hierarchy, node by node: node `n`'s are `starts[n]..<starts[n + 1]`,
+    /// each leading to `ends[arc]` at `costs[arc]` (the upward arcs, or the arcs from higher nodes).
+    private struct Arcs {
+        let starts: [Int32], ends: [Int32], costs: [RouteCost]
+    }
+
     /// One direction's search state.
     private struct Side {
         var costs: [RouteCost]
@@ -59,6 +65,27 @@ public struct HierarchySearch {
                 parentArcs[Int(endpoint.node)] = -1
                 origins[Int(endpoint.node)] = Int32(index)
                 heap.insert(endpoint.node, key: cost)
+            }
+        }
+
+        /// Expands `node`, settled at `key`: nothing when a higher node reaches it more cheaply through
+        /// `stallArcs` (stall-on-demand: no least-cost path goes up from it), else each of its
+        /// `relaxArcs` relaxed.
+        @inline(__always)
+        mutating func expand(_ node: Int32, key: RouteCost, stallingOn stallArcs: Arcs, relaxing relaxArcs: Arcs) {
+            for arc in Int(stallArcs.starts[Int(node)])..<Int(stallArcs.starts[Int(node) + 1]) {
+                let above = costs[Int(stallArcs.ends[arc])]
+                if above != .infinity, above + stallArcs.costs[arc] < key { return }
+            }
+            for arc in Int(relaxArcs.starts[Int(node)])..<Int(relaxArcs.starts[Int(node) + 1]) {
+                let next = relaxArcs.ends[arc], candidate = key + relaxArcs.costs[arc]
+                if candidate < costs[Int(next)] {
+                    if costs[Int(next)] == .infinity { touched.append(next) }
+                    costs[Int(next)] = candidate
+                    parentArcs[Int(next)] = Int32(arc)
+                    origins[Int(next)] = origins[Int(node)]
+                    heap.insert(next, key: candidate)
+                }
             }
         }
 
@@ -140,6 +167,8 @@ public struct HierarchySearch {
         forward.start(sources)
         backward.start(targets)
         let h = hierarchy
+        let upArcs = Arcs(starts: h.upStarts, ends: h.upTargets, costs: h.upCosts)
+        let downArcs = Arcs(starts: h.downStarts, ends: h.downSources, costs: h.downCosts)
         var best = RouteCost.infinity, meeting: Int32 = -1
         var forwardDone = forward.heap.isEmpty, backwardDone = backward.heap.isEmpty
         var turnForward = true
@@ -151,50 +180,13 @@ public struct HierarchySearch {
                 settledCount += 1
                 let other = backward.costs[Int(node)]
                 if other != .infinity, key + other < best { best = key + other; meeting = node }
-                // Stall: reached more cheaply from a higher node, so no least-cost path goes up from here.
-                var stalled = false
-                for arc in Int(h.downStarts[Int(node)])..<Int(h.downStarts[Int(node) + 1]) {
-                    let above = forward.costs[Int(h.downSources[arc])]
-                    if above != .infinity, above + h.downCosts[arc] < key {
-                        stalled = true
-                        break
-                    }
-                }
-                if stalled { continue }
-                for arc in Int(h.upStarts[Int(node)])..<Int(h.upStarts[Int(node) + 1]) {
-                    let next = h.upTargets[arc], candidate = key + h.upCosts[arc]
-                    if candidate < forward.costs[Int(next)] {
-                        if forward.costs[Int(next)] == .infinity { forward.touched.append(next) }
-                        forward.costs[Int(next)] = candidate
-                        forward.parentArcs[Int(next)] = Int32(arc)
-                        forward.origins[Int(next)] = forward.origins[Int(node)]
-                        forward.heap.insert(next, key: candidate)
-                    }
-                }
+                forward.expand(node, key: key, stallingOn: downArcs, relaxing: upArcs)
             } else {
                 guard let (node, key) = backward.next(best: best) else { backwardDone = true; continue }
                 settledCount += 1
                 let other = forward.costs[Int(node)]
                 if other != .infinity, key + other < best { best = key + other; meeting = node }
-                var stalled = false
-                for arc in Int(h.upStarts[Int(node)])..<Int(h.upStarts[Int(node) + 1]) {
-                    let above = backward.costs[Int(h.upTargets[arc])]
-                    if above != .infinity, above + h.upCosts[arc] < key {
-                        stalled = true
-                        break
-                    }
-                }
-                if stalled { continue }
-                for arc in Int(h.downStarts[Int(node)])..<Int(h.downStarts[Int(node) + 1]) {
-                    let next = h.downSources[arc], candidate = key + h.downCosts[arc]
-                    if candidate < backward.costs[Int(next)] {
-                        if backward.costs[Int(next)] == .infinity { backward.touched.append(next) }
-                        backward.costs[Int(next)] = candidate
-                        backward.parentArcs[Int(next)] = Int32(arc)
-                        backward.origins[Int(next)] = backward.origins[Int(node)]
-                        backward.heap.insert(next, key: candidate)
-                    }
-                }
+                backward.expand(node, key: key, stallingOn: upArcs, relaxing: downArcs)
             }
         }
         return meeting >= 0 ? (best, meeting) : nil

@@ -120,13 +120,7 @@ public struct RouteSearch {
     /// seconds; nil when none of the targets can be reached (or either list is empty).
     public mutating func fastestPath(from sources: [Endpoint], to targets: [Endpoint]) -> Path? {
         guard let (source, target, node) = search(from: sources, to: targets) else { return nil }
-        var nodes: [Int32] = [node]
-        var current = node
-        while parents[Int(current)] >= 0 {
-            current = parents[Int(current)]
-            nodes.append(current)
-        }
-        nodes.reverse()
+        let nodes = chain(to: node)
         return Path(seconds: graph.seconds(along: nodes, after: sources[source].seconds) + targets[target].seconds, nodes: nodes, source: source, target: target)
     }
 
@@ -140,14 +134,19 @@ public struct RouteSearch {
     /// The seconds from the start of `node`'s parent chain to `node`, summed in travel order after
     /// `start` (as ``RoadGraph/seconds(along:after:)`` sums them).
     private func secondsBack(from node: Int32, startingWith start: Double) -> Double {
-        var chain: [Int32] = [node]
+        graph.seconds(along: chain(to: node), after: start)
+    }
+
+    /// The nodes of `node`'s parent chain, from its start to `node`.
+    private func chain(to node: Int32) -> [Int32] {
+        var nodes: [Int32] = [node]
         var current = node
         while parents[Int(current)] >= 0 {
             current = parents[Int(current)]
-            chain.append(current)
+            nodes.append(current)
         }
-        chain.reverse()
-        return graph.seconds(along: chain, after: start)
+        nodes.reverse()
+        return nodes
     }
 
     /// A* from the sources to the targets: the source and target of the least total cost, and the
