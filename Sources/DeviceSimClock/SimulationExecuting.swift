@@ -25,4 +25,8 @@ public protocol SimulationExecuting: SerialExecutor, AnyObject {
     func beginHandoff(_ description: String) -> UInt64
     /// Ends a hand-off begun with ``beginHandoff(_:)``.
     func endHandoff(_ handoff: UInt64)
+    /// Notes that work another thread owed the simulation did not come back in time (a completion handler
+    /// that did not return), so the simulation went on without it: a test harness reports it as it reports
+    /// a hand-off that never arrived, instead of the test failing later for no visible reason.
+    func reportAbandonedHandoff(_ description: String)
 }

@@ -242,13 +242,23 @@ public final class SimulatedURLProtocol: URLProtocol {
     /// A data task's completion handler runs on the session's delegate queue (another thread): the
     /// simulation does not go on before it has returned. (`data(for:)` and the other `async` forms
     /// resume their caller at once, on this thread.)
+    /// If it has not returned within ``completionWaitLimit`` of real time, the simulation goes on and the
+    /// executor is told (``SimulationExecuting/reportAbandonedHandoff(_:)``), so a test names the request.
     private func waitUntilTheTaskCompleted() {
         #if canImport(FoundationNetworking)
         guard let task else { return }
-        let deadline = ContinuousClock.now.advanced(by: .seconds(10))
+        let deadline = ContinuousClock.now.advanced(by: Self.completionWaitLimit)
         while task.state != .completed, ContinuousClock.now < deadline { usleep(20) }
+        if task.state != .completed, let announcement {
+            announcement.device.scheduling.executor.reportAbandonedHandoff(
+                "the completion of \(request.httpMethod ?? "GET") \(request.url?.absoluteString ?? "") on its session's delegate queue "
+                    + "(the queue was busy, or the completion handler had not returned after \(Self.completionWaitLimit))")
+        }
         #endif
     }
+
+    /// How long the simulation waits, in real time, for a task's completion handler to return.
+    static let completionWaitLimit: Duration = .seconds(10)
 
     // MARK: Conversions
 

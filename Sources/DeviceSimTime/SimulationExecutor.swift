@@ -422,6 +422,12 @@ public final class SimulationExecutor: SerialExecutor, TaskExecutor, @unchecked 
         wake?()
     }
 
+    /// Records work owed by another thread that did not come back in time; ``takeAbandonedHandoffs()``
+    /// returns it with the hand-offs that never arrived.
+    public func reportAbandonedHandoff(_ description: String) {
+        handoffs.withLock { $0.abandoned.append(description) }
+    }
+
     /// Whether a handoff is announced and has not arrived yet.
     public var hasPendingHandoffs: Bool { handoffs.withLock { !$0.pending.isEmpty } }
 

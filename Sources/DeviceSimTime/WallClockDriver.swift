@@ -125,7 +125,11 @@ extension WallClockDriver {
                 throw WallClockDriverError.fellBehind(by: late, tolerance: tolerance)
             }
             _ = try scheduler.runNextEvent(notAfter: current)
-            if !finishing { scheduler.advanceClock(to: elapsed()) }
+            // Never past the run's end: a slow event at a high speed must not carry the clock beyond it.
+            if !finishing {
+                let reached = elapsed()
+                scheduler.advanceClock(to: end.map { min(reached, $0) } ?? reached)
+            }
             return .ranAnEvent
         }
         if finishing { return .finished }

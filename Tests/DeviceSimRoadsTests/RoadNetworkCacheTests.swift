@@ -1,25 +1,34 @@
 import DeviceSimHAL
 @testable import DeviceSimRoads
+import DeviceSimTestSupport
 import Foundation
 import Testing
 
-@Suite struct RoadNetworkCacheTests {
+/// Prepared files of road networks. Building a network with its hierarchies takes seconds in a debug build,
+/// so each test does its building on a thread of its own (`onAThreadOfItsOwn`, leaving the cooperative pool
+/// to the other suites), the suite runs one test at a time, and only the first test builds Helsinki's
+/// hierarchies more than once; the others use the small Ærøbyen extract where they can.
+@Suite(.serialized) struct RoadNetworkCacheTests {
     static let worlds = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Simulator/worlds").standardizedFileURL
 
-    /// A fresh folder with a copy of the Helsinki extract and an empty cache folder.
-    static func folder() throws -> (extract: String, cache: RoadNetworkCache, folder: URL) {
+    /// A fresh folder with a copy of an extract of `Simulator/worlds` and an empty cache folder.
+    static func folder(copying name: String = "helsinki.osm.pbf") throws -> (extract: String, cache: RoadNetworkCache, folder: URL) {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("road-cache-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let extract = folder.appendingPathComponent("city.osm.pbf")
-        try FileManager.default.copyItem(at: worlds.appendingPathComponent("helsinki.osm.pbf"), to: extract)
+        try FileManager.default.copyItem(at: worlds.appendingPathComponent(name), to: extract)
         return (extract.path, RoadNetworkCache(folder: folder.appendingPathComponent("cache")), folder)
     }
 
-    /// Route lengths and times between fixed positions, and a place search, in every mode.
+    /// Route lengths and times between fixed positions (Helsinki's, else five of the network's own nodes),
+    /// and place searches, in every mode.
     static func answers(_ network: RoadNetwork) -> [String] {
         var answers: [String] = []
-        let positions = [(60.1710, 24.9414), (60.1697, 24.9520), (60.1680, 24.9380), (60.1745, 24.9390), (60.1664, 24.9470)]
+        let helsinki = [(60.1710, 24.9414), (60.1697, 24.9520), (60.1680, 24.9380), (60.1745, 24.9390), (60.1664, 24.9470)]
             .map { GeoCoordinate(latitude: $0.0, longitude: $0.1) }
+        let positions = network.places.search("kiasma").isEmpty
+            ? (0..<5).map { network.coordinates[$0 * (network.coordinates.count - 1) / 4] }
+            : helsinki
         for mode in TravelMode.allCases {
             var planner = RoutePlanner(network: network, mode: mode)
             for from in positions {
@@ -31,66 +40,106 @@ import Testing
                 }
             }
         }
-        answers += network.places.search("kiasma").map { "\($0.name) \($0.coordinate)" }
-        answers += network.places.search("aleksanterinkatu", near: positions[0]).map { "\($0.name) \($0.coordinate)" }
+        for name in ["kiasma", "aleksanterinkatu"] + network.places.places.prefix(2).map(\.name) {
+            answers += network.places.search(name, near: positions[0]).map { "\($0.name) \($0.coordinate)" }
+        }
         return answers
     }
 
-    @Test func aPreparedNetworkRoutesAsTheBuiltOne() throws {
-        let (extract, cache, folder) = try Self.folder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let first = try cache.network(contentsOf: extract)
-        #expect(first.origin == .built(.noPreparedFile))
-        #expect(FileManager.default.fileExists(atPath: first.preparedFile.path))
-        let second = try cache.network(contentsOf: extract)
-        #expect(second.origin == .prepared)
-        let built = Self.answers(first.network), prepared = Self.answers(second.network)
-        #expect(built.count > 60)
-        #expect(prepared == built)
-        #expect(second.network.places.places == first.network.places.places)
-        #expect(second.network.car.edgeTargets == first.network.car.edgeTargets)
-        #expect(second.network.foot.landmarks.times == first.network.foot.landmarks.times)
-        #expect(second.network.turnRestrictionCount == first.network.turnRestrictionCount)
-        // The joinable segments with which of them are in a tunnel or on a bridge.
-        for mode in TravelMode.allCases { #expect(second.network.segments(for: mode).segments == first.network.segments(for: mode).segments) }
-        #expect(second.network.segments(for: .foot).segments.contains { $0.isOffTheSurface })
+    /// What the first test compares, computed on a thread of its own.
+    struct BuiltAndPrepared: Sendable {
+        var firstOrigin, secondOrigin: RoadNetworkCache.Origin
+        var preparedFileWritten: Bool
+        var built, prepared: [String]
+        var samePlaces, sameCarEdges, sameFootLandmarks, sameTurnRestrictions: Bool
+        var sameSegments: [Bool]
+        var someFootSegmentOffTheSurface: Bool
     }
 
-    @Test func aChangedExtractRebuildsItsPreparedFile() throws {
+    @Test func aPreparedNetworkRoutesAsTheBuiltOne() async throws {
         let (extract, cache, folder) = try Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let helsinki = try cache.network(contentsOf: extract)
-        // Another extract under the same name: the prepared file is stale.
-        try FileManager.default.removeItem(atPath: extract)
-        try FileManager.default.copyItem(at: Self.worlds.appendingPathComponent("aerobyen.osm.pbf"), to: URL(fileURLWithPath: extract))
-        let changed = try cache.network(contentsOf: extract)
-        #expect(changed.origin == .built(.extractChanged))
-        #expect(changed.network.coordinates.count == (try RoadNetwork(contentsOf: extract)).coordinates.count)
-        #expect(changed.network.coordinates.count != helsinki.network.coordinates.count)
-        #expect(try cache.network(contentsOf: extract).origin == .prepared)
-        // Touched only (same bytes, another modification time): rebuilt, never trusted on its name.
-        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -3600)], ofItemAtPath: extract)
-        #expect(try cache.network(contentsOf: extract).origin == .built(.extractChanged))
+        let result = try await onAThreadOfItsOwn {
+            let first = try cache.network(contentsOf: extract)
+            let written = FileManager.default.fileExists(atPath: first.preparedFile.path)
+            let second = try cache.network(contentsOf: extract)
+            return BuiltAndPrepared(
+                firstOrigin: first.origin, secondOrigin: second.origin, preparedFileWritten: written,
+                built: Self.answers(first.network), prepared: Self.answers(second.network),
+                samePlaces: second.network.places.places == first.network.places.places,
+                sameCarEdges: second.network.car.edgeTargets == first.network.car.edgeTargets,
+                sameFootLandmarks: second.network.foot.landmarks.times == first.network.foot.landmarks.times,
+                sameTurnRestrictions: second.network.turnRestrictionCount == first.network.turnRestrictionCount,
+                // The joinable segments with which of them are in a tunnel or on a bridge.
+                sameSegments: TravelMode.allCases.map { second.network.segments(for: $0).segments == first.network.segments(for: $0).segments },
+                someFootSegmentOffTheSurface: second.network.segments(for: .foot).segments.contains { $0.isOffTheSurface })
+        }
+        #expect(result.firstOrigin == .built(.noPreparedFile))
+        #expect(result.preparedFileWritten)
+        #expect(result.secondOrigin == .prepared)
+        #expect(result.built.count > 60)
+        #expect(result.prepared == result.built)
+        #expect(result.samePlaces)
+        #expect(result.sameCarEdges)
+        #expect(result.sameFootLandmarks)
+        #expect(result.sameTurnRestrictions)
+        #expect(result.sameSegments == TravelMode.allCases.map { _ in true })
+        #expect(result.someFootSegmentOffTheSurface)
     }
 
-    @Test func aDamagedPreparedFileIsRebuiltSilently() throws {
-        let (extract, cache, folder) = try Self.folder()
+    @Test func aChangedExtractRebuildsItsPreparedFile() async throws {
+        let (extract, cache, folder) = try Self.folder(copying: "aerobyen.osm.pbf")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let file = try cache.network(contentsOf: extract).preparedFile
-        let expected = Self.answers(try RoadNetwork(contentsOf: extract))
-        var bytes = [UInt8](try Data(contentsOf: file))
-        bytes[bytes.count / 2] ^= 0x40
-        try Data(bytes).write(to: file)
-        let damaged = try cache.network(contentsOf: extract)
-        #expect(damaged.origin == .built(.damaged))
-        #expect(Self.answers(damaged.network) == expected)
-        #expect(try cache.network(contentsOf: extract).origin == .prepared)
-        // Cut short, or not a prepared file at all.
-        try Data(bytes.prefix(bytes.count / 3)).write(to: file)
-        #expect(try cache.network(contentsOf: extract).origin == .built(.damaged))
-        try Data("hello".utf8).write(to: file)
-        #expect(try cache.network(contentsOf: extract).origin == .built(.damaged))
-        #expect(Self.answers(try cache.network(contentsOf: extract).network) == expected)
+        let worlds = Self.worlds
+        let origins = try await onAThreadOfItsOwn {
+            let aerobyen = try cache.network(contentsOf: extract)
+            // Touched only (same bytes, another modification time): rebuilt, never trusted on its name.
+            try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -3600)], ofItemAtPath: extract)
+            let touched = try cache.network(contentsOf: extract).origin
+            // Another extract under the same name: the prepared file is stale.
+            try FileManager.default.removeItem(atPath: extract)
+            try FileManager.default.copyItem(at: worlds.appendingPathComponent("helsinki.osm.pbf"), to: URL(fileURLWithPath: extract))
+            let changed = try cache.network(contentsOf: extract)
+            let again = try cache.network(contentsOf: extract).origin
+            return (touched: touched, changed: changed.origin, again: again,
+                    nodes: (aerobyen: aerobyen.network.coordinates.count, changed: changed.network.coordinates.count),
+                    kiasmaFound: !changed.network.places.search("kiasma").isEmpty)
+        }
+        #expect(origins.touched == .built(.extractChanged))
+        #expect(origins.changed == .built(.extractChanged))
+        #expect(origins.kiasmaFound, "the rebuilt network is Helsinki's")
+        #expect(origins.nodes.changed > 10 * origins.nodes.aerobyen)
+        #expect(origins.again == .prepared)
+    }
+
+    @Test func aDamagedPreparedFileIsRebuiltSilently() async throws {
+        let (extract, cache, folder) = try Self.folder(copying: "aerobyen.osm.pbf")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let checked = try await onAThreadOfItsOwn {
+            let file = try cache.network(contentsOf: extract).preparedFile
+            let expected = Self.answers(try RoadNetwork(contentsOf: extract))
+            var bytes = [UInt8](try Data(contentsOf: file))
+            bytes[bytes.count / 2] ^= 0x40
+            try Data(bytes).write(to: file)
+            let damaged = try cache.network(contentsOf: extract)
+            let damagedAnswers = Self.answers(damaged.network)
+            let mended = try cache.network(contentsOf: extract).origin
+            // Cut short, or not a prepared file at all.
+            try Data(bytes.prefix(bytes.count / 3)).write(to: file)
+            let cut = try cache.network(contentsOf: extract).origin
+            try Data("hello".utf8).write(to: file)
+            let hello = try cache.network(contentsOf: extract).origin
+            let rebuiltAnswers = Self.answers(try cache.network(contentsOf: extract).network)
+            return (expected: expected, damaged: damaged.origin, damagedAnswers: damagedAnswers, mended: mended, cut: cut, hello: hello,
+                    rebuiltAnswers: rebuiltAnswers)
+        }
+        #expect(checked.expected.count > 20)
+        #expect(checked.damaged == .built(.damaged))
+        #expect(checked.damagedAnswers == checked.expected)
+        #expect(checked.mended == .prepared)
+        #expect(checked.cut == .built(.damaged))
+        #expect(checked.hello == .built(.damaged))
+        #expect(checked.rebuiltAnswers == checked.expected)
     }
 
     @Test func aMissingExtractIsStillAnError() throws {
