@@ -190,6 +190,24 @@ actor Counter {
         #expect(instants == (1...10_000).map { VirtualInstant(offset: .milliseconds($0)) })
         #expect(scheduler.now == VirtualInstant(offset: .seconds(10)))
     }
+
+    /// An event that takes longer on the wall clock than the whole run lasts at the driver's speed: the
+    /// clock stops at the run's end, so work the event hands on (a `Task`'s sleep, a submitted job) starts
+    /// from the end, not from beyond it. (It once jumped to the wall clock's instant after the event: a
+    /// 10 s run then stood at 30 s, and a wake due at 2 s of a main-actor run was moved past its end.)
+    @Test func aSlowEventNeverCarriesTheClockPastTheRunsEnd() throws {
+        let scheduler = EventScheduler()
+        let handedOnAt = EventLog()
+        let clock = VirtualClock(scheduler)
+        scheduler.schedule(at: .zero) {
+            let started = ContinuousClock.now
+            while ContinuousClock.now - started < .milliseconds(30) {}   // 30 virtual seconds at 1,000x
+            scheduler.executor.submit { handedOnAt.append("\(clock.now)") }
+        }
+        try WallClockDriver(speed: 1_000).run(scheduler, for: .seconds(10))
+        #expect(scheduler.now == VirtualInstant(offset: .seconds(10)))
+        #expect(handedOnAt.all == ["\(VirtualInstant(offset: .seconds(10)))"])
+    }
 }
 
 import Foundation
