@@ -207,7 +207,7 @@ let package = Package(
             name: "DeviceSimCoreLocationTests",
             dependencies: ["DeviceSimCoreLocation", "DeviceSimTesting", "DeviceSimScenario"]
         ),
-        .testTarget(name: "DeviceSimNetworkTests", dependencies: ["DeviceSimNetwork", "DeviceSimTesting"]),
+        .testTarget(name: "DeviceSimNetworkTests", dependencies: ["DeviceSimNetwork", "DeviceSimTesting", "DeviceSimTestSupport"]),
         .testTarget(name: "DeviceSimUserNotificationsTests", dependencies: ["DeviceSimUserNotifications", "DeviceSimCoreLocation", "DeviceSimTesting"]),
         .testTarget(name: "EndToEndTests", dependencies: ["devicesim", "cafe-devicesim", "DeviceSimTestSupport"]),
         // Apple's own sample code for URLSession, NWPathMonitor and UNUserNotificationCenter, unchanged behind the
