@@ -74,7 +74,7 @@ public enum OSMPBFReader {
     /// Reads PBF bytes; `name` names them in errors (the file's path).
     public static func read(_ data: Data, name: String = "the OSM data") throws(OSMReadError) -> OSMExtract {
         if isOSMXML(data) {
-            throw .unsupported("\(name) is OSM XML, not PBF; convert it with `osmium cat \(name) -o \(Self.pbfName(for: name))`")
+            throw .osmXML(name)
         }
         var extract = OSMExtract()
         let result: Result<Void, OSMReadError> = data.withUnsafeBytes { buffer in

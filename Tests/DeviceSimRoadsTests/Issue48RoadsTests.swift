@@ -17,9 +17,10 @@ import Testing
 
     @Test func anOSMXMLFileIsToldToBeConverted() {
         let xml = Data("<?xml version='1.0' encoding='UTF-8'?>\n<osm version=\"0.6\">\n</osm>\n".utf8)
-        #expect(throws: OSMReadError.unsupported("town.osm is OSM XML, not PBF; convert it with `osmium cat town.osm -o town.osm.pbf`")) {
+        #expect(throws: OSMReadError.osmXML("town.osm")) {
             try OSMPBFReader.read(xml, name: "town.osm")
         }
+        #expect("\(OSMReadError.osmXML("town.osm"))" == "town.osm is OSM XML; DeviceSim reads OSM PBF: convert it with `osmium cat town.osm -o town.osm.pbf`")
         #expect(OSMPBFReader.isOSMXML(Data("\u{FEFF}  <osm>".utf8)))
         #expect(!OSMPBFReader.isOSMXML(Data([0, 0, 0, 14])))
     }
