@@ -19,6 +19,38 @@ public struct NodeLocator: Sendable {
     private let rowRange: ClosedRange<Int64>
     private let columnRange: ClosedRange<Int64>
 
+    /// The grid of a locator as a prepared file stores it (``NodeLocator/grid``), so that reading the
+    /// file does not sort the nodes into their cells again.
+    struct Grid: Sendable, Equatable {
+        var cellKeys: [Int64]
+        var cellNodes: [Int32]
+        var longitudeCellDegrees: Double
+        var rows: ClosedRange<Int64>
+        var columns: ClosedRange<Int64>
+
+        /// Whether this is a grid of nodes below `nodeCount` that ``NodeLocator/nearestNode(to:)`` can
+        /// search: one node per key, ascending by key and then node, and a positive finite cell width.
+        func isConsistent(nodeCount: Int) -> Bool {
+            guard cellKeys.count == cellNodes.count, longitudeCellDegrees.isFinite, longitudeCellDegrees > 0,
+                  cellNodes.allSatisfy({ $0 >= 0 && Int($0) < nodeCount }) else { return false }
+            return cellKeys.indices.dropFirst().allSatisfy { (cellKeys[$0 - 1], cellNodes[$0 - 1]) < (cellKeys[$0], cellNodes[$0]) }
+        }
+    }
+
+    /// The grid, for a prepared file.
+    var grid: Grid { Grid(cellKeys: cellKeys, cellNodes: cellNodes, longitudeCellDegrees: longitudeCellDegrees, rows: rowRange, columns: columnRange) }
+
+    /// A locator over `coordinates` with its grid built before (a prepared file; checked with
+    /// ``Grid/isConsistent(nodeCount:)`` by the reader).
+    init(coordinates: [GeoCoordinate], grid: Grid) {
+        self.coordinates = coordinates
+        cellKeys = grid.cellKeys
+        cellNodes = grid.cellNodes
+        longitudeCellDegrees = grid.longitudeCellDegrees
+        rowRange = grid.rows
+        columnRange = grid.columns
+    }
+
     /// Indexes the nodes of `graph` in its largest strongly connected component.
     public init(_ graph: RoadGraph) {
         self.init(coordinates: graph.coordinates, nodes: graph.coordinates.indices.filter { graph.isRoutable[$0] }.map(Int32.init))

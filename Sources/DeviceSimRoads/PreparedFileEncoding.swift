@@ -81,16 +81,37 @@ struct PreparedFileReader {
     }
 }
 
-/// A fast 64-bit hash of bytes (FNV-1a over 8-byte words, then the tail byte by byte), to notice a
-/// changed extract or a damaged prepared file; not a cryptographic hash.
+/// A fast 64-bit hash of bytes, to notice a changed extract or a damaged prepared file; not a
+/// cryptographic hash. Four FNV-1a-style lanes take every fourth 8-byte word (so the processor runs
+/// their multiplications side by side instead of one after another), then the lanes are folded
+/// together and the tail is taken byte by byte. Any single changed byte changes the hash (each step
+/// is a bijection of its lane, and each fold a bijection of the hash and of the lane).
+///
+/// ```swift
+/// let hash = Array("DSROADS".utf8).withUnsafeBytes { preparedFileHash($0) }
+/// ```
 func preparedFileHash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
-    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
     let prime: UInt64 = 0x0000_0100_0000_01b3
-    let words = bytes.count / 8
-    for word in 0..<words {
-        hash = (hash ^ bytes.loadUnaligned(fromByteOffset: word * 8, as: UInt64.self)) &* prime
+    var lanes: (UInt64, UInt64, UInt64, UInt64) = (0xcbf2_9ce4_8422_2325, 0x8422_2325_cbf2_9ce4, 0x9e37_79b9_7f4a_7c15, 0xc2b2_ae3d_27d4_eb4f)
+    let blocks = bytes.count / 32
+    for block in 0..<blocks {
+        let offset = block * 32
+        lanes.0 = (lanes.0 ^ bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) &* prime
+        lanes.1 = (lanes.1 ^ bytes.loadUnaligned(fromByteOffset: offset + 8, as: UInt64.self)) &* prime
+        lanes.2 = (lanes.2 ^ bytes.loadUnaligned(fromByteOffset: offset + 16, as: UInt64.self)) &* prime
+        lanes.3 = (lanes.3 ^ bytes.loadUnaligned(fromByteOffset: offset + 24, as: UInt64.self)) &* prime
+        lanes.0 ^= lanes.0 >> 29
+        lanes.1 ^= lanes.1 >> 29
+        lanes.2 ^= lanes.2 >> 29
+        lanes.3 ^= lanes.3 >> 29
+    }
+    // Each lane goes through a multiplication before the next is mixed in (a seed first): lanes changed
+    // alike (the same bits of the same word of a block) do not cancel out.
+    var hash: UInt64 = 0x27d4_eb2f_1656_67c5
+    for lane in [lanes.0, lanes.1, lanes.2, lanes.3] {
+        hash = (hash ^ lane) &* prime
         hash ^= hash >> 29
     }
-    for index in words * 8..<bytes.count { hash = (hash ^ UInt64(bytes[index])) &* prime }
+    for index in blocks * 32..<bytes.count { hash = (hash ^ UInt64(bytes[index])) &* prime }
     return hash ^ UInt64(bytes.count)
 }

@@ -5,8 +5,9 @@ import DeviceSimHAL
 /// it back costs copying them, not building them.
 extension RoadNetwork {
     /// Bumped whenever the layout below or the rules building a network change: a prepared file of
-    /// another version is rebuilt.
-    static let preparedFormatVersion: UInt32 = 4
+    /// another version is rebuilt. 5: the four-lane ``preparedFileHash(_:)``, the node locators' and
+    /// segment indexes' grids.
+    static let preparedFormatVersion: UInt32 = 5
 
     /// The network's arrays (each graph's landmark table and contraction hierarchy computed first if
     /// they were not yet).
@@ -15,12 +16,25 @@ extension RoadNetwork {
         writer.append(Self.flatten(coordinates))
         writer.append(osmNodeIDs)
         for graph in [foot, bike, car] { Self.write(graph, into: &writer) }
+        for locator in [footLocator, bikeLocator, carLocator] {
+            let grid = locator.grid
+            writer.append(grid.cellKeys)
+            writer.append(grid.cellNodes)
+            writer.append(grid.longitudeCellDegrees)
+            for bound in [grid.rows.lowerBound, grid.rows.upperBound, grid.columns.lowerBound, grid.columns.upperBound] { writer.append(bound) }
+        }
         for index in [footSegments, bikeSegments, carSegments] {
             writer.append(index.segments.map(\.a))
             writer.append(index.segments.map(\.b))
             writer.append(index.segments.map(\.forward))
             writer.append(index.segments.map(\.backward))
             writer.append(index.segments.map { UInt8($0.isOffTheSurface ? 1 : 0) })
+            let grid = index.grid
+            for value in [grid.south, grid.west, grid.cellLatitude, grid.cellLongitude] { writer.append(value) }
+            writer.append(Int64(grid.rows))
+            writer.append(Int64(grid.columns))
+            writer.append(grid.cellStarts)
+            writer.append(grid.cellSegments)
         }
         let copies = carSplits.copies.sorted { $0.key < $1.key }
         writer.append(Int64(carSplits.originalCount))
@@ -50,13 +64,31 @@ extension RoadNetwork {
         let ids = try reader.array(Int64.self)
         guard ids.count == coordinates.count else { throw .init() }
         let foot = try Self.readGraph(.foot, from: &reader), bike = try Self.readGraph(.bike, from: &reader), car = try Self.readGraph(.car, from: &reader)
+        var locators: [NodeLocator] = []
+        for graph in [foot, bike, car] {
+            let keys = try reader.array(Int64.self), nodes = try reader.array(Int32.self), longitudeCellDegrees = try reader.value(Double.self)
+            let rowLow = try reader.value(Int64.self), rowHigh = try reader.value(Int64.self)
+            let columnLow = try reader.value(Int64.self), columnHigh = try reader.value(Int64.self)
+            guard rowLow <= rowHigh, columnLow <= columnHigh else { throw .init() }
+            let grid = NodeLocator.Grid(cellKeys: keys, cellNodes: nodes, longitudeCellDegrees: longitudeCellDegrees, rows: rowLow...rowHigh, columns: columnLow...columnHigh)
+            guard grid.isConsistent(nodeCount: graph.nodeCount) else { throw .init() }
+            locators.append(NodeLocator(coordinates: graph.coordinates, grid: grid))
+        }
         var indexes: [SegmentIndex] = []
         for _ in 0..<3 {
             let a = try reader.array(Int32.self), b = try reader.array(Int32.self)
             let forward = try reader.array(Double.self), backward = try reader.array(Double.self), offTheSurface = try reader.array(UInt8.self)
+            let south = try reader.value(Double.self), west = try reader.value(Double.self)
+            let cellLatitude = try reader.value(Double.self), cellLongitude = try reader.value(Double.self)
+            let rows = try reader.value(Int64.self), columns = try reader.value(Int64.self)
+            let grid = SegmentIndex.Grid(south: south, west: west, cellLatitude: cellLatitude, cellLongitude: cellLongitude,
+                                         rows: Int(truncatingIfNeeded: rows), columns: Int(truncatingIfNeeded: columns),
+                                         cellStarts: try reader.array(Int32.self), cellSegments: try reader.array(Int32.self))
             guard a.count == b.count, a.count == forward.count, a.count == backward.count, a.count == offTheSurface.count,
-                  zip(a, b).allSatisfy({ $0 >= 0 && $1 >= 0 && Int($0) < coordinates.count && Int($1) < coordinates.count }) else { throw .init() }
-            indexes.append(SegmentIndex(coordinates: coordinates, segments: a.indices.map { .init(a: a[$0], b: b[$0], forward: forward[$0], backward: backward[$0], isOffTheSurface: offTheSurface[$0] != 0) }))
+                  zip(a, b).allSatisfy({ $0 >= 0 && $1 >= 0 && Int($0) < coordinates.count && Int($1) < coordinates.count }),
+                  grid.isConsistent(segmentCount: a.count) else { throw .init() }
+            let segments = a.indices.map { SegmentIndex.Segment(a: a[$0], b: b[$0], forward: forward[$0], backward: backward[$0], isOffTheSurface: offTheSurface[$0] != 0) }
+            indexes.append(SegmentIndex(coordinates: coordinates, segments: segments, grid: grid))
         }
         let originalCount = try reader.value(Int64.self)
         let originals = try reader.array(Int32.self), copyKeys = try reader.array(Int64.self), copyValues = try reader.array(Int32.self)
@@ -106,9 +138,7 @@ extension RoadNetwork {
         self.coordinates = coordinates
         osmNodeIDs = ids
         (self.foot, self.bike, self.car) = (foot, bike, car)
-        footLocator = NodeLocator(foot)
-        bikeLocator = NodeLocator(bike)
-        carLocator = NodeLocator(car)
+        (footLocator, bikeLocator, carLocator) = (locators[0], locators[1], locators[2])
         (footSegments, bikeSegments, carSegments) = (indexes[0], indexes[1], indexes[2])
         carSplits = TurnSplits(originalCount: coordinates.count, originals: originals, copies: Dictionary(uniqueKeysWithValues: zip(copyKeys, copyValues)))
         self.places = PlaceIndex(places: places, folded: folded, namesakes: namesakes)

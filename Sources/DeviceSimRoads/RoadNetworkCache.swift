@@ -84,7 +84,7 @@ public struct RoadNetworkCache: Sendable {
     /// its prepared file written.
     public func network(contentsOf path: String) throws(OSMReadError) -> Loaded {
         let file = preparedFile(for: path)
-        guard let extract = FileManager.default.contents(atPath: path) else { return try build(path, file: file, reason: .noPreparedFile) }
+        guard let extract = try? Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped) else { return try build(path, file: file, reason: .noPreparedFile) }
         var info = stat()
         guard stat(path, &info) == 0 else { return try build(path, file: file, reason: .noPreparedFile) }
         let key = (size: UInt64(info.st_size), modified: Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec),

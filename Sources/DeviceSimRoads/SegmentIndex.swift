@@ -52,6 +52,42 @@ struct SegmentIndex: Sendable {
     private let cellStarts: [Int32]
     private let cellSegments: [Int32]
 
+    /// The grid of an index as a prepared file stores it (``SegmentIndex/grid``), so that reading the
+    /// file does not place every segment in its cells again.
+    struct Grid: Sendable, Equatable {
+        var south: Double, west: Double, cellLatitude: Double, cellLongitude: Double
+        var rows: Int, columns: Int
+        var cellStarts: [Int32]
+        var cellSegments: [Int32]
+
+        /// Whether this is a grid of `segmentCount` segments that ``SegmentIndex/nearest(to:within:surfaceOnly:)``
+        /// can walk: positive finite cell sizes, one start per cell and one more, ascending from 0 to
+        /// the end of `cellSegments`, and only indexes of segments.
+        func isConsistent(segmentCount: Int) -> Bool {
+            guard rows > 0, columns > 0, rows <= SegmentIndex.maximumCellCount, columns <= SegmentIndex.maximumCellCount,
+                  rows * columns <= SegmentIndex.maximumCellCount, south.isFinite, west.isFinite,
+                  cellLatitude.isFinite, cellLatitude > 0, cellLongitude.isFinite, cellLongitude > 0,
+                  cellStarts.count == rows * columns + 1, cellStarts.first == 0, cellStarts.last.map(Int.init) == cellSegments.count else { return false }
+            return zip(cellStarts, cellStarts.dropFirst()).allSatisfy { $0 <= $1 } && cellSegments.allSatisfy { $0 >= 0 && Int($0) < segmentCount }
+        }
+    }
+
+    /// The grid, for a prepared file.
+    var grid: Grid {
+        Grid(south: south, west: west, cellLatitude: cellLatitude, cellLongitude: cellLongitude, rows: rows, columns: columns,
+             cellStarts: cellStarts, cellSegments: cellSegments)
+    }
+
+    /// An index of `segments` with the grid built before (a prepared file; checked with
+    /// ``Grid/isConsistent(segmentCount:)`` by the reader).
+    init(coordinates: [GeoCoordinate], segments: [Segment], grid: Grid) {
+        self.coordinates = coordinates
+        self.segments = segments
+        (south, west, cellLatitude, cellLongitude, rows, columns) = (grid.south, grid.west, grid.cellLatitude, grid.cellLongitude, grid.rows, grid.columns)
+        cellStarts = grid.cellStarts
+        cellSegments = grid.cellSegments
+    }
+
     /// Indexes `segments` between `coordinates`.
     init(coordinates: [GeoCoordinate], segments: [Segment]) {
         self.coordinates = coordinates

@@ -147,3 +147,40 @@ import Testing
         #expect(throws: OSMReadError.self) { try cache.network(contentsOf: "/nonexistent/city.osm.pbf") }
     }
 }
+
+/// The prepared file's own parts: the grids read back instead of rebuilt, and the hash that notices damage.
+@Suite struct PreparedFileTests {
+    @Test func aPreparedNetworkHasTheGridsItWasBuiltWith() throws {
+        let (extract, cache, folder) = try RoadNetworkCacheTests.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let built = try cache.network(contentsOf: extract).network
+        let prepared = try cache.network(contentsOf: extract)
+        #expect(prepared.origin == .prepared)
+        for mode in TravelMode.allCases {
+            #expect(prepared.network.segments(for: mode).grid == built.segments(for: mode).grid)
+        }
+        #expect(prepared.network.footLocator.grid == built.footLocator.grid)
+        #expect(prepared.network.bikeLocator.grid == built.bikeLocator.grid)
+        #expect(prepared.network.carLocator.grid == built.carLocator.grid)
+        #expect(prepared.network.carLocator.grid.cellNodes.count > prepared.network.footLocator.grid.cellNodes.count / 10)
+    }
+
+    @Test func everySingleChangedBitGivesItsOwnHash() {
+        // 100 bytes: three 32-byte blocks (each word in one of the four lanes) and a tail of 4. The same
+        // bit of the same word in two lanes once gave the same hash (the lanes were folded by xor).
+        let bytes = (0..<100).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }
+        let original = bytes.withUnsafeBytes { preparedFileHash($0) }
+        var hashes: Set<UInt64> = [original]
+        for index in bytes.indices {
+            for bit in 0..<8 {
+                var changed = bytes
+                changed[index] ^= 1 << bit
+                hashes.insert(changed.withUnsafeBytes { preparedFileHash($0) })
+            }
+        }
+        #expect(hashes.count == 1 + 8 * bytes.count)
+        // One byte more or less is another hash too.
+        #expect((bytes + [0]).withUnsafeBytes { preparedFileHash($0) } != original)
+        #expect(bytes.dropLast().withUnsafeBytes { preparedFileHash($0) } != original)
+    }
+}
