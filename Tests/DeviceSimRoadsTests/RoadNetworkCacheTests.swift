@@ -54,6 +54,10 @@ import Testing
         var samePlaces, sameCarEdges, sameFootLandmarks, sameTurnRestrictions: Bool
         var sameSegments: [Bool]
         var someFootSegmentOffTheSurface: Bool
+        /// The segment indexes' and node locators' grids, stored in the file since format 5.
+        var sameSegmentGrids: [Bool]
+        var sameLocatorGrids: [Bool]
+        var carAndFootLocatorCells: (car: Int, foot: Int)
     }
 
     @Test func aPreparedNetworkRoutesAsTheBuiltOne() async throws {
@@ -72,7 +76,14 @@ import Testing
                 sameTurnRestrictions: second.network.turnRestrictionCount == first.network.turnRestrictionCount,
                 // The joinable segments with which of them are in a tunnel or on a bridge.
                 sameSegments: TravelMode.allCases.map { second.network.segments(for: $0).segments == first.network.segments(for: $0).segments },
-                someFootSegmentOffTheSurface: second.network.segments(for: .foot).segments.contains { $0.isOffTheSurface })
+                someFootSegmentOffTheSurface: second.network.segments(for: .foot).segments.contains { $0.isOffTheSurface },
+                sameSegmentGrids: TravelMode.allCases.map { second.network.segments(for: $0).grid == first.network.segments(for: $0).grid },
+                sameLocatorGrids: [
+                    second.network.footLocator.grid == first.network.footLocator.grid,
+                    second.network.bikeLocator.grid == first.network.bikeLocator.grid,
+                    second.network.carLocator.grid == first.network.carLocator.grid,
+                ],
+                carAndFootLocatorCells: (second.network.carLocator.grid.cellNodes.count, second.network.footLocator.grid.cellNodes.count))
         }
         #expect(result.firstOrigin == .built(.noPreparedFile))
         #expect(result.preparedFileWritten)
@@ -85,6 +96,9 @@ import Testing
         #expect(result.sameTurnRestrictions)
         #expect(result.sameSegments == TravelMode.allCases.map { _ in true })
         #expect(result.someFootSegmentOffTheSurface)
+        #expect(result.sameSegmentGrids == TravelMode.allCases.map { _ in true })
+        #expect(result.sameLocatorGrids == [true, true, true])
+        #expect(result.carAndFootLocatorCells.car > result.carAndFootLocatorCells.foot / 10)
     }
 
     @Test func aChangedExtractRebuildsItsPreparedFile() async throws {
@@ -150,21 +164,6 @@ import Testing
 
 /// The prepared file's own parts: the grids read back instead of rebuilt, and the hash that notices damage.
 @Suite struct PreparedFileTests {
-    @Test func aPreparedNetworkHasTheGridsItWasBuiltWith() throws {
-        let (extract, cache, folder) = try RoadNetworkCacheTests.folder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let built = try cache.network(contentsOf: extract).network
-        let prepared = try cache.network(contentsOf: extract)
-        #expect(prepared.origin == .prepared)
-        for mode in TravelMode.allCases {
-            #expect(prepared.network.segments(for: mode).grid == built.segments(for: mode).grid)
-        }
-        #expect(prepared.network.footLocator.grid == built.footLocator.grid)
-        #expect(prepared.network.bikeLocator.grid == built.bikeLocator.grid)
-        #expect(prepared.network.carLocator.grid == built.carLocator.grid)
-        #expect(prepared.network.carLocator.grid.cellNodes.count > prepared.network.footLocator.grid.cellNodes.count / 10)
-    }
-
     @Test func everySingleChangedBitGivesItsOwnHash() {
         // 100 bytes: three 32-byte blocks (each word in one of the four lanes) and a tail of 4. The same
         // bit of the same word in two lanes once gave the same hash (the lanes were folded by xor).
