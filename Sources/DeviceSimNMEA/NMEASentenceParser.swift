@@ -216,7 +216,7 @@ struct FieldReader {
     /// A reader of the `count` bytes at `base`, which are followed by ``padding`` commas.
     init(padded base: UnsafePointer<UInt8>, count end: Int) {
         self.base = base
-        let commas = Self.commas(base, from: 1, to: end)
+        let commas = Self.commas(padded: base, from: 1, to: end)
         let lastField = NMEASentenceParser.maximumFields - 1
         count = min(commas, lastField) + 1
         cut = commas >= lastField
@@ -227,24 +227,21 @@ struct FieldReader {
         }
     }
 
-    /// The number of commas in `base[from..<to]`, eight bytes at a time: an exact mask of the commas
-    /// in a word (no carries between bytes), summed by one multiplication.
-    private static func commas(_ base: UnsafePointer<UInt8>, from: Int, to: Int) -> Int {
+    /// The number of commas in `base[from..<to]`, which is followed by padding commas, eight bytes
+    /// at a time: an exact mask of the commas in a word (no carries between bytes), summed by one
+    /// multiplication; the last word's padding commas are taken off at the end.
+    private static func commas(padded base: UnsafePointer<UInt8>, from: Int, to: Int) -> Int {
         let lows: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
         let commas: UInt64 = 0x2C2C_2C2C_2C2C_2C2C
         var found = 0
         var position = from
-        while position &+ 8 <= to {
+        while position < to {
             let word = UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self) ^ commas
             let mask = ~(((word & lows) &+ lows) | word | lows)  // 0x80 in each byte that was a comma
             found &+= Int(truncatingIfNeeded: ((mask >> 7) &* 0x0101_0101_0101_0101) >> 56)  // their sum, in the top byte
             position &+= 8
         }
-        while position < to {
-            if base[position] == 0x2C { found &+= 1 }
-            position &+= 1
-        }
-        return found
+        return found &- (position &- to)
     }
 
     /// Moves to the start of `field` (not before the current one); false when the field is absent
@@ -303,6 +300,10 @@ struct FieldReader {
     private mutating func decimal(_ field: Int) -> (mantissa: UInt64, scale: Int, integerDigits: Int, negative: Bool)? {
         guard seek(field) else { return nil }
         let fieldStart = position
+        guard base[fieldStart] != 0x2C else {  // empty
+            leaveField(at: fieldStart)
+            return nil
+        }
         var scan = position
         var negative = false
         if base[scan] == 0x2D || base[scan] == 0x2B {  // - +
@@ -315,7 +316,6 @@ struct FieldReader {
         let stop = scan &+ integerDigits
         if integerDigits < 8, base[stop] == 0x2C {
             leaveField(at: stop)
-            guard stop != fieldStart else { return nil }  // empty
             guard integerDigits > 0 else {  // a sign alone
                 malformed &+= 1
                 return nil
