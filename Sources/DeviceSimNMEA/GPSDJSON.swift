@@ -139,7 +139,17 @@ struct UncheckedBytes {
     }
 
     /// A whole number in decimal.
+    @inline(__always)
     mutating func integer(_ value: Int) {
+        if UInt(bitPattern: value) < 100 {
+            // Most whole numbers in a report: modes, satellite numbers and counts.
+            if value < 10 {
+                byte(UInt8(truncatingIfNeeded: value) &+ 0x30)
+            } else {
+                pair(value)
+            }
+            return
+        }
         if value < 0 { byte(0x2D) }
         unsigned(UInt64(value.magnitude), minimumDigits: 1)
     }
@@ -242,14 +252,23 @@ struct UncheckedBytes {
         }
         let scale = exactPowerOfTen(decimals)
         let scaled = value.magnitude * scale
-        guard scaled < 9e18 else {
-            large(value)
-            return
+        var units: UInt64
+        if scaled < 0x1p52 {
+            // Adding 2^52 rounds to a whole number (to even at a half) and leaves it in the low bits;
+            // taking 2^52 off again is exact, and so is `scaled` minus that (Sterbenz): a half
+            // rounded down to even goes up, away from zero. `scaled.rounded()` to the bit.
+            let shifted = scaled + 0x1p52
+            units = shifted.bitPattern &- (0x1p52 as Double).bitPattern
+            if scaled - (shifted - 0x1p52) == 0.5 { units &+= 1 }
+        } else {
+            guard scaled < 9e18 else {
+                large(value)
+                return
+            }
+            // `scaled - truncated` is exact: rounded as above. Below 9e18 the conversion is exact.
+            units = UInt64(Int64(scaled))
+            if scaled - Double(units) >= 0.5 { units &+= 1 }
         }
-        // `scaled - truncated` is exact (Sterbenz), so this is `scaled.rounded()` to the bit. Below
-        // 9e18 the signed conversion is exact and one instruction.
-        var units = UInt64(Int64(scaled))
-        if scaled - Double(units) >= 0.5 { units &+= 1 }
         let divisor = UInt64(scale)
         if value < 0, units != 0 { byte(0x2D) }
         let whole = units / divisor

@@ -230,27 +230,31 @@ public struct NMEAFramer: Sendable {
 
     /// The index of the first byte in `base[from..<to]` that cannot be inside a sentence (not printable
     /// ASCII 0x20...0x7E, or a `$` or `!` starting another one), or `to`. Eight bytes at a time: the
-    /// "has less than", "has more than" and "has zero byte" word tricks flag a byte exactly when no
-    /// lower byte of the word is flagged, so the lowest flag is the answer.
+    /// "has less than" and "has more than" word tricks flag the bytes below 0x25 and above 0x7E, exactly
+    /// up to the first one (a borrow or carry only reaches higher bytes). Of the flagged bytes, the
+    /// printable ` `, `"` and `#` can be in a sentence: the search goes on after them.
     @inline(__always)
     static func firstNonSentenceByte(_ base: UnsafePointer<UInt8>, from: Int, to: Int) -> Int {
         let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
         var position = from
-        while position + 8 <= to {
+        while position &+ 8 <= to {
             let word = UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self)
-            let below = (word &- ones &* 0x20) & ~word
+            let below = (word &- ones &* 0x25) & ~word
             let above = (word &+ ones) | word
-            let dollar = word ^ (ones &* 0x24), bang = word ^ (ones &* 0x21)
-            let isDollar = (dollar &- ones) & ~dollar, isBang = (bang &- ones) & ~bang
-            let flags = (below | above | isDollar | isBang) & highs
-            if flags != 0 { return position + flags.trailingZeroBitCount / 8 }
-            position += 8
+            let flags = (below | above) & (ones &* 0x80)
+            if flags == 0 {
+                position &+= 8
+                continue
+            }
+            let found = position &+ flags.trailingZeroBitCount &>> 3
+            let byte = base[found]
+            guard byte == 0x20 || byte == 0x22 || byte == 0x23 else { return found }
+            position = found &+ 1
         }
         while position < to {
             let byte = base[position]
             if byte < 0x20 || byte > 0x7E || byte == 0x24 || byte == 0x21 { return position }
-            position += 1
+            position &+= 1
         }
         return to
     }

@@ -66,12 +66,19 @@ public struct NMEASentenceParser: Sendable {
             unsupportedSentences += 1
             return
         }
-        let fields = FieldReader(base: base, count: body.count)
-        guard fields.count >= kind.minimumFields else {
-            shortSentences += 1
-            return
+        // The fields are read from a copy followed by commas: every field then ends at a comma, and
+        // eight bytes can be loaded from wherever a field starts.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: body.count &+ FieldReader.padding) { copy in
+            let start = copy.baseAddress!
+            start.initialize(from: base, count: body.count)
+            (start + body.count).initialize(repeating: 0x2C, count: FieldReader.padding)
+            let fields = FieldReader(padded: start, count: body.count)
+            guard fields.count >= kind.minimumFields else {
+                shortSentences += 1
+                return
+            }
+            handle(decode(kind, talker: talker, fields: fields))
         }
-        handle(decode(kind, talker: talker, fields: fields))
     }
 
     /// Decodes the fields of a sentence of a known kind. Each reads its fields in increasing order
@@ -187,9 +194,14 @@ public struct NMEASentenceParser: Sendable {
 /// order, decoding each value as it passes over it: one pass over the sentence, no table of field
 /// boundaries. A field may be looked at (``byte(_:)``, ``isEmpty(_:)``) any number of times before it
 /// is read as a value; once read, only later fields can be. Counts the malformed fields it reads.
+///
+/// The body must be followed by ``padding`` commas: each field then ends at a comma without a check
+/// for the body's end, and a number's digits are found and converted eight bytes at a time.
 struct FieldReader {
+    /// The commas that must follow the body: room for an eight-byte load at any field's start.
+    static let padding = 16
+
     private let base: UnsafePointer<UInt8>
-    private let end: Int
     /// The number of fields, at most ``NMEASentenceParser/maximumFields``; with more, the last one
     /// counted is empty and the rest are not read.
     let count: Int
@@ -201,33 +213,35 @@ struct FieldReader {
     /// Fields read that could not be decoded (treated as absent).
     var malformed = 0
 
-    init(base: UnsafePointer<UInt8>, count end: Int) {
+    /// A reader of the `count` bytes at `base`, which are followed by ``padding`` commas.
+    init(padded base: UnsafePointer<UInt8>, count end: Int) {
         self.base = base
-        self.end = end
-        let commas = Self.commas(base, from: 1, to: end)
+        let commas = Self.commas(padded: base, from: 1, to: end)
         let lastField = NMEASentenceParser.maximumFields - 1
         count = min(commas, lastField) + 1
         cut = commas >= lastField
+        if end > 6, base[6] == 0x2C {
+            // A standard address, `$ttSSS`: field 1 starts after it.
+            index = 1
+            position = 7
+        }
     }
 
-    /// The number of commas in `base[from..<to]`, eight bytes at a time: an exact mask of the commas
-    /// in a word (no carries between bytes), summed by one multiplication.
-    private static func commas(_ base: UnsafePointer<UInt8>, from: Int, to: Int) -> Int {
+    /// The number of commas in `base[from..<to]`, which is followed by padding commas, eight bytes
+    /// at a time: an exact mask of the commas in a word (no carries between bytes), summed by one
+    /// multiplication; the last word's padding commas are taken off at the end.
+    private static func commas(padded base: UnsafePointer<UInt8>, from: Int, to: Int) -> Int {
         let lows: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
         let commas: UInt64 = 0x2C2C_2C2C_2C2C_2C2C
         var found = 0
         var position = from
-        while position &+ 8 <= to {
+        while position < to {
             let word = UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self) ^ commas
             let mask = ~(((word & lows) &+ lows) | word | lows)  // 0x80 in each byte that was a comma
             found &+= Int(truncatingIfNeeded: ((mask >> 7) &* 0x0101_0101_0101_0101) >> 56)  // their sum, in the top byte
             position &+= 8
         }
-        while position < to {
-            if base[position] == 0x2C { found &+= 1 }
-            position &+= 1
-        }
-        return found
+        return found &- (position &- to)
     }
 
     /// Moves to the start of `field` (not before the current one); false when the field is absent
@@ -237,14 +251,14 @@ struct FieldReader {
         assert(field >= index, "fields are read in increasing order")
         guard field < count, !cut || field < NMEASentenceParser.maximumFields - 1 else { return false }
         while index < field {
-            while position < end, base[position] != 0x2C { position &+= 1 }
+            while base[position] != 0x2C { position &+= 1 }
             position &+= 1
             index &+= 1
         }
         return true
     }
 
-    /// Ends the current field at `stop` (its comma or the sentence's end): the next field is current.
+    /// Ends the current field at `stop` (its comma): the next field is current.
     @inline(__always)
     private mutating func leaveField(at stop: Int) {
         position = stop &+ 1
@@ -258,8 +272,26 @@ struct FieldReader {
 
     /// The first byte of `field`, or nil when it is absent or empty.
     mutating func byte(_ field: Int) -> UInt8? {
-        guard seek(field), position < end, base[position] != 0x2C else { return nil }
+        guard seek(field), base[position] != 0x2C else { return nil }
         return base[position]
+    }
+
+    /// How many decimal digits the eight bytes at `at` start with (8 when all are), and their value
+    /// when there are fewer than 8. The digits are found with a mask (a byte is flagged unless it is
+    /// 0x30...0x39; no carries between bytes) and converted together: pairs, then fours, then eight.
+    @inline(__always)
+    private func digitRun(at offset: Int) -> (count: Int, value: UInt64) {
+        let values = UnsafeRawPointer(base + offset).loadUnaligned(as: UInt64.self) ^ 0x3030_3030_3030_3030  // '0' is 0
+        let lows: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+        let notDigit = (((values & lows) &+ 0x7676_7676_7676_7676) | values) & 0x8080_8080_8080_8080
+        let digits = notDigit.trailingZeroBitCount &>> 3
+        guard digits > 0 else { return (0, 0) }
+        // The digits moved to the top bytes, zeros (leading zeros of the number) below them.
+        var value = values &<< UInt64(64 &- digits &* 8)
+        value = value &* 10 &+ (value &>> 8)
+        value = (((value & 0x0000_00FF_0000_00FF) &* (100 &+ (1_000_000 &<< 32)))
+            &+ (((value &>> 16) & 0x0000_00FF_0000_00FF) &* (1 &+ (10_000 &<< 32)))) &>> 32
+        return (digits, value)
     }
 
     /// A decimal number as (mantissa, fraction digits, integer digits, negative); nil if absent;
@@ -268,17 +300,68 @@ struct FieldReader {
     private mutating func decimal(_ field: Int) -> (mantissa: UInt64, scale: Int, integerDigits: Int, negative: Bool)? {
         guard seek(field) else { return nil }
         let fieldStart = position
+        guard base[fieldStart] != 0x2C else {  // empty
+            leaveField(at: fieldStart)
+            return nil
+        }
         var scan = position
         var negative = false
-        if scan < end, base[scan] == 0x2D || base[scan] == 0x2B {  // - +
+        if base[scan] == 0x2D || base[scan] == 0x2B {  // - +
             negative = base[scan] == 0x2D
             scan &+= 1
         }
-        let digitsStart = scan
-        // One pass, one comparison per digit, up to the comma (or a byte that makes the field malformed).
+        // Up to 7 integer digits, a point and up to 7 fraction digits: two loads. Anything else (a
+        // longer number, a malformed field) is read a byte at a time.
+        let (integerDigits, whole) = digitRun(at: scan)
+        let stop = scan &+ integerDigits
+        if integerDigits < 8, base[stop] == 0x2C {
+            leaveField(at: stop)
+            guard integerDigits > 0 else {  // a sign alone
+                malformed &+= 1
+                return nil
+            }
+            return (whole, 0, integerDigits, negative)
+        }
+        if integerDigits < 8, base[stop] == 0x2E {
+            let (scale, fraction) = digitRun(at: stop &+ 1)
+            let fractionStop = stop &+ 1 &+ scale
+            if scale < 8, base[fractionStop] == 0x2C {
+                leaveField(at: fractionStop)
+                guard integerDigits &+ scale > 0 else {  // a point alone
+                    malformed &+= 1
+                    return nil
+                }
+                return (whole &* Self.powerOfTen(scale) &+ fraction, scale, integerDigits, negative)
+            }
+        }
+        return slowDecimal(from: scan, fieldStart: fieldStart, negative: negative)
+    }
+
+    /// 10^`exponent` for 0...7.
+    @inline(__always)
+    private static func powerOfTen(_ exponent: Int) -> UInt64 {
+        switch exponent {
+        case 0: 1
+        case 1: 10
+        case 2: 100
+        case 3: 1_000
+        case 4: 10_000
+        case 5: 100_000
+        case 6: 1_000_000
+        default: 10_000_000
+        }
+    }
+
+    /// ``decimal(_:)`` for any other field, a byte at a time from its digits (after the sign) at
+    /// `digitsStart`: longer numbers, and fields that are malformed.
+    @inline(never)
+    private mutating func slowDecimal(
+        from digitsStart: Int, fieldStart: Int, negative: Bool
+    ) -> (mantissa: UInt64, scale: Int, integerDigits: Int, negative: Bool)? {
+        var scan = digitsStart
         var mantissa: UInt64 = 0
         var point = -1
-        while scan < end {
+        while true {
             let digit = base[scan] &- 0x30
             if digit < 10 {
                 mantissa = mantissa &* 10 &+ UInt64(digit)
@@ -289,9 +372,9 @@ struct FieldReader {
             }
             scan &+= 1
         }
-        if scan < end, base[scan] != 0x2C {
+        if base[scan] != 0x2C {
             // Something else than a digit or a first point: skip the rest of the field.
-            while scan < end, base[scan] != 0x2C { scan &+= 1 }
+            while base[scan] != 0x2C { scan &+= 1 }
             leaveField(at: scan)
             malformed &+= 1
             return nil

@@ -81,6 +81,38 @@ import Testing
         }
     }
 
+    /// The framer looks for the end of a sentence eight bytes at a time, flagging every byte below
+    /// `%`: of those, a space, `"` and `#` belong in a sentence and a control byte, `$` or `!` does
+    /// not, wherever it falls in the word.
+    @Test func printableBytesBelowPercentStayInASentenceAtEveryOffset() {
+        let plain = "$GPTXT,01,01,02,ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+        for offset in 7..<plain.utf8.count {
+            for byte: UInt8 in [0x20, 0x22, 0x23] {
+                var body = Array(plain.utf8)
+                body[offset] = byte
+                let line = Array(NMEASentenceWriter.sentence(String(String(decoding: body, as: UTF8.self).dropFirst())).utf8)
+                let (bodies, statistics) = frame(line)
+                #expect(bodies == [String(decoding: body, as: UTF8.self)], "byte \(byte) at \(offset)")
+                #expect(statistics.sentenceBytes == line.count)
+            }
+            for byte: UInt8 in [0x01, 0x09, 0x7F, 0xC3] {
+                var body = Array(plain.utf8)
+                body[offset] = byte
+                let (bodies, statistics) = frame(body + Array("\r\n".utf8))
+                #expect(bodies.isEmpty, "byte \(byte) at \(offset)")
+                #expect(statistics.invalidSentences == 1 && statistics.invalidBytes == offset, "byte \(byte) at \(offset)")
+            }
+            for byte: UInt8 in [0x21, 0x24] {
+                // Another sentence starts there.
+                var body = Array(plain.utf8)
+                body[offset] = byte
+                let (bodies, statistics) = frame(body + Array("\r\n".utf8))
+                #expect(bodies.allSatisfy { $0.utf8.first == byte }, "byte \(byte) at \(offset)")
+                #expect(statistics.truncatedSentences == 1 && statistics.truncatedBytes == offset, "byte \(byte) at \(offset)")
+            }
+        }
+    }
+
     @Test func aCarriageReturnInsideASentenceMakesItInvalid() {
         let broken = Self.gga.replacingOccurrences(of: ",E,", with: ",E\r,")
         for chunk in [1, 5, broken.utf8.count] {

@@ -153,6 +153,53 @@ import Testing
         #expect(parser.malformedFields == 1)
     }
 
+    /// Numbers are read eight bytes at a time when they have at most 7 digits on each side of the
+    /// point, a byte at a time otherwise: every shape, at every offset from the sentence's start and
+    /// end, reads as Swift's own `Double` parsing reads it, and whole-number fields as whole numbers.
+    @Test func numberFieldsOfEveryShapeReadAsSwiftReadsThem() {
+        var random = JSONNumberTests.Generator(state: 0x4E4D_4541)
+        func digits(_ count: Int) -> String { String((0..<count).map { _ in "0123456789".randomElement(using: &random)! }) }
+        for _ in 0..<20_000 {
+            var text = ["", "", "-", "+"].randomElement(using: &random)! + digits(Int.random(in: 0...10, using: &random))
+            if Bool.random(using: &random) { text += "." + digits(Int.random(in: 0...10, using: &random)) }
+            if Int.random(in: 0..<8, using: &random) == 0 {
+                // Something that does not belong in a number, anywhere in it.
+                let junk = ["O", ".", "-", " ", "e"].randomElement(using: &random)!
+                let offset = text.index(text.startIndex, offsetBy: Int.random(in: 0...text.count, using: &random))
+                text.insert(contentsOf: junk, at: offset)
+            }
+            let digitCount = text.filter(\.isWholeNumber).count
+            let wellFormed = text.wholeMatch(of: /[-+]?[0-9]*\.?[0-9]*/) != nil && digitCount > 0
+            // The number as the satellites-used count (a whole number), as HDOP, and last in the
+            // sentence (the geoid separation), after a field of 0 to 7 bytes that is not read (the
+            // latitude's hemisphere, with no latitude).
+            let padding = String(repeating: "N", count: Int.random(in: 0...7, using: &random))
+            let (sentence, parser) = parse(line("GPGGA,,,\(padding),,,1,\(text),\(text),545.4,M,\(text)"))
+            guard case .gga(let gga)? = sentence else {
+                Issue.record("not a GGA: \(text)")
+                continue
+            }
+            if text.isEmpty {
+                #expect(gga.hdop == nil && gga.satellitesUsed == nil && parser.malformedFields == 0)
+            } else if !wellFormed {
+                #expect(gga.hdop == nil && gga.satellitesUsed == nil, "\(text)")
+                #expect(parser.malformedFields == 3, "\(text)")
+            } else {
+                let whole = text.split(separator: ".", omittingEmptySubsequences: false)
+                let fractionIsZero = whole.count == 1 || whole[1].allSatisfy { $0 == "0" }
+                if digitCount <= 15 {
+                    // Exact mantissa and power of ten: one rounding, as Swift's parser rounds.
+                    #expect(gga.hdop == Double(text), "\(text)")
+                    let expected = Double(text).flatMap { fractionIsZero ? Int(exactly: $0) : nil }
+                    #expect(gga.satellitesUsed == expected, "\(text)")
+                } else {
+                    #expect(gga.hdop != nil, "\(text)")
+                }
+                #expect(parser.malformedFields == (fractionIsZero ? 0 : 1), "\(text)")
+            }
+        }
+    }
+
     @Test func otherSentencesAreRecognisedAndSkipped() {
         let (sentence, parser) = parse("$PGRME,15.0,M,45.0,M,25.0,M*1C")
         #expect(sentence == nil)
