@@ -26,4 +26,23 @@ import Testing
         for element in 0..<3_000 as Range<UInt64> { #expect(set.contains(element) == reference.contains(element)) }
         #expect(reference.count > 100)
     }
+
+    /// Elements that share their low bits share a bit of the lookup filter, more than its counter
+    /// holds (300 of them): removing some must not hide the others, and removing all must find none.
+    @Test func elementsSharingAFilterBitStayFoundAsOthersAreRemoved() {
+        var set = SequenceSet()
+        let colliding = (1...300).map { UInt64($0) << 24 | 5 }
+        for element in colliding { set.insert(element) }
+        for element in colliding.prefix(299) { set.remove(element) }
+        #expect(set.contains(colliding[299]))
+        #expect(!colliding.prefix(299).contains { set.contains($0) })
+        #expect(!set.contains(5))
+        set.remove(colliding[299])
+        #expect(set.isEmpty)
+        #expect(!set.contains(colliding[299]))
+        set.insert(7)
+        set.remove(7)
+        #expect(!set.contains(7))
+        #expect(!set.contains(5 | 1 << 24))
+    }
 }
