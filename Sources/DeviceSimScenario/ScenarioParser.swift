@@ -16,8 +16,8 @@ public enum ScenarioParser {
     public static let maximumDuration: Duration = .seconds(30 * 86_400)
     /// The largest scenario file accepted: 32 MiB, so that a fleet of 100,000 devices of one line each
     /// (about 28 MB from `Benchmarks/fleet/make-fleet.py`) is still read. Validating 32 MiB of the
-    /// smallest expectations still takes longer than 5 s (`Benchmarks/limits/validate-at-limits.py
-    /// scenario`): each expectation's keys are read by several readers in turn.
+    /// smallest expectations takes 2.5 to 3.5 s of CPU (`Benchmarks/limits/validate-at-limits.py
+    /// scenario stored`).
     public static let maximumFileSize = 32 << 20
 
     /// The top-level keys every scenario file may use; registered apps add their servers' keys
