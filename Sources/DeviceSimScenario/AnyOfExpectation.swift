@@ -23,7 +23,7 @@ public struct AnyOfExpectation: Sendable {
         _ node: YAMLNode, probes: inout [StoredProbe],
         parse: (YAMLNode, inout [StoredProbe]) throws(ScenarioError) -> Expectation
     ) throws(ScenarioError) -> AnyOfExpectation? {
-        guard node.isMapping, let keys = try? node.fieldNames(), keys.contains("any-of") else { return nil }
+        guard node.hasKey("any-of") else { return nil }
         let map = try node.mapping(allowing: ScenarioParser.anyOfExpectationKeys, what: "any-of expectation (its alternatives carry device:, within:, ... each)")
         let listNode = try map.required("any-of")
         let items = try listNode.sequence(what: "list of expectations of which one must hold: [{ event: a }, { event: b }]")

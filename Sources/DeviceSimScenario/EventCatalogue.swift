@@ -111,26 +111,48 @@ package enum EventCatalogue {
     /// What is known about the event `name` in a scenario whose devices run `running` (app names):
     /// the events of every device and of the runner, and those of the apps that run.
     package static func lookUp(_ name: String, running: Set<String>) -> Entry {
-        let apps = ScenarioAppRegistry.apps.filter { running.contains($0.name) }
-        guard apps.allSatisfy({ $0.events != nil }) else { return .unchecked }
-        if let fields = deviceEvents[name] ?? worldEvents[name] {
-            return .known(fields: openEvents.contains(name) ? nil : fields, apps: [])
-        }
-        var fields: [String] = []
-        var recordedBy: [String] = []
-        var found = false
-        for app in apps {
-            if let own = app.events?[name] {
-                found = true
-                fields += own
-                recordedBy.append(app.name)
+        Table(running: running).entry(name)
+    }
+
+    /// The events a scenario whose devices run a set of apps can record, gathered once so that each
+    /// expectation's event is one look-up (gathering them per expectation copied every registered
+    /// app's description: a quarter of validating 800,000 expectations).
+    ///
+    /// ```swift
+    /// let table = EventCatalogue.Table(running: ["dog-walk"])
+    /// if case .unknown = table.entry("app.strated") { ... }
+    /// ```
+    struct Table {
+        /// A running app does not describe its events: no name is checked.
+        private let isUnchecked: Bool
+        /// The running apps' events (device and server): their fields, sorted, and the apps that record
+        /// each on a device, in registration order.
+        private let appEvents: [String: (fields: [String], recorders: [String])]
+
+        init(running: Set<String>) {
+            let apps = ScenarioAppRegistry.apps.filter { running.contains($0.name) }
+            isUnchecked = !apps.allSatisfy { $0.events != nil }
+            var fields: [String: Set<String>] = [:]
+            var recorders: [String: [String]] = [:]
+            for app in apps {
+                for (name, own) in app.events ?? [:] {
+                    fields[name, default: []].formUnion(own)
+                    recorders[name, default: []].append(app.name)
+                }
+                for (name, own) in app.serverEvents ?? [:] { fields[name, default: []].formUnion(own) }
             }
-            if let own = app.serverEvents?[name] {
-                found = true
-                fields += own
-            }
+            appEvents = fields.reduce(into: [:]) { table, event in table[event.key] = (event.value.sorted(), recorders[event.key] ?? []) }
         }
-        return found ? .known(fields: Array(Set(fields)).sorted(), apps: recordedBy) : .unknown
+
+        /// What is known about the event `name`.
+        func entry(_ name: String) -> Entry {
+            guard !isUnchecked else { return .unchecked }
+            if let fields = deviceEvents[name] ?? worldEvents[name] {
+                return .known(fields: openEvents.contains(name) ? nil : fields, apps: [])
+            }
+            guard let known = appEvents[name] else { return .unknown }
+            return .known(fields: known.fields, apps: known.recorders)
+        }
     }
 
     /// The registered apps that record the event `name`, on a device or on their server.
@@ -150,10 +172,10 @@ package enum EventCatalogue {
 
     /// Checks the event name of an expectation (at `node`) on `device` (nil: any) of `devices`; the
     /// fields the event has (nil: any), for the expectation's `where:` and `capture:`.
-    static func check(_ node: YAMLNode, name: String, device: String?, devices: [DeviceSpec]) throws(ScenarioError) -> [String]? {
-        let running = Set(devices.compactMap { $0.app?.name })
+    static func check(_ node: YAMLNode, name: String, device: String?, devices: ScenarioDeviceIndex) throws(ScenarioError) -> [String]? {
+        let running = devices.runningApps
         let fields: [String]?, apps: [String]
-        switch lookUp(name, running: running) {
+        switch devices.events.entry(name) {
         case .unchecked: return nil
         case .known(let known, let recorders): (fields, apps) = (known, recorders)
         case .unknown:
@@ -166,7 +188,7 @@ package enum EventCatalogue {
             message += NearestWord.didYouMean(name, among: names(running: running))
             throw node.error(message + " (Scenarios/README.md lists the events each app records)")
         }
-        if let device, !apps.isEmpty, let spec = devices.first(where: { $0.id == device }), !apps.contains(spec.app?.name ?? "") {
+        if let device, !apps.isEmpty, let spec = devices[device], !apps.contains(spec.app?.name ?? "") {
             let runs = spec.app.map { "runs the \($0.name) app" } ?? "runs no app"
             let recorders = apps.count == 1 ? "the \(apps[0]) app" : "the apps \(apps.joined(separator: ", "))"
             throw node.error("'\(name)' is recorded by \(recorders), and the device '\(device)' \(runs)")

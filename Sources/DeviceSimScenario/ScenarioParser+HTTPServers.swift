@@ -174,8 +174,8 @@ extension ScenarioParser {
 
     /// An `http:` expectation (`http: POST /check-ins`, with `applied: 1` and the other counts) as the
     /// event expectations it stands for; nil when `node` is another kind.
-    static func parseHTTPExpectation(_ node: YAMLNode, servers: [HTTPServerSpec], devices: [DeviceSpec]) throws(ScenarioError) -> [Expectation]? {
-        guard node.isMapping, let keys = try? node.fieldNames(), keys.contains("http") else { return nil }
+    static func parseHTTPExpectation(_ node: YAMLNode, servers: [HTTPServerSpec], devices: ScenarioDeviceIndex) throws(ScenarioError) -> [Expectation]? {
+        guard node.hasKey("http") else { return nil }
         let map = try node.mapping(allowing: httpExpectationKeys, what: "http expectation")
         let requestNode = try map.required("http")
         let words = try requestNode.string(what: "a method and a path: POST /check-ins").split(separator: " ", omittingEmptySubsequences: true).map(String.init)
@@ -200,7 +200,7 @@ extension ScenarioParser {
             else if !routes.isEmpty { message += "; routes: \(routes.joined(separator: ", "))" }
             throw requestNode.error(message)
         }
-        let device = try map.optional("device")?.choice(devices.map(\.id), what: "device")
+        let device = try map.optional("device").map { (n) throws(ScenarioError) in try devices.deviceID(named: n) }
         let window = try map.optional("within").map { (n) throws(ScenarioError) in try parseWindow(n) }
         var expectations: [Expectation] = []
         for count in httpCounts {

@@ -19,11 +19,11 @@ extension ScenarioParser {
     /// The server table a `server:` expectation (or a `same-as:` of one) reads: `server:` (an app a
     /// device runs), `table:` (one of its server's), `account:` (optional: one the scenario names) and
     /// `columns:` (optional: a subset of the table's, by name; their places are returned).
-    static func parseServerSource(_ map: YAMLMapping, devices: [DeviceSpec], scenarioTexts: ScenarioTexts) throws(ScenarioError) -> (StoredProbe.Source, [Int]?) {
+    static func parseServerSource(_ map: YAMLMapping, devices: ScenarioDeviceIndex, scenarioTexts: ScenarioTexts) throws(ScenarioError) -> (StoredProbe.Source, [Int]?) {
         let appNode = try map.required("server")
         let app = try appNode.choice(ScenarioAppRegistry.names, what: "an app")
-        guard devices.contains(where: { $0.app?.name == app }) else {
-            let running = Set(devices.compactMap(\.app?.name)).sorted()
+        guard devices.runningApps.contains(app) else {
+            let running = devices.runningApps.sorted()
             throw appNode.error("no device runs \(app), so it has no server to read" + (running.isEmpty ? "" : " (the devices run \(running.joined(separator: ", ")))"))
         }
         let tableNode = try map.required("table")
@@ -36,11 +36,11 @@ extension ScenarioParser {
         }
         let accountNode = map.optional("account")
         let account = try accountNode?.string(what: "an account")
-        if let account, let accountNode, !devices.contains(where: { $0.account == account || $0.id == account }) {
+        if let account, let accountNode, !devices.hasAccountOrID(account) {
             // An account that exists nowhere in the scenario (a typo) made "nothing is there" pass.
             let texts = scenarioTexts.all
             if !texts.contains(account) {
-                let candidates = Set(devices.map(\.account) + texts.filter { $0.contains("@") }).sorted()
+                let candidates = Set(devices.devices.map(\.account) + texts.filter { $0.contains("@") }).sorted()
                 throw accountNode.error("no device has the account '\(MessageText.excerpt(account))' and the scenario names it nowhere else, so the \(app) server cannot hold rows of it" + NearestWord.didYouMean(account, among: candidates))
             }
         }
@@ -68,7 +68,7 @@ extension ScenarioParser {
     /// `count:`, `same-as:`; `order:` other than `any` or without `rows:` or `same-as:`; a `same-as:`
     /// that reads nothing comparable.
     static func parseRowsCheck(
-        _ map: YAMLMapping, rows: [[StoredValue]]?, source: StoredProbe.Source, node: YAMLNode, devices: [DeviceSpec], scenarioTexts: ScenarioTexts
+        _ map: YAMLMapping, rows: [[StoredValue]]?, source: StoredProbe.Source, node: YAMLNode, devices: ScenarioDeviceIndex, scenarioTexts: ScenarioTexts
     ) throws(ScenarioError) -> RowsCheck {
         let given = RowsCheck.keys.filter { map.optional($0) != nil && $0 != "columns" }
         var check = RowsCheck()
@@ -100,14 +100,14 @@ extension ScenarioParser {
             } else {
                 let other = try n.mapping(allowing: ["device"], what: "same-as (another device: { device: b }, or a server table: { server: app, table: t })")
                 let deviceNode = try other.required("device")
-                let id = try deviceNode.choice(devices.map(\.id), what: "device")
+                let id = try devices.deviceID(named: deviceNode)
                 guard case .database(let own, let file, let query) = source else {
                     throw deviceNode.error("same-as: { device: ... } runs a stored: query on another device; a server: expectation compares with another server table")
                 }
                 guard id != own else { throw deviceNode.error("same-as names the device the query already reads (\(own)); name another device") }
                 let suffix = file.hasPrefix(own) ? String(file.dropFirst(own.count)) : ".sqlite"
-                let otherDevice = devices.first { $0.id == id }!
-                guard otherDevice.app?.name == devices.first(where: { $0.id == own })?.app?.name else {
+                let otherDevice = devices[id]!
+                guard otherDevice.app?.name == devices[own]?.app?.name else {
                     throw deviceNode.error("\(id) runs \(otherDevice.app?.name ?? "no app"), not the app whose database \(own)'s query reads")
                 }
                 check.sameAs = RowsSource(source: .database(device: id, file: id + suffix, query: query), columns: nil)

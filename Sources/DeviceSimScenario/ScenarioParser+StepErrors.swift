@@ -19,11 +19,11 @@ extension ScenarioParser {
     /// For a timeline step with a key no action takes, an error that names the keys of the step's own
     /// app action (`unknown key 'query' for the action 'search' (it takes: text)`) instead of every key
     /// of every action; nil when the step's action is not an app action of its device.
-    static func unknownStepKeyError(_ node: YAMLNode, allowed: [String], devices: [DeviceSpec]) -> ScenarioError? {
+    static func unknownStepKeyError(_ node: YAMLNode, allowed: [String], devices: ScenarioDeviceIndex) -> ScenarioError? {
         guard let keys = try? node.fieldNames(), let unknown = keys.first(where: { !allowed.contains($0) }),
               let map = try? node.mapping(allowing: keys, what: "timeline step"), let action = map.optional("do")?.scalarText else { return nil }
-        let deviceID = map.optional("device")?.scalarText ?? (devices.count == 1 ? devices[0].id : nil)
-        guard let appName = devices.first(where: { $0.id == deviceID })?.app?.name,
+        let deviceID = map.optional("device")?.scalarText ?? devices.onlyID
+        guard let appName = deviceID.flatMap({ devices[$0] })?.app?.name,
               let own = ScenarioAppRegistry.app(named: appName)?.actions[action], let keyNode = map.keyNode(unknown) else { return nil }
         var message = "unknown key '\(MessageText.excerpt(unknown))' for the action '\(MessageText.excerpt(action))'"
         message += NearestWord.didYouMean(unknown, among: own)

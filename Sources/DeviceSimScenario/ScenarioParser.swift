@@ -16,8 +16,8 @@ public enum ScenarioParser {
     public static let maximumDuration: Duration = .seconds(30 * 86_400)
     /// The largest scenario file accepted: 32 MiB, so that a fleet of 100,000 devices of one line each
     /// (about 28 MB from `Benchmarks/fleet/make-fleet.py`) is still read. Validating 32 MiB of the
-    /// smallest expectations still takes longer than 5 s (`Benchmarks/limits/validate-at-limits.py
-    /// scenario`): each expectation's keys are read by several readers in turn.
+    /// smallest expectations takes 2.5 to 3.5 s of CPU (`Benchmarks/limits/validate-at-limits.py
+    /// scenario stored`).
     public static let maximumFileSize = 32 << 20
 
     /// The top-level keys every scenario file may use; registered apps add their servers' keys
@@ -186,7 +186,8 @@ public enum ScenarioParser {
         // Each app's server, shared by every device: read by the app, for a scenario that runs it or
         // names one of its server keys.
         var servers: [String: any Sendable] = [:]
-        let appsOnDevices = Set(devices.compactMap { $0.app?.name })
+        let deviceIndex = ScenarioDeviceIndex(devices)
+        let appsOnDevices = deviceIndex.runningApps
         let sections = ScenarioServerSections(mapping: map, devices: devices, world: world)
         for app in ScenarioAppRegistry.apps where appsOnDevices.contains(app.name) || app.serverKeys.contains(where: { map.optional($0) != nil }) {
             if let configuration = try app.parseServer(sections) { servers[app.name] = configuration }
@@ -198,7 +199,7 @@ public enum ScenarioParser {
         var timeline: [TimelineStep] = []
         if let node = map.optional("timeline") {
             for stepNode in try node.sequence(what: "list of timeline steps") {
-                timeline.append(try parseStep(stepNode, devices: devices, places: places, world: world, variables: variables))
+                timeline.append(try parseStep(stepNode, devices: deviceIndex, places: places, world: world, variables: variables))
             }
         }
         timeline = timeline.enumerated().sorted { ($0.element.at, $0.offset) < ($1.element.at, $1.offset) }.map(\.element)
@@ -208,22 +209,24 @@ public enum ScenarioParser {
         // Read only when a stored: expectation names an account no device has (one pass over the file).
         let scenarioTexts = ScenarioTexts(root: root)
         if let node = map.optional("expect") {
-            for expectationNode in try node.sequence(what: "list of expectations") {
-                if let http = try parseHTTPExpectation(expectationNode, servers: httpServers, devices: devices) {
+            let expectationNodes = try node.sequence(what: "list of expectations")
+            expectations.reserveCapacity(expectationNodes.count)
+            for expectationNode in expectationNodes {
+                if let http = try parseHTTPExpectation(expectationNode, servers: httpServers, devices: deviceIndex) {
                     expectations += http
                 } else if let anyOf = try AnyOfExpectation.parse(expectationNode, probes: &probes, parse: { (node, probes) throws(ScenarioError) in
-                    if let (probe, expectation) = try parseStoredExpectation(node, devices: devices, id: probes.count, scenarioTexts: scenarioTexts) {
+                    if let (probe, expectation) = try parseStoredExpectation(node, devices: deviceIndex, id: probes.count, scenarioTexts: scenarioTexts) {
                         probes.append(probe)
                         return expectation
                     }
-                    return try parseExpectation(node, devices: devices, places: places, variables: variables)
+                    return try parseExpectation(node, devices: deviceIndex, places: places, variables: variables)
                 }) {
                     expectations.append(.anyOf(anyOf))
-                } else if let (probe, expectation) = try parseStoredExpectation(expectationNode, devices: devices, id: probes.count, scenarioTexts: scenarioTexts) {
+                } else if let (probe, expectation) = try parseStoredExpectation(expectationNode, devices: deviceIndex, id: probes.count, scenarioTexts: scenarioTexts) {
                     probes.append(probe)
                     expectations.append(expectation)
                 } else {
-                    expectations.append(try parseExpectation(expectationNode, devices: devices, places: places, variables: variables))
+                    expectations.append(try parseExpectation(expectationNode, devices: deviceIndex, places: places, variables: variables))
                 }
             }
         }
@@ -472,7 +475,7 @@ public enum ScenarioParser {
     /// checked with each variable's name in its place and keeps a ``StepTemplate``, read again with
     /// the values when the step runs (``parseStep(_:values:in:)``).
     static func parseStep(
-        _ node: YAMLNode, devices: [DeviceSpec], places: [String: GeoCoordinate], world: World?, variables: [String]
+        _ node: YAMLNode, devices: ScenarioDeviceIndex, places: [String: GeoCoordinate], world: World?, variables: [String]
     ) throws(ScenarioError) -> TimelineStep {
         let references = ScenarioVariables.references(in: node)
         guard !references.isEmpty else { return try parseStepAsWritten(node, devices: devices, places: places, world: world) }
@@ -513,7 +516,7 @@ public enum ScenarioParser {
     /// runs; throws when the values do not make a valid step (a value the action refuses).
     static func parseStep(_ template: StepTemplate, values: [String: String], in scenario: Scenario) throws(ScenarioError) -> TimelineStep? {
         guard let node = template.node(file: scenario.file, values: values, places: scenario.world?.places ?? [:]) else { return nil }
-        return try parseStepAsWritten(node, devices: scenario.devices, places: scenario.world?.places ?? [:], world: scenario.world)
+        return try parseStepAsWritten(node, devices: ScenarioDeviceIndex(scenario.devices), places: scenario.world?.places ?? [:], world: scenario.world)
     }
 
     /// Every variable a step uses is captured by one expectation only, whose window does not start
@@ -538,21 +541,24 @@ public enum ScenarioParser {
         }
     }
 
-    private static func parseStepAsWritten(_ node: YAMLNode, devices: [DeviceSpec], places: [String: GeoCoordinate], world: World?) throws(ScenarioError) -> TimelineStep {
+    private static func parseStepAsWritten(_ node: YAMLNode, devices: ScenarioDeviceIndex, places: [String: GeoCoordinate], world: World?) throws(ScenarioError) -> TimelineStep {
         var allowed = stepKeys
-        for app in ScenarioAppRegistry.apps { for keys in app.actions.values { allowed += keys.filter { !allowed.contains($0) } } }
+        // The apps' actions in name order: the list an unknown key's error gives is the same in every run.
+        for app in ScenarioAppRegistry.apps {
+            for action in app.actions.keys.sorted() { allowed += app.actions[action, default: []].filter { !allowed.contains($0) } }
+        }
         let map: YAMLMapping
         do { map = try node.mapping(allowing: allowed, what: "timeline step") } catch { throw unknownStepKeyError(node, allowed: allowed, devices: devices) ?? error }
         let at = try map.required("at").duration(what: "a step time")
         var deviceID: String?
         if let n = map.optional("device") {
-            deviceID = try n.choice(devices.map(\.id), what: "device")
-        } else if devices.count == 1 {
-            deviceID = devices[0].id
+            deviceID = try devices.deviceID(named: n)
+        } else if let only = devices.onlyID {
+            deviceID = only
         } else {
             throw node.error("this scenario has several devices; say which one with 'device:'")
         }
-        let device = devices.first { $0.id == deviceID }!
+        let device = devices[deviceID!]!
         let actionNode = try map.required("do")
         let appActions = device.app.flatMap { ScenarioAppRegistry.app(named: $0.name) }?.actions ?? [:]
         let name = try actionNode.choice(deviceActions + appActions.keys.sorted(), what: "action")
@@ -641,16 +647,14 @@ public enum ScenarioParser {
         return from...to
     }
 
-    private static func parseExpectation(_ node: YAMLNode, devices: [DeviceSpec], places: [String: GeoCoordinate], variables: [String]) throws(ScenarioError) -> Expectation {
-        let deviceIDs = devices.map(\.id)
-        let keys = node.isMapping ? ((try? node.fieldNames()) ?? []) : []
-        if keys.contains("order") { return .order(try parseOrderExpectation(node, devices: devices, variables: variables)) }
-        let isPosition = keys.contains("position")
+    private static func parseExpectation(_ node: YAMLNode, devices: ScenarioDeviceIndex, places: [String: GeoCoordinate], variables: [String]) throws(ScenarioError) -> Expectation {
+        if node.hasKey("order") { return .order(try parseOrderExpectation(node, devices: devices, variables: variables)) }
+        let isPosition = node.hasKey("position")
         let map = try node.mapping(allowing: isPosition ? positionExpectationKeys : eventExpectationKeys, what: isPosition ? "position expectation" : "event expectation")
         var device: String?
         // Without `device:`, an event expectation counts the event on any device and world-wide events
         // (the backend's); a position needs a device, which one device implies.
-        if let n = map.optional("device") { device = try n.choice(deviceIDs, what: "device") } else if isPosition, deviceIDs.count == 1 { device = deviceIDs[0] }
+        if let n = map.optional("device") { device = try devices.deviceID(named: n) } else if isPosition, let only = devices.onlyID { device = only }
         if isPosition {
             let probeNode = try map.required("position")
             let probe = try probeNode.string(what: "what to locate: marker, map-center, location (the device's GPS fix) or an event name")
@@ -691,9 +695,9 @@ public enum ScenarioParser {
 
     /// `order: [a, b, ...]` with optional `device:` and `within:`; each item an event name or
     /// `{ event: name, where: {...} }`.
-    private static func parseOrderExpectation(_ node: YAMLNode, devices: [DeviceSpec], variables: [String]) throws(ScenarioError) -> OrderExpectation {
+    private static func parseOrderExpectation(_ node: YAMLNode, devices: ScenarioDeviceIndex, variables: [String]) throws(ScenarioError) -> OrderExpectation {
         let map = try node.mapping(allowing: orderExpectationKeys, what: "order expectation")
-        let device = try map.optional("device")?.choice(devices.map(\.id), what: "device")
+        let device = try map.optional("device").map { (n) throws(ScenarioError) in try devices.deviceID(named: n) }
         let listNode = try map.required("order")
         var items: [OrderExpectation.Item] = []
         for itemNode in try listNode.sequence(what: "list of events in the order they must happen: [sign-up.succeeded, notification.posted]") {
@@ -772,9 +776,9 @@ public enum ScenarioParser {
 
     /// A `stored:` or `server:` expectation: the read it needs and the event expectation on what the
     /// read finds (nil for any other expectation).
-    private static func parseStoredExpectation(_ node: YAMLNode, devices: [DeviceSpec], id: Int, scenarioTexts: ScenarioTexts) throws(ScenarioError) -> (StoredProbe, Expectation)? {
-        guard node.isMapping, let keys = try? node.fieldNames(), keys.contains("stored") || keys.contains("server") else { return nil }
-        let isServer = keys.contains("server")
+    private static func parseStoredExpectation(_ node: YAMLNode, devices: ScenarioDeviceIndex, id: Int, scenarioTexts: ScenarioTexts) throws(ScenarioError) -> (StoredProbe, Expectation)? {
+        let isServer = node.hasKey("server")
+        guard isServer || node.hasKey("stored") else { return nil }
         let map = try node.mapping(allowing: (isServer ? serverExpectationKeys : storedExpectationKeys) + RowsCheck.keys, what: isServer ? "server expectation" : "stored expectation")
         let at = try map.required("at").duration(what: "when the rows are read")
         var rows: [[StoredValue]]?
@@ -791,7 +795,7 @@ public enum ScenarioParser {
             }
             let queryNode = try map.required("stored")
             let query = try queryNode.string(what: "a SQL query")
-            let firstWord = query.drop { $0.isWhitespace }.prefix { $0.isLetter }.uppercased()
+            let firstWord = firstWord(of: query)
             guard firstWord == "SELECT" || firstWord == "WITH" else {
                 throw queryNode.error("a stored expectation reads with a SELECT query; found '\(query.prefix(40))'")
             }
@@ -799,10 +803,9 @@ public enum ScenarioParser {
                 let (line, column) = SQLStatementText.lineAndColumn(of: second, in: query)
                 throw queryNode.error("a stored expectation runs one SELECT, but this query holds a second statement at line \(line), column \(column) of the query: remove everything after the first ';'")
             }
-            let id = try map.optional("device")?.choice(devices.map(\.id), what: "device")
-                ?? (devices.count == 1 ? devices[0].id : nil)
+            let id = try map.optional("device").map { (n) throws(ScenarioError) in try devices.deviceID(named: n) } ?? devices.onlyID
             guard let id else { throw node.error("this scenario has several devices; say whose database with 'device:'") }
-            let database = try storedDatabase(map, of: devices.first { $0.id == id }!, expectation: node)
+            let database = try storedDatabase(map, of: devices[id]!, keeping: devices[id]!.app.flatMap { devices.database(ofApp: $0.name) }, expectation: node)
             source = .database(device: id, file: database.file(onDevice: id), query: query)
             device = id
         }
@@ -817,17 +820,26 @@ public enum ScenarioParser {
         return (probe, .event(expectation))
     }
 
-    /// The database a `stored:` expectation reads on `device`: the one the device's app keeps
+    /// The first word of the SQL `query` (after its leading spaces), in capitals: `SELECT`, `WITH`, ...
+    private static func firstWord(of query: String) -> String {
+        let bytes = query.utf8
+        var start = bytes.startIndex
+        // ASCII spaces and letters read as bytes; anything else as characters (the same word).
+        while start != bytes.endIndex, bytes[start] == UInt8(ascii: " ") || (0x09...0x0D).contains(bytes[start]) { start = bytes.index(after: start) }
+        var end = start
+        while end != bytes.endIndex, (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(bytes[end] | 0x20) { end = bytes.index(after: end) }
+        guard end == bytes.endIndex || bytes[end] < 0x80 else { return query.drop { $0.isWhitespace }.prefix { $0.isLetter }.uppercased() }
+        return String(query[start..<end]).uppercased()
+    }
+
+    /// The database a `stored:` expectation reads on `device`, whose app keeps `kept`
     /// (``ScenarioApp/deviceDatabase``), which `database:` must name (or leave out, for the dog walk's
     /// `<device>.sqlite`). A name no app's database has, or another app's, is refused with the one to write.
-    private static func storedDatabase(_ map: YAMLMapping, of device: DeviceSpec, expectation: YAMLNode) throws(ScenarioError) -> ScenarioAppDatabase {
-        let kept = device.app.flatMap { ScenarioAppRegistry.app(named: $0.name) }?.deviceDatabase
-        let keeper: String
-        if let app = device.app {
-            keeper = kept.map { "\(device.id) runs \(app.name), whose database is \($0.file(onDevice: device.id))" }
+    private static func storedDatabase(_ map: YAMLMapping, of device: DeviceSpec, keeping kept: ScenarioAppDatabase?, expectation: YAMLNode) throws(ScenarioError) -> ScenarioAppDatabase {
+        var keeper: String {
+            guard let app = device.app else { return "\(device.id) runs no app, so it has no database" }
+            return kept.map { "\(device.id) runs \(app.name), whose database is \($0.file(onDevice: device.id))" }
                 ?? "\(device.id) runs \(app.name), which keeps no database on the device"
-        } else {
-            keeper = "\(device.id) runs no app, so it has no database"
         }
         guard let nameNode = map.optional("database") else {
             guard let kept, kept == .unnamed else {

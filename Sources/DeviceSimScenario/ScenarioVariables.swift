@@ -38,7 +38,8 @@ public enum ScenarioVariables {
     static func declaredNames(in expect: YAMLNode?) -> [String] {
         guard let items = try? expect?.sequence() else { return [] }
         return items.flatMap { item -> [String] in
-            guard item.isMapping, let map = try? item.mapping(allowing: (try? item.fieldNames()) ?? []),
+            // Most expectations capture nothing: told without making a String of their keys.
+            guard item.hasKey("capture"), let map = try? item.mapping(allowing: (try? item.fieldNames()) ?? []),
                 let capture = map.optional("capture"), capture.isMapping,
                 let fields = try? capture.mapping(allowing: (try? capture.fieldNames()) ?? [])
             else { return [] }

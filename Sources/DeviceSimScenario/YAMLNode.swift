@@ -247,6 +247,18 @@ public struct YAMLNode: Sendable {
         return YAMLMapping(node: self, entries: entries, what: what)
     }
 
+    /// Whether the node is a mapping with the key `key`, found without making a String of any key
+    /// (an expectation's kind is told by its keys: `http`, `any-of`, `stored`, ...).
+    func hasKey(_ key: String) -> Bool {
+        guard record.kind == .mapping else { return false }
+        let document = source.document
+        let children = document.childRange(index)
+        for position in stride(from: children.lowerBound, to: children.upperBound, by: 2) where document.scalar(document.children[position], equals: key) {
+            return true
+        }
+        return false
+    }
+
     /// The node as a list.
     public func sequence(what: String = "list") throws(ScenarioError) -> [YAMLNode] {
         guard let items else { throw error("expected a \(what), found \(kindName)") }
@@ -468,8 +480,18 @@ public enum DurationText {
             let exact = seconds * 1e9
             return (exact < 1e18 ? Int64(exact.rounded()) : 0, exact)
         }
+        guard let parts = trimmed.utf8.allSatisfy({ $0 < 0x80 }) ? asciiParts(trimmed) : parts(trimmed) else { return nil }
+        // The parts together are bounded like each one: `11000d11000d…` must not overflow.
+        let exact = parts.reduce(0, +)
+        guard exact < 1e18 else { return (0, exact) }
+        return (parts.reduce(Int64(0)) { $0 + Int64($1.rounded()) }, exact)
+    }
+
+    /// The parts of `text` (`1h30m`: an hour and 30 minutes), each in nanoseconds; nil when it is not
+    /// written as parts of a number and a unit.
+    private static func parts(_ text: String) -> [Double]? {
         var parts: [Double] = []
-        var rest = Substring(trimmed)
+        var rest = Substring(text)
         guard !rest.isEmpty else { return nil }
         while !rest.isEmpty {
             let number = rest.prefix { $0.isNumber || $0 == "." }
@@ -480,10 +502,32 @@ public enum DurationText {
             guard let scale = unitScales[unit] else { return nil }
             parts.append(value * scale)
         }
-        // The parts together are bounded like each one: `11000d11000d…` must not overflow.
-        let exact = parts.reduce(0, +)
-        guard exact < 1e18 else { return (0, exact) }
-        return (parts.reduce(Int64(0)) { $0 + Int64($1.rounded()) }, exact)
+        return parts
+    }
+
+    /// ``parts(_:)`` of an ASCII `text`, read byte by byte (in ASCII the numbers are 0-9 and the
+    /// letters a-z and A-Z, as `Character` says): the same parts, without asking each character's
+    /// Unicode properties (which cost more than the rest of reading a 30 MB scenario's `at: 30s`).
+    private static func asciiParts(_ text: String) -> [Double]? {
+        let bytes = Array(text.utf8)
+        guard !bytes.isEmpty else { return nil }
+        func isDigitOrDot(_ byte: UInt8) -> Bool { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: ".") }
+        func isLetter(_ byte: UInt8) -> Bool { (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20) }
+        func skipSpaces(_ position: inout Int) { while position < bytes.count, bytes[position] == UInt8(ascii: " ") { position += 1 } }
+        var parts: [Double] = []
+        var position = 0
+        while position < bytes.count {
+            let numberStart = position
+            while position < bytes.count, isDigitOrDot(bytes[position]) { position += 1 }
+            guard position > numberStart, let value = Double(String(decoding: bytes[numberStart..<position], as: UTF8.self)), value.isFinite else { return nil }
+            skipSpaces(&position)
+            let unitStart = position
+            while position < bytes.count, isLetter(bytes[position]) { position += 1 }
+            guard let scale = unitScales[Substring(String(decoding: bytes[unitStart..<position], as: UTF8.self))] else { return nil }
+            skipSpaces(&position)
+            parts.append(value * scale)
+        }
+        return parts
     }
 
     /// `text` without the spaces (`CharacterSet.whitespaces`: spaces and tabs, Unicode's too) it starts
