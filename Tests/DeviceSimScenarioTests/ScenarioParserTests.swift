@@ -107,6 +107,14 @@ import Testing
         #expect(error(in: wide)?.description == "test.yaml:4:7: YAML aliases (*name) are not supported in scenario files")
         let blockThenAlias = "name: x\ndescription: >-\n  & * é\n\n  *also fine\ndevices: [{ id: a, at: [0, 0] }]\nseed: *s\n"
         #expect(error(in: blockThenAlias)?.description == "test.yaml:7:7: YAML aliases (*name) are not supported in scenario files")
+        // Inside a plain scalar `&` and `*` are text; where a node starts they are still refused, after a tag too.
+        let plain = "name: Tom &Jerry\ndescription: 2 * 3 *is* six, & so on\ndevices: [{ id: a, at: [0, 0] }]\n"
+        #expect(error(in: plain) == nil)
+        #expect((try? ScenarioParser.parse(plain, file: "test.yaml"))?.name == "Tom &Jerry")
+        let afterTag = "name: !!str &n x\ndevices: [{ id: a, at: [0, 0] }]\n"
+        #expect(error(in: afterTag)?.description == "test.yaml:1:13: YAML anchors (&name) are not supported in scenario files")
+        let inFlow = "name: x\ndevices: [{ id: a, at: [0, 0] }, *d]\n"
+        #expect(error(in: inFlow)?.description == "test.yaml:2:34: YAML aliases (*name) are not supported in scenario files")
     }
 
     @Test func emptyAndNonMappingFilesAreRejected() {
