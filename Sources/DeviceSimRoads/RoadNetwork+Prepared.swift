@@ -6,7 +6,7 @@ import DeviceSimHAL
 extension RoadNetwork {
     /// Bumped whenever the layout below or the rules building a network change: a prepared file of
     /// another version is rebuilt.
-    static let preparedFormatVersion: UInt32 = 4
+    static let preparedFormatVersion: UInt32 = 5
 
     /// The network's arrays (each graph's landmark table and contraction hierarchy computed first if
     /// they were not yet).
@@ -134,9 +134,8 @@ extension RoadNetwork {
         writer.append(landmarks.times)
         let hierarchy = graph.hierarchy
         writer.append(hierarchy.ranks)
-        for array in [hierarchy.upStarts, hierarchy.upTargets, hierarchy.upMiddles, hierarchy.downStarts, hierarchy.downSources, hierarchy.downMiddles] { writer.append(array) }
-        writer.append(hierarchy.upCosts)
-        writer.append(hierarchy.downCosts)
+        for array in [hierarchy.upStarts, hierarchy.downStarts] { writer.append(array) }
+        for array in [hierarchy.upArcs, hierarchy.downArcs] { writer.append(array) }
     }
 
     private static func readGraph(_ mode: TravelMode, from reader: inout PreparedFileReader) throws(PreparedFileReader.Truncated) -> RoadGraph {
@@ -147,11 +146,9 @@ extension RoadNetwork {
         let routable = try reader.array(UInt8.self).map { $0 != 0 }
         let landmarkNodes = try reader.array(Int32.self), landmarkTimes = try reader.array(Float.self)
         let ranks = try reader.array(Int32.self)
-        let upStarts = try reader.array(Int32.self), upTargets = try reader.array(Int32.self), upMiddles = try reader.array(Int32.self)
-        let downStarts = try reader.array(Int32.self), downSources = try reader.array(Int32.self), downMiddles = try reader.array(Int32.self)
-        let upCosts = try reader.array(RouteCost.self), downCosts = try reader.array(RouteCost.self)
-        let hierarchy = ContractionHierarchy(ranks: ranks, upStarts: upStarts, upTargets: upTargets, upCosts: upCosts, upMiddles: upMiddles,
-                                             downStarts: downStarts, downSources: downSources, downCosts: downCosts, downMiddles: downMiddles)
+        let upStarts = try reader.array(Int32.self), downStarts = try reader.array(Int32.self)
+        let upArcs = try reader.array(HierarchyArc.self), downArcs = try reader.array(HierarchyArc.self)
+        let hierarchy = ContractionHierarchy(ranks: ranks, upStarts: upStarts, upArcs: upArcs, downStarts: downStarts, downArcs: downArcs)
         let nodeCount = coordinates.count
         guard hierarchy.isConsistent(nodeCount: nodeCount), vectors.count == 3 * nodeCount, starts.count == nodeCount + 1, starts.first == 0, targets.count == seconds.count, targets.count == metres.count,
               starts.last.map(Int.init) == targets.count, zip(starts, starts.dropFirst()).allSatisfy({ $0 <= $1 }),
