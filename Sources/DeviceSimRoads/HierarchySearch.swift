@@ -7,10 +7,9 @@
 /// the same path (also among paths of equal time). The seconds returned are summed along the
 /// unpacked path from the source in travel order, edge by edge, as ``RouteSearch`` sums them.
 ///
-/// It searches by rank (the hierarchy's layout: the ranks every query reaches lie together), each
-/// rank's state (cost, the arc it was reached by, the endpoint it started from) in one 32-byte
-/// label. A search keeps its labels between queries (only the ranks a query touched are reset), so
-/// make one per thread and reuse it.
+/// It searches by rank (the hierarchy's layout: the ranks every query reaches lie together). A
+/// search keeps its arrays between queries (only the ranks a query touched are reset), so make one
+/// per thread and reuse it.
 ///
 /// ```swift
 /// var search = HierarchySearch(network.graph(for: .car))
@@ -26,28 +25,30 @@ public struct HierarchySearch {
     /// Nodes taken from the queues by the last query (a measure of its work).
     public private(set) var settledCount = 0
 
-    /// What one direction knows of a rank.
-    private struct Label {
-        /// The least cost found from the direction's endpoints (infinity: not reached).
-        var cost: RouteCost
+    /// How one direction reached a rank.
+    private struct Parent {
         /// The arc (index into the direction's arc list) the rank was reached by (-1: an endpoint).
-        var parentArc: Int32
-        /// The endpoint (source or target index) the cost starts from.
+        var arc: Int32
+        /// The endpoint (source or target index) the rank's cost starts from.
         var origin: Int32
     }
 
-    /// One direction's search state, by rank.
+    /// One direction's search state, by rank: each rank's least cost found (infinity: not reached)
+    /// in one dense array, read by every stall check and relaxation, and how it was reached in
+    /// another, written only when the cost is lowered.
     private struct Side {
-        var labels: [Label]
+        var costs: [RouteCost]
+        var parents: [Parent]
         var touched: [Int32] = []
         var heap = MinimumHeap<RouteCost>()
 
         init(nodeCount: Int) {
-            labels = [Label](repeating: Label(cost: .infinity, parentArc: -1, origin: -1), count: nodeCount)
+            costs = [RouteCost](repeating: .infinity, count: nodeCount)
+            parents = [Parent](repeating: Parent(arc: -1, origin: -1), count: nodeCount)
         }
 
         mutating func reset() {
-            for rank in touched { labels[Int(rank)].cost = .infinity }
+            for rank in touched { costs[Int(rank)] = .infinity }
             touched.removeAll(keepingCapacity: true)
             heap.removeAll()
         }
@@ -56,37 +57,52 @@ public struct HierarchySearch {
         mutating func start(_ endpoints: [RouteSearch.Endpoint], ranks: [Int32]) {
             for (index, endpoint) in endpoints.enumerated() {
                 let rank = ranks[Int(endpoint.node)], cost = RouteCost(seconds: endpoint.seconds)
-                guard cost < labels[Int(rank)].cost else { continue }
-                if labels[Int(rank)].cost == .infinity { touched.append(rank) }
-                labels[Int(rank)] = Label(cost: cost, parentArc: -1, origin: Int32(index))
+                guard cost < costs[Int(rank)] else { continue }
+                if costs[Int(rank)] == .infinity { touched.append(rank) }
+                costs[Int(rank)] = cost
+                parents[Int(rank)] = Parent(arc: -1, origin: Int32(index))
                 heap.insert(rank, key: cost)
             }
         }
 
-        /// Expands `rank`, settled at `key`: nothing when a higher rank reaches it more cheaply
-        /// through `stallArcs` (stall-on-demand: no least-cost path goes up from it), else each of
-        /// its `relaxArcs` relaxed. Arc lists by rank: `starts[r]..<starts[r + 1]`.
+        /// Whether a higher rank reaches `rank` more cheaply than `key` through `stallArcs` (its
+        /// arcs `starts[rank]..<starts[rank + 1]`): then no least-cost path goes up from it
+        /// (stall-on-demand).
+        @inline(__always)
+        func isStalled(_ rank: Int32, key: RouteCost, starts: [Int32], stallArcs: [HierarchyArc]) -> Bool {
+            let range = Int(starts[Int(rank)])..<Int(starts[Int(rank) + 1])
+            return costs.withUnsafeBufferPointer { costs in
+                stallArcs.withUnsafeBufferPointer { arcs in
+                    for arc in range {
+                        let above = costs[Int(arcs[arc].end)]
+                        if above != .infinity, above + arcs[arc].cost < key { return true }
+                    }
+                    return false
+                }
+            }
+        }
+
+        /// Expands `rank`, settled at `key`: nothing when it is stalled (``isStalled(_:key:starts:stallArcs:)``),
+        /// else each of its `relaxArcs` relaxed. Arc lists by rank: `starts[r]..<starts[r + 1]`.
         ///
         /// A rank reached at `best` or more is left alone (no path through it can be the least), and
         /// a rank the other direction (`other`) has reached is a meeting: `best` and `meeting` are
         /// lowered when the two costs together are less.
         @inline(__always)
         mutating func expand(_ rank: Int32, key: RouteCost, stallStarts: [Int32], stallArcs: [HierarchyArc], relaxStarts: [Int32], relaxArcs: [HierarchyArc],
-                             other: [Label], best: inout RouteCost, meeting: inout Int32) {
-            for arc in Int(stallStarts[Int(rank)])..<Int(stallStarts[Int(rank) + 1]) {
-                let above = labels[Int(stallArcs[arc].end)].cost
-                if above != .infinity, above + stallArcs[arc].cost < key { return }
-            }
-            let origin = labels[Int(rank)].origin
+                             other: [RouteCost], best: inout RouteCost, meeting: inout Int32) {
+            guard !isStalled(rank, key: key, starts: stallStarts, stallArcs: stallArcs) else { return }
+            let origin = parents[Int(rank)].origin
             for arc in Int(relaxStarts[Int(rank)])..<Int(relaxStarts[Int(rank) + 1]) {
                 let next = relaxArcs[arc].end, candidate = key + relaxArcs[arc].cost
                 guard candidate < best else { continue }
-                let current = labels[Int(next)].cost
+                let current = costs[Int(next)]
                 if candidate < current {
                     if current == .infinity { touched.append(next) }
-                    labels[Int(next)] = Label(cost: candidate, parentArc: Int32(arc), origin: origin)
+                    costs[Int(next)] = candidate
+                    parents[Int(next)] = Parent(arc: Int32(arc), origin: origin)
                     heap.insert(next, key: candidate)
-                    let across = other[Int(next)].cost
+                    let across = other[Int(next)]
                     if across != .infinity, candidate + across < best {
                         best = candidate + across
                         meeting = next
@@ -101,7 +117,7 @@ public struct HierarchySearch {
         mutating func next(best: RouteCost) -> (rank: Int32, key: RouteCost)? {
             while !heap.isEmpty {
                 let (rank, key) = heap.popMinimum()
-                if key > labels[Int(rank)].cost { continue }
+                if key > costs[Int(rank)] { continue }
                 if key >= best { return nil }
                 return (rank, key)
             }
@@ -143,23 +159,23 @@ public struct HierarchySearch {
         // Up from the source to the meeting rank, then down to the target.
         var upward: [(from: Int32, to: Int32, middle: Int32)] = []
         var rank = meeting.rank
-        while forward.labels[Int(rank)].parentArc >= 0 {
-            let arc = Int(forward.labels[Int(rank)].parentArc)
+        while forward.parents[Int(rank)].arc >= 0 {
+            let arc = Int(forward.parents[Int(rank)].arc)
             let from = h.upSource(ofArc: arc)
             upward.append((from, rank, h.upArcs[arc].middle))
             rank = from
         }
-        let source = Int(forward.labels[Int(rank)].origin)
+        let source = Int(forward.parents[Int(rank)].origin)
         var nodes: [Int32] = [h.nodes[Int(rank)]]
         for step in upward.reversed() { h.unpack(from: step.from, to: step.to, middle: step.middle, into: &nodes) }
         rank = meeting.rank
-        while backward.labels[Int(rank)].parentArc >= 0 {
-            let arc = Int(backward.labels[Int(rank)].parentArc)
+        while backward.parents[Int(rank)].arc >= 0 {
+            let arc = Int(backward.parents[Int(rank)].arc)
             let to = h.downTarget(ofArc: arc)
             h.unpack(from: rank, to: to, middle: h.downArcs[arc].middle, into: &nodes)
             rank = to
         }
-        let target = Int(backward.labels[Int(rank)].origin)
+        let target = Int(backward.parents[Int(rank)].origin)
         let seconds = graph.seconds(along: nodes, after: sources[source].seconds) + targets[target].seconds
         return RouteSearch.Path(seconds: seconds, nodes: nodes, source: source, target: target)
     }
@@ -182,17 +198,17 @@ public struct HierarchySearch {
             if isForward {
                 guard let (rank, key) = forward.next(best: best) else { forwardDone = true; continue }
                 settledCount += 1
-                let other = backward.labels[Int(rank)].cost
+                let other = backward.costs[Int(rank)]
                 if other != .infinity, key + other < best { best = key + other; meeting = rank }
                 forward.expand(rank, key: key, stallStarts: h.downStarts, stallArcs: h.downArcs, relaxStarts: h.upStarts, relaxArcs: h.upArcs,
-                               other: backward.labels, best: &best, meeting: &meeting)
+                               other: backward.costs, best: &best, meeting: &meeting)
             } else {
                 guard let (rank, key) = backward.next(best: best) else { backwardDone = true; continue }
                 settledCount += 1
-                let other = forward.labels[Int(rank)].cost
+                let other = forward.costs[Int(rank)]
                 if other != .infinity, key + other < best { best = key + other; meeting = rank }
                 backward.expand(rank, key: key, stallStarts: h.upStarts, stallArcs: h.upArcs, relaxStarts: h.downStarts, relaxArcs: h.downArcs,
-                                other: forward.labels, best: &best, meeting: &meeting)
+                                other: forward.costs, best: &best, meeting: &meeting)
             }
         }
         return meeting >= 0 ? (best, meeting) : nil
