@@ -7,10 +7,14 @@
 /// chooses it), see ``HierarchyContraction``. The car graph's turn restrictions are node copies
 /// already (``TurnSplits``), so a node-based hierarchy keeps them.
 ///
-/// Arcs are stored per node in two lists: `up` (the node's arcs to higher-ranked nodes, searched
-/// forward from a source) and `down` (arcs from higher-ranked nodes into the node, searched backward
-/// from a target). A shortcut's `middle` is the node it bypasses (-1: an edge of the graph), so a
-/// path is unpacked by replacing each shortcut with its two halves.
+/// The arrays are laid out by rank, not by the graph's node numbers (as RoutingKit lays them out):
+/// arcs name their ends by rank, and the arcs of ranks `r` and `r + 1` lie side by side. Every query
+/// climbs to the few hundred highest ranks, so those arcs stay in the processor's cache from one
+/// query to the next; in the graph's order they are spread over the whole graph. Arcs are stored
+/// per rank in two lists: `upArcs` (to higher ranks, searched forward from a source) and `downArcs`
+/// (from higher ranks, searched backward from a target). A shortcut's `middle` is the rank it
+/// bypasses (-1: an edge of the graph), so a path is unpacked by replacing each shortcut with its
+/// two halves.
 ///
 /// ```swift
 /// let hierarchy = ContractionHierarchy(network.graph(for: .car))
@@ -20,90 +24,102 @@
 public struct ContractionHierarchy: Sendable {
     /// Each node's rank (the order of contraction; higher: contracted later).
     public let ranks: [Int32]
-    /// Node `n`'s upward arcs are `upTargets[upStarts[n]..<upStarts[n + 1]]`.
-    let upStarts: [Int32], upTargets: [Int32], upCosts: [RouteCost], upMiddles: [Int32]
-    /// Node `n`'s arcs from higher-ranked nodes are `downSources[downStarts[n]..<downStarts[n + 1]]`.
-    let downStarts: [Int32], downSources: [Int32], downCosts: [RouteCost], downMiddles: [Int32]
+    /// The node of each rank (the inverse of ``ranks``; -1 where the ranks do not say, in an
+    /// inconsistent file).
+    let nodes: [Int32]
+    /// Rank `r`'s arcs to higher ranks are `upArcs[upStarts[r]..<upStarts[r + 1]]`.
+    let upStarts: [Int32], upArcs: [HierarchyArc]
+    /// Rank `r`'s arcs from higher ranks are `downArcs[downStarts[r]..<downStarts[r + 1]]`.
+    let downStarts: [Int32], downArcs: [HierarchyArc]
 
     /// The number of arcs (the graph's edges and the shortcuts), both lists together.
-    public var arcCount: Int { upTargets.count + downSources.count }
+    public var arcCount: Int { upArcs.count + downArcs.count }
 
     /// Bytes held by the hierarchy's arrays.
     public var memoryFootprint: Int {
-        ranks.count * 4 + (upStarts.count + downStarts.count) * 4 + arcCount * (4 + MemoryLayout<RouteCost>.stride + 4)
+        (ranks.count + nodes.count + upStarts.count + downStarts.count) * 4 + arcCount * MemoryLayout<HierarchyArc>.stride
     }
 
     /// Contracts `graph`.
     public init(_ graph: RoadGraph) {
         var contraction = HierarchyContraction(graph)
         let (ranks, up, down) = contraction.run()
+        let nodes = Self.nodes(ofRanks: ranks)
         self.ranks = ranks
-        (upStarts, upTargets, upCosts, upMiddles) = Self.flatten(up)
-        (downStarts, downSources, downCosts, downMiddles) = Self.flatten(down)
+        self.nodes = nodes
+        (upStarts, upArcs) = Self.flatten(up, ranks: ranks, nodes: nodes)
+        (downStarts, downArcs) = Self.flatten(down, ranks: ranks, nodes: nodes)
     }
 
-    /// A hierarchy from its arrays (a prepared file).
-    init(ranks: [Int32], upStarts: [Int32], upTargets: [Int32], upCosts: [RouteCost], upMiddles: [Int32],
-         downStarts: [Int32], downSources: [Int32], downCosts: [RouteCost], downMiddles: [Int32]) {
+    /// A hierarchy from its arrays (a prepared file); check it with ``isConsistent(nodeCount:)``.
+    init(ranks: [Int32], upStarts: [Int32], upArcs: [HierarchyArc], downStarts: [Int32], downArcs: [HierarchyArc]) {
         self.ranks = ranks
-        (self.upStarts, self.upTargets, self.upCosts, self.upMiddles) = (upStarts, upTargets, upCosts, upMiddles)
-        (self.downStarts, self.downSources, self.downCosts, self.downMiddles) = (downStarts, downSources, downCosts, downMiddles)
+        nodes = Self.nodes(ofRanks: ranks)
+        (self.upStarts, self.upArcs) = (upStarts, upArcs)
+        (self.downStarts, self.downArcs) = (downStarts, downArcs)
     }
 
-    /// Per-node arc lists as arrays (each node's arcs ascending by their other end).
-    private static func flatten(_ lists: [[HierarchyContraction.Arc]]) -> (starts: [Int32], nodes: [Int32], costs: [RouteCost], middles: [Int32]) {
+    /// The node of each rank (-1 for a rank no node has; ranks out of range are left out).
+    private static func nodes(ofRanks ranks: [Int32]) -> [Int32] {
+        var nodes = [Int32](repeating: -1, count: ranks.count)
+        for (node, rank) in ranks.enumerated() where rank >= 0 && Int(rank) < ranks.count { nodes[Int(rank)] = Int32(node) }
+        return nodes
+    }
+
+    /// Per-node arc lists (by node number) as arrays by rank, each rank's arcs ascending by their
+    /// other end's rank.
+    private static func flatten(_ lists: [[HierarchyContraction.Arc]], ranks: [Int32], nodes: [Int32]) -> (starts: [Int32], arcs: [HierarchyArc]) {
         var starts = [Int32](repeating: 0, count: lists.count + 1)
-        let total = lists.reduce(0) { $0 + $1.count }
-        var nodes: [Int32] = [], costs: [RouteCost] = [], middles: [Int32] = []
-        nodes.reserveCapacity(total)
-        costs.reserveCapacity(total)
-        middles.reserveCapacity(total)
-        for (index, list) in lists.enumerated() {
-            for arc in list.sorted(by: { $0.node < $1.node }) {
-                nodes.append(arc.node)
-                costs.append(arc.cost)
-                middles.append(arc.middle)
-            }
-            starts[index + 1] = Int32(nodes.count)
+        var arcs: [HierarchyArc] = []
+        arcs.reserveCapacity(lists.reduce(0) { $0 + $1.count })
+        for (rank, node) in nodes.enumerated() {
+            let ranked = lists[Int(node)].map { HierarchyArc(end: ranks[Int($0.node)], middle: $0.middle >= 0 ? ranks[Int($0.middle)] : -1, cost: $0.cost) }
+            arcs.append(contentsOf: ranked.sorted { $0.end < $1.end })
+            starts[rank + 1] = Int32(arcs.count)
         }
-        return (starts, nodes, costs, middles)
+        return (starts, arcs)
     }
 
-    /// Whether the arrays are a hierarchy of `nodeCount` nodes (a prepared file's check).
+    /// Whether the arrays are a hierarchy of `nodeCount` nodes (a prepared file's check): the ranks
+    /// a permutation, every arc going up to a higher rank and every shortcut bypassing a lower one
+    /// (so that unpacking ends).
     func isConsistent(nodeCount: Int) -> Bool {
-        func valid(_ starts: [Int32], _ nodes: [Int32], _ costs: [RouteCost], _ middles: [Int32]) -> Bool {
-            starts.count == nodeCount + 1 && starts.first == 0 && starts.last.map(Int.init) == nodes.count
-                && zip(starts, starts.dropFirst()).allSatisfy { $0 <= $1 } && nodes.count == costs.count && nodes.count == middles.count
-                && nodes.allSatisfy { $0 >= 0 && Int($0) < nodeCount } && middles.allSatisfy { $0 >= -1 && Int($0) < nodeCount }
+        func valid(_ starts: [Int32], _ arcs: [HierarchyArc]) -> Bool {
+            guard starts.count == nodeCount + 1, starts.first == 0, starts.last.map(Int.init) == arcs.count,
+                  zip(starts, starts.dropFirst()).allSatisfy({ $0 <= $1 }) else { return false }
+            for rank in 0..<nodeCount {
+                for arc in arcs[Int(starts[rank])..<Int(starts[rank + 1])] {
+                    guard arc.end > rank, Int(arc.end) < nodeCount, arc.middle >= -1, arc.middle < rank else { return false }
+                }
+            }
+            return true
         }
-        return ranks.count == nodeCount && valid(upStarts, upTargets, upCosts, upMiddles) && valid(downStarts, downSources, downCosts, downMiddles)
+        return ranks.count == nodeCount && nodes.allSatisfy { $0 >= 0 } && valid(upStarts, upArcs) && valid(downStarts, downArcs)
     }
 
-    /// Appends the graph's nodes along the arc `from → to` (a shortcut bypassing `middle`, or an edge
-    /// of the graph when `middle` is -1), without `from`.
-    func unpack(from: Int32, to: Int32, middle: Int32, into nodes: inout [Int32]) {
+    /// Appends the graph's nodes along the arc `from → to` (ranks; a shortcut bypassing the rank
+    /// `middle`, or an edge of the graph when `middle` is -1), without `from`.
+    func unpack(from: Int32, to: Int32, middle: Int32, into path: inout [Int32]) {
         guard middle >= 0 else {
-            nodes.append(to)
+            path.append(nodes[Int(to)])
             return
         }
         // `middle` ranks below both ends: `from → middle` is one of its down arcs, `middle → to` one of its up arcs.
         let m = Int(middle)
-        for arc in Int(downStarts[m])..<Int(downStarts[m + 1]) where downSources[arc] == from {
-            unpack(from: from, to: middle, middle: downMiddles[arc], into: &nodes)
-            break
-        }
-        for arc in Int(upStarts[m])..<Int(upStarts[m + 1]) where upTargets[arc] == to {
-            unpack(from: middle, to: to, middle: upMiddles[arc], into: &nodes)
-            break
-        }
+        var arc = Int(downStarts[m])
+        while arc < Int(downStarts[m + 1]), downArcs[arc].end != from { arc += 1 }
+        unpack(from: from, to: middle, middle: downArcs[arc].middle, into: &path)
+        arc = Int(upStarts[m])
+        while arc < Int(upStarts[m + 1]), upArcs[arc].end != to { arc += 1 }
+        unpack(from: middle, to: to, middle: upArcs[arc].middle, into: &path)
     }
 
-    /// The node an up arc leaves (the arc lists store only the other end).
+    /// The rank an up arc leaves (the arc lists store only the other end).
     func upSource(ofArc arc: Int) -> Int32 { Self.owner(of: arc, starts: upStarts) }
-    /// The node a down arc enters.
+    /// The rank a down arc enters.
     func downTarget(ofArc arc: Int) -> Int32 { Self.owner(of: arc, starts: downStarts) }
 
-    /// The node whose range of `starts` holds `arc` (binary search; empty ranges skipped).
+    /// The rank whose range of `starts` holds `arc` (binary search; empty ranges skipped).
     private static func owner(of arc: Int, starts: [Int32]) -> Int32 {
         var low = 0, high = starts.count - 1  // starts[low] <= arc < starts[high]
         while high - low > 1 {

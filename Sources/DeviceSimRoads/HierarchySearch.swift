@@ -7,8 +7,9 @@
 /// the same path (also among paths of equal time). The seconds returned are summed along the
 /// unpacked path from the source in travel order, edge by edge, as ``RouteSearch`` sums them.
 ///
-/// A search keeps its scratch arrays between queries (only the nodes a query touched are reset), so
-/// make one per thread and reuse it.
+/// It searches by rank (the hierarchy's layout: the ranks every query reaches lie together). A
+/// search keeps its arrays between queries (only the ranks a query touched are reset), so make one
+/// per thread and reuse it.
 ///
 /// ```swift
 /// var search = HierarchySearch(network.graph(for: .car))
@@ -24,80 +25,101 @@ public struct HierarchySearch {
     /// Nodes taken from the queues by the last query (a measure of its work).
     public private(set) var settledCount = 0
 
-    /// One direction's arcs of the hierarchy, node by node: node `n`'s are `starts[n]..<starts[n + 1]`,
-    /// each leading to `ends[arc]` at `costs[arc]` (the upward arcs, or the arcs from higher nodes).
-    private struct Arcs {
-        let starts: [Int32], ends: [Int32], costs: [RouteCost]
+    /// How one direction reached a rank.
+    private struct Parent {
+        /// The arc (index into the direction's arc list) the rank was reached by (-1: an endpoint).
+        var arc: Int32
+        /// The endpoint (source or target index) the rank's cost starts from.
+        var origin: Int32
     }
 
-    /// One direction's search state.
+    /// One direction's search state, by rank: each rank's least cost found (infinity: not reached)
+    /// in one dense array, read by every stall check and relaxation, and how it was reached in
+    /// another, written only when the cost is lowered.
     private struct Side {
         var costs: [RouteCost]
-        /// The arc (index into the direction's arc list) a node was reached by (-1: an endpoint).
-        var parentArcs: [Int32]
-        /// The endpoint (source or target index) a node's best cost starts from.
-        var origins: [Int32]
+        var parents: [Parent]
         var touched: [Int32] = []
         var heap = MinimumHeap<RouteCost>()
 
         init(nodeCount: Int) {
             costs = [RouteCost](repeating: .infinity, count: nodeCount)
-            parentArcs = [Int32](repeating: -1, count: nodeCount)
-            origins = [Int32](repeating: -1, count: nodeCount)
+            parents = [Parent](repeating: Parent(arc: -1, origin: -1), count: nodeCount)
         }
 
         mutating func reset() {
-            for node in touched {
-                costs[Int(node)] = .infinity
-                parentArcs[Int(node)] = -1
-            }
+            for rank in touched { costs[Int(rank)] = .infinity }
             touched.removeAll(keepingCapacity: true)
             heap.removeAll()
         }
 
         /// Starts from `endpoints` (of one node, the first of least cost counts, as in ``RouteSearch``).
-        mutating func start(_ endpoints: [RouteSearch.Endpoint]) {
+        mutating func start(_ endpoints: [RouteSearch.Endpoint], ranks: [Int32]) {
             for (index, endpoint) in endpoints.enumerated() {
-                let cost = RouteCost(seconds: endpoint.seconds)
-                guard cost < costs[Int(endpoint.node)] else { continue }
-                if costs[Int(endpoint.node)] == .infinity { touched.append(endpoint.node) }
-                costs[Int(endpoint.node)] = cost
-                parentArcs[Int(endpoint.node)] = -1
-                origins[Int(endpoint.node)] = Int32(index)
-                heap.insert(endpoint.node, key: cost)
+                let rank = ranks[Int(endpoint.node)], cost = RouteCost(seconds: endpoint.seconds)
+                guard cost < costs[Int(rank)] else { continue }
+                if costs[Int(rank)] == .infinity { touched.append(rank) }
+                costs[Int(rank)] = cost
+                parents[Int(rank)] = Parent(arc: -1, origin: Int32(index))
+                heap.insert(rank, key: cost)
             }
         }
 
-        /// Expands `node`, settled at `key`: nothing when a higher node reaches it more cheaply through
-        /// `stallArcs` (stall-on-demand: no least-cost path goes up from it), else each of its
-        /// `relaxArcs` relaxed.
+        /// Whether a higher rank reaches `rank` more cheaply than `key` through `stallArcs` (its
+        /// arcs `starts[rank]..<starts[rank + 1]`): then no least-cost path goes up from it
+        /// (stall-on-demand).
         @inline(__always)
-        mutating func expand(_ node: Int32, key: RouteCost, stallingOn stallArcs: Arcs, relaxing relaxArcs: Arcs) {
-            for arc in Int(stallArcs.starts[Int(node)])..<Int(stallArcs.starts[Int(node) + 1]) {
-                let above = costs[Int(stallArcs.ends[arc])]
-                if above != .infinity, above + stallArcs.costs[arc] < key { return }
-            }
-            for arc in Int(relaxArcs.starts[Int(node)])..<Int(relaxArcs.starts[Int(node) + 1]) {
-                let next = relaxArcs.ends[arc], candidate = key + relaxArcs.costs[arc]
-                if candidate < costs[Int(next)] {
-                    if costs[Int(next)] == .infinity { touched.append(next) }
-                    costs[Int(next)] = candidate
-                    parentArcs[Int(next)] = Int32(arc)
-                    origins[Int(next)] = origins[Int(node)]
-                    heap.insert(next, key: candidate)
+        func isStalled(_ rank: Int32, key: RouteCost, starts: [Int32], stallArcs: [HierarchyArc]) -> Bool {
+            let range = Int(starts[Int(rank)])..<Int(starts[Int(rank) + 1])
+            return costs.withUnsafeBufferPointer { costs in
+                stallArcs.withUnsafeBufferPointer { arcs in
+                    for arc in range {
+                        let above = costs[Int(arcs[arc].end)]
+                        if above != .infinity, above + arcs[arc].cost < key { return true }
+                    }
+                    return false
                 }
             }
         }
 
-        /// The next node to settle (stale entries skipped); nil once the queue is empty or nothing
+        /// Expands `rank`, settled at `key`: nothing when it is stalled (``isStalled(_:key:starts:stallArcs:)``),
+        /// else each of its `relaxArcs` relaxed. Arc lists by rank: `starts[r]..<starts[r + 1]`.
+        ///
+        /// A rank reached at `best` or more is left alone (no path through it can be the least), and
+        /// a rank the other direction (`other`) has reached is a meeting: `best` and `meeting` are
+        /// lowered when the two costs together are less.
+        @inline(__always)
+        mutating func expand(_ rank: Int32, key: RouteCost, stallStarts: [Int32], stallArcs: [HierarchyArc], relaxStarts: [Int32], relaxArcs: [HierarchyArc],
+                             other: [RouteCost], best: inout RouteCost, meeting: inout Int32) {
+            guard !isStalled(rank, key: key, starts: stallStarts, stallArcs: stallArcs) else { return }
+            let origin = parents[Int(rank)].origin
+            for arc in Int(relaxStarts[Int(rank)])..<Int(relaxStarts[Int(rank) + 1]) {
+                let next = relaxArcs[arc].end, candidate = key + relaxArcs[arc].cost
+                guard candidate < best else { continue }
+                let current = costs[Int(next)]
+                if candidate < current {
+                    if current == .infinity { touched.append(next) }
+                    costs[Int(next)] = candidate
+                    parents[Int(next)] = Parent(arc: Int32(arc), origin: origin)
+                    heap.insert(next, key: candidate)
+                    let across = other[Int(next)]
+                    if across != .infinity, candidate + across < best {
+                        best = candidate + across
+                        meeting = next
+                    }
+                }
+            }
+        }
+
+        /// The next rank to settle (stale entries skipped); nil once the queue is empty or nothing
         /// left in it can beat `best`.
         @inline(__always)
-        mutating func next(best: RouteCost) -> (node: Int32, key: RouteCost)? {
+        mutating func next(best: RouteCost) -> (rank: Int32, key: RouteCost)? {
             while !heap.isEmpty {
-                let (node, key) = heap.popMinimum()
-                if key > costs[Int(node)] { continue }
+                let (rank, key) = heap.popMinimum()
+                if key > costs[Int(rank)] { continue }
                 if key >= best { return nil }
-                return (node, key)
+                return (rank, key)
             }
             return nil
         }
@@ -134,41 +156,39 @@ public struct HierarchySearch {
     public mutating func fastestPath(from sources: [RouteSearch.Endpoint], to targets: [RouteSearch.Endpoint]) -> RouteSearch.Path? {
         guard let meeting = search(from: sources, to: targets) else { return nil }
         let h = hierarchy
-        // Up from the source to the meeting node, then down to the target.
+        // Up from the source to the meeting rank, then down to the target.
         var upward: [(from: Int32, to: Int32, middle: Int32)] = []
-        var node = meeting.node
-        while forward.parentArcs[Int(node)] >= 0 {
-            let arc = Int(forward.parentArcs[Int(node)])
+        var rank = meeting.rank
+        while forward.parents[Int(rank)].arc >= 0 {
+            let arc = Int(forward.parents[Int(rank)].arc)
             let from = h.upSource(ofArc: arc)
-            upward.append((from, node, h.upMiddles[arc]))
-            node = from
+            upward.append((from, rank, h.upArcs[arc].middle))
+            rank = from
         }
-        let source = Int(forward.origins[Int(node)])
-        var nodes: [Int32] = [node]
+        let source = Int(forward.parents[Int(rank)].origin)
+        var nodes: [Int32] = [h.nodes[Int(rank)]]
         for step in upward.reversed() { h.unpack(from: step.from, to: step.to, middle: step.middle, into: &nodes) }
-        node = meeting.node
-        while backward.parentArcs[Int(node)] >= 0 {
-            let arc = Int(backward.parentArcs[Int(node)])
+        rank = meeting.rank
+        while backward.parents[Int(rank)].arc >= 0 {
+            let arc = Int(backward.parents[Int(rank)].arc)
             let to = h.downTarget(ofArc: arc)
-            h.unpack(from: node, to: to, middle: h.downMiddles[arc], into: &nodes)
-            node = to
+            h.unpack(from: rank, to: to, middle: h.downArcs[arc].middle, into: &nodes)
+            rank = to
         }
-        let target = Int(backward.origins[Int(node)])
+        let target = Int(backward.parents[Int(rank)].origin)
         let seconds = graph.seconds(along: nodes, after: sources[source].seconds) + targets[target].seconds
         return RouteSearch.Path(seconds: seconds, nodes: nodes, source: source, target: target)
     }
 
-    /// The bidirectional upward search: the meeting node of the least total cost.
-    private mutating func search(from sources: [RouteSearch.Endpoint], to targets: [RouteSearch.Endpoint]) -> (cost: RouteCost, node: Int32)? {
+    /// The bidirectional upward search: the meeting rank of the least total cost.
+    private mutating func search(from sources: [RouteSearch.Endpoint], to targets: [RouteSearch.Endpoint]) -> (cost: RouteCost, rank: Int32)? {
         forward.reset()
         backward.reset()
         settledCount = 0
         guard !sources.isEmpty, !targets.isEmpty else { return nil }
-        forward.start(sources)
-        backward.start(targets)
         let h = hierarchy
-        let upArcs = Arcs(starts: h.upStarts, ends: h.upTargets, costs: h.upCosts)
-        let downArcs = Arcs(starts: h.downStarts, ends: h.downSources, costs: h.downCosts)
+        forward.start(sources, ranks: h.ranks)
+        backward.start(targets, ranks: h.ranks)
         var best = RouteCost.infinity, meeting: Int32 = -1
         var forwardDone = forward.heap.isEmpty, backwardDone = backward.heap.isEmpty
         var turnForward = true
@@ -176,17 +196,19 @@ public struct HierarchySearch {
             let isForward = backwardDone || (!forwardDone && turnForward)
             turnForward.toggle()
             if isForward {
-                guard let (node, key) = forward.next(best: best) else { forwardDone = true; continue }
+                guard let (rank, key) = forward.next(best: best) else { forwardDone = true; continue }
                 settledCount += 1
-                let other = backward.costs[Int(node)]
-                if other != .infinity, key + other < best { best = key + other; meeting = node }
-                forward.expand(node, key: key, stallingOn: downArcs, relaxing: upArcs)
+                let other = backward.costs[Int(rank)]
+                if other != .infinity, key + other < best { best = key + other; meeting = rank }
+                forward.expand(rank, key: key, stallStarts: h.downStarts, stallArcs: h.downArcs, relaxStarts: h.upStarts, relaxArcs: h.upArcs,
+                               other: backward.costs, best: &best, meeting: &meeting)
             } else {
-                guard let (node, key) = backward.next(best: best) else { backwardDone = true; continue }
+                guard let (rank, key) = backward.next(best: best) else { backwardDone = true; continue }
                 settledCount += 1
-                let other = forward.costs[Int(node)]
-                if other != .infinity, key + other < best { best = key + other; meeting = node }
-                backward.expand(node, key: key, stallingOn: upArcs, relaxing: downArcs)
+                let other = forward.costs[Int(rank)]
+                if other != .infinity, key + other < best { best = key + other; meeting = rank }
+                backward.expand(rank, key: key, stallStarts: h.upStarts, stallArcs: h.upArcs, relaxStarts: h.downStarts, relaxArcs: h.downArcs,
+                                other: forward.costs, best: &best, meeting: &meeting)
             }
         }
         return meeting >= 0 ? (best, meeting) : nil

@@ -5,9 +5,10 @@ import DeviceSimHAL
 /// it back costs copying them, not building them.
 extension RoadNetwork {
     /// Bumped whenever the layout below or the rules building a network change: a prepared file of
-    /// another version is rebuilt. 5: the four-lane ``preparedFileHash(_:)``, the node locators' and
-    /// segment indexes' grids.
-    static let preparedFormatVersion: UInt32 = 5
+    /// another version is rebuilt. 6: the four-lane ``preparedFileHash(_:)``, the node locators' and
+    /// segment indexes' grids (5 in their own branch), and the contraction hierarchy stored by rank with
+    /// 24-byte arcs (5 in theirs).
+    static let preparedFormatVersion: UInt32 = 6
 
     /// The network's arrays (each graph's landmark table and contraction hierarchy computed first if
     /// they were not yet).
@@ -164,9 +165,8 @@ extension RoadNetwork {
         writer.append(landmarks.times)
         let hierarchy = graph.hierarchy
         writer.append(hierarchy.ranks)
-        for array in [hierarchy.upStarts, hierarchy.upTargets, hierarchy.upMiddles, hierarchy.downStarts, hierarchy.downSources, hierarchy.downMiddles] { writer.append(array) }
-        writer.append(hierarchy.upCosts)
-        writer.append(hierarchy.downCosts)
+        for array in [hierarchy.upStarts, hierarchy.downStarts] { writer.append(array) }
+        for array in [hierarchy.upArcs, hierarchy.downArcs] { writer.append(array) }
     }
 
     private static func readGraph(_ mode: TravelMode, from reader: inout PreparedFileReader) throws(PreparedFileReader.Truncated) -> RoadGraph {
@@ -177,11 +177,9 @@ extension RoadNetwork {
         let routable = try reader.array(UInt8.self).map { $0 != 0 }
         let landmarkNodes = try reader.array(Int32.self), landmarkTimes = try reader.array(Float.self)
         let ranks = try reader.array(Int32.self)
-        let upStarts = try reader.array(Int32.self), upTargets = try reader.array(Int32.self), upMiddles = try reader.array(Int32.self)
-        let downStarts = try reader.array(Int32.self), downSources = try reader.array(Int32.self), downMiddles = try reader.array(Int32.self)
-        let upCosts = try reader.array(RouteCost.self), downCosts = try reader.array(RouteCost.self)
-        let hierarchy = ContractionHierarchy(ranks: ranks, upStarts: upStarts, upTargets: upTargets, upCosts: upCosts, upMiddles: upMiddles,
-                                             downStarts: downStarts, downSources: downSources, downCosts: downCosts, downMiddles: downMiddles)
+        let upStarts = try reader.array(Int32.self), downStarts = try reader.array(Int32.self)
+        let upArcs = try reader.array(HierarchyArc.self), downArcs = try reader.array(HierarchyArc.self)
+        let hierarchy = ContractionHierarchy(ranks: ranks, upStarts: upStarts, upArcs: upArcs, downStarts: downStarts, downArcs: downArcs)
         let nodeCount = coordinates.count
         guard hierarchy.isConsistent(nodeCount: nodeCount), vectors.count == 3 * nodeCount, starts.count == nodeCount + 1, starts.first == 0, targets.count == seconds.count, targets.count == metres.count,
               starts.last.map(Int.init) == targets.count, zip(starts, starts.dropFirst()).allSatisfy({ $0 <= $1 }),

@@ -11,7 +11,9 @@
 // joined to its east and north neighbours by two-way links between 8 border nodes (10 m/s): 64
 // copies of Helsinki are 474k foot nodes, 477k car nodes (turn copies included). For foot and car,
 // random pairs of nodes (nearest nodes of random positions in a random copy) are timed: each query
-// once untimed, then 5 times each way interleaved, the median kept. OUT gets, per mode,
+// once untimed, then 5 times each way interleaved, the median kept; then, as pandana-compare.py times
+// pandana, all pairs one after the other (7 rounds; the thread's CPU time over the pair count, the
+// median round). OUT gets, per mode,
 // MODE-nodes.txt ("x y" a line), MODE-edges.txt ("from to seconds"), MODE-pairs.txt ("from to
 // seconds"; seconds as DeviceSim found them).
 import DeviceSimHAL
@@ -40,6 +42,13 @@ func format(_ value: Double) -> String { String(format: "%.1f", value) }
 func processorSeconds() -> Double {
     var time = timespec()
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
+    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+}
+/// This thread's CPU time so far, seconds (what a query costs, without the time other processes
+/// take the processor from it).
+func threadProcessorSeconds() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
     return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
 }
 
@@ -134,12 +143,23 @@ for mode in modes {
         timeOnly.append(median(times.1))
         withPath.append(median(times.2))
     }
+    // All pairs one after the other, as pandana answers a list of pairs: CPU µs a query, the median of 7 rounds.
+    var inSequence: ([Double], [Double]) = ([], [])
+    for _ in 0..<7 {
+        var begin = threadProcessorSeconds()
+        for (a, b) in pairs { _ = ch.searchedTime(from: [.init(node: a)], to: [.init(node: b)]) }
+        inSequence.0.append((threadProcessorSeconds() - begin) * 1e6 / Double(pairs.count))
+        begin = threadProcessorSeconds()
+        for (a, b) in pairs { _ = ch.fastestPath(from: [.init(node: a)], to: [.init(node: b)]) }
+        inSequence.1.append((threadProcessorSeconds() - begin) * 1e6 / Double(pairs.count))
+    }
     let mean = { (values: [Double]) in values.reduce(0, +) / Double(values.count) }
     print("\(mode.rawValue) x\(copies): \(graph.nodeCount) nodes, \(graph.edgeCount) edges; hierarchy built in \(format(microseconds(buildTime) / 1000)) ms (\(format(buildProcessorTime * 1000)) ms CPU), \(hierarchy.arcCount) arcs; landmarks \(format(microseconds(landmarkTime) / 1000)) ms")
     print("  \(pairs.count) pairs (\(unreachable) unreachable), \(differing) with another path or time than A*")
     print("  A* with landmarks: median \(format(median(altTimes))) µs, mean \(format(mean(altTimes))) µs, \(format(median(settledALT))) settled at the median")
     print("  hierarchy, time only: median \(format(median(timeOnly))) µs, mean \(format(mean(timeOnly))) µs, \(format(median(settledCH))) settled at the median")
     print("  hierarchy, with the path unpacked: median \(format(median(withPath))) µs, mean \(format(mean(withPath))) µs")
+    print("  hierarchy, all pairs in sequence (CPU, median of 7 rounds): time only \(format(median(inSequence.0))) µs a query, with the path \(format(median(inSequence.1))) µs")
     if let output {
         try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
         var nodes = "", edges = ""
@@ -150,6 +170,6 @@ for mode in modes {
         try nodes.write(toFile: "\(output)/\(mode.rawValue)-nodes.txt", atomically: true, encoding: .utf8)
         try edges.write(toFile: "\(output)/\(mode.rawValue)-edges.txt", atomically: true, encoding: .utf8)
         try lines.write(toFile: "\(output)/\(mode.rawValue)-pairs.txt", atomically: true, encoding: .utf8)
-        try "\(median(timeOnly)) \(mean(timeOnly)) \(median(withPath)) \(mean(withPath)) \(median(altTimes)) \(mean(altTimes))\n".write(toFile: "\(output)/\(mode.rawValue)-swift.txt", atomically: true, encoding: .utf8)
+        try "\(median(timeOnly)) \(mean(timeOnly)) \(median(withPath)) \(mean(withPath)) \(median(altTimes)) \(mean(altTimes)) \(median(inSequence.0)) \(median(inSequence.1))\n".write(toFile: "\(output)/\(mode.rawValue)-swift.txt", atomically: true, encoding: .utf8)
     }
 }
