@@ -120,7 +120,9 @@ let edgesFile = folder.appendingPathComponent("edges.txt"), queriesFile = folder
 let answersFile = folder.appendingPathComponent("answers.txt"), reportFile = folder.appendingPathComponent("report.txt")
 try edgesText.write(to: edgesFile, atomically: true, encoding: .utf8)
 try pairs.map { "\($0.0) \($0.1)\n" }.joined().write(to: queriesFile, atomically: true, encoding: .utf8)
-FileManager.default.createFile(atPath: reportFile.path, contents: nil)
+guard FileManager.default.createFile(atPath: reportFile.path, contents: nil) else {
+    throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: reportFile.path])
+}
 let script = repository.appendingPathComponent("Benchmarks/Sources/bench-roads/networkx_benchmark.py").path
 if run(["python3", script, edgesFile.path, queriesFile.path, answersFile.path], output: reportFile) == 0 {
     let theirs = try String(contentsOf: answersFile, encoding: .utf8).split(separator: "\n").map { Double($0) }
