@@ -545,7 +545,8 @@ public enum TestSimulationError: Error, Hashable, Sendable, CustomStringConverti
     /// answers for; `hint` says how to add one.
     case noServerForHost(String, request: String, hint: String)
     /// Work announced to the simulation by another thread never came (a `URLSession` request that
-    /// Foundation did not start within ``DeviceSimTime/SimulationExecutor/handoffTimeout``).
+    /// Foundation did not start within ``DeviceSimTime/SimulationExecutor/handoffTimeout``, or a data
+    /// task's completion handler that had not returned after as long).
     case handoffNeverArrived([String])
 
     public var description: String {
