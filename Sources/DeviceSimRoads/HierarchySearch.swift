@@ -111,6 +111,23 @@ public struct HierarchySearch {
             }
         }
 
+        /// One step of this direction: settles its next rank below `best` (a meeting when the `other`
+        /// direction has reached it for less in total), then expands it. False when nothing is left
+        /// below `best`.
+        @inline(__always)
+        mutating func settleNext(stallStarts: [Int32], stallArcs: [HierarchyArc], relaxStarts: [Int32], relaxArcs: [HierarchyArc],
+                                 other: [RouteCost], best: inout RouteCost, meeting: inout Int32) -> Bool {
+            guard let (rank, key) = next(best: best) else { return false }
+            let across = other[Int(rank)]
+            if across != .infinity, key + across < best {
+                best = key + across
+                meeting = rank
+            }
+            expand(rank, key: key, stallStarts: stallStarts, stallArcs: stallArcs, relaxStarts: relaxStarts, relaxArcs: relaxArcs,
+                   other: other, best: &best, meeting: &meeting)
+            return true
+        }
+
         /// The next rank to settle (stale entries skipped); nil once the queue is empty or nothing
         /// left in it can beat `best`.
         @inline(__always)
@@ -195,20 +212,18 @@ public struct HierarchySearch {
         while !(forwardDone && backwardDone) {
             let isForward = backwardDone || (!forwardDone && turnForward)
             turnForward.toggle()
-            if isForward {
-                guard let (rank, key) = forward.next(best: best) else { forwardDone = true; continue }
+            // Forward: stall on the arcs from above (down), relax the arcs onward (up); backward the reverse.
+            let settled = isForward
+                ? forward.settleNext(stallStarts: h.downStarts, stallArcs: h.downArcs, relaxStarts: h.upStarts, relaxArcs: h.upArcs,
+                                     other: backward.costs, best: &best, meeting: &meeting)
+                : backward.settleNext(stallStarts: h.upStarts, stallArcs: h.upArcs, relaxStarts: h.downStarts, relaxArcs: h.downArcs,
+                                      other: forward.costs, best: &best, meeting: &meeting)
+            if settled {
                 settledCount += 1
-                let other = backward.costs[Int(rank)]
-                if other != .infinity, key + other < best { best = key + other; meeting = rank }
-                forward.expand(rank, key: key, stallStarts: h.downStarts, stallArcs: h.downArcs, relaxStarts: h.upStarts, relaxArcs: h.upArcs,
-                               other: backward.costs, best: &best, meeting: &meeting)
+            } else if isForward {
+                forwardDone = true
             } else {
-                guard let (rank, key) = backward.next(best: best) else { backwardDone = true; continue }
-                settledCount += 1
-                let other = forward.costs[Int(rank)]
-                if other != .infinity, key + other < best { best = key + other; meeting = rank }
-                backward.expand(rank, key: key, stallStarts: h.upStarts, stallArcs: h.upArcs, relaxStarts: h.downStarts, relaxArcs: h.downArcs,
-                                other: forward.costs, best: &best, meeting: &meeting)
+                backwardDone = true
             }
         }
         return meeting >= 0 ? (best, meeting) : nil
