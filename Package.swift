@@ -91,7 +91,10 @@ let package = Package(
             name: "DeviceSimScenario",
             dependencies: [
                 "DeviceSimTime", "DeviceSimRuntimeHooks", "DeviceSimHAL", "DeviceSimSimulated", "DeviceSimStorage", "DeviceSimRoads", "DeviceSimServer",
-                "DeviceSimNetwork",
+                // Where URLSession is part of Foundation (Apple's platforms) the runner links the simulated transport
+                // always; elsewhere FoundationNetworking (libcurl and ~40 libraries) is loaded only by executables
+                // whose apps use URLSession, and the runner finds the transport there (SimulatedNetworkInstallation).
+                .target(name: "DeviceSimNetwork", condition: .when(platforms: [.macOS, .macCatalyst, .iOS, .tvOS, .watchOS, .visionOS])),
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -36,7 +36,10 @@ import Darwin
 /// let session = URLSession(configuration: configuration)
 /// let (data, response) = try await session.data(from: URL(string: "https://api.example.com/items")!)
 /// ```
-public final class SimulatedURLProtocol: URLProtocol {
+///
+/// The scenario runner does not link this module: it finds this type by name (``DeviceSimHAL/URLSessionRouting``)
+/// in a process that has `URLSession`, and installs it before any app starts.
+public final class SimulatedURLProtocol: URLProtocol, URLSessionRouting {
     /// Registers the protocol and puts it first in `URLSession.shared`'s configuration (with no cache,
     /// so each request reaches the server). Safe to call many times.
     public static func install() {

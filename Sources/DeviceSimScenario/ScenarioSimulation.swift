@@ -1,5 +1,4 @@
 import DeviceSimHAL
-import DeviceSimNetwork
 import DeviceSimRuntimeHooks
 import DeviceSimServer
 import DeviceSimSimulated
@@ -112,8 +111,9 @@ public final class ScenarioSimulation {
         self.trace = trace
         captured = CapturedValues(scenario.expectations)
         httpServers = HTTPServerSpec.transport(scenario.httpServers, scheduler: scheduler)
-        // The apps' `URLSession.shared` requests reach `httpServers` (see `SimulatedURLProtocol`).
-        SimulatedURLProtocol.install()
+        // The apps' `URLSession.shared` requests reach `httpServers` (DeviceSimNetwork's `SimulatedURLProtocol`,
+        // installed when the process has `URLSession`); a process with `URLSession` but without it cannot run.
+        if let error = SimulatedNetworkInstallation.processOutcome.setupError { setupErrors.append(error) }
         if !captured.isEmpty { trace.forward(to: captured) }
         let root = SeededRandomGenerator(seed: self.seed)
         random = root
