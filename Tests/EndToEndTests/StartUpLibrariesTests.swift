@@ -1,0 +1,24 @@
+import Foundation
+import Testing
+
+/// What the shipped `devicesim` loads at start-up. Its bundled apps make no `URLSession` request, so it
+/// links no URL loading system: FoundationNetworking brings libcurl and about 40 more libraries, about
+/// 6.5 ms of CPU at every start (docs/benchmarks.md, the cold-start row). An executable whose app uses
+/// `URLSession` links DeviceSimNetwork, and the runner installs its transport (URLSessionRoutingTests).
+@Suite struct StartUpLibrariesTests {
+    #if os(Linux)
+    /// The libraries the dynamic loader maps for `executable` (glibc's `LD_TRACE_LOADED_OBJECTS`, what
+    /// `ldd` prints): the executable does not run.
+    static func loadedLibraries(of executable: URL) throws -> [String] {
+        let output = try CLI.run([], environment: ["LD_TRACE_LOADED_OBJECTS": "1"], executable: executable)
+        return output.standardOutput.split(separator: "\n").compactMap { $0.trimmingCharacters(in: .whitespaces).split(separator: " ").first.map(String.init) }
+    }
+
+    @Test func theShippedDevicesimLoadsNoURLLoadingSystem() throws {
+        let libraries = try Self.loadedLibraries(of: CLI.binary)
+        #expect(libraries.contains("libFoundation.so"))
+        #expect(!libraries.contains("libFoundationNetworking.so"))
+        #expect(!libraries.contains { $0.hasPrefix("libcurl") })
+    }
+    #endif
+}
