@@ -92,7 +92,7 @@ let package = Package(
             dependencies: [
                 "DeviceSimTime", "DeviceSimRuntimeHooks", "DeviceSimHAL", "DeviceSimSimulated", "DeviceSimStorage", "DeviceSimRoads", "DeviceSimServer",
                 // Where URLSession is part of Foundation (Apple's platforms) the runner links the simulated transport
-                // always; elsewhere FoundationNetworking (libcurl and ~40 libraries) is loaded only by executables
+                // always; elsewhere FoundationNetworking (libcurl and ~30 more libraries) is loaded only by executables
                 // whose apps use URLSession, and the runner finds the transport there (SimulatedNetworkInstallation).
                 .target(name: "DeviceSimNetwork", condition: .when(platforms: [.macOS, .macCatalyst, .iOS, .tvOS, .watchOS, .visionOS])),
                 .product(name: "Yams", package: "Yams"),

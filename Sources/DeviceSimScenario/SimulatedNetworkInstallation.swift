@@ -7,7 +7,7 @@ import Glibc
 /// runner linking the URL loading system itself.
 ///
 /// The shipped `devicesim` has no app that makes requests, and FoundationNetworking (with libcurl and
-/// about 40 more libraries) costs about 6.5 ms of CPU at every start, so DeviceSimScenario does not depend
+/// about 30 more libraries) costs about 6.5 ms of CPU at every start, so DeviceSimScenario does not depend
 /// on DeviceSimNetwork. An executable whose app uses `URLSession` links FoundationNetworking; then the
 /// runner looks up DeviceSimNetwork's ``DeviceSimHAL/URLSessionRouting`` by name and installs it, once per
 /// process, before any app starts. When FoundationNetworking is there and DeviceSimNetwork is not, every

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// What the shipped `devicesim` loads at start-up. Its bundled apps make no `URLSession` request, so it
-/// links no URL loading system: FoundationNetworking brings libcurl and about 40 more libraries, about
+/// links no URL loading system: FoundationNetworking brings libcurl and about 30 more libraries, about
 /// 6.5 ms of CPU at every start (docs/benchmarks.md, the cold-start row). An executable whose app uses
 /// `URLSession` links DeviceSimNetwork, and the runner installs its transport (URLSessionRoutingTests).
 @Suite struct StartUpLibrariesTests {
