@@ -220,6 +220,7 @@ extension NMEADate {
 struct PRNSet: Sendable, Hashable {
     private var words: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
 
+    @inline(__always)
     mutating func insert(_ prn: Int) {
         guard (0..<512).contains(prn) else { return }
         withUnsafeMutableBytes(of: &words) { $0.storeBytes(of: $0.load(fromByteOffset: prn / 64 * 8, as: UInt64.self) | 1 << UInt64(prn % 64), toByteOffset: prn / 64 * 8, as: UInt64.self) }
@@ -237,9 +238,10 @@ struct PRNSet: Sendable, Hashable {
         words.7 |= other.words.7
     }
 
+    @inline(__always)
     func contains(_ prn: Int) -> Bool {
-        guard (0..<512).contains(prn) else { return false }
-        return withUnsafeBytes(of: words) { $0.load(fromByteOffset: prn / 64 * 8, as: UInt64.self) & 1 << UInt64(prn % 64) != 0 }
+        guard UInt(bitPattern: prn) < 512 else { return false }
+        return withUnsafeBytes(of: words) { $0.load(fromByteOffset: prn &>> 6 &* 8, as: UInt64.self) &>> UInt64(prn & 63) & 1 != 0 }
     }
 
     static func == (lhs: PRNSet, rhs: PRNSet) -> Bool {
