@@ -5,8 +5,8 @@
 #   bash Benchmarks/nmea-instructions.sh [DEVICESIM_BINARY]   (from the repository root)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-work=${TMPDIR:-/tmp}/devicesim-bench-nmea
-mkdir -p "$work"
+# A folder of this run's own (two runs at once do not share files); kept for callgrind_annotate.
+work=$(mktemp -d "${TMPDIR:-/tmp}/devicesim-nmea-instructions.XXXXXX")
 bin=${1:-}
 if [ -z "$bin" ]; then
   swift build -c release --product devicesim >/dev/null

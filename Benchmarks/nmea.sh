@@ -4,8 +4,12 @@
 #   bash Benchmarks/nmea.sh            (from the repository root)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-work=${TMPDIR:-/tmp}/devicesim-bench-nmea
-mkdir -p "$work"
+# The inputs (50 MB and 1 GB) are made once and kept in $cache; each run's other files go in a folder
+# of its own, so two runs at once do not share them.
+cache=${TMPDIR:-/tmp}/devicesim-bench-nmea
+mkdir -p "$cache"
+work=$(mktemp -d "${TMPDIR:-/tmp}/devicesim-nmea.XXXXXX")
+trap 'rm -rf "$work"' EXIT
 
 swift build -c release --product devicesim >/dev/null
 swift build -c release --package-path Benchmarks --product bench-nmea >/dev/null
@@ -15,10 +19,11 @@ echo "== in-process decoder throughput (one core)"
 Benchmarks/.build/release/bench-nmea Tests/DeviceSimNMEATests/Fixtures/gpsd-nmea
 
 # ~50 MB of the corpus, NMEA only (gpsdecode and pynmea2 get exactly the same bytes).
-input=$work/corpus-50mb.nmea
+input=$cache/corpus-50mb.nmea
 if [ ! -s "$input" ]; then
-  : > "$input"
-  while [ "$(stat -c %s "$input")" -lt 50000000 ]; do cat Tests/DeviceSimNMEATests/Fixtures/gpsd-nmea/*.log >> "$input"; done
+  : > "$work/corpus.part"
+  while [ "$(stat -c %s "$work/corpus.part")" -lt 50000000 ]; do cat Tests/DeviceSimNMEATests/Fixtures/gpsd-nmea/*.log >> "$work/corpus.part"; done
+  mv "$work/corpus.part" "$input"
 fi
 size=$(stat -c %s "$input")
 echo "== end to end on $input ($size bytes)"
@@ -65,11 +70,12 @@ else
 fi
 
 echo "== peak memory on a 1 GB log"
-big=$work/log-1gb.nmea
+big=$cache/log-1gb.nmea
 if [ ! -s "$big" ]; then
   "$bin" nmea export --waypoints "52.5145,13.3501;52.5300,13.4500;52.5145,13.3501" --speed walk --out "$work/loop.nmea" 2>/dev/null
-  : > "$big"
-  while [ "$(stat -c %s "$big")" -lt 1000000000 ]; do cat "$work/loop.nmea" "$work/loop.nmea" "$work/loop.nmea" "$work/loop.nmea" >> "$big"; done
+  : > "$work/big.part"
+  while [ "$(stat -c %s "$work/big.part")" -lt 1000000000 ]; do cat "$work/loop.nmea" "$work/loop.nmea" "$work/loop.nmea" "$work/loop.nmea" >> "$work/big.part"; done
+  mv "$work/big.part" "$big"
 fi
 bigsize=$(stat -c %s "$big")
 echo "$bigsize bytes"

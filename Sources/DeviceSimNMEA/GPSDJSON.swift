@@ -246,6 +246,26 @@ struct UncheckedBytes {
     /// and the fraction's digits, a fixed number, are written without counting them.
     @inline(__always)
     private mutating func fixedPoint(_ value: Double, decimals: Int) {
+        if value >= 0, value < 1000 {
+            // Whole numbers below 1000 (most satellite elevations, azimuths and signal strengths):
+            // their digits, the point and zeros. Minus zero is written as zero, as below.
+            let whole = Int(value)
+            if Double(whole) == value {
+                if whole < 10 {
+                    byte(UInt8(truncatingIfNeeded: whole) &+ 0x30)
+                } else if whole < 100 {
+                    pair(whole)
+                } else {
+                    byte(UInt8(truncatingIfNeeded: whole / 100) &+ 0x30)
+                    pair(whole % 100)
+                }
+                if decimals > 0 {
+                    byte(0x2E)
+                    zeros(decimals)
+                }
+                return
+            }
+        }
         guard value.isFinite else {
             bytes("null")
             return
@@ -282,6 +302,17 @@ struct UncheckedBytes {
         if decimals > 0 {
             byte(0x2E)
             digits(units % divisor, count: decimals)
+        }
+    }
+
+    /// `count` zeros: one eight-byte store up to 8 (the reserved room takes the bytes stored past them).
+    @inline(__always)
+    private mutating func zeros(_ width: Int) {
+        if width <= 8 {
+            UnsafeMutableRawPointer(base + count).storeBytes(of: 0x3030_3030_3030_3030 as UInt64, as: UInt64.self)
+            count &+= width
+        } else {
+            for _ in 0..<width { byte(0x30) }
         }
     }
 

@@ -23,10 +23,7 @@ public struct NMEADecoder: Sendable {
     /// Feeds bytes; `emit` receives each completed fix or satellite view.
     public mutating func feed(_ bytes: UnsafeRawBufferPointer, emit: (NMEAFixAssembler.Report) -> Void) {
         framer.feed(bytes) { body in
-            parser.parse(body) { sentence in
-                decoded += 1
-                assembler.add(sentence, emit: emit)
-            }
+            if parser.parse(body, into: &assembler, emit: emit) { decoded &+= 1 }
         }
     }
 

@@ -23,6 +23,10 @@ public struct NMEAFixAssembler: Sendable {
     private var positionThisEpoch = false
     private var usedPRNs = PRNSet()
     private var pendingSatellites: [NMEASkyView.Satellite] = []
+    /// The satellites of the GSA sentence being added.
+    private var usedInSentence = PRNSet()
+    /// Of the GSV sentence being added.
+    private var skyMessageNumber = 0, skyMessageCount = 0
 
     /// Creates an assembler.
     public init() {}
@@ -30,88 +34,20 @@ public struct NMEAFixAssembler: Sendable {
     /// Adds a sentence; `emit` receives any report it completes.
     public mutating func add(_ sentence: NMEASentence, emit: (Report) -> Void) {
         switch sentence {
-        case .gga(let gga):
-            startEpochIfNeeded(gga.time, emit: emit)
-            if let quality = gga.quality {
-                current.quality = quality
-                if quality == 0 {
-                    current.mode = 1
-                } else {
-                    if let lat = gga.latitude, let lon = gga.longitude {
-                        current.latitude = lat
-                        current.longitude = lon
-                        positionThisEpoch = true
-                    }
-                    if gga.altitude != nil {
-                        if current.mode < 3 { current.mode = 3 }
-                    } else if current.mode < 2 {
-                        current.mode = 2
-                    }
-                }
-            }
-            current.altitudeMSL = gga.altitude ?? current.altitudeMSL
-            current.geoidSeparation = gga.geoidSeparation ?? current.geoidSeparation
-            current.hdop = gga.hdop ?? current.hdop
-            current.satellitesUsed = gga.satellitesUsed ?? current.satellitesUsed
-        case .rmc(let rmc):
-            startEpochIfNeeded(rmc.time, emit: emit)
-            if let date = rmc.date { current.date = date }
-            if rmc.valid, rmc.modeIndicator != 0x4E {  // N: not valid
-                if let lat = rmc.latitude, let lon = rmc.longitude {
-                    current.latitude = lat
-                    current.longitude = lon
-                    positionThisEpoch = true
-                    if current.mode < 2 { current.mode = 2 }
-                }
-                current.speed = rmc.speed ?? current.speed
-                current.track = rmc.track ?? current.track
-                current.magneticVariation = rmc.magneticVariation ?? current.magneticVariation
-            } else {
-                current.mode = 1
-            }
-        case .gll(let gll):
-            startEpochIfNeeded(gll.time, emit: emit)
-            if gll.valid, gll.modeIndicator != 0x4E, let lat = gll.latitude, let lon = gll.longitude {
-                current.latitude = lat
-                current.longitude = lon
-                positionThisEpoch = true
-                if current.mode < 2 { current.mode = 2 }
-            }
-        case .vtg(let vtg):
-            if vtg.modeIndicator != 0x4E {
-                current.speed = vtg.speed ?? current.speed
-                current.track = vtg.track ?? current.track
-            }
-            epochHasData = true
+        case .gga(let gga): add(gga, emit: emit)
+        case .rmc(let rmc): add(rmc, emit: emit)
+        case .gll(let gll): add(gll, emit: emit)
+        case .vtg(let vtg): add(vtg, emit: emit)
         case .gsa(let gsa):
-            // Like gpsd: GSA's fix type raises the mode but does not lower a 3D fix that GGA's
-            // altitude established this epoch; "no fix" counts only when nothing gave a position.
-            if let fixType = gsa.fixType, (1...3).contains(fixType) {
-                if fixType > current.mode || (fixType == 1 && !positionThisEpoch) { current.mode = fixType }
-            }
-            current.pdop = gsa.pdop ?? current.pdop
-            current.hdop = gsa.hdop ?? current.hdop
-            current.vdop = gsa.vdop ?? current.vdop
-            if gsa.systemID == nil || gsa.systemID == 1 { usedPRNs = PRNSet() }
-            for prn in gsa.satellitesUsed { usedPRNs.insert(prn) }
-            epochHasData = true
+            beginGSA()
+            for prn in gsa.satellitesUsed { addUsedSatellite(prn) }
+            endGSA(gsa, emit: emit)
         case .gsv(let gsv):
-            if gsv.messageNumber <= 1 { pendingSatellites.removeAll(keepingCapacity: true) }
-            for satellite in gsv.satellites {
-                pendingSatellites.append(.init(prn: satellite.prn, elevation: satellite.elevation, azimuth: satellite.azimuth, snr: satellite.snr, used: usedPRNs.contains(satellite.prn)))
-            }
-            if gsv.messageNumber >= gsv.messageCount {
-                emit(.sky(NMEASkyView(satellites: pendingSatellites, hdop: current.hdop, vdop: current.vdop, pdop: current.pdop)))
-                pendingSatellites.removeAll(keepingCapacity: true)
-            }
-        case .zda(let zda):
-            startEpochIfNeeded(zda.time, emit: emit)
-            if let date = zda.date { current.date = date }
-        case .gst(let gst):
-            startEpochIfNeeded(gst.time, emit: emit)
-            current.latitudeError = gst.latitudeError ?? current.latitudeError
-            current.longitudeError = gst.longitudeError ?? current.longitudeError
-            current.altitudeError = gst.altitudeError ?? current.altitudeError
+            beginGSV(gsv)
+            for satellite in gsv.satellites { addSatellite(satellite) }
+            endGSV(emit: emit)
+        case .zda(let zda): add(zda, emit: emit)
+        case .gst(let gst): add(gst, emit: emit)
         }
     }
 
@@ -142,6 +78,134 @@ public struct NMEAFixAssembler: Sendable {
     }
 }
 
+extension NMEAFixAssembler: NMEASentenceSink {
+    @inline(__always)
+    mutating func add(_ gga: NMEASentence.GGA, emit: (Report) -> Void) {
+        startEpochIfNeeded(gga.time, emit: emit)
+        if let quality = gga.quality {
+            current.quality = quality
+            if quality == 0 {
+                current.mode = 1
+            } else {
+                if let lat = gga.latitude, let lon = gga.longitude {
+                    current.latitude = lat
+                    current.longitude = lon
+                    positionThisEpoch = true
+                }
+                if gga.altitude != nil {
+                    if current.mode < 3 { current.mode = 3 }
+                } else if current.mode < 2 {
+                    current.mode = 2
+                }
+            }
+        }
+        current.altitudeMSL = gga.altitude ?? current.altitudeMSL
+        current.geoidSeparation = gga.geoidSeparation ?? current.geoidSeparation
+        current.hdop = gga.hdop ?? current.hdop
+        current.satellitesUsed = gga.satellitesUsed ?? current.satellitesUsed
+    }
+
+    @inline(__always)
+    mutating func add(_ rmc: NMEASentence.RMC, emit: (Report) -> Void) {
+        startEpochIfNeeded(rmc.time, emit: emit)
+        if let date = rmc.date { current.date = date }
+        if rmc.valid, rmc.modeIndicator != 0x4E {  // N: not valid
+            if let lat = rmc.latitude, let lon = rmc.longitude {
+                current.latitude = lat
+                current.longitude = lon
+                positionThisEpoch = true
+                if current.mode < 2 { current.mode = 2 }
+            }
+            current.speed = rmc.speed ?? current.speed
+            current.track = rmc.track ?? current.track
+            current.magneticVariation = rmc.magneticVariation ?? current.magneticVariation
+        } else {
+            current.mode = 1
+        }
+    }
+
+    @inline(__always)
+    mutating func add(_ gll: NMEASentence.GLL, emit: (Report) -> Void) {
+        startEpochIfNeeded(gll.time, emit: emit)
+        if gll.valid, gll.modeIndicator != 0x4E, let lat = gll.latitude, let lon = gll.longitude {
+            current.latitude = lat
+            current.longitude = lon
+            positionThisEpoch = true
+            if current.mode < 2 { current.mode = 2 }
+        }
+    }
+
+    @inline(__always)
+    mutating func add(_ vtg: NMEASentence.VTG, emit: (Report) -> Void) {
+        if vtg.modeIndicator != 0x4E {
+            current.speed = vtg.speed ?? current.speed
+            current.track = vtg.track ?? current.track
+        }
+        epochHasData = true
+    }
+
+    @inline(__always)
+    mutating func add(_ zda: NMEASentence.ZDA, emit: (Report) -> Void) {
+        startEpochIfNeeded(zda.time, emit: emit)
+        if let date = zda.date { current.date = date }
+    }
+
+    @inline(__always)
+    mutating func add(_ gst: NMEASentence.GST, emit: (Report) -> Void) {
+        startEpochIfNeeded(gst.time, emit: emit)
+        current.latitudeError = gst.latitudeError ?? current.latitudeError
+        current.longitudeError = gst.longitudeError ?? current.longitudeError
+        current.altitudeError = gst.altitudeError ?? current.altitudeError
+    }
+
+    @inline(__always)
+    mutating func beginGSA() {
+        usedInSentence = PRNSet()
+    }
+
+    @inline(__always)
+    mutating func addUsedSatellite(_ prn: Int) {
+        usedInSentence.insert(prn)
+    }
+
+    @inline(__always)
+    mutating func endGSA(_ gsa: NMEASentence.GSA, emit: (Report) -> Void) {
+        // Like gpsd: GSA's fix type raises the mode but does not lower a 3D fix that GGA's
+        // altitude established this epoch; "no fix" counts only when nothing gave a position.
+        if let fixType = gsa.fixType, (1...3).contains(fixType) {
+            if fixType > current.mode || (fixType == 1 && !positionThisEpoch) { current.mode = fixType }
+        }
+        current.pdop = gsa.pdop ?? current.pdop
+        current.hdop = gsa.hdop ?? current.hdop
+        current.vdop = gsa.vdop ?? current.vdop
+        if gsa.systemID == nil || gsa.systemID == 1 { usedPRNs = PRNSet() }
+        usedPRNs.formUnion(usedInSentence)
+        epochHasData = true
+    }
+
+    @inline(__always)
+    mutating func beginGSV(_ gsv: NMEASentence.GSV) {
+        if gsv.messageNumber <= 1 { pendingSatellites.removeAll(keepingCapacity: true) }
+        skyMessageNumber = gsv.messageNumber
+        skyMessageCount = gsv.messageCount
+    }
+
+    @inline(__always)
+    mutating func addSatellite(_ satellite: NMEASatellite) {
+        pendingSatellites.append(.init(
+            prn: satellite.prn, elevation: satellite.elevation, azimuth: satellite.azimuth, snr: satellite.snr,
+            used: usedPRNs.contains(satellite.prn)))
+    }
+
+    @inline(__always)
+    mutating func endGSV(emit: (Report) -> Void) {
+        if skyMessageNumber >= skyMessageCount {
+            emit(.sky(NMEASkyView(satellites: pendingSatellites, hdop: current.hdop, vdop: current.vdop, pdop: current.pdop)))
+            pendingSatellites.removeAll(keepingCapacity: true)
+        }
+    }
+}
+
 extension NMEADate {
     /// The following calendar day.
     var nextDay: NMEADate {
@@ -156,14 +220,28 @@ extension NMEADate {
 struct PRNSet: Sendable, Hashable {
     private var words: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
 
+    @inline(__always)
     mutating func insert(_ prn: Int) {
         guard (0..<512).contains(prn) else { return }
         withUnsafeMutableBytes(of: &words) { $0.storeBytes(of: $0.load(fromByteOffset: prn / 64 * 8, as: UInt64.self) | 1 << UInt64(prn % 64), toByteOffset: prn / 64 * 8, as: UInt64.self) }
     }
 
+    /// Adds every satellite of `other`.
+    mutating func formUnion(_ other: PRNSet) {
+        words.0 |= other.words.0
+        words.1 |= other.words.1
+        words.2 |= other.words.2
+        words.3 |= other.words.3
+        words.4 |= other.words.4
+        words.5 |= other.words.5
+        words.6 |= other.words.6
+        words.7 |= other.words.7
+    }
+
+    @inline(__always)
     func contains(_ prn: Int) -> Bool {
-        guard (0..<512).contains(prn) else { return false }
-        return withUnsafeBytes(of: words) { $0.load(fromByteOffset: prn / 64 * 8, as: UInt64.self) & 1 << UInt64(prn % 64) != 0 }
+        guard UInt(bitPattern: prn) < 512 else { return false }
+        return withUnsafeBytes(of: words) { $0.load(fromByteOffset: prn &>> 6 &* 8, as: UInt64.self) &>> UInt64(prn & 63) & 1 != 0 }
     }
 
     static func == (lhs: PRNSet, rhs: PRNSet) -> Bool {

@@ -179,9 +179,17 @@ public struct NMEAFramer: Sendable {
             reject(invalid: lineLength)
             return
         }
-        let starIndex = Self.find(0x2A, start, from: 1, to: length)
+        let starIndex: Int
+        let sumAtStar: UInt8
+        if length >= 4, start[length &- 3] == 0x2A, let sum = Self.xorChecksum(start, from: 1, toStarAt: length &- 3) {
+            // The usual `*hh` at the end, and no other '*' before it.
+            starIndex = length &- 3
+            sumAtStar = sum
+        } else {
+            starIndex = Self.find(0x2A, start, from: 1, to: length)
+            sumAtStar = Self.xorChecksum(start, from: 1, to: starIndex)
+        }
         let star = starIndex < length ? starIndex : -1
-        let sumAtStar = Self.xorChecksum(start, from: 1, to: starIndex)
         var body = length
         if star >= 0 {
             guard star + 3 == length, let upper = Self.hexValue(line[star + 1]), let lower = Self.hexValue(line[star + 2]),
@@ -228,6 +236,34 @@ public struct NMEAFramer: Sendable {
         return byte
     }
 
+    /// XOR of `base[from..<star]`, eight bytes at a time, or nil when a `*` is among those bytes (then
+    /// the one at `star` is not the first).
+    @inline(__always)
+    static func xorChecksum(_ base: UnsafePointer<UInt8>, from: Int, toStarAt star: Int) -> UInt8? {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        var sum: UInt64 = 0
+        var stars: UInt64 = 0
+        var position = from
+        while position &+ 8 <= star {
+            let word = UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self)
+            sum ^= word
+            let starsZero = word ^ (ones &* 0x2A)
+            stars |= (starsZero &- ones) & ~starsZero  // 0x80 set in a byte that was '*' (or above one)
+            position &+= 8
+        }
+        guard stars & (ones &* 0x80) == 0 else { return nil }
+        sum ^= sum >> 32
+        sum ^= sum >> 16
+        sum ^= sum >> 8
+        var byte = UInt8(truncatingIfNeeded: sum)
+        while position < star {
+            guard base[position] != 0x2A else { return nil }
+            byte ^= base[position]
+            position &+= 1
+        }
+        return byte
+    }
+
     /// The index of the first byte in `base[from..<to]` that cannot be inside a sentence (not printable
     /// ASCII 0x20...0x7E, or a `$` or `!` starting another one), or `to`. Eight bytes at a time: the
     /// "has less than" and "has more than" word tricks flag the bytes below 0x25 and above 0x7E, exactly
@@ -269,6 +305,8 @@ public struct NMEAFramer: Sendable {
     /// The index of the first `$` or `!` in `base[from..<to]`, or `to`.
     @inline(__always)
     static func firstSentenceStart(_ base: UnsafePointer<UInt8>, from: Int, to: Int) -> Int {
+        // Most often the next line starts right away.
+        if from < to, base[from] == 0x24 || base[from] == 0x21 { return from }
         let dollar = find(0x24, base, from: from, to: to)
         return find(0x21, base, from: from, to: dollar)
     }

@@ -18,10 +18,8 @@ public struct NMEASentenceParser: Sendable {
     /// At most this many fields of a sentence are read (GSV, the longest supported, has 21).
     static let maximumFields = 64
 
-    /// The lists of the last GSA and GSV sentences: their storage is reused for the next one when
-    /// nothing else kept the sentence (copy on write), so decoding allocates nothing per sentence.
-    private var satellitesUsed: [Int] = []
-    private var satellitesInView: [NMEASatellite] = []
+    /// Makes the sentences of ``parse(_:_:)``.
+    private var builder = NMEASentenceBuilder()
 
     /// Creates a parser.
     public init() {}
@@ -37,20 +35,49 @@ public struct NMEASentenceParser: Sendable {
     }
 
     /// Parses one sentence body and hands the sentence to `handle` (not called for sentences that are
-    /// skipped and counted). The decoder's fast path: the sentence is passed on, not copied out.
-    @inline(__always)
+    /// skipped and counted).
     public mutating func parse(_ body: UnsafeRawBufferPointer, _ handle: (NMEASentence) -> Void) {
-        guard let base = body.baseAddress?.assumingMemoryBound(to: UInt8.self), body.count >= 6 else { return }
+        var builder = NMEASentenceBuilder()
+        swap(&builder, &self.builder)
+        defer { swap(&builder, &self.builder) }
+        if read(body, into: &builder, emit: { _ in }), let sentence = builder.take() {
+            handle(sentence)
+        }
+    }
+
+    /// Parses one sentence body into `assembler`, which receives its values as they are read (no
+    /// ``NMEASentence`` is made); `emit` receives the reports the sentence completes. The same as
+    /// `assembler.add(parse(body)!, emit: emit)`. Returns whether the sentence was decoded (false for
+    /// sentences that are skipped and counted). The decoder's fast path.
+    ///
+    /// ```swift
+    /// framer.feed(bytes) { body in
+    ///     _ = parser.parse(body, into: &assembler) { report in ... }
+    /// }
+    /// ```
+    @inline(__always)
+    public mutating func parse(
+        _ body: UnsafeRawBufferPointer, into assembler: inout NMEAFixAssembler, emit: (NMEAFixAssembler.Report) -> Void
+    ) -> Bool {
+        read(body, into: &assembler, emit: emit)
+    }
+
+    /// Parses one sentence body into `sink`; false for sentences that are skipped and counted.
+    @inline(__always)
+    private mutating func read<Sink: NMEASentenceSink>(
+        _ body: UnsafeRawBufferPointer, into sink: inout Sink, emit: (NMEAFixAssembler.Report) -> Void
+    ) -> Bool {
+        guard let base = body.baseAddress?.assumingMemoryBound(to: UInt8.self), body.count >= 6 else { return false }
         // Address: $ttSSS (standard) or $P... (proprietary).
         guard base[1] != 0x50 else {  // 'P'
             unsupportedSentences += 1
-            return
+            return false
         }
         let talker = NMEATalker(base[1], base[2])
         let t0 = base[3], t1 = base[4], t2 = base[5]
         guard body.count == 6 || base[6] == 0x2C else {
             unsupportedSentences += 1
-            return
+            return false
         }
         let kind: Kind
         switch (t0, t1, t2) {
@@ -64,37 +91,42 @@ public struct NMEASentenceParser: Sendable {
         case (0x47, 0x53, 0x54): kind = .gst  // GST
         default:
             unsupportedSentences += 1
-            return
+            return false
         }
         // The fields are read from a copy followed by commas: every field then ends at a comma, and
         // eight bytes can be loaded from wherever a field starts.
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: body.count &+ FieldReader.padding) { copy in
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: body.count &+ FieldReader.padding) { copy in
             let start = copy.baseAddress!
             start.initialize(from: base, count: body.count)
             (start + body.count).initialize(repeating: 0x2C, count: FieldReader.padding)
-            let fields = FieldReader(padded: start, count: body.count)
+            var fields = FieldReader(padded: start, count: body.count)
             guard fields.count >= kind.minimumFields else {
                 shortSentences += 1
-                return
+                return false
             }
-            handle(decode(kind, talker: talker, fields: fields))
+            Self.decode(kind, talker: talker, fields: &fields, into: &sink, emit: emit)
+            malformedFields += fields.malformed
+            return true
         }
     }
 
-    /// Decodes the fields of a sentence of a known kind. Each reads its fields in increasing order
-    /// (``FieldReader`` passes over the sentence once); a field read as a value is read only once.
-    private mutating func decode(_ kind: Kind, talker: NMEATalker, fields: FieldReader) -> NMEASentence {
-        var reader = fields
-        let sentence: NMEASentence
+    /// Decodes the fields of a sentence of a known kind into `sink`. Each reads its fields in
+    /// increasing order (``FieldReader`` passes over the sentence once); a field read as a value is
+    /// read only once.
+    @inline(__always)
+    private static func decode<Sink: NMEASentenceSink>(
+        _ kind: Kind, talker: NMEATalker, fields reader: inout FieldReader, into sink: inout Sink,
+        emit: (NMEAFixAssembler.Report) -> Void
+    ) {
         switch kind {
         case .gga:
             let time = reader.time(1)
             let latitude = reader.coordinate(2, hemisphere: 3, degreeDigits: 2)
             let longitude = reader.coordinate(4, hemisphere: 5, degreeDigits: 3)
             let quality = reader.int(6), satellitesUsed = reader.int(7), hdop = reader.double(8), altitude = reader.double(9)
-            sentence = .gga(.init(
+            sink.add(NMEASentence.GGA(
                 talker: talker, time: time, latitude: latitude, longitude: longitude, quality: quality,
-                satellitesUsed: satellitesUsed, hdop: hdop, altitude: altitude, geoidSeparation: reader.double(11)))
+                satellitesUsed: satellitesUsed, hdop: hdop, altitude: altitude, geoidSeparation: reader.double(11)), emit: emit)
         case .rmc:
             let time = reader.time(1)
             let valid = reader.byte(2) == 0x41  // A
@@ -104,54 +136,56 @@ public struct NMEASentenceParser: Sendable {
             let track = reader.double(8), date = reader.date(9)
             var variation = reader.double(10)
             if let v = variation, reader.byte(11) == 0x57 { variation = -v }  // W
-            sentence = .rmc(.init(
+            sink.add(NMEASentence.RMC(
                 talker: talker, time: time, valid: valid, latitude: latitude, longitude: longitude, speed: speed,
-                track: track, date: date, magneticVariation: variation, modeIndicator: reader.byte(12)))
+                track: track, date: date, magneticVariation: variation, modeIndicator: reader.byte(12)), emit: emit)
         case .gll:
             let latitude = reader.coordinate(1, hemisphere: 2, degreeDigits: 2)
             let longitude = reader.coordinate(3, hemisphere: 4, degreeDigits: 3)
             let time = reader.time(5)
             let valid = reader.count > 6 ? reader.byte(6) == 0x41 : true
-            sentence = .gll(.init(
-                talker: talker, latitude: latitude, longitude: longitude, time: time, valid: valid, modeIndicator: reader.byte(7)))
+            sink.add(NMEASentence.GLL(
+                talker: talker, latitude: latitude, longitude: longitude, time: time, valid: valid, modeIndicator: reader.byte(7)),
+                emit: emit)
         case .vtg:
             // NMEA 2.x: track,T,magnetic,M,knots,N,kph,K[,mode]; NMEA 1.x: track,magnetic,knots,kph.
             let track = reader.double(1)
             if reader.byte(2) == 0x54 || reader.count > 8 {  // 'T'
                 let magneticTrack = reader.double(3), knots = reader.double(5), kph = reader.double(7)
-                sentence = .vtg(.init(
+                sink.add(NMEASentence.VTG(
                     talker: talker, track: track, magneticTrack: magneticTrack,
-                    speed: knots.map { $0 * Self.metresPerSecondPerKnot } ?? kph.map { $0 / 3.6 }, modeIndicator: reader.byte(9)))
+                    speed: knots.map { $0 * Self.metresPerSecondPerKnot } ?? kph.map { $0 / 3.6 }, modeIndicator: reader.byte(9)),
+                    emit: emit)
             } else {
                 let magneticTrack = reader.double(2)
-                sentence = .vtg(.init(
+                sink.add(NMEASentence.VTG(
                     talker: talker, track: track, magneticTrack: magneticTrack,
-                    speed: reader.double(3).map { $0 * Self.metresPerSecondPerKnot }, modeIndicator: nil))
+                    speed: reader.double(3).map { $0 * Self.metresPerSecondPerKnot }, modeIndicator: nil), emit: emit)
             }
         case .gsa:
             let fixType = reader.int(2)
-            satellitesUsed.removeAll(keepingCapacity: true)
+            sink.beginGSA()
             for index in 3..<min(15, reader.count) {
-                if let prn = reader.int(index) { satellitesUsed.append(prn) }
+                if let prn = reader.int(index) { sink.addUsedSatellite(prn) }
             }
             let pdop = reader.double(15), hdop = reader.double(16), vdop = reader.double(17)
-            sentence = .gsa(.init(
-                talker: talker, fixType: fixType, satellitesUsed: satellitesUsed, pdop: pdop,
-                hdop: hdop, vdop: vdop, systemID: reader.count > 18 ? reader.int(18) : nil))
+            sink.endGSA(NMEASentence.GSA(
+                talker: talker, fixType: fixType, satellitesUsed: [], pdop: pdop,
+                hdop: hdop, vdop: vdop, systemID: reader.count > 18 ? reader.int(18) : nil), emit: emit)
         case .gsv:
             let messageCount = reader.int(1) ?? 0, messageNumber = reader.int(2) ?? 0, inView = reader.int(3)
-            satellitesInView.removeAll(keepingCapacity: true)
+            sink.beginGSV(NMEASentence.GSV(
+                talker: talker, messageCount: messageCount, messageNumber: messageNumber,
+                satellitesInView: inView, satellites: []))
             var index = 4
             while index + 3 < reader.count || (index < reader.count && !reader.isEmpty(index)) {
                 if let prn = reader.int(index) {
                     let elevation = reader.double(index + 1), azimuth = reader.double(index + 2)
-                    satellitesInView.append(NMEASatellite(prn: prn, elevation: elevation, azimuth: azimuth, snr: reader.double(index + 3)))
+                    sink.addSatellite(NMEASatellite(prn: prn, elevation: elevation, azimuth: azimuth, snr: reader.double(index + 3)))
                 }
                 index += 4
             }
-            sentence = .gsv(.init(
-                talker: talker, messageCount: messageCount, messageNumber: messageNumber,
-                satellitesInView: inView, satellites: satellitesInView))
+            sink.endGSV(emit: emit)
         case .zda:
             let time = reader.time(1)
             var date: NMEADate?
@@ -160,16 +194,14 @@ public struct NMEASentenceParser: Sendable {
             {
                 date = NMEADate(year: year, month: month, day: day)
             }
-            sentence = .zda(.init(talker: talker, time: time, date: date))
+            sink.add(NMEASentence.ZDA(talker: talker, time: time, date: date), emit: emit)
         case .gst:
             let time = reader.time(1), rms = reader.double(2)
             let latitudeError = reader.double(6), longitudeError = reader.double(7)
-            sentence = .gst(.init(
+            sink.add(NMEASentence.GST(
                 talker: talker, time: time, rms: rms, latitudeError: latitudeError,
-                longitudeError: longitudeError, altitudeError: reader.double(8)))
+                longitudeError: longitudeError, altitudeError: reader.double(8)), emit: emit)
         }
-        malformedFields += reader.malformed
-        return sentence
     }
 
     private enum Kind {

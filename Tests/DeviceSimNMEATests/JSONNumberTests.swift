@@ -74,6 +74,20 @@ import Testing
         }
     }
 
+    /// Whole numbers below 1000 (most satellite elevations, azimuths and signal strengths) take a
+    /// shorter path; it writes what the general one writes, and numbers next to them take the latter.
+    @Test func wholeNumbersBelowAThousandFormatAsBefore() {
+        var values: [Double] = [-0.0, -1, -999, 1000, 1000.5, 999.5, 999.96]
+        for whole in 0...1000 {
+            values += [Double(whole), Double(whole).nextUp, Double(whole).nextDown]
+        }
+        for value in values {
+            for decimals in [0, 1, 2, 3, 4, 8, 9, 10] {
+                #expect(Self.formatted(value, decimals: decimals) == Self.reference(value, decimals: decimals), "\(value) to \(decimals) decimals")
+            }
+        }
+    }
+
     @Test func arbitraryDoublesAndHalfwayCasesFormatAsBefore() {
         var random = Generator(state: 4_600)
         var values: [Double] = [0, -0.0, .infinity, -.infinity, .nan, 0.5, 1.5, 2.5, -0.5, 0.05, 0.15, 0.25, 9e18, 8.999_999_999_999_999e18, 1e300, .leastNonzeroMagnitude]

@@ -41,6 +41,31 @@ import Testing
         #expect(bad.badChecksumBytes == corrupted.utf8.count)
     }
 
+    /// The checksum is the XOR of the bytes between `$` and the first `*`: a sentence with another
+    /// `*` before its `*hh` has a bad checksum even when `hh` is the XOR up to the last one, wherever
+    /// the first `*` is (in a whole eight-byte word or in the bytes after the last one).
+    @Test func aStarBeforeTheChecksumMakesItBad() {
+        func line(_ body: String) -> String {
+            let sum = body.utf8.dropFirst().reduce(UInt8(0), ^)
+            let hex = Array("0123456789ABCDEF".utf8)
+            return body + "*" + String(decoding: [hex[Int(sum >> 4)], hex[Int(sum & 15)]], as: UTF8.self) + "\r\n"
+        }
+        for length in 0..<24 {
+            let filler = String(repeating: "1", count: length)
+            for position in 0...length {
+                var marked = Array(filler.utf8)
+                marked.insert(0x2A, at: position)
+                let withStar = line("$GPTXT," + String(decoding: marked, as: UTF8.self))
+                let (none, bad) = frame(Array(withStar.utf8))
+                #expect(none.isEmpty, "\(withStar)")
+                #expect(bad.badChecksumSentences == 1, "\(withStar)")
+                marked[position] = 0x2B  // '+'
+                let (bodies, good) = frame(Array(line("$GPTXT," + String(decoding: marked, as: UTF8.self)).utf8))
+                #expect(bodies.count == 1 && good.badChecksumSentences == 0, "\(withStar)")
+            }
+        }
+    }
+
     @Test func lineFeedAloneAndDoubleCarriageReturnsEndALine() {
         let text = Self.gga.replacingOccurrences(of: "\r\n", with: "\n") + Self.rmc.replacingOccurrences(of: "\r\n", with: "\r\r\n")
         #expect(frame(Array(text.utf8)).0.count == 2)
