@@ -6,6 +6,10 @@
 // truncated journal is not hot), short reads padded with zeros, and locks between the connections of
 // one process (SHARED, RESERVED, PENDING, EXCLUSIVE). It has no shared memory (no WAL) and no memory
 // mapping: version 1 of the I/O methods.
+//
+// A file is kept in chunks of 4096 bytes (a page of the database), each without its longest run of
+// zeros: a device's database is a few pages that are mostly free space, so it takes a few hundred
+// bytes a page instead of 4096. A chunk of zeros takes nothing.
 #include "SQLiteMemoryFiles.h"
 
 #include <pthread.h>
@@ -16,11 +20,20 @@
 
 typedef struct memory_handle memory_handle;
 
+enum { CHUNK = 4096 };
+
+/// 4096 bytes of a file: its first `head` bytes and last `tail` bytes, zeros between.
+typedef struct chunk {
+    uint16_t head;
+    uint16_t tail;
+    unsigned char bytes[];   // the head's bytes, then the tail's
+} chunk;
+
 typedef struct memory_file {
     char *name;              // NULL for an anonymous (temporary) file
-    unsigned char *bytes;
+    chunk **chunks;          // NULL where the chunk is all zeros; bytes past `size` are zeros
+    int64_t chunk_count;
     int64_t size;
-    int64_t capacity;
     int64_t position;        // in the folder's list; -1 once removed from the folder
     int handles;             // SQLite handles open on it
     int shared;              // handles holding SHARED or more
@@ -115,7 +128,8 @@ static int link_file(devicesim_memory_folder *folder, memory_file *file) {
 }
 
 static void free_file(memory_file *file) {
-    free(file->bytes);
+    for (int64_t index = 0; index < file->chunk_count; index++) free(file->chunks[index]);
+    free(file->chunks);
     free(file->name);
     free(file);
 }
@@ -150,45 +164,147 @@ static memory_file *new_file(const char *name) {
     return file;
 }
 
-/// Makes room for `size` bytes: exactly that many (files grow a page at a time, and a folder holds
-/// many small files, so no spare room is kept).
-static int reserve(memory_file *file, int64_t size) {
-    if (size <= file->capacity) return 0;
-    unsigned char *bytes = realloc(file->bytes, (size_t)size);
-    if (bytes == NULL) return -1;
-    file->bytes = bytes;
-    file->capacity = size;
+/// The 4096 bytes of `stored` into `out`.
+static void expand(const chunk *stored, unsigned char *out) {
+    if (stored == NULL) {
+        memset(out, 0, CHUNK);
+        return;
+    }
+    memcpy(out, stored->bytes, stored->head);
+    memset(out + stored->head, 0, (size_t)(CHUNK - stored->head - stored->tail));
+    memcpy(out + CHUNK - stored->tail, stored->bytes + stored->head, stored->tail);
+}
+
+/// `bytes` (4096 of them) kept without their longest run of zeros (found a word at a time, then
+/// widened byte by byte): NULL when all are zeros, or when memory fails (`*failed` set then).
+static chunk *compact(const unsigned char *bytes, int *failed) {
+    int64_t best_start = 0, best_end = 0, run_start = -1;
+    for (int64_t offset = 0; offset <= CHUNK; offset += 8) {
+        uint64_t word = 1;
+        if (offset < CHUNK) memcpy(&word, bytes + offset, 8);
+        if (word == 0) {
+            if (run_start < 0) run_start = offset;
+        } else if (run_start >= 0) {
+            if (offset - run_start > best_end - best_start) {
+                best_start = run_start;
+                best_end = offset;
+            }
+            run_start = -1;
+        }
+    }
+    if (best_start == 0 && best_end == CHUNK) return NULL;
+    while (best_start > 0 && bytes[best_start - 1] == 0) best_start--;
+    while (best_end < CHUNK && bytes[best_end] == 0) best_end++;
+    if (best_end - best_start < 16) best_start = best_end = CHUNK;
+    int64_t tail = CHUNK - best_end;
+    chunk *stored = malloc(sizeof(chunk) + (size_t)(best_start + tail));
+    if (stored == NULL) {
+        *failed = 1;
+        return NULL;
+    }
+    stored->head = (uint16_t)best_start;
+    stored->tail = (uint16_t)tail;
+    memcpy(stored->bytes, bytes, (size_t)best_start);
+    memcpy(stored->bytes + best_start, bytes + best_end, (size_t)tail);
+    return stored;
+}
+
+/// Makes room for `count` chunks (new ones all zeros).
+static int reserve_chunks(memory_file *file, int64_t count) {
+    if (count <= file->chunk_count) return 0;
+    chunk **chunks = realloc(file->chunks, (size_t)count * sizeof *chunks);
+    if (chunks == NULL) return -1;
+    memset(chunks + file->chunk_count, 0, (size_t)(count - file->chunk_count) * sizeof *chunks);
+    file->chunks = chunks;
+    file->chunk_count = count;
     return 0;
+}
+
+/// Copies `count` bytes at `offset` (all within the file) into `out`.
+static void read_bytes(const memory_file *file, unsigned char *out, int64_t count, int64_t offset) {
+    unsigned char scratch[CHUNK];
+    while (count > 0) {
+        int64_t index = offset / CHUNK, within = offset % CHUNK;
+        int64_t part = CHUNK - within < count ? CHUNK - within : count;
+        const chunk *stored = index < file->chunk_count ? file->chunks[index] : NULL;
+        if (part == CHUNK) {
+            expand(stored, out);
+        } else {
+            expand(stored, scratch);
+            memcpy(out, scratch + within, (size_t)part);
+        }
+        out += part;
+        offset += part;
+        count -= part;
+    }
 }
 
 static int write_bytes(memory_file *file, const void *bytes, int64_t count, int64_t offset) {
-    if (reserve(file, offset + count) != 0) return -1;
-    if (offset > file->size) memset(file->bytes + file->size, 0, (size_t)(offset - file->size));
-    memcpy(file->bytes + offset, bytes, (size_t)count);
-    if (offset + count > file->size) file->size = offset + count;
+    if (count <= 0) {
+        if (offset > file->size) file->size = offset;
+        return reserve_chunks(file, (file->size + CHUNK - 1) / CHUNK);
+    }
+    if (reserve_chunks(file, (offset + count + CHUNK - 1) / CHUNK) != 0) return -1;
+    const unsigned char *source = bytes;
+    unsigned char scratch[CHUNK];
+    int failed = 0;
+    while (count > 0) {
+        int64_t index = offset / CHUNK, within = offset % CHUNK;
+        int64_t part = CHUNK - within < count ? CHUNK - within : count;
+        chunk *stored;
+        if (part == CHUNK) {
+            stored = compact(source, &failed);
+        } else {
+            expand(file->chunks[index], scratch);
+            memcpy(scratch + within, source, (size_t)part);
+            stored = compact(scratch, &failed);
+        }
+        if (failed) return -1;
+        free(file->chunks[index]);
+        file->chunks[index] = stored;
+        source += part;
+        offset += part;
+        count -= part;
+    }
+    if (offset > file->size) file->size = offset;
     return 0;
 }
 
+/// Cuts the file to `size` bytes, or grows it with zeros.
 static void truncate_bytes(memory_file *file, int64_t size) {
     if (size >= file->size) {
-        if (reserve(file, size) == 0) {
-            memset(file->bytes + file->size, 0, (size_t)(size - file->size));
-            file->size = size;
-        }
+        if (reserve_chunks(file, (size + CHUNK - 1) / CHUNK) == 0) file->size = size;
         return;
     }
-    file->size = size;
-    if (size == 0) {
-        free(file->bytes);
-        file->bytes = NULL;
-        file->capacity = 0;
-    } else if (size < file->capacity / 2) {
-        unsigned char *bytes = realloc(file->bytes, (size_t)size);
-        if (bytes != NULL) {
-            file->bytes = bytes;
-            file->capacity = size;
+    int64_t kept = (size + CHUNK - 1) / CHUNK;
+    for (int64_t index = kept; index < file->chunk_count; index++) free(file->chunks[index]);
+    file->chunk_count = kept;
+    if (kept == 0) {
+        free(file->chunks);
+        file->chunks = NULL;
+    }
+    if (size % CHUNK != 0 && file->chunks[kept - 1] != NULL) {
+        // Bytes past the end are zeros, so a file grown again reads zeros there.
+        unsigned char scratch[CHUNK];
+        int failed = 0;
+        expand(file->chunks[kept - 1], scratch);
+        memset(scratch + size % CHUNK, 0, (size_t)(CHUNK - size % CHUNK));
+        chunk *stored = compact(scratch, &failed);
+        if (!failed) {
+            free(file->chunks[kept - 1]);
+            file->chunks[kept - 1] = stored;
         }
     }
+    file->size = size;
+}
+
+/// The bytes of memory the file's contents take.
+static int64_t stored_bytes(const memory_file *file) {
+    int64_t bytes = file->chunk_count * (int64_t)sizeof(chunk *);
+    for (int64_t index = 0; index < file->chunk_count; index++) {
+        if (file->chunks[index] != NULL) bytes += (int64_t)sizeof(chunk) + file->chunks[index]->head + file->chunks[index]->tail;
+    }
+    return bytes;
 }
 
 // MARK: - The I/O methods
@@ -215,9 +331,9 @@ static int io_read(sqlite3_file *base, void *buffer, int amount, sqlite3_int64 o
     int64_t available = offset >= file->size ? 0 : file->size - offset;
     int rc = SQLITE_OK;
     if (available >= amount) {
-        memcpy(buffer, file->bytes + offset, (size_t)amount);
+        read_bytes(file, buffer, amount, offset);
     } else {
-        if (available > 0) memcpy(buffer, file->bytes + offset, (size_t)available);
+        if (available > 0) read_bytes(file, buffer, available, offset);
         memset((unsigned char *)buffer + available, 0, (size_t)(amount - available));
         rc = SQLITE_IOERR_SHORT_READ;
     }
@@ -493,7 +609,7 @@ int64_t devicesim_memory_folder_read(devicesim_memory_folder *folder, const char
     int64_t count = -1;
     if (file != NULL) {
         count = file->size < capacity ? file->size : capacity;
-        if (count > 0) memcpy(buffer, file->bytes, (size_t)count);
+        if (count > 0) read_bytes(file, buffer, count, 0);
     }
     pthread_mutex_unlock(&folder->mutex);
     return count;
@@ -574,7 +690,7 @@ const char *devicesim_memory_folder_name_at(devicesim_memory_folder *folder, int
 int64_t devicesim_memory_folder_bytes(devicesim_memory_folder *folder) {
     pthread_mutex_lock(&folder->mutex);
     int64_t bytes = 0;
-    for (int64_t index = 0; index < folder->count; index++) bytes += folder->files[index]->capacity;
+    for (int64_t index = 0; index < folder->count; index++) bytes += stored_bytes(folder->files[index]);
     pthread_mutex_unlock(&folder->mutex);
     return bytes;
 }

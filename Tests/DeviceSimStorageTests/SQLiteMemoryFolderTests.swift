@@ -1,5 +1,5 @@
 import DeviceSimHAL
-import DeviceSimStorage
+@testable import DeviceSimStorage
 import Foundation
 import Testing
 
@@ -129,7 +129,51 @@ import Testing
         db.close()
         #expect(try notes(in: db) == ["in memory"])
         #expect(!lazy.isMade)
-        #expect(memory.byteCount >= 4096 * 2)
+    }
+
+    @Test func aDatabaseOfMostlyFreeSpaceTakesAFewHundredBytesAPage() throws {
+        let memory = try SQLiteMemoryFolder()
+        let db = database("notes.sqlite", in: written, memory: memory)
+        for index in 0..<20 { try add("note \(index)", to: db) }
+        db.close()
+        let size = try #require(memory.contents(of: "notes.sqlite")?.count)
+        #expect(size == 3 * 4096)
+        #expect(memory.byteCount > 0)
+        #expect(memory.byteCount < size / 4)
+    }
+
+    /// Writes of every shape (whole chunks and parts of them, across their edges, past the end, runs of
+    /// zeros at the start, in the middle, at the end, none, all zeros) read back as a plain array holds them.
+    @Test func aFileReadsBackEveryWriteAsAnArrayOfItsBytesWould() throws {
+        let memory = try SQLiteMemoryFolder()
+        var model: [UInt8] = []
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next(_ bound: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((state >> 33) % UInt64(bound))
+        }
+        memory.replace("file", with: [])
+        for step in 0..<400 {
+            let count = [1, 28, 100, 4096, 4104, 9000][next(6)]
+            let offset = next(4) == 0 ? model.count + next(5_000) : next(max(1, model.count + 1))
+            var bytes = (0..<count).map { _ in UInt8(next(256)) }
+            switch next(4) {
+            case 0: for index in bytes.indices where index > count / 4 && index < count * 3 / 4 { bytes[index] = 0 }
+            case 1: bytes = bytes.enumerated().map { $0.offset < count / 2 ? 0 : $0.element }
+            case 2: bytes = [UInt8](repeating: 0, count: count)
+            default: break
+            }
+            if step % 50 == 49 {
+                memory.replace("file", with: bytes)
+                model = bytes
+            } else {
+                memory.overwrite("file", at: offset, with: bytes)
+                if offset > model.count { model += [UInt8](repeating: 0, count: offset - model.count) }
+                if offset + count > model.count { model += [UInt8](repeating: 0, count: offset + count - model.count) }
+                model.replaceSubrange(offset..<offset + count, with: bytes)
+            }
+            #expect(memory.contents(of: "file") == model, "step \(step)")
+        }
     }
 
     @Test func twoConnectionsToOneFileLockEachOtherOutAsOnDisk() throws {
