@@ -81,8 +81,10 @@ let package = Package(
         ),
         // SQLite's C API (Debian's libsqlite3-dev) for the devices' local databases.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        // A folder of files in memory with an SQLite VFS of its own, for the devices' databases of a run.
+        .target(name: "CSQLiteMemoryFiles", dependencies: ["CSQLite"]),
         // The devices' local databases on disk (a generic SQLite layer), with injectable storage faults.
-        .target(name: "DeviceSimStorage", dependencies: ["CSQLite", "DeviceSimHAL", "DeviceSimTime"]),
+        .target(name: "DeviceSimStorage", dependencies: ["CSQLite", "CSQLiteMemoryFiles", "DeviceSimHAL", "DeviceSimTime"]),
         // What every simulated app server shares: a device's connection to it (latency, requests lost
         // in flight, timeouts) and requests failing by operation and time.
         .target(name: "DeviceSimServer", dependencies: ["DeviceSimHAL", "DeviceSimTime", "DeviceSimStorage"]),

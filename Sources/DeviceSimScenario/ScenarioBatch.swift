@@ -55,9 +55,8 @@ public enum ScenarioBatch {
     /// Parses each file of `items` once and runs every pair on up to `jobs` threads; `deliver` gets
     /// the outcomes on the calling thread, in the plan's order, as soon as each one and all before it
     /// are done. At most a bounded number of finished results wait to be delivered, so memory does not
-    /// grow with the number of pairs. With `removingDataFolders`, each run's folder in the runner's
-    /// data directory is deleted as soon as the run ends (by the thread that ran it), for a data
-    /// directory that is only scratch space.
+    /// grow with the number of pairs. With `removingDataFolders`, the runs' databases are not kept: they
+    /// stay in memory and nothing is written into the runner's data directory (scratch space).
     ///
     /// When `stop` is raised (Ctrl-C), no pair starts after that; the pairs running then finish and
     /// are delivered with those finished before them, and `run` returns. `started` is called on the
@@ -173,8 +172,8 @@ public enum ScenarioBatch {
                 let error = ScenarioError(escape, at: nil)
                 return .invalid(RunRecord(invalid: error, position: item.position, path: item.found.path, name: item.found.relativeName, swept: swept), error)
             }
-            let result = runner.run(scenario, traceFile: tracePath, keepingEvents: options.keepingEvents, dataFolder: dataFolder)
-            if options.removingDataFolders, let dataFolder { try? FileManager.default.removeItem(atPath: dataFolder) }
+            // Databases that are not kept stay in memory: the run gets no folder to write them into.
+            let result = runner.run(scenario, traceFile: tracePath, keepingEvents: options.keepingEvents, dataFolder: options.removingDataFolders ? nil : dataFolder)
             if let inputError = result.inputError {
                 // Its input cannot be played (found only while running it): an invalid file, like one that does not parse.
                 let error = ScenarioError(inputError, at: nil).prefixed(item.found.path)

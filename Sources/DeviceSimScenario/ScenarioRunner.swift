@@ -135,6 +135,7 @@ public struct ScenarioRunner: Sendable {
                 if case .stopped = error, simulation.stoppedByAppCode == nil { inputError = error.description }
             }
         }
+        if runError == nil, let error = simulation.dataFolderError { runError = "the devices' databases could not be kept: \(error)" }
         do { try writer?.close() } catch { traceFileError = error.message }
         let events = expected?.events ?? recorder.events
         var outcomes = ExpectationEvaluator.evaluate(scenario.expectations, events: events)

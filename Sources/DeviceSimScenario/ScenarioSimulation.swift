@@ -82,6 +82,13 @@ public final class ScenarioSimulation {
     /// The devices' database connections open at once: at most a few hundred, however many devices
     /// the scenario has (a device's database opens its file again when its app next uses it).
     public let connectionPool = SQLiteConnectionPool(capacity: 256)
+    /// The devices' database files while the simulation runs: in memory, written into a kept
+    /// ``dataFolder`` when the run ends (nil: SQLite refused the memory folder's VFS; the files are
+    /// then on disk from the start).
+    public let databaseFiles = try? SQLiteMemoryFolder()
+    /// Why the devices' database files could not be written into the kept ``dataFolder`` when the
+    /// run ended (nil: they were, or the folder is not kept).
+    public private(set) var dataFolderError: DataFolderError?
     /// Devices whose prompts a person answers (live, from the keyboard): the timeline's scripted
     /// answers for them are skipped, so the person's answer is the one that counts.
     public var devicesAnsweredByUser: Set<String> = []
@@ -286,7 +293,9 @@ public final class ScenarioSimulation {
     public func database(on device: Device, file: String, migrations: [[String]]) -> SQLiteDatabase? {
         guard let simulated = self.device(device.id) else { return nil }
         if let existing = simulated.databases.first(where: { $0.fileName == file }) { return existing }
-        let database = SQLiteDatabase(folder: dataFolder, file: file, migrations: migrations, faults: simulated.storageFaults, pool: connectionPool, now: { [scheduler] in scheduler.now })
+        let database = SQLiteDatabase(
+            folder: dataFolder, file: file, migrations: migrations, faults: simulated.storageFaults, pool: connectionPool, memory: databaseFiles,
+            now: { [scheduler] in scheduler.now })
         if !dataFolder.isTemporary { database.removeFiles() }
         simulated.databases.append(database)
         return database
@@ -325,6 +334,7 @@ public final class ScenarioSimulation {
         }
         watchTheAppsCode(onTheMainActor: false, inVirtualTime: true)
         start()
+        defer { keepDatabaseFiles() }
         try scheduler.run(until: VirtualInstant(offset: scenario.duration))
         finish()
     }
@@ -357,6 +367,7 @@ public final class ScenarioSimulation {
             }
             return nil
         }
+        defer { keepDatabaseFiles() }
         if let failure { throw failure }
         finish()
     }
@@ -372,6 +383,7 @@ public final class ScenarioSimulation {
             let failure = MainActorScenarioRuns.wait({ @MainActor () async -> (any Error)? in
                 simulation.value.watchTheAppsCode(onTheMainActor: true, inVirtualTime: false)
                 simulation.value.scheduler.schedule(at: simulation.value.scheduler.now) { simulation.value.start() }
+                defer { simulation.value.keepDatabaseFiles() }
                 do { try await driver.runOnMainActor(simulation.value.scheduler, for: duration ?? simulation.value.scenario.duration, stop: stop) } catch { return error }
                 simulation.value.finish()
                 return nil
@@ -380,6 +392,7 @@ public final class ScenarioSimulation {
             return
         }
         start()
+        defer { keepDatabaseFiles() }
         try driver.run(scheduler, for: duration ?? scenario.duration, stop: stop)
         finish()
     }
@@ -483,6 +496,13 @@ public final class ScenarioSimulation {
     fileprivate func finish() {
         trace.record(TraceEvent(time: scheduler.now, device: nil, name: "scenario.finished", fields: [("events", .int(scheduler.eventCount))]))
         for simulated in devices { for database in simulated.databases { database.close() } }
+    }
+
+    /// Writes the devices' database files into the data folder, when it is kept, as the run left them
+    /// (ended or stopped): what the files on a phone's disk would hold at that moment.
+    fileprivate func keepDatabaseFiles() {
+        guard !dataFolder.isTemporary, let databaseFiles else { return }
+        do throws(DataFolderError) { try databaseFiles.write(into: dataFolder) } catch { dataFolderError = error }
     }
 
     private func launchApp(on simulated: SimulatedDevice, spec: DeviceSpec) {

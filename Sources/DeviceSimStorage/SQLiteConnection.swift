@@ -22,12 +22,17 @@ public final class SQLiteConnection {
     /// The most statements kept by one connection.
     static let statementCacheLimit = 32
 
-    /// Opens (creating if needed) the database at `path`.
-    init(path: String) throws(SQLiteError) {
+    /// The memory folder the file is in (kept while the connection is open); nil: on disk.
+    private let memory: SQLiteMemoryFolder?
+
+    /// Opens (creating if needed) the database at `path`: a file on disk, or with `memory`, the file
+    /// of that name in the memory folder.
+    init(path: String, memory: SQLiteMemoryFolder? = nil) throws(SQLiteError) {
         Self.configureSQLite
         self.path = path
+        self.memory = memory
         var db: OpaquePointer?
-        let code = sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX, nil)
+        let code = sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX, memory?.vfsName)
         guard code == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
             sqlite3_close_v2(db)
@@ -45,7 +50,7 @@ public final class SQLiteConnection {
     /// SQLite already (a host program's own databases), SQLite refuses the change and keeps its
     /// settings. Also before it: each connection's page cache grows a page at a time (a device's
     /// database has a handful of pages) instead of taking a 20-page block at every open.
-    private static let configureSQLite: Void = {
+    static let configureSQLite: Void = {
         _ = devicesim_sqlite3_disable_memory_statistics()
         _ = devicesim_sqlite3_page_cache_on_demand()
     }()

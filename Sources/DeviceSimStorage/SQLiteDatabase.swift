@@ -3,7 +3,7 @@ import DeviceSimHAL
 import DeviceSimTime
 import Foundation
 
-/// One SQLite file on disk with a versioned schema (`PRAGMA user_version`; `migrations` applied in
+/// One SQLite file (on disk, or in a ``SQLiteMemoryFolder`` until it is written out) with a versioned schema (`PRAGMA user_version`; `migrations` applied in
 /// order on open), where every write is one transaction: a write that fails leaves what was saved
 /// before exactly as it was. Injected ``StorageFaults`` make writes or reads fail;
 /// ``damageFile()`` and ``killDuringNextWrite()`` damage the file or cut a write short the way a bad
@@ -36,6 +36,10 @@ public final class SQLiteDatabase {
     /// Whether a read or a write is running on the connection now.
     var isInUse: Bool { uses > 0 }
     private var killNextWrite = false
+    /// Where the files are (the disk, or a memory folder).
+    private let files: DatabaseFiles
+    /// The database file as ``files`` names it: its path on disk, its name in a memory folder.
+    private var file: String { files.memory == nil ? path : fileName }
     private var corruptFilesSetAside = 0
 
     /// A database in the file at `path` (created, with its folder, on first use); `now` is the
@@ -46,20 +50,24 @@ public final class SQLiteDatabase {
         self.migrations = migrations
         self.faults = faults
         pool = nil
+        files = DatabaseFiles(memory: nil)
         self.now = now
     }
 
     /// A database in the file `file` of `folder` (a lazily made temporary folder is made when the file
     /// is first opened); with a `pool`, its connection is open only while the pool has room for it.
+    /// With `memory`, the file (and its journal, and copies set aside) is the file named `file` in that
+    /// memory folder, and `folder` is only where ``SQLiteMemoryFolder/write(into:)`` will put it.
     public init(
         folder: DataFolder, file: String, migrations: [[String]], faults: StorageFaults = StorageFaults(), pool: SQLiteConnectionPool? = nil,
-        now: @escaping () -> VirtualInstant
+        memory: SQLiteMemoryFolder? = nil, now: @escaping () -> VirtualInstant
     ) {
         location = { folder.appending(file) }
         fileName = file
         self.migrations = migrations
         self.faults = faults
         self.pool = pool
+        files = DatabaseFiles(memory: memory)
         self.now = now
     }
 
@@ -86,9 +94,13 @@ public final class SQLiteDatabase {
     }
 
     /// Deletes the database file and what SQLite and this store keep beside it (journal, files set
-    /// aside as corrupt), so a kept data folder starts each run afresh.
+    /// aside as corrupt), so a kept data folder starts each run afresh: on disk, and (for a database
+    /// in a memory folder) in the memory folder too.
     public func removeFiles() {
         close()
+        if files.memory != nil {
+            for name in [fileName, fileName + "-journal"] + (0..<corruptFilesSetAside).map({ fileName + ".corrupt-\($0 + 1)" }) { files.remove(name) }
+        }
         let folder = (path as NSString).deletingLastPathComponent
         let name = (path as NSString).lastPathComponent
         let beside = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
@@ -116,10 +128,7 @@ public final class SQLiteDatabase {
     /// out the next time it opens the database.
     public func damageFile() {
         close()
-        guard let handle = FileHandle(forUpdatingAtPath: path) else { return }
-        try? handle.seek(toOffset: 0)
-        try? handle.write(contentsOf: Data(repeating: 0xA5, count: 100))
-        try? handle.close()
+        files.overwriteStart(of: file, with: [UInt8](repeating: 0xA5, count: 100))
     }
 
     // MARK: Internals
@@ -132,7 +141,11 @@ public final class SQLiteDatabase {
         }
         let db: SQLiteConnection
         do {
-            db = try Self.connection(creatingFolderOf: path)
+            if let memory = files.memory {
+                db = try SQLiteConnection(path: fileName, memory: memory)
+            } else {
+                db = try Self.connection(creatingFolderOf: path)
+            }
             try db.execute("PRAGMA foreign_keys = ON")
             // A simulated phone's database lives for a run: no fsync on every commit. The rollback
             // journal is still written before the pages, so a killed app (`do: kill-app`) still
@@ -149,10 +162,8 @@ public final class SQLiteDatabase {
         } catch {
             if [SQLITE_NOTADB, SQLITE_CORRUPT].contains(error.primary) {
                 corruptFilesSetAside += 1
-                let aside = path + ".corrupt-\(corruptFilesSetAside)"
-                try? FileManager.default.removeItem(atPath: aside)
-                try? FileManager.default.moveItem(atPath: path, toPath: aside)
-                try? FileManager.default.removeItem(atPath: path + "-journal")
+                files.move(file, to: file + ".corrupt-\(corruptFilesSetAside)")
+                files.remove(file + "-journal")
                 throw .corrupt(file: (path as NSString).lastPathComponent, reason: error.message)
             }
             throw .readFailed(key: "database", reason: error.message)
@@ -237,13 +248,11 @@ public final class SQLiteDatabase {
 
     /// Leaves the file and its journal as they are on disk now, as a crash would.
     private func crash() {
-        let files = [path, path + "-journal"]
-        let images = files.map { FileManager.default.contents(atPath: $0) }
+        let names = [file, file + "-journal"]
+        let images = names.map { files.contents($0) }
         crashLeftJournal = images[1].map { !$0.isEmpty } ?? false
         close()
-        for (file, image) in zip(files, images) {
-            if let image { _ = FileManager.default.createFile(atPath: file, contents: image) } else { try? FileManager.default.removeItem(atPath: file) }
-        }
+        for (name, image) in zip(names, images) { files.replace(name, with: image) }
     }
 
     private static func storageError(_ error: SQLiteError, key: String) -> StorageError {

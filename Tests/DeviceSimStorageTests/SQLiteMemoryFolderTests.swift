@@ -1,0 +1,194 @@
+import DeviceSimHAL
+@testable import DeviceSimStorage
+import Foundation
+import Testing
+
+/// Databases whose files are kept in memory (``SQLiteMemoryFolder``) behave as those on disk: the same
+/// bytes in every file SQLite writes (the database, the hot journal a kill leaves), the same recovery
+/// on the next open, the same damaged file set aside; and nothing reaches the disk until the folder is
+/// written out.
+@Suite final class SQLiteMemoryFolderTests {
+    static let migrations = [["CREATE TABLE notes (text TEXT NOT NULL)"], ["CREATE INDEX notes_by_text ON notes(text)"]]
+    let disk: DataFolder
+    let written: DataFolder
+
+    init() throws {
+        disk = try DataFolder.temporary(prefix: "devicesim-memory-tests-disk-")
+        written = try DataFolder.temporary(prefix: "devicesim-memory-tests-written-")
+    }
+
+    func database(_ file: String, in folder: DataFolder, memory: SQLiteMemoryFolder? = nil, pool: SQLiteConnectionPool? = nil) -> SQLiteDatabase {
+        SQLiteDatabase(folder: folder, file: file, migrations: Self.migrations, pool: pool, memory: memory, now: { .zero })
+    }
+
+    func add(_ text: String, to database: SQLiteDatabase) throws {
+        try database.write("note") { db throws(SQLiteError) in try db.execute("INSERT INTO notes (text) VALUES (?)", [.text(text)]) }
+    }
+
+    func notes(in database: SQLiteDatabase) throws -> [String] {
+        try database.read("notes") { db throws(SQLiteError) in try db.query("SELECT text FROM notes ORDER BY rowid").compactMap { $0.first?.string } }
+    }
+
+    /// The files of `folder` on disk, by name.
+    func filesOnDisk(_ folder: DataFolder) throws -> [String: Data] {
+        var files: [String: Data] = [:]
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) {
+            files[name] = FileManager.default.contents(atPath: folder.appending(name))
+        }
+        return files
+    }
+
+    /// `file` with the random parts of a rollback journal zeroed: SQLite draws a nonce for each journal
+    /// (header bytes 12-15) that seeds its records' checksums (the last 4 bytes of each record of a page
+    /// number, a page and a checksum, after a 512-byte header), so two journals of the same write differ
+    /// there, on disk as in memory. A database file has no such bytes.
+    static func withoutJournalNonce(_ file: Data) -> Data {
+        var bytes = [UInt8](file)
+        guard bytes.starts(with: [0xd9, 0xd5, 0x05, 0xf9, 0x20, 0xa1, 0x63, 0xd7]) else { return file }
+        for index in 12..<16 where index < bytes.count { bytes[index] = 0 }
+        var checksum = 512 + 4 + 4096
+        while checksum + 4 <= bytes.count {
+            for index in checksum..<checksum + 4 { bytes[index] = 0 }
+            checksum += 4 + 4096 + 4
+        }
+        return Data(bytes)
+    }
+
+    /// The same story told to a database on disk and to one in memory, with a pool of one connection
+    /// (so both close and reopen between writes): writes, a kill in the middle of a write (leaving a
+    /// hot journal), a reopen that rolls it back, a damaged header found at the next open.
+    func tell(_ database: (String) -> SQLiteDatabase, killedAt kill: Int) throws {
+        let notes = database("notes.sqlite")
+        let other = database("other.sqlite")
+        for index in 0..<40 {
+            if index == kill { notes.killDuringNextWrite() }
+            try? add(String(repeating: "note \(index) ", count: index % 7 + 1), to: notes)
+            try add("other \(index)", to: other)
+        }
+        let damaged = database("damaged.sqlite")
+        try add("lost", to: damaged)
+        damaged.damageFile()
+        #expect(throws: StorageError.self) { try self.notes(in: damaged) }
+        try add("after", to: damaged)
+        for each in [notes, other, damaged] { each.close() }
+    }
+
+    @Test(arguments: [5, 39])
+    func everyFileIsByteForByteWhatTheDiskHolds(killedAt kill: Int) throws {
+        let pool = SQLiteConnectionPool(capacity: 1)
+        try tell({ self.database($0, in: disk, pool: pool) }, killedAt: kill)
+        let memory = try SQLiteMemoryFolder()
+        let memoryPool = SQLiteConnectionPool(capacity: 1)
+        try tell({ self.database($0, in: written, memory: memory, pool: memoryPool) }, killedAt: kill)
+        #expect(try filesOnDisk(written).isEmpty)
+        try memory.write(into: written)
+        let expected = try filesOnDisk(disk)
+        // Killed in the last write, the journal is still hot; killed earlier, the next open rolled it back.
+        #expect(expected.keys.contains("notes.sqlite-journal") == (kill == 39))
+        #expect(expected.keys.contains("damaged.sqlite.corrupt-1"))
+        #expect(try filesOnDisk(written).mapValues(Self.withoutJournalNonce) == expected.mapValues(Self.withoutJournalNonce))
+        #expect(memory.fileNames == expected.keys.sorted())
+    }
+
+    @Test func aKillInTheMiddleOfAWriteIsRolledBackByTheNextOpen() throws {
+        let memory = try SQLiteMemoryFolder()
+        let db = database("notes.sqlite", in: written, memory: memory)
+        try add("kept", to: db)
+        var killed = 0
+        db.onKilled = { killed += 1 }
+        db.killDuringNextWrite()
+        #expect(throws: StorageError.self) { try self.add(String(repeating: "cut short ", count: 2_000), to: db) }
+        #expect(killed == 1)
+        #expect(db.crashLeftJournal)
+        #expect((memory.contents(of: "notes.sqlite-journal")?.count ?? 0) > 0)
+        let reopened = database("notes.sqlite", in: written, memory: memory)
+        #expect(try reopened.integrityCheck() == "ok")
+        #expect(try notes(in: reopened) == ["kept"])
+    }
+
+    @Test func aDamagedFileIsSetAsideInTheFolderAndAFreshOneMade() throws {
+        let memory = try SQLiteMemoryFolder()
+        let db = database("notes.sqlite", in: written, memory: memory)
+        try add("lost", to: db)
+        let before = try #require(memory.contents(of: "notes.sqlite"))
+        db.damageFile()
+        #expect(memory.contents(of: "notes.sqlite")?.prefix(100) == ArraySlice(repeating: 0xA5, count: 100))
+        #expect(throws: StorageError.self) { try self.notes(in: db) }
+        #expect(memory.contents(of: "notes.sqlite.corrupt-1")?.suffix(from: 100) == before.suffix(from: 100))
+        try add("fresh", to: db)
+        #expect(try notes(in: db) == ["fresh"])
+        db.removeFiles()
+        #expect(memory.fileNames.isEmpty)
+    }
+
+    @Test func aLazyTemporaryFolderIsNeverMadeForDatabasesInMemory() throws {
+        let lazy = DataFolder.temporaryWhenFirstUsed(prefix: "devicesim-memory-tests-lazy-")
+        let memory = try SQLiteMemoryFolder()
+        let db = database("notes.sqlite", in: lazy, memory: memory)
+        try add("in memory", to: db)
+        db.close()
+        #expect(try notes(in: db) == ["in memory"])
+        #expect(!lazy.isMade)
+    }
+
+    @Test func aDatabaseOfMostlyFreeSpaceTakesAFewHundredBytesAPage() throws {
+        let memory = try SQLiteMemoryFolder()
+        let db = database("notes.sqlite", in: written, memory: memory)
+        for index in 0..<20 { try add("note \(index)", to: db) }
+        db.close()
+        let size = try #require(memory.contents(of: "notes.sqlite")?.count)
+        #expect(size == 3 * 4096)
+        #expect(memory.byteCount > 0)
+        #expect(memory.byteCount < size / 4)
+    }
+
+    /// Writes of every shape (whole chunks and parts of them, across their edges, past the end, runs of
+    /// zeros at the start, in the middle, at the end, none, all zeros) read back as a plain array holds them.
+    @Test func aFileReadsBackEveryWriteAsAnArrayOfItsBytesWould() throws {
+        let memory = try SQLiteMemoryFolder()
+        var model: [UInt8] = []
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next(_ bound: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((state >> 33) % UInt64(bound))
+        }
+        memory.replace("file", with: [])
+        for step in 0..<400 {
+            let count = [1, 28, 100, 4096, 4104, 9000][next(6)]
+            let offset = next(4) == 0 ? model.count + next(5_000) : next(max(1, model.count + 1))
+            var bytes = (0..<count).map { _ in UInt8(next(256)) }
+            switch next(4) {
+            case 0: for index in bytes.indices where index > count / 4 && index < count * 3 / 4 { bytes[index] = 0 }
+            case 1: bytes = bytes.enumerated().map { $0.offset < count / 2 ? 0 : $0.element }
+            case 2: bytes = [UInt8](repeating: 0, count: count)
+            default: break
+            }
+            if step % 50 == 49 {
+                memory.replace("file", with: bytes)
+                model = bytes
+            } else {
+                memory.overwrite("file", at: offset, with: bytes)
+                if offset > model.count { model += [UInt8](repeating: 0, count: offset - model.count) }
+                if offset + count > model.count { model += [UInt8](repeating: 0, count: offset + count - model.count) }
+                model.replaceSubrange(offset..<offset + count, with: bytes)
+            }
+            #expect(memory.contents(of: "file") == model, "step \(step)")
+        }
+    }
+
+    @Test func twoConnectionsToOneFileLockEachOtherOutAsOnDisk() throws {
+        let memory = try SQLiteMemoryFolder()
+        let first = database("shared.sqlite", in: written, memory: memory)
+        let second = database("shared.sqlite", in: written, memory: memory)
+        try add("one", to: first)
+        let writer = try first.open()
+        let reader = try second.open()
+        try writer.execute("BEGIN IMMEDIATE")
+        try writer.execute("INSERT INTO notes (text) VALUES ('two')")
+        // A second writer waits (busy); a reader still sees what was committed.
+        #expect { try reader.execute("BEGIN IMMEDIATE") } throws: { error in (error as? SQLiteError)?.primary == 5 }
+        #expect(try reader.query("SELECT count(*) FROM notes") == [[.integer(1)]])
+        try writer.execute("COMMIT")
+        #expect(try reader.query("SELECT count(*) FROM notes") == [[.integer(2)]])
+    }
+}
