@@ -122,6 +122,18 @@ public enum JSONString {
 public protocol EventSink: AnyObject {
     /// Records one event.
     func record(_ event: TraceEvent)
+    /// Whether an event named `name` would be kept, written or looked at (true unless the sink
+    /// says otherwise): a recorder whose text costs more than the event can skip making it when
+    /// nothing would read it.
+    ///
+    /// ```swift
+    /// if device.events.records(eventsNamed: "wifi.scan") { device.record("wifi.scan", [("aps", .string(text()))]) }
+    /// ```
+    func records(eventsNamed name: String) -> Bool
+}
+
+extension EventSink {
+    public func records(eventsNamed name: String) -> Bool { true }
 }
 
 /// An in-memory, ordered list of events that can also forward each event to further sinks.
@@ -145,6 +157,10 @@ public final class TraceRecorder: EventSink {
     public func record(_ event: TraceEvent) {
         if keepsEvents { events.append(event) }
         for sink in forwards { sink.record(event) }
+    }
+
+    public func records(eventsNamed name: String) -> Bool {
+        keepsEvents || forwards.contains { $0.records(eventsNamed: name) }
     }
 
     /// The trace as JSON Lines, one event per line, each line ending in a newline.

@@ -37,8 +37,12 @@ final class DiagnosticEventsRecorder: EventSink {
     private(set) var count = 0
 
     func record(_ event: TraceEvent) {
-        guard RunDiagnostics.names.contains(event.name) else { return }
+        guard records(eventsNamed: event.name) else { return }
         count += 1
         if events.count < RunDiagnostics.shown { events.append(event) }
+    }
+
+    func records(eventsNamed name: String) -> Bool {
+        RunDiagnostics.names.contains(name)
     }
 }

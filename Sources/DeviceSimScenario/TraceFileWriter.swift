@@ -110,7 +110,11 @@ final class ExpectedEventsRecorder: EventSink {
     }
 
     func record(_ event: TraceEvent) {
-        if names?.contains(event.name) ?? true { events.append(event) }
+        if records(eventsNamed: event.name) { events.append(event) }
+    }
+
+    func records(eventsNamed name: String) -> Bool {
+        names?.contains(name) ?? true
     }
 }
 

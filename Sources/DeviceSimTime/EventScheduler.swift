@@ -100,14 +100,21 @@ public final class EventScheduler {
     /// no earlier than the lane's last tick (always so for a tick queued by the one before it), into
     /// the heap otherwise.
     func schedule(at instant: VirtualInstant, tickOf event: RepeatingEvent, interval: Int64) {
+        schedule(at: instant, tickOf: .passRetained(event), target: event.target, interval: interval)
+    }
+
+    /// Schedules the next tick of the event `reference` holds retained once, as above: that
+    /// reference goes to the lane's entry as it is (a tick taken from a lane passes its reference on
+    /// to the next, with no retain or release), or is taken into a heap entry.
+    func schedule(at instant: VirtualInstant, tickOf reference: Unmanaged<RepeatingEvent>, target: UnsafeRawPointer?, interval: Int64) {
         let sequence = nextSequence
         nextSequence &+= 1
         let due = max(instant.nanoseconds, now.nanoseconds)
         if let index = laneIndex(for: interval), lanes[index].lastInstant <= due {
             lanes[index].lastInstant = due
-            lanes[index].entries.append(TickEntry(instant: due, sequence: sequence, event: .passRetained(event), target: event.target))
+            lanes[index].entries.append(TickEntry(instant: due, sequence: sequence, event: reference, target: target))
         } else {
-            queue.insert(Entry(instant: due, sequence: sequence, action: .tick(event)))
+            queue.insert(Entry(instant: due, sequence: sequence, action: .tick(reference.takeRetainedValue())))
         }
     }
 
@@ -182,12 +189,19 @@ public final class EventScheduler {
     }
 
     /// Removes the first entry of `lane` (-1: the heap).
+    private func removeFirst(of lane: Int) -> Entry {
+        guard lane >= 0 else { return queue.removeMin() }
+        let tick = removeFirstTick(of: lane)
+        return Entry(instant: tick.instant, sequence: tick.sequence, action: .tick(tick.event.takeRetainedValue()))
+    }
+
+    /// Removes the first tick of `lane`; its reference to its event (retained once) is the caller's.
     ///
     /// Taking a tick from a lane prefetches a tick's event and target a few places down it, and what
     /// targets that are cached by now name (see ``TickPrefetching``): so a tick seldom waits on
     /// memory, however many devices there are.
-    private func removeFirst(of lane: Int) -> Entry {
-        guard lane >= 0 else { return queue.removeMin() }
+    @inline(__always)
+    private func removeFirstTick(of lane: Int) -> TickEntry {
         let entries = lanes[lane].entries
         let tick = entries.removeFirst()
         let distances = Self.prefetchDistances
@@ -197,7 +211,7 @@ public final class EventScheduler {
         }
         entries.element(at: distances.level0) { $0.event._withUnsafeGuaranteedRef { $0.prefetchTickState(level: 0) } }
         entries.element(at: distances.level1) { $0.event._withUnsafeGuaranteedRef { $0.prefetchTickState(level: 1) } }
-        return Entry(instant: tick.instant, sequence: tick.sequence, action: .tick(tick.event.takeRetainedValue()))
+        return tick
     }
 
     /// Schedules `action` after `delay` of virtual time.
@@ -368,7 +382,8 @@ public final class EventScheduler {
         var lane = earliestLane.lane
         if earliestLane.activity != activityOfQueue || lane == Int.min { lane = earliest()!.lane }
         earliestLane.lane = Int.min
-        let entry = removeFirst(of: lane)
+        if lane >= 0 { return runTick(removeFirstTick(of: lane)) }
+        let entry = queue.removeMin()
         now = VirtualInstant(nanoseconds: entry.instant)
         eventCount += 1
         switch entry.action {
@@ -378,12 +393,42 @@ public final class EventScheduler {
         }
     }
 
+    /// Runs a tick taken from a lane. The lane's reference to the event passes to its next tick (or
+    /// is let go when the event was cancelled), so the tick costs no retain or release: while the
+    /// action runs, the next tick's entry keeps the event.
+    @inline(__always)
+    private func runTick(_ tick: TickEntry) {
+        now = VirtualInstant(nanoseconds: tick.instant)
+        eventCount += 1
+        if tick.event._withUnsafeGuaranteedRef({ $0.isCancelled }) { return letGo(tick.event) }
+        ticksRunning += 1
+        tick.event._withUnsafeGuaranteedRef { $0.fire(on: self, holding: tick.event) }
+        ticksRunning -= 1
+        if ticksRunning == 0, !eventsLetGoInTicks.isEmpty { eventsLetGoInTicks.removeAll() }
+    }
+
+    /// Releases a lane's reference to a repeating event whose ticks are over; while a lane's tick
+    /// runs (a run inside an event's action, which drops the cancelled tick of the very event
+    /// whose action runs), the release waits until it returns.
+    private func letGo(_ reference: Unmanaged<RepeatingEvent>) {
+        if ticksRunning > 0 { eventsLetGoInTicks.append(reference.takeRetainedValue()) } else { reference.release() }
+    }
+
+    /// How many lane ticks are running (more than one in a run started inside an event's action).
+    @exclusivity(unchecked) private var ticksRunning = 0
+    /// Events whose last reference was let go while a lane's tick ran (see ``letGo(_:)``).
+    @exclusivity(unchecked) private var eventsLetGoInTicks: [RepeatingEvent] = []
+
     /// The instant of the earliest event still queued (cancelled events at the head are dropped first).
     func headInstant() -> Int64? {
         while let head = earliest() {
             if headIsCancelledTick(of: head.lane) {
                 // A repeating event's tick is cancelled through its event (not the cancelled set).
-                _ = removeFirst(of: head.lane)
+                if head.lane >= 0 {
+                    letGo(lanes[head.lane].entries.removeFirst().event)
+                } else if case .tick(let event) = queue.removeMin().action, ticksRunning > 0 {
+                    eventsLetGoInTicks.append(event)
+                }
                 continue
             }
             if !cancelled.isEmpty, cancelled.contains(head.sequence) {

@@ -66,6 +66,18 @@ public final class RepeatingEvent {
         action(current)
     }
 
+    /// Runs a tick taken from a lane of `scheduler` (its own, which is running it), given the
+    /// lane's reference to this event (retained once): queues the next tick with that reference,
+    /// then the action. The caller has checked that the event is not cancelled.
+    @inline(__always)
+    func fire(on scheduler: EventScheduler, holding reference: Unmanaged<RepeatingEvent>) {
+        let current = tick
+        tick += 1
+        let due = VirtualInstant(nanoseconds: first.nanoseconds &+ Int64(tick) &* interval)
+        scheduler.schedule(at: due, tickOf: reference, target: target, interval: interval)
+        action(current)
+    }
+
     /// Stops the repetition; the next tick does not run.
     public func cancel() {
         guard !isCancelled else { return }

@@ -39,6 +39,12 @@ public final class SimulationExecutor: SerialExecutor, TaskExecutor, @unchecked 
     private let globalWorkCaptureRequested = Atomic<Bool>(false)
     private let strandedWakes = Mutex<[PendingSleep]>([])
     private let arrivals = Atomic<UInt64>(0)
+    /// Jobs and closures taken from the queue (each was counted in `arrivals` before it was queued):
+    /// while the two counts are equal and no handoff is pending, nothing is queued, and a drain
+    /// returns without taking the queue's lock (a drain runs after every event).
+    private let taken = Atomic<UInt64>(0)
+    /// How many handoffs are pending (`handoffs.pending.count`, readable without its lock).
+    private let pendingHandoffCount = Atomic<Int>(0)
     private let caughtEscapes = Mutex<[SimulationEscape]>([])
 
     init() {}
@@ -49,7 +55,7 @@ public final class SimulationExecutor: SerialExecutor, TaskExecutor, @unchecked 
 
     /// Queues a job: one of ours, or one captured on its way to the global executor.
     package func enqueueCaptured(_ unowned: UnownedJob) {
-        arrivals.add(1, ordering: .relaxed)
+        arrivals.add(1, ordering: .releasing)
         let wake = queue.withLock { queue -> (@Sendable () -> Void)? in
             queue.jobs.append(unowned)
             return queue.wake
@@ -71,7 +77,7 @@ public final class SimulationExecutor: SerialExecutor, TaskExecutor, @unchecked 
 
     /// Submits a closure, from any thread, to run on the simulation's thread at the next drain.
     public func submit(_ action: @escaping @Sendable () -> Void) {
-        arrivals.add(1, ordering: .relaxed)
+        arrivals.add(1, ordering: .releasing)
         let wake = queue.withLock { queue -> (@Sendable () -> Void)? in
             queue.actions.append(action)
             return queue.wake
@@ -356,15 +362,20 @@ public final class SimulationExecutor: SerialExecutor, TaskExecutor, @unchecked 
     func drain() -> Int {
         var ran = 0
         while true {
+            if arrivals.load(ordering: .acquiring) == taken.load(ordering: .relaxed), pendingHandoffCount.load(ordering: .acquiring) == 0 {
+                return ran
+            }
             let next: (job: UnownedJob?, actions: [@Sendable () -> Void]) = queue.withLock { queue in
                 if !queue.actions.isEmpty {
                     let actions = queue.actions
                     queue.actions.removeAll(keepingCapacity: true)
+                    taken.add(UInt64(actions.count), ordering: .relaxed)
                     return (nil, actions)
                 }
                 guard queue.jobsHead < queue.jobs.count else { return (nil, []) }
                 let job = queue.jobs[queue.jobsHead]
                 queue.jobsHead += 1
+                taken.add(1, ordering: .relaxed)
                 if queue.jobsHead == queue.jobs.count {
                     queue.jobs.removeAll(keepingCapacity: true)
                     queue.jobsHead = 0
@@ -411,13 +422,17 @@ public final class SimulationExecutor: SerialExecutor, TaskExecutor, @unchecked 
         handoffs.withLock { state in
             state.next += 1
             state.pending[state.next] = description
+            pendingHandoffCount.store(state.pending.count, ordering: .releasing)
             return state.next
         }
     }
 
     /// Ends a handoff (from any thread); ending one that was ended or abandoned does nothing.
     public func endHandoff(_ handoff: UInt64) {
-        _ = handoffs.withLock { $0.pending.removeValue(forKey: handoff) }
+        handoffs.withLock { state in
+            state.pending.removeValue(forKey: handoff)
+            pendingHandoffCount.store(state.pending.count, ordering: .releasing)
+        }
         let wake = queue.withLock { $0.wake }
         wake?()
     }
@@ -429,7 +444,7 @@ public final class SimulationExecutor: SerialExecutor, TaskExecutor, @unchecked 
     }
 
     /// Whether a handoff is announced and has not arrived yet.
-    public var hasPendingHandoffs: Bool { handoffs.withLock { !$0.pending.isEmpty } }
+    public var hasPendingHandoffs: Bool { pendingHandoffCount.load(ordering: .acquiring) > 0 }
 
     /// The handoffs that never arrived within ``handoffTimeout`` since the last call, by description.
     public func takeAbandonedHandoffs() -> [String] {
@@ -451,6 +466,7 @@ public final class SimulationExecutor: SerialExecutor, TaskExecutor, @unchecked 
                 handoffs.withLock { state in
                     state.abandoned += state.pending.sorted { $0.key < $1.key }.map(\.value)
                     state.pending.removeAll()
+                    pendingHandoffCount.store(0, ordering: .releasing)
                 }
                 return false
             }

@@ -43,3 +43,28 @@ import Testing
         #expect(JSONString.quote("a\"b") == #""a\"b""#)
     }
 }
+
+/// Whether a recorder's events would be kept or looked at, asked before making an event's text.
+@Suite struct EventSinkRecordsTests {
+    final class NamedSink: EventSink {
+        let names: Set<String>
+        init(_ names: Set<String>) { self.names = names }
+        func record(_ event: TraceEvent) {}
+        func records(eventsNamed name: String) -> Bool { names.contains(name) }
+    }
+
+    final class PlainSink: EventSink {
+        func record(_ event: TraceEvent) {}
+    }
+
+    @Test func aRecorderRecordsANameWhenItKeepsEventsOrASinkItForwardsToDoes() {
+        #expect(TraceRecorder().records(eventsNamed: "wifi.scan"))
+        let streaming = TraceRecorder(keepsEvents: false)
+        #expect(!streaming.records(eventsNamed: "wifi.scan"), "nothing kept, nowhere to go")
+        streaming.forward(to: NamedSink(["hotspot.entered"]))
+        #expect(!streaming.records(eventsNamed: "wifi.scan"))
+        #expect(streaming.records(eventsNamed: "hotspot.entered"))
+        streaming.forward(to: PlainSink())
+        #expect(streaming.records(eventsNamed: "wifi.scan"), "a sink that does not say records everything")
+    }
+}

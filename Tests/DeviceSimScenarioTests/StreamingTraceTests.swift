@@ -40,6 +40,20 @@ import Testing
         #expect(!streamed.isEmpty)
     }
 
+    /// A run that writes no trace makes no `wifi.scan` text, but an expectation that looks at the
+    /// scans still sees every one of them, as a run that holds its trace does.
+    @Test func scansAreRecordedForAnExpectationOnThemWithoutATrace() throws {
+        let text = try String(contentsOf: Self.repository.appendingPathComponent("Scenarios/friend-locator/in-the-library.yaml"), encoding: .utf8)
+            .replacingOccurrences(of: "expect:\n", with: "expect:\n  - { event: wifi.scan, device: alice, at-least: 3 }\n")
+        let scenario = try ScenarioParser.parse(text, file: Self.repository.appendingPathComponent("Scenarios/friend-locator/scans.yaml").path)
+        let held = ScenarioRunner().run(scenario)
+        let streamed = ScenarioRunner().run(scenario, traceFile: nil, keepingEvents: false)
+        let heldScans = held.events.filter { $0.name == "wifi.scan" }
+        #expect(heldScans.count >= 3)
+        #expect(streamed.events.filter { $0.name == "wifi.scan" } == heldScans)
+        #expect(streamed.passed && held.passed)
+    }
+
     @Test func everyEventIsOnDiskAsSoonAsItIsRecorded() throws {
         let path = try temporaryFile("live.jsonl")
         let writer = try TraceFileWriter(path: path, flushing: .everyEvent)

@@ -94,7 +94,7 @@ public struct HotspotPresenceDetector: Sendable {
     public mutating func update(with results: [WiFiScanResult], fix: LocationFix? = nil) -> [Change] {
         var sighted = Set<Int>()
         for result in results where result.rssi >= minimumRSSI {
-            for position in hotspotsByAccessPoint[result.bssid.lowercased()] ?? [] { sighted.insert(position) }
+            for position in hotspotsByAccessPoint[Self.lowercased(result.bssid)] ?? [] { sighted.insert(position) }
         }
         var candidates = sighted.union(active)
         if let fix { candidates.formUnion(areaCells[AreaCell(fix.coordinate)] ?? []) }
@@ -118,6 +118,13 @@ public struct HotspotPresenceDetector: Sendable {
             }
         }
         return left + entered
+    }
+
+    /// `bssid` in lower case, as it is when it has no capital and no byte beyond ASCII (as scans
+    /// report BSSIDs): a scan then makes no new string for each access point it sighted.
+    private static func lowercased(_ bssid: String) -> String {
+        for byte in bssid.utf8 where (byte >= 0x41 && byte <= 0x5A) || byte >= 0x80 { return bssid.lowercased() }
+        return bssid
     }
 
     private func isObserved(_ hotspot: HotspotInfo, sighted: Bool, fix: LocationFix?) -> Bool {
