@@ -12,9 +12,10 @@
 /// climbs to the few hundred highest ranks, so those arcs stay in the processor's cache from one
 /// query to the next; in the graph's order they are spread over the whole graph. Arcs are stored
 /// per rank in two lists: `upArcs` (to higher ranks, searched forward from a source) and `downArcs`
-/// (from higher ranks, searched backward from a target). A shortcut's `middle` is the rank it
-/// bypasses (-1: an edge of the graph), so a path is unpacked by replacing each shortcut with its
-/// two halves.
+/// (from higher ranks, searched backward from a target), each arc's end and time in one array
+/// (``HierarchyArc``, what a query reads) and its tie-breaker and middle in a parallel one
+/// (``HierarchyArcDetail``). A shortcut's `middle` is the rank it bypasses (-1: an edge of the
+/// graph), so a path is unpacked by replacing each shortcut with its two halves.
 ///
 /// ```swift
 /// let hierarchy = ContractionHierarchy(network.graph(for: .car))
@@ -27,17 +28,20 @@ public struct ContractionHierarchy: Sendable {
     /// The node of each rank (the inverse of ``ranks``; -1 where the ranks do not say, in an
     /// inconsistent file).
     let nodes: [Int32]
-    /// Rank `r`'s arcs to higher ranks are `upArcs[upStarts[r]..<upStarts[r + 1]]`.
-    let upStarts: [Int32], upArcs: [HierarchyArc]
-    /// Rank `r`'s arcs from higher ranks are `downArcs[downStarts[r]..<downStarts[r + 1]]`.
-    let downStarts: [Int32], downArcs: [HierarchyArc]
+    /// Rank `r`'s arcs to higher ranks are `upArcs[upStarts[r]..<upStarts[r + 1]]`, the rest of
+    /// each at the same index of `upDetails`.
+    let upStarts: [Int32], upArcs: [HierarchyArc], upDetails: [HierarchyArcDetail]
+    /// Rank `r`'s arcs from higher ranks are `downArcs[downStarts[r]..<downStarts[r + 1]]`, the
+    /// rest of each at the same index of `downDetails`.
+    let downStarts: [Int32], downArcs: [HierarchyArc], downDetails: [HierarchyArcDetail]
 
     /// The number of arcs (the graph's edges and the shortcuts), both lists together.
     public var arcCount: Int { upArcs.count + downArcs.count }
 
     /// Bytes held by the hierarchy's arrays.
     public var memoryFootprint: Int {
-        (ranks.count + nodes.count + upStarts.count + downStarts.count) * 4 + arcCount * MemoryLayout<HierarchyArc>.stride
+        (ranks.count + nodes.count + upStarts.count + downStarts.count) * 4
+            + arcCount * (MemoryLayout<HierarchyArc>.stride + MemoryLayout<HierarchyArcDetail>.stride)
     }
 
     /// Contracts `graph`.
@@ -47,16 +51,17 @@ public struct ContractionHierarchy: Sendable {
         let nodes = Self.nodes(ofRanks: ranks)
         self.ranks = ranks
         self.nodes = nodes
-        (upStarts, upArcs) = Self.flatten(up, ranks: ranks, nodes: nodes)
-        (downStarts, downArcs) = Self.flatten(down, ranks: ranks, nodes: nodes)
+        (upStarts, upArcs, upDetails) = Self.flatten(up, ranks: ranks, nodes: nodes)
+        (downStarts, downArcs, downDetails) = Self.flatten(down, ranks: ranks, nodes: nodes)
     }
 
     /// A hierarchy from its arrays (a prepared file); check it with ``isConsistent(nodeCount:)``.
-    init(ranks: [Int32], upStarts: [Int32], upArcs: [HierarchyArc], downStarts: [Int32], downArcs: [HierarchyArc]) {
+    init(ranks: [Int32], upStarts: [Int32], upArcs: [HierarchyArc], upDetails: [HierarchyArcDetail],
+         downStarts: [Int32], downArcs: [HierarchyArc], downDetails: [HierarchyArcDetail]) {
         self.ranks = ranks
         nodes = Self.nodes(ofRanks: ranks)
-        (self.upStarts, self.upArcs) = (upStarts, upArcs)
-        (self.downStarts, self.downArcs) = (downStarts, downArcs)
+        (self.upStarts, self.upArcs, self.upDetails) = (upStarts, upArcs, upDetails)
+        (self.downStarts, self.downArcs, self.downDetails) = (downStarts, downArcs, downDetails)
     }
 
     /// The node of each rank (-1 for a rank no node has; ranks out of range are left out).
@@ -68,33 +73,40 @@ public struct ContractionHierarchy: Sendable {
 
     /// Per-node arc lists (by node number) as arrays by rank, each rank's arcs ascending by their
     /// other end's rank.
-    private static func flatten(_ lists: [[HierarchyContraction.Arc]], ranks: [Int32], nodes: [Int32]) -> (starts: [Int32], arcs: [HierarchyArc]) {
+    private static func flatten(_ lists: [[HierarchyContraction.Arc]], ranks: [Int32], nodes: [Int32])
+        -> (starts: [Int32], arcs: [HierarchyArc], details: [HierarchyArcDetail]) {
         var starts = [Int32](repeating: 0, count: lists.count + 1)
-        var arcs: [HierarchyArc] = []
-        arcs.reserveCapacity(lists.reduce(0) { $0 + $1.count })
+        var arcs: [HierarchyArc] = [], details: [HierarchyArcDetail] = []
+        let count = lists.reduce(0) { $0 + $1.count }
+        arcs.reserveCapacity(count)
+        details.reserveCapacity(count)
         for (rank, node) in nodes.enumerated() {
-            let ranked = lists[Int(node)].map { HierarchyArc(end: ranks[Int($0.node)], middle: $0.middle >= 0 ? ranks[Int($0.middle)] : -1, cost: $0.cost) }
-            arcs.append(contentsOf: ranked.sorted { $0.end < $1.end })
+            let ranked = lists[Int(node)].map { (end: ranks[Int($0.node)], middle: $0.middle >= 0 ? ranks[Int($0.middle)] : -1, cost: $0.cost) }
+            for arc in ranked.sorted(by: { $0.end < $1.end }) {
+                arcs.append(HierarchyArc(end: arc.end, time: arc.cost.time))
+                details.append(HierarchyArcDetail(tieBreaker: arc.cost.tieBreaker, middle: arc.middle))
+            }
             starts[rank + 1] = Int32(arcs.count)
         }
-        return (starts, arcs)
+        return (starts, arcs, details)
     }
 
     /// Whether the arrays are a hierarchy of `nodeCount` nodes (a prepared file's check): the ranks
     /// a permutation, every arc going up to a higher rank and every shortcut bypassing a lower one
     /// (so that unpacking ends).
     func isConsistent(nodeCount: Int) -> Bool {
-        func valid(_ starts: [Int32], _ arcs: [HierarchyArc]) -> Bool {
-            guard starts.count == nodeCount + 1, starts.first == 0, starts.last.map(Int.init) == arcs.count,
+        func valid(_ starts: [Int32], _ arcs: [HierarchyArc], _ details: [HierarchyArcDetail]) -> Bool {
+            guard starts.count == nodeCount + 1, starts.first == 0, starts.last.map(Int.init) == arcs.count, details.count == arcs.count,
                   zip(starts, starts.dropFirst()).allSatisfy({ $0 <= $1 }) else { return false }
             for rank in 0..<nodeCount {
-                for arc in arcs[Int(starts[rank])..<Int(starts[rank + 1])] {
-                    guard arc.end > rank, Int(arc.end) < nodeCount, arc.middle >= -1, arc.middle < rank else { return false }
+                for index in Int(starts[rank])..<Int(starts[rank + 1]) {
+                    let end = arcs[index].end, middle = details[index].middle
+                    guard end > rank, Int(end) < nodeCount, middle >= -1, middle < rank else { return false }
                 }
             }
             return true
         }
-        return ranks.count == nodeCount && nodes.allSatisfy { $0 >= 0 } && valid(upStarts, upArcs) && valid(downStarts, downArcs)
+        return ranks.count == nodeCount && nodes.allSatisfy { $0 >= 0 } && valid(upStarts, upArcs, upDetails) && valid(downStarts, downArcs, downDetails)
     }
 
     /// Appends the graph's nodes along the arc `from → to` (ranks; a shortcut bypassing the rank
@@ -108,10 +120,10 @@ public struct ContractionHierarchy: Sendable {
         let m = Int(middle)
         var arc = Int(downStarts[m])
         while arc < Int(downStarts[m + 1]), downArcs[arc].end != from { arc += 1 }
-        unpack(from: from, to: middle, middle: downArcs[arc].middle, into: &path)
+        unpack(from: from, to: middle, middle: downDetails[arc].middle, into: &path)
         arc = Int(upStarts[m])
         while arc < Int(upStarts[m + 1]), upArcs[arc].end != to { arc += 1 }
-        unpack(from: middle, to: to, middle: upArcs[arc].middle, into: &path)
+        unpack(from: middle, to: to, middle: upDetails[arc].middle, into: &path)
     }
 
     /// The rank an up arc leaves (the arc lists store only the other end).

@@ -7,9 +7,10 @@
 /// the same path (also among paths of equal time). The seconds returned are summed along the
 /// unpacked path from the source in travel order, edge by edge, as ``RouteSearch`` sums them.
 ///
-/// It searches by rank (the hierarchy's layout: the ranks every query reaches lie together). A
-/// search keeps its arrays between queries (only the ranks a query touched are reset), so make one
-/// per thread and reuse it.
+/// It searches by rank (the hierarchy's layout: the ranks every query reaches lie together), and
+/// compares times first: a cost's tie-breaker half is read only when two times are equal or a cost
+/// is lowered (a sum of costs sums both halves apart, see ``RouteCost``). A search keeps its arrays
+/// between queries (only the ranks a query touched are reset), so make one per thread and reuse it.
 ///
 /// ```swift
 /// var search = HierarchySearch(network.graph(for: .car))
@@ -25,120 +26,176 @@ public struct HierarchySearch {
     /// Nodes taken from the queues by the last query (a measure of its work).
     public private(set) var settledCount = 0
 
-    /// How one direction reached a rank.
-    private struct Parent {
-        /// The arc (index into the direction's arc list) the rank was reached by (-1: an endpoint).
-        var arc: Int32
-        /// The endpoint (source or target index) the rank's cost starts from.
-        var origin: Int32
+    /// A cost as the search compares it: ``RouteCost``'s two halves, time first.
+    struct Key: Comparable {
+        var time: UInt64
+        var tieBreaker: UInt64
+
+        static let infinity = Key(time: .max, tieBreaker: .max)
+
+        @inline(__always)
+        static func < (lhs: Key, rhs: Key) -> Bool {
+            lhs.time < rhs.time || (lhs.time == rhs.time && lhs.tieBreaker < rhs.tieBreaker)
+        }
     }
 
-    /// One direction's search state, by rank: each rank's least cost found (infinity: not reached)
-    /// in one dense array, read by every stall check and relaxation, and how it was reached in
-    /// another, written only when the cost is lowered.
-    private struct Side {
-        var costs: [RouteCost]
-        var parents: [Parent]
+    /// One direction's search state by rank: each rank's least cost found (time `.max`: not
+    /// reached) as times in one dense array, read by every stall check and relaxation, and
+    /// tie-breakers in another; the arc each rank was reached by (-1: an endpoint) and the endpoint
+    /// its cost starts from. Kept in memory the search reads through pointers (no bounds checks in
+    /// its inner loops); a copy of the search copies it before its next query.
+    private final class Side {
+        let count: Int
+        let times: UnsafeMutablePointer<UInt64>
+        let tieBreakers: UnsafeMutablePointer<UInt64>
+        let reachedBy: UnsafeMutablePointer<Int32>
+        let origins: UnsafeMutablePointer<Int32>
         var touched: [Int32] = []
-        var heap = MinimumHeap<RouteCost>()
+        var heap = MinimumHeap<Key>()
 
-        init(nodeCount: Int) {
-            costs = [RouteCost](repeating: .infinity, count: nodeCount)
-            parents = [Parent](repeating: Parent(arc: -1, origin: -1), count: nodeCount)
+        init(count: Int) {
+            self.count = count
+            times = .allocate(capacity: count)
+            times.initialize(repeating: .max, count: count)
+            tieBreakers = .allocate(capacity: count)
+            tieBreakers.initialize(repeating: .max, count: count)
+            reachedBy = .allocate(capacity: count)
+            reachedBy.initialize(repeating: -1, count: count)
+            origins = .allocate(capacity: count)
+            origins.initialize(repeating: -1, count: count)
         }
 
-        mutating func reset() {
-            for rank in touched { costs[Int(rank)] = .infinity }
+        deinit {
+            times.deallocate()
+            tieBreakers.deallocate()
+            reachedBy.deallocate()
+            origins.deallocate()
+        }
+
+        func copy() -> Side {
+            let copy = Side(count: count)
+            copy.times.update(from: times, count: count)
+            copy.tieBreakers.update(from: tieBreakers, count: count)
+            copy.reachedBy.update(from: reachedBy, count: count)
+            copy.origins.update(from: origins, count: count)
+            copy.touched = touched
+            copy.heap = heap
+            return copy
+        }
+
+        func reset() {
+            for rank in touched { times[Int(rank)] = .max }
             touched.removeAll(keepingCapacity: true)
             heap.removeAll()
         }
 
         /// Starts from `endpoints` (of one node, the first of least cost counts, as in ``RouteSearch``).
-        mutating func start(_ endpoints: [RouteSearch.Endpoint], ranks: [Int32]) {
+        func start(_ endpoints: [RouteSearch.Endpoint], ranks: [Int32]) {
             for (index, endpoint) in endpoints.enumerated() {
-                let rank = ranks[Int(endpoint.node)], cost = RouteCost(seconds: endpoint.seconds)
-                guard cost < costs[Int(rank)] else { continue }
-                if costs[Int(rank)] == .infinity { touched.append(rank) }
-                costs[Int(rank)] = cost
-                parents[Int(rank)] = Parent(arc: -1, origin: Int32(index))
-                heap.insert(rank, key: cost)
+                let rank = Int(ranks[Int(endpoint.node)]), cost = RouteCost(seconds: endpoint.seconds)
+                let key = Key(time: cost.time, tieBreaker: cost.tieBreaker)
+                if times[rank] != .max {
+                    guard key < Key(time: times[rank], tieBreaker: tieBreakers[rank]) else { continue }
+                } else {
+                    touched.append(Int32(rank))
+                }
+                times[rank] = key.time
+                tieBreakers[rank] = key.tieBreaker
+                reachedBy[rank] = -1
+                origins[rank] = Int32(index)
+                heap.insert(Int32(rank), key: key)
             }
         }
+    }
 
-        /// Whether a higher rank reaches `rank` more cheaply than `key` through `stallArcs` (its
-        /// arcs `starts[rank]..<starts[rank + 1]`): then no least-cost path goes up from it
-        /// (stall-on-demand).
+    /// A direction's state and the arc lists it searches, as pointers for one query.
+    private struct Frontier {
+        let times: UnsafeMutablePointer<UInt64>
+        let tieBreakers: UnsafeMutablePointer<UInt64>
+        let reachedBy: UnsafeMutablePointer<Int32>
+        let origins: UnsafeMutablePointer<Int32>
+        /// The arcs it relaxes (forward: up) and those it stalls on (forward: down).
+        let relax: ContractionHierarchy.ArcList, stall: ContractionHierarchy.ArcList
+
+        init(_ side: Side, relax: ContractionHierarchy.ArcList, stall: ContractionHierarchy.ArcList) {
+            (times, tieBreakers, reachedBy, origins) = (side.times, side.tieBreakers, side.reachedBy, side.origins)
+            (self.relax, self.stall) = (relax, stall)
+        }
+
+        /// The cost found for `rank` (`time` `.max`: not reached).
         @inline(__always)
-        func isStalled(_ rank: Int32, key: RouteCost, starts: [Int32], stallArcs: [HierarchyArc]) -> Bool {
-            let range = Int(starts[Int(rank)])..<Int(starts[Int(rank) + 1])
-            return costs.withUnsafeBufferPointer { costs in
-                stallArcs.withUnsafeBufferPointer { arcs in
-                    for arc in range {
-                        let above = costs[Int(arcs[arc].end)]
-                        if above != .infinity, above + arcs[arc].cost < key { return true }
-                    }
-                    return false
+        func key(of rank: Int) -> Key { Key(time: times[rank], tieBreaker: tieBreakers[rank]) }
+
+        /// One step: settles the next rank below `best` (a meeting when the `other` direction has
+        /// reached it for less in total), then expands it unless it is stalled. False when nothing is
+        /// left below `best`.
+        @inline(__always)
+        func settleNext(heap: inout MinimumHeap<Key>, touched: inout [Int32], other: Frontier, best: inout Key, meeting: inout Int32) -> Bool {
+            var rank = 0, key = Key.infinity
+            repeat {
+                guard !heap.isEmpty else { return false }
+                let (node, popped) = heap.popMinimum()
+                rank = Int(node)
+                key = popped
+            } while key.time > times[rank] || (key.time == times[rank] && key.tieBreaker > tieBreakers[rank])  // stale entries
+            guard key < best else { return false }
+            if other.times[rank] != .max {
+                let total = Key(time: key.time + other.times[rank], tieBreaker: key.tieBreaker + other.tieBreakers[rank])
+                if total < best {
+                    best = total
+                    meeting = Int32(rank)
                 }
             }
-        }
-
-        /// Expands `rank`, settled at `key`: nothing when it is stalled (``isStalled(_:key:starts:stallArcs:)``),
-        /// else each of its `relaxArcs` relaxed. Arc lists by rank: `starts[r]..<starts[r + 1]`.
-        ///
-        /// A rank reached at `best` or more is left alone (no path through it can be the least), and
-        /// a rank the other direction (`other`) has reached is a meeting: `best` and `meeting` are
-        /// lowered when the two costs together are less.
-        @inline(__always)
-        mutating func expand(_ rank: Int32, key: RouteCost, stallStarts: [Int32], stallArcs: [HierarchyArc], relaxStarts: [Int32], relaxArcs: [HierarchyArc],
-                             other: [RouteCost], best: inout RouteCost, meeting: inout Int32) {
-            guard !isStalled(rank, key: key, starts: stallStarts, stallArcs: stallArcs) else { return }
-            let origin = parents[Int(rank)].origin
-            for arc in Int(relaxStarts[Int(rank)])..<Int(relaxStarts[Int(rank) + 1]) {
-                let next = relaxArcs[arc].end, candidate = key + relaxArcs[arc].cost
-                guard candidate < best else { continue }
-                let current = costs[Int(next)]
-                if candidate < current {
-                    if current == .infinity { touched.append(next) }
-                    costs[Int(next)] = candidate
-                    parents[Int(next)] = Parent(arc: Int32(arc), origin: origin)
-                    heap.insert(next, key: candidate)
-                    let across = other[Int(next)]
-                    if across != .infinity, candidate + across < best {
-                        best = candidate + across
-                        meeting = next
-                    }
-                }
-            }
-        }
-
-        /// One step of this direction: settles its next rank below `best` (a meeting when the `other`
-        /// direction has reached it for less in total), then expands it. False when nothing is left
-        /// below `best`.
-        @inline(__always)
-        mutating func settleNext(stallStarts: [Int32], stallArcs: [HierarchyArc], relaxStarts: [Int32], relaxArcs: [HierarchyArc],
-                                 other: [RouteCost], best: inout RouteCost, meeting: inout Int32) -> Bool {
-            guard let (rank, key) = next(best: best) else { return false }
-            let across = other[Int(rank)]
-            if across != .infinity, key + across < best {
-                best = key + across
-                meeting = rank
-            }
-            expand(rank, key: key, stallStarts: stallStarts, stallArcs: stallArcs, relaxStarts: relaxStarts, relaxArcs: relaxArcs,
-                   other: other, best: &best, meeting: &meeting)
+            guard !isStalled(rank, key: key) else { return true }
+            expand(rank, key: key, heap: &heap, touched: &touched, other: other, best: &best, meeting: &meeting)
             return true
         }
 
-        /// The next rank to settle (stale entries skipped); nil once the queue is empty or nothing
-        /// left in it can beat `best`.
+        /// Whether a higher rank reaches `rank` more cheaply than `key` through the stall arcs: then
+        /// no least-cost path goes up from it (stall-on-demand).
         @inline(__always)
-        mutating func next(best: RouteCost) -> (rank: Int32, key: RouteCost)? {
-            while !heap.isEmpty {
-                let (rank, key) = heap.popMinimum()
-                if key > costs[Int(rank)] { continue }
-                if key >= best { return nil }
-                return (rank, key)
+        func isStalled(_ rank: Int, key: Key) -> Bool {
+            for arc in Int(stall.starts[rank])..<Int(stall.starts[rank + 1]) {
+                let above = Int(stall.arcs[arc].end), aboveTime = times[above]
+                guard aboveTime != .max else { continue }
+                let time = aboveTime + stall.arcs[arc].time
+                if time < key.time || (time == key.time && tieBreakers[above] + stall.details[arc].tieBreaker < key.tieBreaker) { return true }
             }
-            return nil
+            return false
+        }
+
+        /// Relaxes each arc of `rank`, settled at `key`. A rank reached at `best` or more is left
+        /// alone (no path through it can be the least), and a rank the other direction has reached
+        /// is a meeting: `best` and `meeting` are lowered when the two costs together are less.
+        @inline(__always)
+        func expand(_ rank: Int, key: Key, heap: inout MinimumHeap<Key>, touched: inout [Int32], other: Frontier, best: inout Key, meeting: inout Int32) {
+            let origin = origins[rank]
+            for arc in Int(relax.starts[rank])..<Int(relax.starts[rank + 1]) {
+                let next = Int(relax.arcs[arc].end), time = key.time + relax.arcs[arc].time
+                let currentTime = times[next]
+                // Times first: the tie-breakers only when the times do not decide.
+                guard time <= best.time, time <= currentTime else { continue }
+                let candidate = Key(time: time, tieBreaker: key.tieBreaker + relax.details[arc].tieBreaker)
+                guard candidate < best else { continue }
+                if currentTime == .max {
+                    touched.append(Int32(next))
+                } else if !(candidate < Key(time: currentTime, tieBreaker: tieBreakers[next])) {
+                    continue
+                }
+                times[next] = time
+                tieBreakers[next] = candidate.tieBreaker
+                reachedBy[next] = Int32(arc)
+                origins[next] = origin
+                heap.insert(Int32(next), key: candidate)
+                let acrossTime = other.times[next]
+                if acrossTime != .max {
+                    let total = Key(time: time + acrossTime, tieBreaker: candidate.tieBreaker + other.tieBreakers[next])
+                    if total < best {
+                        best = total
+                        meeting = Int32(next)
+                    }
+                }
+            }
         }
     }
 
@@ -151,8 +208,8 @@ public struct HierarchySearch {
     public init(graph: RoadGraph, hierarchy: ContractionHierarchy) {
         self.graph = graph
         self.hierarchy = hierarchy
-        forward = Side(nodeCount: graph.nodeCount)
-        backward = Side(nodeCount: graph.nodeCount)
+        forward = Side(count: graph.nodeCount)
+        backward = Side(count: graph.nodeCount)
     }
 
     /// The least travel time from any of `sources` to any of `targets` (each endpoint's own seconds
@@ -176,56 +233,96 @@ public struct HierarchySearch {
         // Up from the source to the meeting rank, then down to the target.
         var upward: [(from: Int32, to: Int32, middle: Int32)] = []
         var rank = meeting.rank
-        while forward.parents[Int(rank)].arc >= 0 {
-            let arc = Int(forward.parents[Int(rank)].arc)
+        while forward.reachedBy[Int(rank)] >= 0 {
+            let arc = Int(forward.reachedBy[Int(rank)])
             let from = h.upSource(ofArc: arc)
-            upward.append((from, rank, h.upArcs[arc].middle))
+            upward.append((from, rank, h.upDetails[arc].middle))
             rank = from
         }
-        let source = Int(forward.parents[Int(rank)].origin)
+        let source = Int(forward.origins[Int(rank)])
         var nodes: [Int32] = [h.nodes[Int(rank)]]
         for step in upward.reversed() { h.unpack(from: step.from, to: step.to, middle: step.middle, into: &nodes) }
         rank = meeting.rank
-        while backward.parents[Int(rank)].arc >= 0 {
-            let arc = Int(backward.parents[Int(rank)].arc)
+        while backward.reachedBy[Int(rank)] >= 0 {
+            let arc = Int(backward.reachedBy[Int(rank)])
             let to = h.downTarget(ofArc: arc)
-            h.unpack(from: rank, to: to, middle: h.downArcs[arc].middle, into: &nodes)
+            h.unpack(from: rank, to: to, middle: h.downDetails[arc].middle, into: &nodes)
             rank = to
         }
-        let target = Int(backward.parents[Int(rank)].origin)
+        let target = Int(backward.origins[Int(rank)])
         let seconds = graph.seconds(along: nodes, after: sources[source].seconds) + targets[target].seconds
         return RouteSearch.Path(seconds: seconds, nodes: nodes, source: source, target: target)
     }
 
     /// The bidirectional upward search: the meeting rank of the least total cost.
     private mutating func search(from sources: [RouteSearch.Endpoint], to targets: [RouteSearch.Endpoint]) -> (cost: RouteCost, rank: Int32)? {
+        if !isKnownUniquelyReferenced(&forward) { forward = forward.copy() }
+        if !isKnownUniquelyReferenced(&backward) { backward = backward.copy() }
         forward.reset()
         backward.reset()
         settledCount = 0
         guard !sources.isEmpty, !targets.isEmpty else { return nil }
-        let h = hierarchy
-        forward.start(sources, ranks: h.ranks)
-        backward.start(targets, ranks: h.ranks)
-        var best = RouteCost.infinity, meeting: Int32 = -1
-        var forwardDone = forward.heap.isEmpty, backwardDone = backward.heap.isEmpty
-        var turnForward = true
-        while !(forwardDone && backwardDone) {
-            let isForward = backwardDone || (!forwardDone && turnForward)
-            turnForward.toggle()
-            // Forward: stall on the arcs from above (down), relax the arcs onward (up); backward the reverse.
-            let settled = isForward
-                ? forward.settleNext(stallStarts: h.downStarts, stallArcs: h.downArcs, relaxStarts: h.upStarts, relaxArcs: h.upArcs,
-                                     other: backward.costs, best: &best, meeting: &meeting)
-                : backward.settleNext(stallStarts: h.upStarts, stallArcs: h.upArcs, relaxStarts: h.downStarts, relaxArcs: h.downArcs,
-                                      other: forward.costs, best: &best, meeting: &meeting)
-            if settled {
-                settledCount += 1
-            } else if isForward {
-                forwardDone = true
-            } else {
-                backwardDone = true
+        forward.start(sources, ranks: hierarchy.ranks)
+        backward.start(targets, ranks: hierarchy.ranks)
+        // The queues and touched lists move out of the sides for the query (no access checks on
+        // class properties in the loop) and back in after it.
+        var forwardHeap = forward.heap, backwardHeap = backward.heap
+        var forwardTouched = forward.touched, backwardTouched = backward.touched
+        (forward.heap, backward.heap, forward.touched, backward.touched) = (.init(), .init(), [], [])
+        let (forwardSide, backwardSide) = (forward, backward)
+        var settled = 0
+        let (best, meeting) = hierarchy.withArcLists { up, down in
+            // Forward: relax the arcs up, stall on the arcs from above (down); backward the reverse.
+            let forward = Frontier(forwardSide, relax: up, stall: down), backward = Frontier(backwardSide, relax: down, stall: up)
+            var best = Key.infinity, meeting: Int32 = -1
+            var forwardDone = forwardHeap.isEmpty, backwardDone = backwardHeap.isEmpty
+            var turnForward = true
+            while !(forwardDone && backwardDone) {
+                let isForward = backwardDone || (!forwardDone && turnForward)
+                turnForward.toggle()
+                let stepped = isForward
+                    ? forward.settleNext(heap: &forwardHeap, touched: &forwardTouched, other: backward, best: &best, meeting: &meeting)
+                    : backward.settleNext(heap: &backwardHeap, touched: &backwardTouched, other: forward, best: &best, meeting: &meeting)
+                if stepped {
+                    settled += 1
+                } else if isForward {
+                    forwardDone = true
+                } else {
+                    backwardDone = true
+                }
+            }
+            return (best, meeting)
+        }
+        (forward.heap, backward.heap, forward.touched, backward.touched) = (forwardHeap, backwardHeap, forwardTouched, backwardTouched)
+        settledCount = settled
+        return meeting >= 0 ? (RouteCost(time: best.time, tieBreaker: best.tieBreaker), meeting) : nil
+    }
+}
+
+extension ContractionHierarchy {
+    /// One direction's arcs as pointers for a query: rank `r`'s are `starts[r]..<starts[r + 1]` of
+    /// `arcs` and `details`.
+    struct ArcList {
+        let starts: UnsafeBufferPointer<Int32>
+        let arcs: UnsafeBufferPointer<HierarchyArc>
+        let details: UnsafeBufferPointer<HierarchyArcDetail>
+    }
+
+    /// Calls `body` with the up and down arc lists.
+    func withArcLists<Result>(_ body: (_ up: ArcList, _ down: ArcList) -> Result) -> Result {
+        upStarts.withUnsafeBufferPointer { upStarts in
+            upArcs.withUnsafeBufferPointer { upArcs in
+                upDetails.withUnsafeBufferPointer { upDetails in
+                    downStarts.withUnsafeBufferPointer { downStarts in
+                        downArcs.withUnsafeBufferPointer { downArcs in
+                            downDetails.withUnsafeBufferPointer { downDetails in
+                                body(ArcList(starts: upStarts, arcs: upArcs, details: upDetails),
+                                     ArcList(starts: downStarts, arcs: downArcs, details: downDetails))
+                            }
+                        }
+                    }
+                }
             }
         }
-        return meeting >= 0 ? (best, meeting) : nil
     }
 }

@@ -7,8 +7,9 @@ extension RoadNetwork {
     /// Bumped whenever the layout below or the rules building a network change: a prepared file of
     /// another version is rebuilt. 6: the four-lane ``preparedFileHash(_:)``, the node locators' and
     /// segment indexes' grids (5 in their own branch), and the contraction hierarchy stored by rank with
-    /// 24-byte arcs (5 in theirs).
-    static let preparedFormatVersion: UInt32 = 6
+    /// 24-byte arcs (5 in theirs). 7: each hierarchy arc's end and time in 12 bytes, its tie-breaker
+    /// and middle in a parallel array.
+    static let preparedFormatVersion: UInt32 = 7
 
     /// The network's arrays (each graph's landmark table and contraction hierarchy computed first if
     /// they were not yet).
@@ -167,6 +168,7 @@ extension RoadNetwork {
         writer.append(hierarchy.ranks)
         for array in [hierarchy.upStarts, hierarchy.downStarts] { writer.append(array) }
         for array in [hierarchy.upArcs, hierarchy.downArcs] { writer.append(array) }
+        for array in [hierarchy.upDetails, hierarchy.downDetails] { writer.append(array) }
     }
 
     private static func readGraph(_ mode: TravelMode, from reader: inout PreparedFileReader) throws(PreparedFileReader.Truncated) -> RoadGraph {
@@ -179,7 +181,9 @@ extension RoadNetwork {
         let ranks = try reader.array(Int32.self)
         let upStarts = try reader.array(Int32.self), downStarts = try reader.array(Int32.self)
         let upArcs = try reader.array(HierarchyArc.self), downArcs = try reader.array(HierarchyArc.self)
-        let hierarchy = ContractionHierarchy(ranks: ranks, upStarts: upStarts, upArcs: upArcs, downStarts: downStarts, downArcs: downArcs)
+        let upDetails = try reader.array(HierarchyArcDetail.self), downDetails = try reader.array(HierarchyArcDetail.self)
+        let hierarchy = ContractionHierarchy(ranks: ranks, upStarts: upStarts, upArcs: upArcs, upDetails: upDetails,
+                                             downStarts: downStarts, downArcs: downArcs, downDetails: downDetails)
         let nodeCount = coordinates.count
         guard hierarchy.isConsistent(nodeCount: nodeCount), vectors.count == 3 * nodeCount, starts.count == nodeCount + 1, starts.first == 0, targets.count == seconds.count, targets.count == metres.count,
               starts.last.map(Int.init) == targets.count, zip(starts, starts.dropFirst()).allSatisfy({ $0 <= $1 }),

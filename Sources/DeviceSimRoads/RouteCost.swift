@@ -31,6 +31,16 @@ struct RouteCost: Comparable, Hashable, Sendable {
     /// A cost from its bits.
     init(bits: UInt128) { self.bits = bits }
 
+    /// A cost from its two halves.
+    init(time: UInt64, tieBreaker: UInt64) { bits = UInt128(time) << 64 | UInt128(tieBreaker) }
+
+    /// The time in fixed point (the high 64 bits). A sum of costs sums the times and the
+    /// tie-breakers apart (the tie-breakers never carry into the time), so two costs compare as
+    /// their times, then their tie-breakers.
+    var time: UInt64 { UInt64(truncatingIfNeeded: bits >> 64) }
+    /// The tie-breaker (the low 64 bits).
+    var tieBreaker: UInt64 { UInt64(truncatingIfNeeded: bits) }
+
     /// No cost.
     static let zero = RouteCost(bits: 0)
     /// More than any path's cost (never added to).
