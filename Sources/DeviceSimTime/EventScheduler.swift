@@ -153,7 +153,7 @@ public final class EventScheduler {
 
     /// Where in a lane, once the tick to run is taken from it (0: the next tick), a tick's event and
     /// target, then what the target names at level 0 and at level 1, are prefetched (see
-    /// ``removeFirst(of:)``).
+    /// ``removeFirstTick(of:)``).
     private static let prefetchDistances = (objects: 4, level0: 2, level1: 1)
 
     /// At most this many lanes (distinct intervals); ticks of other intervals go to the heap.
