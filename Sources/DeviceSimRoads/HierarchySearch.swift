@@ -1,7 +1,10 @@
 /// Least-cost paths on a ``RoadGraph`` through its ``ContractionHierarchy``: a bidirectional
 /// Dijkstra that only goes up the hierarchy, forward from the sources and backward from the targets,
 /// with stall-on-demand (a node reached more cheaply from above is not expanded); the path is then
-/// unpacked into the graph's nodes.
+/// unpacked into the graph's nodes. Neither side searches the hierarchy's core (its highest ranks,
+/// densely linked): the core ranks each side reaches are joined by the core's table of least costs
+/// (``HierarchyCoreTable``), which takes a foot query on Helsinki from 123 ranks settled and ~1,700
+/// arcs read to ~30 ranks and a few hundred table entries.
 ///
 /// Paths are compared by their exact ``RouteCost``, as ``RouteSearch`` compares them, so both find
 /// the same path (also among paths of equal time). The seconds returned are summed along the
@@ -51,6 +54,8 @@ public struct HierarchySearch {
         let reachedBy: UnsafeMutablePointer<Int32>
         let origins: UnsafeMutablePointer<Int32>
         var touched: [Int32] = []
+        /// The core ranks reached (``HierarchyCoreTable``): not searched further, joined by the table.
+        var coreEntries: [Int32] = []
         var heap = MinimumHeap<Key>()
 
         init(count: Int) {
@@ -79,6 +84,7 @@ public struct HierarchySearch {
             copy.reachedBy.update(from: reachedBy, count: count)
             copy.origins.update(from: origins, count: count)
             copy.touched = touched
+            copy.coreEntries = coreEntries
             copy.heap = heap
             return copy
         }
@@ -86,11 +92,12 @@ public struct HierarchySearch {
         func reset() {
             for rank in touched { times[Int(rank)] = .max }
             touched.removeAll(keepingCapacity: true)
+            coreEntries.removeAll(keepingCapacity: true)
             heap.removeAll()
         }
 
         /// Starts from `endpoints` (of one node, the first of least cost counts, as in ``RouteSearch``).
-        func start(_ endpoints: [RouteSearch.Endpoint], ranks: [Int32]) {
+        func start(_ endpoints: [RouteSearch.Endpoint], ranks: [Int32], coreStart: Int) {
             for (index, endpoint) in endpoints.enumerated() {
                 let rank = Int(ranks[Int(endpoint.node)]), cost = RouteCost(seconds: endpoint.seconds)
                 let key = Key(time: cost.time, tieBreaker: cost.tieBreaker)
@@ -98,12 +105,13 @@ public struct HierarchySearch {
                     guard key < Key(time: times[rank], tieBreaker: tieBreakers[rank]) else { continue }
                 } else {
                     touched.append(Int32(rank))
+                    if rank >= coreStart { coreEntries.append(Int32(rank)) }
                 }
                 times[rank] = key.time
                 tieBreakers[rank] = key.tieBreaker
                 reachedBy[rank] = -1
                 origins[rank] = Int32(index)
-                heap.insert(Int32(rank), key: key)
+                if rank < coreStart { heap.insert(Int32(rank), key: key) }
             }
         }
     }
@@ -116,10 +124,12 @@ public struct HierarchySearch {
         let origins: UnsafeMutablePointer<Int32>
         /// The arcs it relaxes (forward: up) and those it stalls on (forward: down).
         let relax: ContractionHierarchy.ArcList, stall: ContractionHierarchy.ArcList
+        /// The lowest core rank: ranks from it on are reached but not searched.
+        let coreStart: Int
 
-        init(_ side: Side, relax: ContractionHierarchy.ArcList, stall: ContractionHierarchy.ArcList) {
+        init(_ side: Side, relax: ContractionHierarchy.ArcList, stall: ContractionHierarchy.ArcList, coreStart: Int) {
             (times, tieBreakers, reachedBy, origins) = (side.times, side.tieBreakers, side.reachedBy, side.origins)
-            (self.relax, self.stall) = (relax, stall)
+            (self.relax, self.stall, self.coreStart) = (relax, stall, coreStart)
         }
 
         /// The cost found for `rank` (`time` `.max`: not reached).
@@ -130,7 +140,7 @@ public struct HierarchySearch {
         /// reached it for less in total), then expands it unless it is stalled. False when nothing is
         /// left below `best`.
         @inline(__always)
-        func settleNext(heap: inout MinimumHeap<Key>, touched: inout [Int32], other: Frontier, best: inout Key, meeting: inout Int32) -> Bool {
+        func settleNext(heap: inout MinimumHeap<Key>, touched: inout [Int32], coreEntries: inout [Int32], other: Frontier, best: inout Key, meeting: inout Int32) -> Bool {
             var rank = 0, key = Key.infinity
             repeat {
                 guard !heap.isEmpty else { return false }
@@ -147,7 +157,7 @@ public struct HierarchySearch {
                 }
             }
             guard !isStalled(rank, key: key) else { return true }
-            expand(rank, key: key, heap: &heap, touched: &touched, other: other, best: &best, meeting: &meeting)
+            expand(rank, key: key, heap: &heap, touched: &touched, coreEntries: &coreEntries, other: other, best: &best, meeting: &meeting)
             return true
         }
 
@@ -168,7 +178,7 @@ public struct HierarchySearch {
         /// alone (no path through it can be the least), and a rank the other direction has reached
         /// is a meeting: `best` and `meeting` are lowered when the two costs together are less.
         @inline(__always)
-        func expand(_ rank: Int, key: Key, heap: inout MinimumHeap<Key>, touched: inout [Int32], other: Frontier, best: inout Key, meeting: inout Int32) {
+        func expand(_ rank: Int, key: Key, heap: inout MinimumHeap<Key>, touched: inout [Int32], coreEntries: inout [Int32], other: Frontier, best: inout Key, meeting: inout Int32) {
             let origin = origins[rank]
             for arc in Int(relax.starts[rank])..<Int(relax.starts[rank + 1]) {
                 let next = Int(relax.arcs[arc].end), time = key.time + relax.arcs[arc].time
@@ -179,6 +189,7 @@ public struct HierarchySearch {
                 guard candidate < best else { continue }
                 if currentTime == .max {
                     touched.append(Int32(next))
+                    if next >= coreStart { coreEntries.append(Int32(next)) }
                 } else if !(candidate < Key(time: currentTime, tieBreaker: tieBreakers[next])) {
                     continue
                 }
@@ -186,7 +197,7 @@ public struct HierarchySearch {
                 tieBreakers[next] = candidate.tieBreaker
                 reachedBy[next] = Int32(arc)
                 origins[next] = origin
-                heap.insert(Int32(next), key: candidate)
+                if next < coreStart { heap.insert(Int32(next), key: candidate) }
                 let acrossTime = other.times[next]
                 if acrossTime != .max {
                     let total = Key(time: time + acrossTime, tieBreaker: candidate.tieBreaker + other.tieBreakers[next])
@@ -242,7 +253,11 @@ public struct HierarchySearch {
         let source = Int(forward.origins[Int(rank)])
         var nodes: [Int32] = [h.nodes[Int(rank)]]
         for step in upward.reversed() { h.unpack(from: step.from, to: step.to, middle: step.middle, into: &nodes) }
-        rank = meeting.rank
+        // Through the core when the sides meet by its table.
+        if meeting.exit != meeting.rank {
+            for step in h.core.arcs(from: meeting.rank, to: meeting.exit, in: h) { h.unpack(from: step.from, to: step.to, middle: step.middle, into: &nodes) }
+        }
+        rank = meeting.exit
         while backward.reachedBy[Int(rank)] >= 0 {
             let arc = Int(backward.reachedBy[Int(rank)])
             let to = h.downTarget(ofArc: arc)
@@ -254,26 +269,32 @@ public struct HierarchySearch {
         return RouteSearch.Path(seconds: seconds, nodes: nodes, source: source, target: target)
     }
 
-    /// The bidirectional upward search: the meeting rank of the least total cost.
-    private mutating func search(from sources: [RouteSearch.Endpoint], to targets: [RouteSearch.Endpoint]) -> (cost: RouteCost, rank: Int32)? {
+    /// The bidirectional upward search: the least total cost, the rank where the forward side ends
+    /// and the rank where the backward side begins (the same rank, or two core ranks the core's
+    /// table joins).
+    private mutating func search(from sources: [RouteSearch.Endpoint], to targets: [RouteSearch.Endpoint]) -> (cost: RouteCost, rank: Int32, exit: Int32)? {
         if !isKnownUniquelyReferenced(&forward) { forward = forward.copy() }
         if !isKnownUniquelyReferenced(&backward) { backward = backward.copy() }
         forward.reset()
         backward.reset()
         settledCount = 0
         guard !sources.isEmpty, !targets.isEmpty else { return nil }
-        forward.start(sources, ranks: hierarchy.ranks)
-        backward.start(targets, ranks: hierarchy.ranks)
+        let core = hierarchy.core
+        forward.start(sources, ranks: hierarchy.ranks, coreStart: core.coreStart)
+        backward.start(targets, ranks: hierarchy.ranks, coreStart: core.coreStart)
         // The queues and touched lists move out of the sides for the query (no access checks on
         // class properties in the loop) and back in after it.
         var forwardHeap = forward.heap, backwardHeap = backward.heap
         var forwardTouched = forward.touched, backwardTouched = backward.touched
+        var forwardCore = forward.coreEntries, backwardCore = backward.coreEntries
         (forward.heap, backward.heap, forward.touched, backward.touched) = (.init(), .init(), [], [])
+        (forward.coreEntries, backward.coreEntries) = ([], [])
         let (forwardSide, backwardSide) = (forward, backward)
         var settled = 0
-        let (best, meeting) = hierarchy.withArcLists { up, down in
+        let (best, meeting, exit) = hierarchy.withArcLists { up, down in
             // Forward: relax the arcs up, stall on the arcs from above (down); backward the reverse.
-            let forward = Frontier(forwardSide, relax: up, stall: down), backward = Frontier(backwardSide, relax: down, stall: up)
+            let forward = Frontier(forwardSide, relax: up, stall: down, coreStart: core.coreStart)
+            let backward = Frontier(backwardSide, relax: down, stall: up, coreStart: core.coreStart)
             var best = Key.infinity, meeting: Int32 = -1
             var forwardDone = forwardHeap.isEmpty, backwardDone = backwardHeap.isEmpty
             var turnForward = true
@@ -281,8 +302,8 @@ public struct HierarchySearch {
                 let isForward = backwardDone || (!forwardDone && turnForward)
                 turnForward.toggle()
                 let stepped = isForward
-                    ? forward.settleNext(heap: &forwardHeap, touched: &forwardTouched, other: backward, best: &best, meeting: &meeting)
-                    : backward.settleNext(heap: &backwardHeap, touched: &backwardTouched, other: forward, best: &best, meeting: &meeting)
+                    ? forward.settleNext(heap: &forwardHeap, touched: &forwardTouched, coreEntries: &forwardCore, other: backward, best: &best, meeting: &meeting)
+                    : backward.settleNext(heap: &backwardHeap, touched: &backwardTouched, coreEntries: &backwardCore, other: forward, best: &best, meeting: &meeting)
                 if stepped {
                     settled += 1
                 } else if isForward {
@@ -291,11 +312,16 @@ public struct HierarchySearch {
                     backwardDone = true
                 }
             }
-            return (best, meeting)
+            var exit = meeting
+            core.join(forward: forwardCore, times: forwardSide.times, tieBreakers: forwardSide.tieBreakers,
+                      backward: backwardCore, times: backwardSide.times, tieBreakers: backwardSide.tieBreakers,
+                      best: &best, meeting: &meeting, exit: &exit)
+            return (best, meeting, exit)
         }
         (forward.heap, backward.heap, forward.touched, backward.touched) = (forwardHeap, backwardHeap, forwardTouched, backwardTouched)
+        (forward.coreEntries, backward.coreEntries) = (forwardCore, backwardCore)
         settledCount = settled
-        return meeting >= 0 ? (RouteCost(time: best.time, tieBreaker: best.tieBreaker), meeting) : nil
+        return meeting >= 0 ? (RouteCost(time: best.time, tieBreaker: best.tieBreaker), meeting, exit) : nil
     }
 }
 

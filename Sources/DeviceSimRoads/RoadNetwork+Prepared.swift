@@ -8,8 +8,8 @@ extension RoadNetwork {
     /// another version is rebuilt. 6: the four-lane ``preparedFileHash(_:)``, the node locators' and
     /// segment indexes' grids (5 in their own branch), and the contraction hierarchy stored by rank with
     /// 24-byte arcs (5 in theirs). 7: each hierarchy arc's end and time in 12 bytes, its tie-breaker
-    /// and middle in a parallel array.
-    static let preparedFormatVersion: UInt32 = 7
+    /// and middle in a parallel array. 8: each hierarchy's core table (``HierarchyCoreTable``).
+    static let preparedFormatVersion: UInt32 = 8
 
     /// The network's arrays (each graph's landmark table and contraction hierarchy computed first if
     /// they were not yet).
@@ -169,6 +169,10 @@ extension RoadNetwork {
         for array in [hierarchy.upStarts, hierarchy.downStarts] { writer.append(array) }
         for array in [hierarchy.upArcs, hierarchy.downArcs] { writer.append(array) }
         for array in [hierarchy.upDetails, hierarchy.downDetails] { writer.append(array) }
+        writer.append(Int64(hierarchy.core.size))
+        writer.append(hierarchy.core.times)
+        writer.append(hierarchy.core.tieBreakers)
+        writer.append(hierarchy.core.lastArcs)
     }
 
     private static func readGraph(_ mode: TravelMode, from reader: inout PreparedFileReader) throws(PreparedFileReader.Truncated) -> RoadGraph {
@@ -182,8 +186,12 @@ extension RoadNetwork {
         let upStarts = try reader.array(Int32.self), downStarts = try reader.array(Int32.self)
         let upArcs = try reader.array(HierarchyArc.self), downArcs = try reader.array(HierarchyArc.self)
         let upDetails = try reader.array(HierarchyArcDetail.self), downDetails = try reader.array(HierarchyArcDetail.self)
+        let coreSize = try reader.value(Int64.self)
+        let coreTimes = try reader.array(UInt64.self), coreTieBreakers = try reader.array(UInt64.self), coreArcs = try reader.array(Int32.self)
+        guard coreSize >= 0, coreSize <= ranks.count else { throw .init() }
+        let core = HierarchyCoreTable(rankCount: ranks.count, size: Int(coreSize), times: coreTimes, tieBreakers: coreTieBreakers, lastArcs: coreArcs)
         let hierarchy = ContractionHierarchy(ranks: ranks, upStarts: upStarts, upArcs: upArcs, upDetails: upDetails,
-                                             downStarts: downStarts, downArcs: downArcs, downDetails: downDetails)
+                                             downStarts: downStarts, downArcs: downArcs, downDetails: downDetails, core: core)
         let nodeCount = coordinates.count
         guard hierarchy.isConsistent(nodeCount: nodeCount), vectors.count == 3 * nodeCount, starts.count == nodeCount + 1, starts.first == 0, targets.count == seconds.count, targets.count == metres.count,
               starts.last.map(Int.init) == targets.count, zip(starts, starts.dropFirst()).allSatisfy({ $0 <= $1 }),

@@ -36,8 +36,8 @@ import Testing
     }
 
     /// Every pair: the same path (nodes, seconds, endpoints) from both searches, or nil from both.
-    static func expectSamePaths(_ graph: RoadGraph) -> (routed: Int, unrouted: Int) {
-        var alt = RouteSearch(graph), hierarchy = HierarchySearch(graph)
+    static func expectSamePaths(_ graph: RoadGraph, hierarchy built: ContractionHierarchy? = nil) -> (routed: Int, unrouted: Int) {
+        var alt = RouteSearch(graph), hierarchy = HierarchySearch(graph: graph, hierarchy: built ?? graph.hierarchy)
         var routed = 0, unrouted = 0
         for source in 0..<Int32(graph.nodeCount) {
             for target in 0..<Int32(graph.nodeCount) {
@@ -78,9 +78,37 @@ import Testing
         }
     }
 
-    @Test func sameChoiceAmongSeveralSourcesAndTargets() {
+    /// The core's table joins the two sides as a search through the core would: the same paths
+    /// with no core, small ones, and one of every rank (each query then only a table look-up).
+    @Test(arguments: [0, 1, 8, 30, 1000])
+    func samePathsForEveryCoreSize(coreSize: Int) {
+        let random = RouteSearchTests.RandomGraph(seed: 5, nodeCount: 60, zeroTimeEdges: true)
+        for graph in [Self.grid(side: 8, seconds: 72), RoadGraph(mode: .car, coordinates: random.coordinates, edges: random.edges)] {
+            let hierarchy = ContractionHierarchy(graph, coreSize: coreSize)
+            #expect(hierarchy.core.size == min(coreSize, graph.nodeCount))
+            #expect(hierarchy.isConsistent(nodeCount: graph.nodeCount))
+            let (routed, _) = Self.expectSamePaths(graph, hierarchy: hierarchy)
+            #expect(routed > graph.nodeCount)
+        }
+    }
+
+    /// A core table whose arcs do not enter their entries' ranks (a damaged file) is refused.
+    @Test func coreTableWithAWrongArcIsInconsistent() throws {
+        let graph = Self.grid(side: 6, seconds: 40)
+        let hierarchy = ContractionHierarchy(graph, coreSize: 12)
+        let core = hierarchy.core
+        let index = try #require(core.lastArcs.firstIndex { $0 >= 0 })
+        var arcs = core.lastArcs
+        arcs[index] = Int32(try #require(hierarchy.upArcs.firstIndex { Int($0.end) != core.coreStart + index % core.size }))
+        let damaged = HierarchyCoreTable(rankCount: graph.nodeCount, size: core.size, times: core.times, tieBreakers: core.tieBreakers, lastArcs: arcs)
+        #expect(core.isConsistent(with: hierarchy))
+        #expect(!damaged.isConsistent(with: hierarchy))
+    }
+
+    @Test(arguments: [0, 10, 1000])
+    func sameChoiceAmongSeveralSourcesAndTargets(coreSize: Int) {
         let graph = Self.grid(side: 7, seconds: 30)
-        var alt = RouteSearch(graph), hierarchy = HierarchySearch(graph)
+        var alt = RouteSearch(graph), hierarchy = HierarchySearch(graph: graph, hierarchy: ContractionHierarchy(graph, coreSize: coreSize))
         var random = SeededRandomGenerator(seed: 8)
         for _ in 0..<300 {
             func endpoints() -> [RouteSearch.Endpoint] {
