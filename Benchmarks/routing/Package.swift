@@ -36,6 +36,11 @@ let package = Package(
             dependencies: ["RandomPairs", .product(name: "DeviceSimRoads", package: "DeviceSim")],
             path: "Sources/route-timing"
         ),
+        .executableTarget(
+            name: "prepared-load",
+            dependencies: [.product(name: "DeviceSimRoads", package: "DeviceSim")],
+            path: "Sources/prepared-load"
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -16,6 +16,9 @@
 /// (``HierarchyArc``, what a query reads) and its tie-breaker and middle in a parallel one
 /// (``HierarchyArcDetail``). A shortcut's `middle` is the rank it bypasses (-1: an edge of the
 /// graph), so a path is unpacked by replacing each shortcut with its two halves.
+/// The 256 highest ranks (the core, where foot queries spent most of their work: the pedestrian
+/// squares make it dense) also have a table of their least costs between each other
+/// (``HierarchyCoreTable``): a query stops climbing at the core and joins its two sides by the table.
 ///
 /// ```swift
 /// let hierarchy = ContractionHierarchy(network.graph(for: .car))
