@@ -1,7 +1,7 @@
 /// The exact least costs between the highest ranks of a ``ContractionHierarchy`` (its core), so
 /// that a query stops climbing where it enters the core and joins its two sides with a table look-up
-/// instead of searching the core's dense arcs (Geisberger et al.'s "CH with a core", here a full
-/// distance table).
+/// instead of searching the core's dense arcs (a contraction hierarchy with a core, the core joined
+/// by a full table of its least costs).
 ///
 /// An up-down path's part above its first core rank stays in the core (every rank after it is
 /// higher), so the least cost from a source to a target is the least of: a meeting below the core,
@@ -12,7 +12,7 @@
 ///
 /// ```swift
 /// let table = HierarchyCoreTable(hierarchy, size: 256)
-/// let steps = table.arcs(from: a, to: b)   // the core's arcs from rank a to rank b
+/// let steps = table.arcs(from: a, to: b, in: hierarchy)   // the core's arcs from rank a to rank b
 /// ```
 struct HierarchyCoreTable: Sendable {
     /// The lowest rank of the core (ranks `coreStart..<rankCount`); `rankCount` when empty.

@@ -3,8 +3,8 @@
 /// with stall-on-demand (a node reached more cheaply from above is not expanded); the path is then
 /// unpacked into the graph's nodes. Neither side searches the hierarchy's core (its highest ranks,
 /// densely linked): the core ranks each side reaches are joined by the core's table of least costs
-/// (``HierarchyCoreTable``), which takes a foot query on Helsinki from 123 ranks settled and ~1,700
-/// arcs read to ~30 ranks and a few hundred table entries.
+/// (``HierarchyCoreTable``), which takes a foot query on Helsinki from 123 ranks settled (100 of them
+/// in the core) and ~1,700 arcs read to 30 ranks settled at the median.
 ///
 /// Paths are compared by their exact ``RouteCost``, as ``RouteSearch`` compares them, so both find
 /// the same path (also among paths of equal time). The seconds returned are summed along the
