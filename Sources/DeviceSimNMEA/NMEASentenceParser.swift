@@ -459,10 +459,37 @@ struct FieldReader {
         return (mantissa, scale, integerDigits, negative)
     }
 
+    /// 10^`scale` for a decimal's scale (0...18, as ``decimal(_:)`` gives): a table lookup, where
+    /// ``exactPowerOfTen(_:)``, which checks its range, compiles to a jump.
+    @inline(__always)
+    private static func scaleValue(_ scale: Int) -> Double {
+        switch scale {
+        case 0: 1
+        case 1: 1e1
+        case 2: 1e2
+        case 3: 1e3
+        case 4: 1e4
+        case 5: 1e5
+        case 6: 1e6
+        case 7: 1e7
+        case 8: 1e8
+        case 9: 1e9
+        case 10: 1e10
+        case 11: 1e11
+        case 12: 1e12
+        case 13: 1e13
+        case 14: 1e14
+        case 15: 1e15
+        case 16: 1e16
+        case 17: 1e17
+        default: 1e18
+        }
+    }
+
     @inline(__always)
     mutating func double(_ index: Int) -> Double? {
         guard let (mantissa, scale, _, negative) = decimal(index) else { return nil }
-        let value = Double(mantissa) / exactPowerOfTen(scale)
+        let value = Double(mantissa) / Self.scaleValue(scale)
         return negative ? -value : value
     }
 
@@ -473,7 +500,7 @@ struct FieldReader {
             let whole = Int(mantissa)
             return negative ? -whole : whole
         }
-        let unit = UInt64(exactPowerOfTen(scale))
+        let unit = UInt64(Self.scaleValue(scale))
         guard mantissa % unit == 0 else {
             malformed &+= 1
             return nil
@@ -489,12 +516,12 @@ struct FieldReader {
             malformed += 1
             return nil
         }
-        let unit = UInt64(exactPowerOfTen(scale))
+        let unit = UInt64(Self.scaleValue(scale))
         // 18 decimals make 100 units overflow; the mantissa, below 10^18, then has no whole degrees.
         let (hundredMinutes, overflow) = unit.multipliedReportingOverflow(by: 100)
         let wholeDegrees = overflow ? 0 : mantissa / hundredMinutes
         let minuteUnits = mantissa - wholeDegrees * hundredMinutes
-        let minutes = Double(minuteUnits) / exactPowerOfTen(scale)
+        let minutes = Double(minuteUnits) / Self.scaleValue(scale)
         guard minutes < 60, wholeDegrees <= (degreeDigits == 2 ? 90 : 180) else {
             malformed += 1
             return nil
@@ -514,7 +541,7 @@ struct FieldReader {
     /// `hhmmss` or `hhmmss.sss`.
     mutating func time(_ index: Int) -> NMEATimeOfDay? {
         guard let (mantissa, scale, integerDigits, negative) = decimal(index) else { return nil }
-        let unit = UInt64(exactPowerOfTen(scale))
+        let unit = UInt64(Self.scaleValue(scale))
         let whole = mantissa / unit
         let fraction = mantissa % unit
         let hour = whole / 10_000, minute = whole / 100 % 100, second = whole % 100
@@ -522,7 +549,7 @@ struct FieldReader {
             malformed += 1
             return nil
         }
-        let nanos = Int64(Double(fraction) / exactPowerOfTen(scale) * 1e9 + 0.5)
+        let nanos = Int64(Double(fraction) / Self.scaleValue(scale) * 1e9 + 0.5)
         return NMEATimeOfDay(hour: Int(hour), minute: Int(minute), second: Int(second), nanosecond: Int(nanos))
     }
 
