@@ -262,8 +262,11 @@ struct UncheckedBytes {
     @inline(__always)
     mutating func oneDecimal(_ value: Double) {
         if value >= 0, value < 1000 {
-            let whole = Int(value)
-            if Double(whole) == value {
+            // Adding 2^52 rounds to a whole number and leaves it in the low bits (no range checks, as
+            // `Int(value)` has): the value is whole when taking 2^52 off again gives it back.
+            let shifted = value + 0x1p52
+            if shifted - 0x1p52 == value {
+                let whole = Int(truncatingIfNeeded: shifted.bitPattern &- (0x1p52 as Double).bitPattern)
                 if whole < 10 {
                     byte(UInt8(truncatingIfNeeded: whole) &+ 0x30)
                 } else if whole < 100 {
