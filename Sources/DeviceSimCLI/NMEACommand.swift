@@ -96,7 +96,13 @@ struct OutputBuffer: ~Copyable {
     }
 
     mutating func write(_ report: NMEAFixAssembler.Report) {
-        let room = GPSDJSON.maximumSize(of: report)
+        // The room the report needs (as GPSDJSON.maximumSize(of:)), without copying a fix to find out.
+        let room: Int
+        if case .sky(let sky) = report {
+            room = GPSDJSON.maximumSize(ofSkyWith: sky.satellites.count)
+        } else {
+            room = GPSDJSON.maximumFixSize
+        }
         if count + room > capacity { flush() }
         if room > capacity {
             var bytes: [UInt8] = []

@@ -83,6 +83,11 @@ final class NMEADecodePipeline: @unchecked Sendable {
     /// threads: that is what cutting at ``NMEAFramer/cutPoint(in:)`` guarantees.
     private func runOnThisThread() {
         var decoder = NMEADecoder(maximumSentenceLength: maximumSentenceLength)
+        // The assembly in a local for the loop: a class property would be checked for exclusive
+        // access (a runtime call) at every report.
+        var assembly = Assembly(output: OutputBuffer(capacity: 0), skipSky: false, flushEveryPiece: false)
+        swap(&assembly, &self.assembly)
+        defer { swap(&assembly, &self.assembly) }
         let buffer = carry.baseAddress!
         while true {
             let count = Foundation.read(input, buffer, pieceCapacity)

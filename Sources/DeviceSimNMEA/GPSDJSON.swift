@@ -26,9 +26,23 @@ public enum GPSDJSON {
     /// The most bytes ``write(_:to:)`` writes for `report`: room to reserve before writing.
     public static func maximumSize(of report: NMEAFixAssembler.Report) -> Int {
         switch report {
-        case .fix: 1_024
-        case .sky(let sky): 256 + 192 * sky.satellites.count
+        case .fix: maximumFixSize
+        case .sky(let sky): maximumSize(ofSkyWith: sky.satellites.count)
         }
+    }
+
+    /// The most bytes ``write(_:to:)`` writes for a fix.
+    @inlinable
+    public static var maximumFixSize: Int { 1_024 }
+
+    /// The most bytes ``write(_:to:)`` writes for a satellite view of `satellites` satellites.
+    ///
+    /// ```swift
+    /// GPSDJSON.maximumSize(ofSkyWith: sky.satellites.count)
+    /// ```
+    @inlinable
+    public static func maximumSize(ofSkyWith satellites: Int) -> Int {
+        256 + 192 * satellites
     }
 
     /// Writes one report and a newline at `destination`, which must have room for
@@ -84,9 +98,9 @@ public enum GPSDJSON {
             first = false
             out.bytes(#"{"PRN":"#)
             out.integer(satellite.prn)
-            if let elevation = satellite.elevation { out.bytes(#","el":"#); out.number(elevation, decimals: 1) }
-            if let azimuth = satellite.azimuth { out.bytes(#","az":"#); out.number(azimuth, decimals: 1) }
-            if let snr = satellite.snr { out.bytes(#","ss":"#); out.number(snr, decimals: 1) }
+            if let elevation = satellite.elevation { out.bytes(#","el":"#); out.oneDecimal(elevation) }
+            if let azimuth = satellite.azimuth { out.bytes(#","az":"#); out.oneDecimal(azimuth) }
+            if let snr = satellite.snr { out.bytes(#","ss":"#); out.oneDecimal(snr) }
             out.bytes(satellite.used ? #","used":true}"# : #","used":false}"#)
         }
         out.bytes("]}")
@@ -240,6 +254,33 @@ struct UncheckedBytes {
         case 9: fixedPoint(value, decimals: 9)
         default: fixedPoint(value, decimals: decimals)
         }
+    }
+
+    /// ``number(_:decimals:)`` with one decimal, the same bytes. Whole numbers below 1000 (most
+    /// satellite elevations, azimuths and signal strengths) are written here, inline, with `.0`
+    /// stored as one pair; the rest go to ``number(_:decimals:)``.
+    @inline(__always)
+    mutating func oneDecimal(_ value: Double) {
+        if value >= 0, value < 1000 {
+            // Adding 2^52 rounds to a whole number and leaves it in the low bits (no range checks, as
+            // `Int(value)` has): the value is whole when taking 2^52 off again gives it back.
+            let shifted = value + 0x1p52
+            if shifted - 0x1p52 == value {
+                let whole = Int(truncatingIfNeeded: shifted.bitPattern &- (0x1p52 as Double).bitPattern)
+                if whole < 10 {
+                    byte(UInt8(truncatingIfNeeded: whole) &+ 0x30)
+                } else if whole < 100 {
+                    pair(whole)
+                } else {
+                    byte(UInt8(truncatingIfNeeded: whole / 100) &+ 0x30)
+                    pair(whole % 100)
+                }
+                UnsafeMutableRawPointer(base + count).storeBytes(of: 0x302E as UInt16, as: UInt16.self)  // ".0"
+                count &+= 2
+                return
+            }
+        }
+        number(value, decimals: 1)
     }
 
     /// ``number(_:decimals:)``'s work. No library call: the rounding is done on the exact fraction,

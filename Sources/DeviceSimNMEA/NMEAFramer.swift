@@ -244,6 +244,19 @@ public struct NMEAFramer: Sendable {
         var sum: UInt64 = 0
         var stars: UInt64 = 0
         var position = from
+        // Sixteen bytes at a time first: XORed into a vector, '*'s flagged by a compare.
+        var wideSum = SIMD16<UInt8>()
+        var wideStars = SIMDMask<SIMD16<Int8>>()
+        while position &+ 16 <= star {
+            let bytes = UnsafeRawPointer(base + position).loadUnaligned(as: SIMD16<UInt8>.self)
+            wideSum ^= bytes
+            wideStars .|= bytes .== SIMD16(repeating: 0x2A)
+            position &+= 16
+        }
+        let starHalves = unsafeBitCast(wideStars, to: SIMD2<UInt64>.self)
+        guard starHalves[0] | starHalves[1] == 0 else { return nil }
+        let halves = unsafeBitCast(wideSum, to: SIMD2<UInt64>.self)
+        sum = halves[0] ^ halves[1]
         while position &+ 8 <= star {
             let word = UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self)
             sum ^= word

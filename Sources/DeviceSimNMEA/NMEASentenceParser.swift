@@ -259,21 +259,35 @@ struct FieldReader {
         }
     }
 
-    /// The number of commas in `base[from..<to]`, which is followed by padding commas, eight bytes
-    /// at a time: an exact mask of the commas in a word (no carries between bytes), summed by one
-    /// multiplication; the last word's padding commas are taken off at the end.
+    /// The number of commas in `base[from..<to]`, which is followed by padding commas, sixteen bytes
+    /// at a time: each lane of a vector counts down once for every comma at its place (a comparison
+    /// gives -1 for one), and the lanes are summed at the end, before any could wrap around (255
+    /// loads); the last load's padding commas are taken off at the end.
     private static func commas(padded base: UnsafePointer<UInt8>, from: Int, to: Int) -> Int {
-        let lows: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
-        let commas: UInt64 = 0x2C2C_2C2C_2C2C_2C2C
+        let commas = SIMD16<UInt8>(repeating: 0x2C)
         var found = 0
         var position = from
         while position < to {
-            let word = UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self) ^ commas
-            let mask = ~(((word & lows) &+ lows) | word | lows)  // 0x80 in each byte that was a comma
-            found &+= Int(truncatingIfNeeded: ((mask >> 7) &* 0x0101_0101_0101_0101) >> 56)  // their sum, in the top byte
-            position &+= 8
+            let blockEnd = min(to, position &+ 255 &* 16)
+            var lanes = SIMD16<UInt8>()
+            while position < blockEnd {
+                let bytes = UnsafeRawPointer(base + position).loadUnaligned(as: SIMD16<UInt8>.self)
+                lanes &-= unsafeBitCast(bytes .== commas, to: SIMD16<UInt8>.self)
+                position &+= 16
+            }
+            let halves = unsafeBitCast(lanes, to: SIMD2<UInt64>.self)
+            found &+= byteSum(halves[0]) &+ byteSum(halves[1])
         }
         return found &- (position &- to)
+    }
+
+    /// The sum of the eight bytes of `word`: added in pairs into 16-bit lanes (at most 510 each), then
+    /// the four lanes by one multiplication, in the top lane.
+    @inline(__always)
+    private static func byteSum(_ word: UInt64) -> Int {
+        let lanes: UInt64 = 0x00FF_00FF_00FF_00FF
+        let pairs = (word & lanes) &+ ((word &>> 8) & lanes)
+        return Int(truncatingIfNeeded: (pairs &* 0x0001_0001_0001_0001) &>> 48)
     }
 
     /// Moves to the start of `field` (not before the current one); false when the field is absent
@@ -459,10 +473,37 @@ struct FieldReader {
         return (mantissa, scale, integerDigits, negative)
     }
 
+    /// 10^`scale` for a decimal's scale (0...18, as ``decimal(_:)`` gives): a table lookup, where
+    /// ``exactPowerOfTen(_:)``, which checks its range, compiles to a jump.
+    @inline(__always)
+    private static func scaleValue(_ scale: Int) -> Double {
+        switch scale {
+        case 0: 1
+        case 1: 1e1
+        case 2: 1e2
+        case 3: 1e3
+        case 4: 1e4
+        case 5: 1e5
+        case 6: 1e6
+        case 7: 1e7
+        case 8: 1e8
+        case 9: 1e9
+        case 10: 1e10
+        case 11: 1e11
+        case 12: 1e12
+        case 13: 1e13
+        case 14: 1e14
+        case 15: 1e15
+        case 16: 1e16
+        case 17: 1e17
+        default: 1e18
+        }
+    }
+
     @inline(__always)
     mutating func double(_ index: Int) -> Double? {
         guard let (mantissa, scale, _, negative) = decimal(index) else { return nil }
-        let value = Double(mantissa) / exactPowerOfTen(scale)
+        let value = Double(mantissa) / Self.scaleValue(scale)
         return negative ? -value : value
     }
 
@@ -473,7 +514,7 @@ struct FieldReader {
             let whole = Int(mantissa)
             return negative ? -whole : whole
         }
-        let unit = UInt64(exactPowerOfTen(scale))
+        let unit = UInt64(Self.scaleValue(scale))
         guard mantissa % unit == 0 else {
             malformed &+= 1
             return nil
@@ -489,12 +530,12 @@ struct FieldReader {
             malformed += 1
             return nil
         }
-        let unit = UInt64(exactPowerOfTen(scale))
+        let unit = UInt64(Self.scaleValue(scale))
         // 18 decimals make 100 units overflow; the mantissa, below 10^18, then has no whole degrees.
         let (hundredMinutes, overflow) = unit.multipliedReportingOverflow(by: 100)
         let wholeDegrees = overflow ? 0 : mantissa / hundredMinutes
         let minuteUnits = mantissa - wholeDegrees * hundredMinutes
-        let minutes = Double(minuteUnits) / exactPowerOfTen(scale)
+        let minutes = Double(minuteUnits) / Self.scaleValue(scale)
         guard minutes < 60, wholeDegrees <= (degreeDigits == 2 ? 90 : 180) else {
             malformed += 1
             return nil
@@ -514,7 +555,7 @@ struct FieldReader {
     /// `hhmmss` or `hhmmss.sss`.
     mutating func time(_ index: Int) -> NMEATimeOfDay? {
         guard let (mantissa, scale, integerDigits, negative) = decimal(index) else { return nil }
-        let unit = UInt64(exactPowerOfTen(scale))
+        let unit = UInt64(Self.scaleValue(scale))
         let whole = mantissa / unit
         let fraction = mantissa % unit
         let hour = whole / 10_000, minute = whole / 100 % 100, second = whole % 100
@@ -522,7 +563,7 @@ struct FieldReader {
             malformed += 1
             return nil
         }
-        let nanos = Int64(Double(fraction) / exactPowerOfTen(scale) * 1e9 + 0.5)
+        let nanos = Int64(Double(fraction) / Self.scaleValue(scale) * 1e9 + 0.5)
         return NMEATimeOfDay(hour: Int(hour), minute: Int(minute), second: Int(second), nanosecond: Int(nanos))
     }
 

@@ -88,6 +88,25 @@ import Testing
         }
     }
 
+    /// SKY reports write satellites' elevations, azimuths and signal strengths with `oneDecimal`,
+    /// which writes whole numbers below 1000 itself: the same bytes as the reference, for those, their
+    /// neighbours, and values that are not whole, negative, large or not finite.
+    @Test func oneDecimalFormatsAsBefore() {
+        var values: [Double] = [-0.0, -1, -0.04, -0.05, -999, 1000, 1000.5, 999.5, 999.94, 999.95, 0.05, 0.04, 1e300, .infinity, -.infinity, .nan]
+        for whole in 0...1000 {
+            values += [Double(whole), Double(whole).nextUp, Double(whole).nextDown, Double(whole) + 0.25, Double(whole) - 0.05]
+        }
+        for value in values {
+            var written = [UInt8](repeating: 0, count: 64)
+            let count = written.withUnsafeMutableBufferPointer { buffer in
+                var out = UncheckedBytes(buffer.baseAddress!)
+                out.oneDecimal(value)
+                return out.count
+            }
+            #expect(Array(written[..<count]) == Self.reference(value, decimals: 1), "\(value)")
+        }
+    }
+
     @Test func arbitraryDoublesAndHalfwayCasesFormatAsBefore() {
         var random = Generator(state: 4_600)
         var values: [Double] = [0, -0.0, .infinity, -.infinity, .nan, 0.5, 1.5, 2.5, -0.5, 0.05, 0.15, 0.25, 9e18, 8.999_999_999_999_999e18, 1e300, .leastNonzeroMagnitude]

@@ -43,14 +43,15 @@ import Testing
 
     /// The checksum is the XOR of the bytes between `$` and the first `*`: a sentence with another
     /// `*` before its `*hh` has a bad checksum even when `hh` is the XOR up to the last one, wherever
-    /// the first `*` is (in a whole eight-byte word or in the bytes after the last one).
+    /// the first `*` is (in a sixteen-byte block, an eight-byte word or the bytes after the last one);
+    /// the same sentences with a `+` there frame, their checksum the XOR of every byte.
     @Test func aStarBeforeTheChecksumMakesItBad() {
         func line(_ body: String) -> String {
             let sum = body.utf8.dropFirst().reduce(UInt8(0), ^)
             let hex = Array("0123456789ABCDEF".utf8)
             return body + "*" + String(decoding: [hex[Int(sum >> 4)], hex[Int(sum & 15)]], as: UTF8.self) + "\r\n"
         }
-        for length in 0..<24 {
+        for length in 0..<48 {
             let filler = String(repeating: "1", count: length)
             for position in 0...length {
                 var marked = Array(filler.utf8)

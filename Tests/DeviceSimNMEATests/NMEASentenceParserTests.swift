@@ -124,6 +124,25 @@ import Testing
         }
     }
 
+    /// Commas are counted sixteen bytes at a time in byte-sized counters, summed before they could
+    /// wrap: sentences far longer than 255 such loads count their fields right.
+    @Test func fieldsOfVeryLongSentencesAreCountedRight() {
+        for commas in [4_079, 4_080, 4_081, 8_192, 20_000] {
+            // Only commas after the address: every byte counter sees more than 255 of them.
+            let (empty, emptyParser) = parse(line("GPGGA" + String(repeating: ",", count: commas)), maximumLength: 1 << 20)
+            guard case .gga(let gga)? = empty else {
+                Issue.record("\(commas) commas: not a GGA")
+                continue
+            }
+            #expect(gga.time == nil && gga.latitude == nil && gga.quality == nil, "\(commas) commas")
+            #expect(emptyParser.shortSentences == 0)
+            // Long, but with too few fields for a GGA.
+            let (short, shortParser) = parse(line("GPGGA,123519," + String(repeating: "7", count: commas) + ",1"), maximumLength: 1 << 20)
+            #expect(short == nil, "\(commas) digits")
+            #expect(shortParser.shortSentences == 1)
+        }
+    }
+
     @Test func vtgInBothFormats() {
         guard case .vtg(let modern)? = parse(line("GPVTG,054.7,T,034.4,M,005.5,N,010.2,K,A")).0,
             case .vtg(let old)? = parse(line("GPVTG,054.7,034.4,005.5,010.2")).0
