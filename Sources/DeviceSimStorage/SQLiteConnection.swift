@@ -68,6 +68,14 @@ public final class SQLiteConnection {
         _ = try query(sql, values, maxRows: .max, keepingStatement: true)
     }
 
+    /// Frees the pages the connection's cache holds and no statement uses now (the file keeps them:
+    /// the next read takes them from it again). An idle connection then costs its schema and its
+    /// kept statements: about 32 KB for the friend locator's instead of 49 KB (sqlite3_memory_used).
+    func releaseCachedPages() {
+        guard let handle else { return }
+        sqlite3_db_release_memory(handle)
+    }
+
     /// Runs `sql`, one or more statements separated by semicolons and without parameters, each
     /// prepared, run and finalized in turn (none kept): for what a connection runs once, such as
     /// the pragmas that set it up when it opens.

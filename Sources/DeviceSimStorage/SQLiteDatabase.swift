@@ -218,7 +218,10 @@ public final class SQLiteDatabase {
         if faults.take(write: false, at: now()) != nil { throw .readFailed(key: key, reason: "an I/O error while reading the database; try again") }
         let db = try open()
         uses += 1
-        defer { uses -= 1 }
+        defer {
+            uses -= 1
+            if pool != nil { db.releaseCachedPages() }
+        }
         return try run(key) { () throws(SQLiteError) in try body(db) }
     }
 
@@ -231,6 +234,9 @@ public final class SQLiteDatabase {
         defer {
             uses -= 1
             revision += 1
+            // A pooled connection waits idle between its app's writes, most of the time: without
+            // its cached pages it costs about a third less.
+            if pool != nil { db.releaseCachedPages() }
         }
         if fault == .readOnly { try? db.execute("PRAGMA query_only = ON") }
         defer { if fault == .readOnly { try? db.execute("PRAGMA query_only = OFF") } }
