@@ -79,9 +79,10 @@ public final class ScenarioSimulation {
     /// The folder of the devices' databases (`<device id>.sqlite`); a temporary one is made only when
     /// a database is first opened.
     public let dataFolder: DataFolder
-    /// The devices' database connections open at once: at most a few hundred, however many devices
-    /// the scenario has (a device's database opens its file again when its app next uses it).
-    public let connectionPool = SQLiteConnectionPool(capacity: 256)
+    /// The devices' database connections open at once: at most about a thousand, however many
+    /// devices the scenario has (a device's database opens its file again when its app next uses
+    /// it). An idle one costs about 32 KB (its cached pages are freed after each use).
+    public let connectionPool = SQLiteConnectionPool(capacity: 1_024)
     /// The devices' database files while the simulation runs: in memory, written into a kept
     /// ``dataFolder`` when the run ends (nil: SQLite refused the memory folder's VFS; the files are
     /// then on disk from the start).

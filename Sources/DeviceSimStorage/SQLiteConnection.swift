@@ -68,6 +68,28 @@ public final class SQLiteConnection {
         _ = try query(sql, values, maxRows: .max, keepingStatement: true)
     }
 
+    /// Frees the pages the connection's cache holds and no statement uses now (the file keeps them:
+    /// the next read takes them from it again). An idle connection then costs its schema and its
+    /// kept statements: about 32 KB for the friend locator's instead of 49 KB (sqlite3_memory_used).
+    func releaseCachedPages() {
+        guard let handle else { return }
+        sqlite3_db_release_memory(handle)
+    }
+
+    /// Runs `sql`, one or more statements separated by semicolons and without parameters, each
+    /// prepared, run and finalized in turn (none kept): for what a connection runs once, such as
+    /// the pragmas that set it up when it opens.
+    func executeOnce(_ sql: String) throws(SQLiteError) {
+        guard let handle else { throw SQLiteError(code: SQLITE_MISUSE, message: "the database is closed") }
+        let code = sqlite3_exec(handle, sql, nil, nil, nil)
+        guard code == SQLITE_OK else { throw error(code) }
+    }
+
+    /// Runs `sql` once, without keeping its statement, and returns every row.
+    func queryOnce(_ sql: String) throws(SQLiteError) -> [[SQLiteValue]] {
+        try query(sql, [], maxRows: .max, keepingStatement: false)
+    }
+
     /// Runs `sql` and returns every row.
     public func query(_ sql: String, _ values: [SQLiteValue] = []) throws(SQLiteError) -> [[SQLiteValue]] {
         try query(sql, values, maxRows: .max, keepingStatement: true)

@@ -41,6 +41,18 @@ public final class SQLiteDatabase {
     /// The database file as ``files`` names it: its path on disk, its name in a memory folder.
     private var file: String { files.memory == nil ? path : fileName }
     private var corruptFilesSetAside = 0
+    /// Whether the file is in a ``SQLiteMemoryFolder`` (only this database's writes change it then).
+    public var isInMemoryFolder: Bool { files.memory != nil }
+    /// Grows at the end of every write (committed, failed or killed) and whenever the file changes
+    /// other than by a write (a crash image, damage, removal, a corrupt file set aside). A store that
+    /// remembers what its last committed write left in a table can trust that memory while this is
+    /// what it was right after that write (see ``SQLiteDatabase/isInMemoryFolder``: on disk, another
+    /// program may change the file too).
+    public private(set) var revision = 0
+    /// Whether the next write is the one the app is killed in (``killDuringNextWrite()``): a store
+    /// then runs every statement it would run without knowing what the file holds, so the file and
+    /// journal the crash leaves are those of the whole write.
+    public var isNextWriteKilled: Bool { killNextWrite }
 
     /// A database in the file at `path` (created, with its folder, on first use); `now` is the
     /// device's time, for faults that last a while.
@@ -98,6 +110,7 @@ public final class SQLiteDatabase {
     /// in a memory folder) in the memory folder too.
     public func removeFiles() {
         close()
+        revision += 1
         if files.memory != nil {
             for name in [fileName, fileName + "-journal"] + (0..<corruptFilesSetAside).map({ fileName + ".corrupt-\($0 + 1)" }) { files.remove(name) }
         }
@@ -128,6 +141,7 @@ public final class SQLiteDatabase {
     /// out the next time it opens the database.
     public func damageFile() {
         close()
+        revision += 1
         files.overwriteStart(of: file, with: [UInt8](repeating: 0xA5, count: 100))
     }
 
@@ -146,22 +160,22 @@ public final class SQLiteDatabase {
             } else {
                 db = try Self.connection(creatingFolderOf: path)
             }
-            try db.execute("PRAGMA foreign_keys = ON")
-            // A simulated phone's database lives for a run: no fsync on every commit. The rollback
-            // journal is still written before the pages, so a killed app (`do: kill-app`) still
-            // leaves a hot journal that the next open rolls back; only a crash of the machine itself
-            // could lose the last transactions.
-            try db.execute("PRAGMA synchronous = OFF")
-            // The rollback journal is kept in memory: no journal file is created, opened and closed
-            // around every write (a real cost when many devices write at once: see docs/benchmarks.md,
-            // the fleet section). A write that fails still rolls back from it. The one write that must
-            // leave a journal on disk, a kill's, switches to a file journal first (`write`), and a
-            // hot journal left by a kill is rolled back by the next open as before.
-            try db.execute("PRAGMA journal_mode = MEMORY")
+            // Foreign keys on. A simulated phone's database lives for a run: no fsync on every
+            // commit (`synchronous = OFF`). The rollback journal is still written before the pages,
+            // so a killed app (`do: kill-app`) still leaves a hot journal that the next open rolls
+            // back; only a crash of the machine itself could lose the last transactions.
+            // The rollback journal is kept in memory (`journal_mode = MEMORY`): no journal file is
+            // created, opened and closed around every write (a real cost when many devices write at
+            // once: see docs/benchmarks.md, the fleet section). A write that fails still rolls back
+            // from it. The one write that must leave a journal on disk, a kill's, switches to a file
+            // journal first (`write`), and a hot journal left by a kill is rolled back by the next
+            // open as before. Run once per open and not kept: a fleet's pool reopens files often.
+            try db.executeOnce("PRAGMA foreign_keys = ON; PRAGMA synchronous = OFF; PRAGMA journal_mode = MEMORY")
             try migrate(db)
         } catch {
             if [SQLITE_NOTADB, SQLITE_CORRUPT].contains(error.primary) {
                 corruptFilesSetAside += 1
+                revision += 1
                 files.move(file, to: file + ".corrupt-\(corruptFilesSetAside)")
                 files.remove(file + "-journal")
                 throw .corrupt(file: (path as NSString).lastPathComponent, reason: error.message)
@@ -185,7 +199,7 @@ public final class SQLiteDatabase {
     }
 
     private func migrate(_ db: SQLiteConnection) throws(SQLiteError) {
-        let version = Int(try db.query("PRAGMA user_version").first?.first?.int ?? 0)
+        let version = Int(try db.queryOnce("PRAGMA user_version").first?.first?.int ?? 0)
         for (index, statements) in migrations.enumerated() where index >= version {
             try db.transaction { () throws(SQLiteError) in
                 for statement in statements { try db.execute(statement) }
@@ -204,7 +218,10 @@ public final class SQLiteDatabase {
         if faults.take(write: false, at: now()) != nil { throw .readFailed(key: key, reason: "an I/O error while reading the database; try again") }
         let db = try open()
         uses += 1
-        defer { uses -= 1 }
+        defer {
+            uses -= 1
+            if pool != nil { db.releaseCachedPages() }
+        }
         return try run(key) { () throws(SQLiteError) in try body(db) }
     }
 
@@ -214,7 +231,13 @@ public final class SQLiteDatabase {
         let fault = faults.take(write: true, at: now())
         let db = try open()
         uses += 1
-        defer { uses -= 1 }
+        defer {
+            uses -= 1
+            revision += 1
+            // A pooled connection waits idle between its app's writes, most of the time: without
+            // its cached pages it costs about a third less.
+            if pool != nil { db.releaseCachedPages() }
+        }
         if fault == .readOnly { try? db.execute("PRAGMA query_only = ON") }
         defer { if fault == .readOnly { try? db.execute("PRAGMA query_only = OFF") } }
         if killNextWrite {
@@ -252,6 +275,7 @@ public final class SQLiteDatabase {
         let images = names.map { files.contents($0) }
         crashLeftJournal = images[1].map { !$0.isEmpty } ?? false
         close()
+        revision += 1
         for (name, image) in zip(names, images) { files.replace(name, with: image) }
     }
 

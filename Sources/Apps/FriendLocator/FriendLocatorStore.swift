@@ -170,19 +170,36 @@ public final class SQLiteFriendLocatorStore: FriendLocatorStore {
         }
     }
 
+    /// What the last committed save left in `visits` and `outbox`, with the database's
+    /// ``SQLiteDatabase/revision`` right after it (nil: not known, the next save rewrites both).
+    private var written: (revision: Int, visits: [FriendLocatorLocalState.Visit], queued: [FriendLocatorLocalState.Queued])?
+
+    /// Replaces the saved state in one transaction. A table whose rows are the ones the last
+    /// committed save of this store left there, when nothing else changed the file since and the
+    /// rows fit in the table's one page, is left alone: deleting and inserting the same rows again
+    /// would leave the same bytes (SQLite's `secure_delete` clears a page before its rows are
+    /// written again), so the file is byte for byte what rewriting both tables gives, for fewer
+    /// statements. The session row is always written, so every save commits a change as before.
     public func save(_ state: FriendLocatorLocalState) throws(StorageError) {
+        let known = database.isInMemoryFolder && !database.isNextWriteKilled ? written.flatMap { $0.revision == database.revision ? $0 : nil } : nil
+        let keepVisits = known.map { $0.visits == state.visits && Self.fitInOnePage(state.visits) } ?? false
+        let keepQueued = known.map { Self.sameBytes($0.queued, state.queued) && Self.fitInOnePage(state.queued) } ?? false
+        written = nil
         try database.write("friend locator") { db throws(SQLiteError) in
-            try db.execute("DELETE FROM outbox")
-            try db.execute("DELETE FROM visits")
-            for (position, visit) in state.visits.enumerated() {
-                try db.execute(
-                    "INSERT INTO visits (position, hotspot, grp, complete, group_answered) VALUES (?, ?, ?, ?, ?)",
-                    [.integer(Int64(position)), .text(visit.hotspot), SQLiteValue(visit.group), .integer(visit.isComplete ? 1 : 0),
-                     .integer(visit.isGroupAnswered ? 1 : 0)])
+            if !keepQueued { try db.execute("DELETE FROM outbox") }
+            if !keepVisits {
+                try db.execute("DELETE FROM visits")
+                for (position, visit) in state.visits.enumerated() {
+                    try db.execute(
+                        "INSERT INTO visits (position, hotspot, grp, complete, group_answered) VALUES (?, ?, ?, ?, ?)",
+                        [.integer(Int64(position)), .text(visit.hotspot), SQLiteValue(visit.group), .integer(visit.isComplete ? 1 : 0),
+                         .integer(visit.isGroupAnswered ? 1 : 0)])
+                }
             }
             try db.execute(
                 "INSERT OR REPLACE INTO session (id, account, tracking_off) VALUES (1, ?, ?)",
                 [SQLiteValue(state.account), .integer(state.trackingOff ? 1 : 0)])
+            guard !keepQueued else { return }
             for (position, item) in state.queued.enumerated() {
                 try db.execute(
                     """
@@ -195,5 +212,28 @@ public final class SQLiteFriendLocatorStore: FriendLocatorStore {
                      .text(item.location.precision.rawValue), .integer(Int64(item.version)), .integer(Int64(item.attempts))])
             }
         }
+        written = (database.revision, state.visits, state.queued)
+    }
+
+    /// Whether `visits` certainly fit in one 4096-byte page of the `visits` table: then deleting and
+    /// inserting them again frees and takes no page, and leaves other tables' pages alone.
+    static func fitInOnePage(_ visits: [FriendLocatorLocalState.Visit]) -> Bool {
+        visits.count <= 16 && visits.reduce(0) { $0 + $1.hotspot.utf8.count + ($1.group?.utf8.count ?? 0) + 32 } <= 2048
+    }
+
+    /// Whether `a` and `b` are the same rows to the bit (`==` takes 0.0 and -0.0 for one number).
+    static func sameBytes(_ a: [FriendLocatorLocalState.Queued], _ b: [FriendLocatorLocalState.Queued]) -> Bool {
+        a == b && zip(a, b).allSatisfy { first, second in
+            first.location.coordinate?.latitude.bitPattern == second.location.coordinate?.latitude.bitPattern
+                && first.location.coordinate?.longitude.bitPattern == second.location.coordinate?.longitude.bitPattern
+        }
+    }
+
+    /// Whether `queued` certainly fit in one 4096-byte page of the `outbox` table.
+    static func fitInOnePage(_ queued: [FriendLocatorLocalState.Queued]) -> Bool {
+        queued.count <= 16 && queued.reduce(0) { total, item in
+            total + item.requestID.utf8.count + (item.group?.utf8.count ?? 0) + item.location.account.utf8.count
+                + (item.location.hotspot?.utf8.count ?? 0) + 80
+        } <= 2048
     }
 }
