@@ -16,9 +16,12 @@
 /// (``HierarchyArc``, what a query reads) and its tie-breaker and middle in a parallel one
 /// (``HierarchyArcDetail``). A shortcut's `middle` is the rank it bypasses (-1: an edge of the
 /// graph), so a path is unpacked by replacing each shortcut with its two halves.
-/// The 256 highest ranks (the core, where foot queries spent most of their work: the pedestrian
+/// The 128 highest ranks (the core, where foot queries spent most of their work: the pedestrian
 /// squares make it dense) also have a table of their least costs between each other
 /// (``HierarchyCoreTable``): a query stops climbing at the core and joins its two sides by the table.
+/// A larger core makes foot queries faster still (256 ranks: 5.7 µs against 8.7 µs on Helsinki) but
+/// its table (20 bytes a pair of ranks, for each mode) is read, checked and hashed at every cold start:
+/// 256 ranks cost a Helsinki scenario's cold start about 10 %, 128 about 1 %.
 ///
 /// ```swift
 /// let hierarchy = ContractionHierarchy(network.graph(for: .car))
@@ -43,7 +46,7 @@ public struct ContractionHierarchy: Sendable {
     /// How many of the highest ranks ``core`` joins by default. Foot queries on Helsinki, one after
     /// the other (thread CPU a query): 23 µs without a core, 8.7 µs with 128 ranks, 5.7 µs with 256,
     /// 3.5 µs with 512; the table takes 20 bytes per pair of ranks (1.3 MB at 256).
-    static let defaultCoreSize = 256
+    static let defaultCoreSize = 128
 
     /// The number of arcs (the graph's edges and the shortcuts), both lists together.
     public var arcCount: Int { upArcs.count + downArcs.count }

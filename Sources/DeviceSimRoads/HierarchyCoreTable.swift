@@ -11,7 +11,7 @@
 /// search through the core would. Each entry also keeps the arc that reaches it, to unpack a path.
 ///
 /// ```swift
-/// let table = HierarchyCoreTable(hierarchy, size: 256)
+/// let table = HierarchyCoreTable(hierarchy, size: 128)
 /// let steps = table.arcs(from: a, to: b, in: hierarchy)   // the core's arcs from rank a to rank b
 /// ```
 struct HierarchyCoreTable: Sendable {
