@@ -78,22 +78,14 @@ struct CorrelatedShadowing {
         self.root = root
     }
 
-    /// The correlation between two samples `moved` metres and `elapsed` seconds apart.
-    static func correlation(moved: Double, elapsed: Double, environment: RadioEnvironment) -> Double {
-        guard environment.shadowingDistance > 0 else { return 0 }
-        let space = exp(-moved / environment.shadowingDistance)
-        let time = environment.shadowingTime > 0 ? exp(-elapsed / environment.shadowingTime) : 1
-        return space * time
-    }
-
     /// The time factor of the latest correlation computed: a scan's emitters share their elapsed
     /// time, and scans are often one scan interval apart.
     private var latestTimeFactor: (elapsed: Int64, shadowingTime: Double, factor: Double)?
 
-    /// ``correlation(moved:elapsed:environment:)`` between `previous` and a sample at `position`
-    /// at `time`, bit for bit, without the exponentials that are known already: a device standing
-    /// still has moved exactly 0 m (a factor of exactly 1), and the time factor of the latest
-    /// elapsed time is kept.
+    /// The correlation between `previous` and a sample at `position` at `time`: `exp(-d/D) ·
+    /// exp(-t/T)` (0 when `D` is 0; the time factor 1 when `T` is 0), without the exponentials
+    /// that are known already: a device standing still has moved exactly 0 m (a factor of exactly
+    /// 1, as `exp(-0/D)` is), and the time factor of the latest elapsed time is kept.
     private mutating func correlation(from previous: Last, to position: GeoCoordinate, at time: VirtualInstant, environment: RadioEnvironment) -> Double {
         guard environment.shadowingDistance > 0 else { return 0 }
         let space = previous.position == position ? 1 : exp(-previous.position.distance(to: position) / environment.shadowingDistance)
