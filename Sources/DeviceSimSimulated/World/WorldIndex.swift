@@ -50,7 +50,7 @@ public final class WorldIndex: Sendable {
 
     /// The access points of ``World/accessPoints``, in its order (stored: the world's list is made
     /// from its hotspots at each read).
-    public var accessPointsInOrder: [AccessPoint] { accessPointList }
+    var accessPointsInOrder: [AccessPoint] { accessPointList }
 
     /// Calls `body` with every access point whose signal can reach `position`: its index in
     /// ``World/accessPoints``, the access point and its distance.
