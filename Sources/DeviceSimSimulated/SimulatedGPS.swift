@@ -42,6 +42,9 @@ public final class SimulatedGPS: LocationProvider, TickPrefetching {
     /// Whether the sky is hidden right now (a tunnel).
     @exclusivity(unchecked) public private(set) var isSignalLost = false
     @exclusivity(unchecked) private var reportedUnavailable = false
+    /// How many observe fixes (kept here and read every tick: reading the list's own count from this
+    /// module costs a dynamic exclusivity check).
+    @exclusivity(unchecked) private var observerCount = 0
     @exclusivity(unchecked) private var firstFixAt = VirtualInstant.zero
     private let scheduler: EventScheduler
     private let motion: DeviceMotion
@@ -86,7 +89,12 @@ public final class SimulatedGPS: LocationProvider, TickPrefetching {
     }
 
     public func observe(_ observer: @escaping (LocationUpdate) -> Void) -> ObservationToken {
-        observers.add(observer)
+        let subscription = observers.add(observer)
+        observerCount += 1
+        return ObservationToken { [weak self] in
+            subscription.cancel()
+            self?.observerCount -= 1
+        }
     }
 
     /// Switches the receiver on, then delivers one fix per interval. A warm receiver (the default) has
@@ -142,7 +150,7 @@ public final class SimulatedGPS: LocationProvider, TickPrefetching {
         guard !isSignalLost, now >= firstFixAt else { return }
         let state = motion.state(at: now)
         reportedUnavailable = false
-        if observers.isEmpty {
+        if observerCount == 0 {
             // The stream moves on exactly as making the fix would move it.
             pendingFix = PendingFix(instant: now, state: state, noise: random)
             if configuration.noise {

@@ -47,7 +47,13 @@ public final class EventScheduler {
     }
 
     /// The current virtual time.
-    @exclusivity(unchecked) public private(set) var now: VirtualInstant
+    ///
+    /// Read through a getter: its storage is private, so another module cannot inline the read. An
+    /// inlined read (cross-module optimization) brought a dynamic exclusivity check with it, which
+    /// `@exclusivity(unchecked)` does not reach there: a call to `swift_beginAccess` (about 76
+    /// instructions) in every driver's tick.
+    public var now: VirtualInstant { currentInstant }
+    @exclusivity(unchecked) private var currentInstant: VirtualInstant
     /// Bounds that stop a runaway simulation with ``SchedulerError``.
     @exclusivity(unchecked) public var limits: RunLimits
     /// How many events have run so far.
@@ -69,7 +75,7 @@ public final class EventScheduler {
 
     /// Creates a scheduler at ``VirtualInstant/zero``.
     public init(limits: RunLimits = RunLimits()) {
-        self.now = .zero
+        self.currentInstant = .zero
         self.limits = limits
     }
 
@@ -338,7 +344,7 @@ public final class EventScheduler {
             try checkLimits(at: head, startCount: startCount)
             runHead()
         }
-        if deadline > now { now = deadline }
+        if deadline > now { currentInstant = deadline }
     }
 
     /// Runs events for `duration` of virtual time from now.
@@ -374,7 +380,7 @@ public final class EventScheduler {
 
     /// Moves the clock forward to `instant` without running anything (wall-clock driver only).
     func advanceClock(to instant: VirtualInstant) {
-        if instant > now { now = instant }
+        if instant > now { currentInstant = instant }
     }
 
     /// Removes the earliest event from the queue, moves the clock to it and runs it.
@@ -384,7 +390,7 @@ public final class EventScheduler {
         earliestLane.lane = Int.min
         if lane >= 0 { return runTick(removeFirstTick(of: lane)) }
         let entry = queue.removeMin()
-        now = VirtualInstant(nanoseconds: entry.instant)
+        currentInstant = VirtualInstant(nanoseconds: entry.instant)
         eventCount += 1
         switch entry.action {
         case .once(let action): action()
@@ -398,7 +404,7 @@ public final class EventScheduler {
     /// action runs, the next tick's entry keeps the event.
     @inline(__always)
     private func runTick(_ tick: TickEntry) {
-        now = VirtualInstant(nanoseconds: tick.instant)
+        currentInstant = VirtualInstant(nanoseconds: tick.instant)
         eventCount += 1
         if tick.event._withUnsafeGuaranteedRef({ $0.isCancelled }) { return letGo(tick.event) }
         ticksRunning += 1

@@ -53,6 +53,33 @@ import Testing
             }
         }
     }
+
+    @Test func aPackedGridFindsTheSameElementsInTheSameOrder() {
+        let origin = GeoCoordinate(latitude: 52.5, longitude: 13.4)
+        var random = SeededRandomGenerator(seed: 11)
+        var grid = SpatialGrid<Int>(origin: origin, cellSize: 200)
+        for index in 0..<2_000 {
+            grid.insert(index, at: origin.offsetBy(east: random.nextUnit() * 6_000 - 3_000, north: random.nextUnit() * 6_000 - 3_000))
+        }
+        var packed = grid
+        packed.pack()
+        for _ in 0..<60 {
+            // Some centres lie outside the occupied rectangle, where a packed query is clipped.
+            let center = origin.offsetBy(east: random.nextUnit() * 9_000 - 4_500, north: random.nextUnit() * 9_000 - 4_500)
+            for radius in [50.0, 200, 900] {
+                var found: [Int] = []
+                var foundPacked: [Int] = []
+                grid.forEach(within: radius, of: center) { index, _ in found.append(index) }
+                packed.forEach(within: radius, of: center) { index, _ in foundPacked.append(index) }
+                #expect(foundPacked == found)
+            }
+        }
+        // An insert after packing is found too.
+        packed.insert(2_000, at: origin)
+        var nearOrigin: [Int] = []
+        packed.forEach(within: 1, of: origin) { index, _ in nearOrigin.append(index) }
+        #expect(nearOrigin.contains(2_000))
+    }
 }
 
 /// A small world: one hotspot with two access points, three beacons in a fence.

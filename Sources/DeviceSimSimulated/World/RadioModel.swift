@@ -60,36 +60,73 @@ struct CorrelatedShadowing {
         var time: VirtualInstant
     }
 
+    /// An emitter this device has seen: its index in the world, its stream, and its latest sample.
+    private struct Emitter {
+        let index: Int
+        var stream: SeededRandomGenerator
+        var last: Last?
+    }
+
     private let root: SeededRandomGenerator
-    private var streams: [Int: SeededRandomGenerator] = [:]
-    private var last: [Int: Last] = [:]
+    /// The emitters seen, in the order first seen. A device sees a handful: up to
+    /// ``emitterScanLimit`` an emitter is found by a scan of this array, beyond by `slotOfEmitter`.
+    private var emitters: [Emitter] = []
+    private var slotOfEmitter: [Int: Int] = [:]
+    private static var emitterScanLimit: Int { 16 }
 
     init(_ root: SeededRandomGenerator) {
         self.root = root
     }
 
-    /// The correlation between two samples `moved` metres and `elapsed` seconds apart.
-    static func correlation(moved: Double, elapsed: Double, environment: RadioEnvironment) -> Double {
+    /// The time factor of the latest correlation computed: a scan's emitters share their elapsed
+    /// time, and scans are often one scan interval apart.
+    private var latestTimeFactor: (elapsed: Int64, shadowingTime: Double, factor: Double)?
+
+    /// The correlation between `previous` and a sample at `position` at `time`: `exp(-d/D) ·
+    /// exp(-t/T)` (0 when `D` is 0; the time factor 1 when `T` is 0), without the exponentials
+    /// that are known already: a device standing still has moved exactly 0 m (a factor of exactly
+    /// 1, as `exp(-0/D)` is), and the time factor of the latest elapsed time is kept.
+    private mutating func correlation(from previous: Last, to position: GeoCoordinate, at time: VirtualInstant, environment: RadioEnvironment) -> Double {
         guard environment.shadowingDistance > 0 else { return 0 }
-        let space = exp(-moved / environment.shadowingDistance)
-        let time = environment.shadowingTime > 0 ? exp(-elapsed / environment.shadowingTime) : 1
-        return space * time
+        let space = previous.position == position ? 1 : exp(-previous.position.distance(to: position) / environment.shadowingDistance)
+        guard environment.shadowingTime > 0 else { return space }
+        let elapsed = time.nanoseconds &- previous.time.nanoseconds
+        if let latestTimeFactor, latestTimeFactor.elapsed == elapsed, latestTimeFactor.shadowingTime == environment.shadowingTime {
+            return space * latestTimeFactor.factor
+        }
+        let factor = exp(-previous.time.duration(to: time).inSeconds / environment.shadowingTime)
+        latestTimeFactor = (elapsed, environment.shadowingTime, factor)
+        return space * factor
+    }
+
+    /// The slot of the emitter at `index` in `emitters`, added (with its stream split from the
+    /// device's by `identity`) on first sight.
+    private mutating func slot(ofEmitter index: Int, identity: () -> String) -> Int {
+        if emitters.count <= Self.emitterScanLimit {
+            for slot in emitters.indices where emitters[slot].index == index { return slot }
+        } else if let slot = slotOfEmitter[index] {
+            return slot
+        }
+        emitters.append(Emitter(index: index, stream: root.split(identity()), last: nil))
+        if emitters.count > Self.emitterScanLimit {
+            if slotOfEmitter.isEmpty { for (slot, emitter) in emitters.enumerated() { slotOfEmitter[emitter.index] = slot } }
+            slotOfEmitter[index] = emitters.count - 1
+        }
+        return emitters.count - 1
     }
 
     /// The shadowing of the emitter at `index` (named `identity`) seen from `position` at `time`, in dB.
     mutating func next(for index: Int, identity: @autoclosure () -> String, at position: GeoCoordinate, time: VirtualInstant, environment: RadioEnvironment) -> Double {
         let sigma = environment.shadowing
         guard sigma > 0 else { return 0 }
-        var stream = streams[index] ?? root.split(identity())
-        let innovation = stream.nextGaussian(mean: 0, standardDeviation: sigma)
-        streams[index] = stream
+        let slot = slot(ofEmitter: index, identity: identity)
+        let innovation = emitters[slot].stream.nextGaussian(mean: 0, standardDeviation: sigma)
         var value = innovation
-        if let previous = last[index] {
-            let rho = Self.correlation(
-                moved: previous.position.distance(to: position), elapsed: previous.time.duration(to: time).inSeconds, environment: environment)
+        if let previous = emitters[slot].last {
+            let rho = correlation(from: previous, to: position, at: time, environment: environment)
             if rho > 0 { value = rho * previous.value + (1 - rho * rho).squareRoot() * innovation }
         }
-        last[index] = Last(value: value, position: position, time: time)
+        emitters[slot].last = Last(value: value, position: position, time: time)
         return value
     }
 }

@@ -113,18 +113,48 @@ public final class SimulatedWiFi: WiFiRadio, TickPrefetching {
     /// One scan at `position`: every access point in reach, its RSSI with shadowing (clipped at
     /// ``RadioEnvironment/wifiShadowingBound``), strongest first.
     private func scan(at position: GeoCoordinate, time: VirtualInstant) -> [WiFiScanResult] {
+        updateAccessPointsInReach(of: position)
         var results: [WiFiScanResult] = []
         let environment = world.world.radio
-        world.accessPoints(near: position) { index, accessPoint, distance in
-            let fade = shadowing.next(for: index, identity: accessPoint.bssid, at: position, time: time, environment: environment)
-            let bound = environment.wifiShadowingBound
-            let rssi = RadioModel.wifiRSSI(transmitPower: accessPoint.transmitPower, distance: distance, environment: environment)
-                + min(max(fade, -bound), bound)
-            if rssi >= environment.wifiSensitivity {
-                results.append(WiFiScanResult(ssid: accessPoint.ssid, bssid: accessPoint.bssid, rssi: (rssi * 10).rounded() / 10, channel: accessPoint.channel))
+        let bound = environment.wifiShadowingBound
+        world.accessPointsInOrder.withUnsafeBufferPointer { accessPoints in
+            for inReach in accessPointsInReach {
+                let fade = shadowing.next(for: inReach.index, identity: accessPoints[inReach.index].bssid, at: position, time: time, environment: environment)
+                let rssi = inReach.meanRSSI + min(max(fade, -bound), bound)
+                if rssi >= environment.wifiSensitivity {
+                    results.append(WiFiScanResult(
+                        ssid: accessPoints[inReach.index].ssid, bssid: accessPoints[inReach.index].bssid, rssi: (rssi * 10).rounded() / 10,
+                        channel: accessPoints[inReach.index].channel))
+                }
             }
         }
         results.sort { ($0.rssi, $1.bssid) > ($1.rssi, $0.bssid) }
         return results
+    }
+
+    /// An access point in reach of the last position scanned from: its index in
+    /// ``World/accessPoints`` and its mean RSSI there.
+    private struct AccessPointInReach {
+        let index: Int
+        let meanRSSI: Double
+    }
+
+    /// The access points in reach of `accessPointsInReachPosition`, in the world index's order: a
+    /// device standing still scans from the same position scan after scan and skips the lookup.
+    @exclusivity(unchecked) private var accessPointsInReach: [AccessPointInReach] = []
+    @exclusivity(unchecked) private var accessPointsInReachPosition: GeoCoordinate?
+
+    private func updateAccessPointsInReach(of position: GeoCoordinate) {
+        guard position != accessPointsInReachPosition else { return }
+        accessPointsInReachPosition = position
+        accessPointsInReach.removeAll(keepingCapacity: true)
+        let environment = world.world.radio
+        // Into a list, not through a closure that captures the radio (it would retain it).
+        var found: [(index: Int, transmitPower: Double, distance: Double)] = []
+        world.accessPoints(near: position) { index, accessPoint, distance in found.append((index, accessPoint.transmitPower, distance)) }
+        for (index, transmitPower, distance) in found {
+            accessPointsInReach.append(AccessPointInReach(
+                index: index, meanRSSI: RadioModel.wifiRSSI(transmitPower: transmitPower, distance: distance, environment: environment)))
+        }
     }
 }

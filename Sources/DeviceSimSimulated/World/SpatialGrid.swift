@@ -28,6 +28,26 @@ public struct SpatialGrid<Element: Sendable>: Sendable {
     private let metresPerDegreeLongitude: Double
     private static var metresPerDegreeLatitude: Double { 111_195 }
     private var cells: [Cell: [(element: Element, position: GeoCoordinate)]] = [:]
+    /// The cells laid out in one array once ``pack()`` was called (nil before, after an insert, and
+    /// for a grid whose occupied cells span too many cells to lay out).
+    private var packed: PackedCells?
+
+    /// The cells of the rectangle around the occupied ones, row by row: every entry in one array,
+    /// ordered by cell (row, then column) and within a cell by insertion, and where each cell's
+    /// entries start. A query reads a row of cells as one run of entries, with no hashing.
+    private struct PackedCells: Sendable {
+        let minimumX: Int
+        let minimumY: Int
+        let width: Int
+        let height: Int
+        /// Where the entries of cell (x, y) start in `entries`: at `starts[(y - minimumY) * width + (x - minimumX)]`;
+        /// the last element is `entries.count`.
+        let starts: [Int32]
+        let entries: [(element: Element, position: GeoCoordinate)]
+    }
+
+    /// The most cells a packed grid lays out (a world of scattered emitters keeps its table of cells).
+    private static var maximumPackedCells: Int { 1 << 20 }
 
     /// Creates an empty grid.
     public init(origin: GeoCoordinate, cellSize: Double) {
@@ -47,6 +67,43 @@ public struct SpatialGrid<Element: Sendable>: Sendable {
     /// Adds `element` at `position`.
     public mutating func insert(_ element: Element, at position: GeoCoordinate) {
         cells[cell(position), default: []].append((element, position))
+        packed = nil
+    }
+
+    /// Lays the cells out in one array for queries (see ``PackedCells``), once every element is in:
+    /// queries then find the same elements in the same order without hashing a cell each. A grid
+    /// whose occupied cells span more than a million cells stays as it is.
+    ///
+    /// ```swift
+    /// for (index, beacon) in beacons.enumerated() { grid.insert(index, at: beacon.position) }
+    /// grid.pack()
+    /// ```
+    public mutating func pack() {
+        packed = nil
+        guard let first = cells.keys.first else { return }
+        var (minimumX, maximumX, minimumY, maximumY) = (Int(first.x), Int(first.x), Int(first.y), Int(first.y))
+        for cell in cells.keys {
+            minimumX = min(minimumX, Int(cell.x))
+            maximumX = max(maximumX, Int(cell.x))
+            minimumY = min(minimumY, Int(cell.y))
+            maximumY = max(maximumY, Int(cell.y))
+        }
+        let width = maximumX - minimumX + 1
+        let height = maximumY - minimumY + 1
+        let count = cells.values.reduce(0) { $0 + $1.count }
+        guard width <= Self.maximumPackedCells / height, count < Int(Int32.max) else { return }
+        var starts: [Int32] = []
+        starts.reserveCapacity(width * height + 1)
+        var entries: [(element: Element, position: GeoCoordinate)] = []
+        entries.reserveCapacity(count)
+        for y in minimumY...maximumY {
+            for x in minimumX...maximumX {
+                starts.append(Int32(entries.count))
+                if let cellEntries = cells[Cell(x: Int32(x), y: Int32(y))] { entries.append(contentsOf: cellEntries) }
+            }
+        }
+        starts.append(Int32(entries.count))
+        packed = PackedCells(minimumX: minimumX, minimumY: minimumY, width: width, height: height, starts: starts, entries: entries)
     }
 
     /// Calls `body` with every element within `radius` metres of `center` and its distance, in a fixed
@@ -63,6 +120,26 @@ public struct SpatialGrid<Element: Sendable>: Sendable {
     /// the same cell can keep these candidates and check only their distances.
     public func forEachCandidate(within radius: Double, ofCell middle: Cell, _ body: (Element, GeoCoordinate) -> Void) {
         let reach = Int32(clamping: Int((radius / cellSize).rounded(.up)))
+        if let packed {
+            // The columns of the query's rows that lie in the packed rectangle: each row's cells are
+            // one run of entries.
+            let lowestX = max(Int(middle.x) - Int(reach), packed.minimumX) - packed.minimumX
+            let highestX = min(Int(middle.x) + Int(reach), packed.minimumX + packed.width - 1) - packed.minimumX
+            let lowestY = max(Int(middle.y) - Int(reach), packed.minimumY) - packed.minimumY
+            let highestY = min(Int(middle.y) + Int(reach), packed.minimumY + packed.height - 1) - packed.minimumY
+            guard lowestX <= highestX, lowestY <= highestY else { return }
+            packed.starts.withUnsafeBufferPointer { starts in
+                packed.entries.withUnsafeBufferPointer { entries in
+                    for row in lowestY...highestY {
+                        let first = row * packed.width
+                        for position in Int(starts[first + lowestX])..<Int(starts[first + highestX + 1]) {
+                            body(entries[position].element, entries[position].position)
+                        }
+                    }
+                }
+            }
+            return
+        }
         for y in (middle.y &- reach)...(middle.y &+ reach) {
             for x in (middle.x &- reach)...(middle.x &+ reach) {
                 guard let entries = cells[Cell(x: x, y: y)] else { continue }

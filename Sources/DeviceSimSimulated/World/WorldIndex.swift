@@ -38,6 +38,8 @@ public final class WorldIndex: Sendable {
         for (index, accessPoint) in accessPointList.enumerated() { accessPoints.insert(index, at: accessPoint.position) }
         var beacons = SpatialGrid<Int>(origin: origin, cellSize: max(beaconReach, 10))
         for (index, beacon) in world.beacons.enumerated() { beacons.insert(index, at: beacon.position) }
+        accessPoints.pack()
+        beacons.pack()
         accessPointGrid = accessPoints
         beaconGrid = beacons
         let names = Set(world.beacons.compactMap(\.fence)).sorted()
@@ -45,6 +47,10 @@ public final class WorldIndex: Sendable {
         fenceNames = names
         beaconFences = world.beacons.map { $0.fence.flatMap { rank[$0] } }
     }
+
+    /// The access points of ``World/accessPoints``, in its order (stored: the world's list is made
+    /// from its hotspots at each read).
+    var accessPointsInOrder: [AccessPoint] { accessPointList }
 
     /// Calls `body` with every access point whose signal can reach `position`: its index in
     /// ``World/accessPoints``, the access point and its distance.
@@ -69,7 +75,12 @@ public final class WorldIndex: Sendable {
             beaconGrid.forEachCandidate(within: beaconReach, ofCell: cell) { index, position in found.beacons.append((index, position)) }
             candidates = found
         }
+        // A beacon farther north or south than the reach is out of it: the great-circle distance is
+        // at least the difference of latitudes (in radians) times the radius. Checked first, with a
+        // margin far beyond rounding, it spares the haversine of about a third of the candidates.
+        let reachInLatitude = beaconReach / GeoCoordinate.earthRadius * (180 / .pi) * (1 + 1e-6) + 1e-9
         for (index, beaconPosition) in candidates!.beacons {
+            if abs(beaconPosition.latitude - position.latitude) > reachInLatitude { continue }
             let distance = position.distance(to: beaconPosition)
             if distance <= beaconReach, distance <= beaconRanges[index] { body(index, distance) }
         }
