@@ -154,44 +154,100 @@ struct SegmentIndex: Sendable {
         let slack = 1 + 4 * k * (limit + 1) / GeoCoordinate.earthRadius + 1e-9
         let limitInPlane = limit * slack
         // Cells nearest first: a segment's nearest point lies in one of its cells, so once a cell's
-        // own nearest point is beyond what can still win, no later cell holds the winner.
-        var cells: [(distance: Double, cell: Int)] = []
-        cells.reserveCapacity((lastRow - firstRow + 1) * (lastColumn - firstColumn + 1))
-        for row in firstRow...lastRow {
-            let low = south + Double(row) * cellLatitude
-            let dy = max(low - position.latitude, position.latitude - (low + cellLatitude), 0) * metresPerDegree
-            for column in firstColumn...lastColumn {
-                let left = west + Double(column) * cellLongitude
-                let dx = max(left - position.longitude, position.longitude - (left + cellLongitude), 0) * east
-                // Shaved a little against rounding: a cell is only ever visited too early.
-                let distance = (dx * dx + dy * dy).squareRoot() * (1 - 1e-9)
-                if distance <= limitInPlane { cells.append((distance, row * columns + column)) }
+        // own nearest point is beyond what can still win, no later cell holds the winner. The cells
+        // (25 or so for 100 m) are ranked on the stack, by insertion (the order a stable sort gives).
+        let cellCount = (lastRow - firstRow + 1) * (lastColumn - firstColumn + 1)
+        return withUnsafeTemporaryAllocation(of: (distance: Double, cell: Int).self, capacity: cellCount) { cells in
+            var ranked = 0
+            for row in firstRow...lastRow {
+                let low = south + Double(row) * cellLatitude
+                let dy = max(low - position.latitude, position.latitude - (low + cellLatitude), 0) * metresPerDegree
+                for column in firstColumn...lastColumn {
+                    let left = west + Double(column) * cellLongitude
+                    let dx = max(left - position.longitude, position.longitude - (left + cellLongitude), 0) * east
+                    // Shaved a little against rounding: a cell is only ever visited too early.
+                    let distance = (dx * dx + dy * dy).squareRoot() * (1 - 1e-9)
+                    guard distance <= limitInPlane else { continue }
+                    var slot = ranked
+                    while slot > 0, distance < cells[slot - 1].distance {
+                        cells[slot] = cells[slot - 1]
+                        slot -= 1
+                    }
+                    cells[slot] = (distance, row * columns + column)
+                    ranked += 1
+                }
             }
+            return nearest(to: position, in: UnsafeBufferPointer(rebasing: cells[..<ranked]), limit: limit, limitInPlane: limitInPlane,
+                           slack: slack, east: east, north: metresPerDegree, surfaceOnly: surfaceOnly)
         }
-        cells.sort { $0.distance < $1.distance }
-        var bestInPlane = Double.infinity
-        var best: Hit?
-        for (cellDistance, cell) in cells {
-            guard cellDistance <= bestInPlane * slack else { break }
-            for entry in Int(cellStarts[cell])..<Int(cellStarts[cell + 1]) {
-                let index = Int(cellSegments[entry])
-                if surfaceOnly, segments[index].isOffTheSurface { continue }
-                let inPlane = planeDistance(of: index, to: position, east: east, north: metresPerDegree)
-                guard inPlane <= limitInPlane, inPlane <= bestInPlane * slack else { continue }
-                let hit = nearestPoint(of: index, to: position, east: east, north: metresPerDegree)
-                guard hit.distance <= limit else { continue }
-                bestInPlane = min(bestInPlane, inPlane)
-                if best == nil || hit.distance < best!.distance || (hit.distance == best!.distance && index < best!.segment) { best = hit }
+    }
+
+    /// The walk of ``nearest(to:within:surfaceOnly:)`` over `cells` (nearest first). Candidates are
+    /// ranked in the plane; those that may still win wait in a few slots on the stack, and the great-
+    /// circle distance is taken at the end for the ones still within `slack` of the best in the plane
+    /// (one haversine for the winner, more only for near ties). A candidate whose great-circle
+    /// distance is over `limit` may lower the best in the plane: it only drops candidates farther
+    /// still, which are over `limit` too.
+    private func nearest(
+        to position: GeoCoordinate, in cells: UnsafeBufferPointer<(distance: Double, cell: Int)>, limit: Double, limitInPlane: Double,
+        slack: Double, east: Double, north: Double, surfaceOnly: Bool
+    ) -> Hit? {
+        let slotCount = 16
+        return withUnsafeTemporaryAllocation(of: (inPlane: Double, segment: Int).self, capacity: slotCount) { waiting in
+            var waitingCount = 0
+            var bestInPlane = Double.infinity
+            var best: Hit?
+            /// Takes the great-circle distance of the waiting candidates still within `slack` of the best.
+            func settle() {
+                for slot in 0..<waitingCount where waiting[slot].inPlane <= bestInPlane * slack {
+                    let index = waiting[slot].segment
+                    let hit = nearestPoint(of: index, to: position, east: east, north: north)
+                    guard hit.distance <= limit else { continue }
+                    if best == nil || hit.distance < best!.distance || (hit.distance == best!.distance && index < best!.segment) { best = hit }
+                }
+                waitingCount = 0
             }
+            segments.withUnsafeBufferPointer { segments in
+                coordinates.withUnsafeBufferPointer { coordinates in
+                    cellStarts.withUnsafeBufferPointer { cellStarts in
+                        cellSegments.withUnsafeBufferPointer { cellSegments in
+                            for (cellDistance, cell) in cells {
+                                guard cellDistance <= bestInPlane * slack else { break }
+                                for entry in Int(cellStarts[cell])..<Int(cellStarts[cell + 1]) {
+                                    let index = Int(cellSegments[entry])
+                                    let segment = segments[index]
+                                    if surfaceOnly, segment.isOffTheSurface { continue }
+                                    let inPlane = Self.planeDistance(from: coordinates[Int(segment.a)], to: coordinates[Int(segment.b)],
+                                                                     position: position, east: east, north: north)
+                                    guard inPlane <= limitInPlane, inPlane <= bestInPlane * slack else { continue }
+                                    bestInPlane = min(bestInPlane, inPlane)
+                                    if waitingCount == slotCount {
+                                        // Make room: drop those the best has left behind, else settle them all.
+                                        var kept = 0
+                                        for slot in 0..<waitingCount where waiting[slot].inPlane <= bestInPlane * slack {
+                                            waiting[kept] = waiting[slot]
+                                            kept += 1
+                                        }
+                                        waitingCount = kept
+                                        if waitingCount == slotCount { settle() }
+                                    }
+                                    waiting[waitingCount] = (inPlane, index)
+                                    waitingCount += 1
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            settle()
+            return best
         }
-        return best
     }
 
     /// The distance in the local plane around `position` (metres `east` and `north` per degree) from
-    /// the position to the nearest point of segment `index`.
-    private func planeDistance(of index: Int, to position: GeoCoordinate, east: Double, north: Double) -> Double {
-        let segment = segments[index]
-        let p = coordinates[Int(segment.a)], q = coordinates[Int(segment.b)]
+    /// the position to the nearest point of the segment from `p` to `q`.
+    @inline(__always)
+    private static func planeDistance(from p: GeoCoordinate, to q: GeoCoordinate, position: GeoCoordinate, east: Double, north: Double) -> Double {
         let px = (p.longitude - position.longitude) * east, py = (p.latitude - position.latitude) * north
         let qx = (q.longitude - position.longitude) * east, qy = (q.latitude - position.latitude) * north
         let dx = qx - px, dy = qy - py
