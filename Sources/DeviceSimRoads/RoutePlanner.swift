@@ -218,24 +218,53 @@ public struct RoutePlanner {
             speeds.append(along.speed)
             return (along.seconds, along.metres)
         }
-        let graph = search.graph
         let departure = from.departures[path.source], arrival = to.arrivals[path.target]
-        var metres = departure.metres + arrival.metres
-        points.reserveCapacity(points.count + path.nodes.count + 2)
-        speeds.reserveCapacity(speeds.count + path.nodes.count + 2)
-        points.append(graph.coordinates[Int(path.nodes[0])])
-        speeds.append(departure.speed)
-        // Each edge's length was measured when the graph was built (the same haversine).
-        for (a, b) in zip(path.nodes, path.nodes.dropFirst()) {
-            let edge = graph.edge(from: a, to: b)!
-            let length = graph.edgeMetres[edge], seconds = graph.edgeSeconds[edge]
-            metres += length
-            points.append(graph.coordinates[Int(b)])
-            speeds.append(seconds > 0 ? length / seconds : 0)
-        }
+        // The path's points are written in place: room for them first, then one pass over the path.
+        let firstPoint = points.count, firstSpeed = speeds.count, count = path.nodes.count
+        points.append(contentsOf: repeatElement(GeoCoordinate(latitude: 0, longitude: 0), count: count))
+        speeds.append(contentsOf: repeatElement(0, count: count))
+        let metres = Self.writeGeometry(of: path.nodes, on: search.graph, startMetres: departure.metres + arrival.metres, startSpeed: departure.speed,
+                                        points: &points, at: firstPoint, speeds: &speeds, at: firstSpeed)
         points.append(to.point)
         speeds.append(arrival.speed)
         return (path.seconds, metres)
+    }
+
+    /// Writes the points of `nodes` (a path on `graph`) over `points` from `pointIndex` on, with the
+    /// speed on the way to each over `speeds` from `speedIndex` on (`startSpeed` to the first; both
+    /// arrays hold room for them already); returns `startMetres` plus the path's length, added edge
+    /// by edge in travel order. Each edge's length was measured when the graph was built (the same
+    /// haversine); between two nodes the first (fastest) edge counts, as the searches count it.
+    private static func writeGeometry(
+        of nodes: [Int32], on graph: RoadGraph, startMetres: Double, startSpeed: Double,
+        points: inout [GeoCoordinate], at pointIndex: Int, speeds: inout [Double], at speedIndex: Int
+    ) -> Double {
+        precondition(!nodes.isEmpty && pointIndex >= 0 && speedIndex >= 0 && pointIndex + nodes.count <= points.count && speedIndex + nodes.count <= speeds.count,
+                     "room for the path's points and speeds")
+        var metres = startMetres
+        nodes.withUnsafeBufferPointer { nodes in
+        graph.coordinates.withUnsafeBufferPointer { coordinates in
+        graph.edgeStarts.withUnsafeBufferPointer { starts in
+        graph.edgeTargets.withUnsafeBufferPointer { targets in
+        graph.edgeMetres.withUnsafeBufferPointer { lengths in
+        graph.edgeSeconds.withUnsafeBufferPointer { times in
+        points.withUnsafeMutableBufferPointer { points in
+        speeds.withUnsafeMutableBufferPointer { speeds in
+            points[pointIndex] = coordinates[Int(nodes[0])]
+            speeds[speedIndex] = startSpeed
+            for step in 1..<nodes.count {
+                let a = Int(nodes[step - 1]), b = nodes[step]
+                var edge = Int(starts[a])
+                let end = Int(starts[a + 1])
+                while edge < end, targets[edge] != b { edge += 1 }
+                precondition(edge < end, "a path's consecutive nodes are joined by an edge")
+                let length = lengths[edge], seconds = times[edge]
+                metres += length
+                points[pointIndex + step] = coordinates[Int(b)]
+                speeds[speedIndex + step] = seconds > 0 ? length / seconds : 0
+            }
+        }}}}}}}}
+        return metres
     }
 
     /// A leg's travel time from `from`'s position to `to`'s as ``route(from:through:order:)`` plans

@@ -217,8 +217,16 @@ struct SegmentIndex: Sendable {
                                     let index = Int(cellSegments[entry])
                                     let segment = segments[index]
                                     if surfaceOnly, segment.isOffTheSurface { continue }
-                                    let inPlane = Self.planeDistance(from: coordinates[Int(segment.a)], to: coordinates[Int(segment.b)],
-                                                                     position: position, east: east, north: north)
+                                    let p = coordinates[Int(segment.a)], q = coordinates[Int(segment.b)]
+                                    let px = (p.longitude - position.longitude) * east, py = (p.latitude - position.latitude) * north
+                                    let qx = (q.longitude - position.longitude) * east, qy = (q.latitude - position.latitude) * north
+                                    // Most candidates are dropped here, by the distance to the segment's box (no division,
+                                    // no square root): never more than the distance to the segment, and the bound is
+                                    // widened well past rounding, so a candidate dropped would fail the test below too.
+                                    let boxX = max(min(px, qx), -max(px, qx), 0), boxY = max(min(py, qy), -max(py, qy), 0)
+                                    let bound = min(limitInPlane, bestInPlane * slack) * (1 + 1e-9) + 1e-6
+                                    guard boxX * boxX + boxY * boxY <= bound * bound else { continue }
+                                    let inPlane = Self.planeDistance(px: px, py: py, qx: qx, qy: qy)
                                     guard inPlane <= limitInPlane, inPlane <= bestInPlane * slack else { continue }
                                     bestInPlane = min(bestInPlane, inPlane)
                                     if waitingCount == slotCount {
@@ -244,12 +252,10 @@ struct SegmentIndex: Sendable {
         }
     }
 
-    /// The distance in the local plane around `position` (metres `east` and `north` per degree) from
-    /// the position to the nearest point of the segment from `p` to `q`.
+    /// The distance in the local plane around a position from the position to the nearest point of
+    /// the segment from `(px, py)` to `(qx, qy)` (metres east and north of the position).
     @inline(__always)
-    private static func planeDistance(from p: GeoCoordinate, to q: GeoCoordinate, position: GeoCoordinate, east: Double, north: Double) -> Double {
-        let px = (p.longitude - position.longitude) * east, py = (p.latitude - position.latitude) * north
-        let qx = (q.longitude - position.longitude) * east, qy = (q.latitude - position.latitude) * north
+    private static func planeDistance(px: Double, py: Double, qx: Double, qy: Double) -> Double {
         let dx = qx - px, dy = qy - py
         let squared = dx * dx + dy * dy
         let fraction = squared > 0 ? min(max(-(px * dx + py * dy) / squared, 0), 1) : 0
