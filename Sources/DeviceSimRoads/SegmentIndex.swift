@@ -155,41 +155,39 @@ struct SegmentIndex: Sendable {
         let limitInPlane = limit * slack
         // Cells nearest first: a segment's nearest point lies in one of its cells, so once a cell's
         // own nearest point is beyond what can still win, no later cell holds the winner. The cells
-        // (25 or so for 100 m) are ranked on the stack, by insertion (the order a stable sort gives).
+        // within reach (17 or so for 100 m) are listed on the stack with their squared distances, and
+        // the walk takes the nearest left each time (it stops after 2-5 on Helsinki).
         let cellCount = (lastRow - firstRow + 1) * (lastColumn - firstColumn + 1)
-        return withUnsafeTemporaryAllocation(of: (distance: Double, cell: Int).self, capacity: cellCount) { cells in
-            var ranked = 0
+        // Widened well past rounding: a cell a little beyond the limit may be listed, never one within.
+        let reach = limitInPlane * (1 + 1e-6)
+        return withUnsafeTemporaryAllocation(of: (squaredDistance: Double, cell: Int).self, capacity: cellCount) { cells in
+            var listed = 0
             for row in firstRow...lastRow {
                 let low = south + Double(row) * cellLatitude
                 let dy = max(low - position.latitude, position.latitude - (low + cellLatitude), 0) * metresPerDegree
                 for column in firstColumn...lastColumn {
                     let left = west + Double(column) * cellLongitude
                     let dx = max(left - position.longitude, position.longitude - (left + cellLongitude), 0) * east
-                    // Shaved a little against rounding: a cell is only ever visited too early.
-                    let distance = (dx * dx + dy * dy).squareRoot() * (1 - 1e-9)
-                    guard distance <= limitInPlane else { continue }
-                    var slot = ranked
-                    while slot > 0, distance < cells[slot - 1].distance {
-                        cells[slot] = cells[slot - 1]
-                        slot -= 1
-                    }
-                    cells[slot] = (distance, row * columns + column)
-                    ranked += 1
+                    let squared = dx * dx + dy * dy
+                    guard squared <= reach * reach else { continue }
+                    cells[listed] = (squared, row * columns + column)
+                    listed += 1
                 }
             }
-            return nearest(to: position, in: UnsafeBufferPointer(rebasing: cells[..<ranked]), limit: limit, limitInPlane: limitInPlane,
+            return nearest(to: position, in: UnsafeMutableBufferPointer(rebasing: cells[..<listed]), limit: limit, limitInPlane: limitInPlane,
                            slack: slack, east: east, north: metresPerDegree, surfaceOnly: surfaceOnly)
         }
     }
 
-    /// The walk of ``nearest(to:within:surfaceOnly:)`` over `cells` (nearest first). Candidates are
-    /// ranked in the plane; those that may still win wait in a few slots on the stack, and the great-
-    /// circle distance is taken at the end for the ones still within `slack` of the best in the plane
-    /// (one haversine for the winner, more only for near ties). A candidate whose great-circle
+    /// The walk of ``nearest(to:within:surfaceOnly:)`` over `cells` (in any order: taken nearest
+    /// first, reordered in place). Candidates are ranked in the plane; those that may still win wait
+    /// in a few slots on the stack, and the great-circle distance is taken at the end for the ones
+    /// still within `slack` of the best in the plane (one haversine for the winner, more only for
+    /// near ties). A candidate whose great-circle
     /// distance is over `limit` may lower the best in the plane: it only drops candidates farther
     /// still, which are over `limit` too.
     private func nearest(
-        to position: GeoCoordinate, in cells: UnsafeBufferPointer<(distance: Double, cell: Int)>, limit: Double, limitInPlane: Double,
+        to position: GeoCoordinate, in cells: UnsafeMutableBufferPointer<(squaredDistance: Double, cell: Int)>, limit: Double, limitInPlane: Double,
         slack: Double, east: Double, north: Double, surfaceOnly: Bool
     ) -> Hit? {
         let slotCount = 16
@@ -211,7 +209,14 @@ struct SegmentIndex: Sendable {
                 coordinates.withUnsafeBufferPointer { coordinates in
                     cellStarts.withUnsafeBufferPointer { cellStarts in
                         cellSegments.withUnsafeBufferPointer { cellSegments in
-                            for (cellDistance, cell) in cells {
+                            for next in cells.indices {
+                                // The nearest cell left (ties in any order: the winner does not depend on it).
+                                var closest = next
+                                for other in next + 1..<cells.count where cells[other].squaredDistance < cells[closest].squaredDistance { closest = other }
+                                cells.swapAt(next, closest)
+                                let cell = cells[next].cell
+                                // Shaved a little against rounding: a cell is only ever visited too early.
+                                let cellDistance = cells[next].squaredDistance.squareRoot() * (1 - 1e-9)
                                 guard cellDistance <= bestInPlane * slack else { break }
                                 for entry in Int(cellStarts[cell])..<Int(cellStarts[cell + 1]) {
                                     let index = Int(cellSegments[entry])
