@@ -183,9 +183,8 @@ struct SegmentIndex: Sendable {
     /// first, reordered in place). Candidates are ranked in the plane; those that may still win wait
     /// in a few slots on the stack, and the great-circle distance is taken at the end for the ones
     /// still within `slack` of the best in the plane (one haversine for the winner, more only for
-    /// near ties). A candidate whose great-circle
-    /// distance is over `limit` may lower the best in the plane: it only drops candidates farther
-    /// still, which are over `limit` too.
+    /// near ties). A candidate whose great-circle distance is over `limit` may lower the best in the
+    /// plane: it only drops candidates farther still, which are over `limit` too.
     private func nearest(
         to position: GeoCoordinate, in cells: UnsafeMutableBufferPointer<(squaredDistance: Double, cell: Int)>, limit: Double, limitInPlane: Double,
         slack: Double, east: Double, north: Double, surfaceOnly: Bool
