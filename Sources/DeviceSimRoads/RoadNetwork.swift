@@ -190,13 +190,18 @@ public struct RoadNetwork: Sendable {
     /// the graph's largest strongly connected component.
     static func anchors(of segment: SegmentIndex.Segment, fraction: Double, length: Double, graph: RoadGraph, splits: TurnSplits) -> (departures: [RoadJoin.Anchor], arrivals: [RoadJoin.Anchor]) {
         var departures: [RoadJoin.Anchor] = [], arrivals: [RoadJoin.Anchor] = []
-        for (from, to, seconds, share) in [(segment.a, segment.b, segment.forward, fraction), (segment.b, segment.a, segment.backward, 1 - fraction)] where seconds.isFinite {
+        /// The anchors of travel along the segment from `from` to `to` (`share` of it behind the point).
+        func add(from: Int32, to: Int32, seconds: Double, share: Double) {
+            guard seconds.isFinite else { return }
             let entered = splits.entry(to: to, from: from)
             if graph.isRoutable[Int(entered)] { departures.append(.init(node: entered, seconds: (1 - share) * seconds, metres: (1 - share) * length, speed: seconds > 0 ? length / seconds : 0)) }
-            for source in splits.representatives(of: from) where graph.isRoutable[Int(source)] && graph.seconds(from: source, to: entered) != nil {
+            splits.forEachRepresentative(of: from) { source in
+                guard graph.isRoutable[Int(source)], graph.seconds(from: source, to: entered) != nil else { return }
                 arrivals.append(.init(node: source, seconds: share * seconds, metres: share * length, speed: seconds > 0 ? length / seconds : 0))
             }
         }
+        add(from: segment.a, to: segment.b, seconds: segment.forward, share: fraction)
+        add(from: segment.b, to: segment.a, seconds: segment.backward, share: 1 - fraction)
         return (departures, arrivals)
     }
 

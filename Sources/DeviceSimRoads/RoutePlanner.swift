@@ -130,6 +130,11 @@ public struct RoutePlanner {
     private var search: RouteSearch
     /// Legs, when the graph has its contraction hierarchy.
     private var hierarchySearch: HierarchySearch?
+    /// Whether the mode has any street to join.
+    private let hasRoads: Bool
+    /// A leg's departures and arrivals as the searches take them, kept between calls (no arrays
+    /// made per leg).
+    private var sources: [RouteSearch.Endpoint] = [], targets: [RouteSearch.Endpoint] = []
 
     /// A planner for `mode` on `network`.
     public init(network: RoadNetwork, mode: TravelMode) {
@@ -138,14 +143,7 @@ public struct RoutePlanner {
         let graph = network.graph(for: mode)
         search = RouteSearch(graph)
         hierarchySearch = graph.hasHierarchy ? HierarchySearch(graph) : nil
-    }
-
-    /// One leg's travel between two join points: its time, and its points after the first join
-    /// point with the speed on the way to each.
-    private struct Travel {
-        var seconds: Double
-        var metres: Double
-        var points: [(GeoCoordinate, Double)]
+        hasRoads = !network.segments(for: mode).segments.isEmpty
     }
 
     /// The fastest route from `start` through `stops`; `startName` names the start in failures (the
@@ -154,10 +152,11 @@ public struct RoutePlanner {
         from start: GeoCoordinate, through stops: [RouteStop], order: Order = .given, startName: String = "start"
     ) -> Result<RoadRoute, RoutingFailure> {
         guard !stops.isEmpty else { return .failure(.noStops) }
-        guard !network.segments(for: mode).segments.isEmpty else { return .failure(.noRoads(mode)) }
+        guard hasRoads else { return .failure(.noRoads(mode)) }
         let limit = Self.maximumJoinDistance
         guard let first = network.join(start, for: mode, within: limit) else { return .failure(.noStreetNearby(place: startName, limit: limit, mode: mode)) }
         var joins: [RoadJoin] = []
+        joins.reserveCapacity(stops.count)
         for stop in stops {
             guard let join = network.join(stop.coordinate, for: mode, within: limit) else { return .failure(.noStreetNearby(place: stop.name, limit: limit, mode: mode)) }
             joins.append(join)
@@ -171,9 +170,13 @@ public struct RoutePlanner {
             }
         }
         let offRoad = Self.offRoadSpeed(mode)
-        var points = [start]
-        var speeds: [Double] = []
+        var points: [GeoCoordinate] = [], speeds: [Double] = []
+        // A leg on foot across Helsinki unpacks to some hundred nodes: room for them at once.
+        points.reserveCapacity(128)
+        speeds.reserveCapacity(128)
+        points.append(start)
         var legs: [RoadRoute.Leg] = []
+        legs.reserveCapacity(sequence.count)
         var from = (name: startName, join: first)
         for index in sequence {
             let stop = stops[index], end = joins[index]
@@ -184,12 +187,10 @@ public struct RoutePlanner {
                 speeds.append(offRoad)
                 legs.append(.init(stop: stop, seconds: metres / offRoad, metres: metres))
             } else {
-                guard let travel = travel(from: from.join, to: end) else { return .failure(.unreachable(from: from.name, to: stop.name, mode: mode)) }
                 points.append(from.join.point)
                 speeds.append(offRoad)
-                for (point, speed) in travel.points {
-                    points.append(point)
-                    speeds.append(speed)
+                guard let travel = travel(from: from.join, to: end, points: &points, speeds: &speeds) else {
+                    return .failure(.unreachable(from: from.name, to: stop.name, mode: mode))
                 }
                 points.append(stop.coordinate)
                 speeds.append(offRoad)
@@ -201,34 +202,69 @@ public struct RoutePlanner {
     }
 
     /// The fastest travel from join point `from` to join point `to` (different points): along their
-    /// common segment, or out of `from`'s segment, over the graph and into `to`'s; nil when `to`
-    /// cannot be reached.
-    private mutating func travel(from: RoadJoin, to: RoadJoin) -> Travel? {
-        var best: Travel?
-        if let along = from.alongSegment(to: to) {
-            best = Travel(seconds: along.seconds, metres: along.metres, points: [(to.point, along.speed)])
-        }
-        let sources = from.departures.map { RouteSearch.Endpoint(node: $0.node, seconds: $0.seconds) }
-        let targets = to.arrivals.map { RouteSearch.Endpoint(node: $0.node, seconds: $0.seconds) }
+    /// common segment, or out of `from`'s segment, over the graph and into `to`'s; its seconds and
+    /// metres, with its points after `from`'s join point (and the speed on the way to each) appended
+    /// to `points` and `speeds`; nil (nothing appended) when `to` cannot be reached.
+    private mutating func travel(from: RoadJoin, to: RoadJoin, points: inout [GeoCoordinate], speeds: inout [Double]) -> (seconds: Double, metres: Double)? {
+        let along = from.alongSegment(to: to)
+        sources.removeAll(keepingCapacity: true)
+        targets.removeAll(keepingCapacity: true)
+        for departure in from.departures { sources.append(RouteSearch.Endpoint(node: departure.node, seconds: departure.seconds)) }
+        for arrival in to.arrivals { targets.append(RouteSearch.Endpoint(node: arrival.node, seconds: arrival.seconds)) }
         let found = hierarchySearch != nil ? hierarchySearch?.fastestPath(from: sources, to: targets) : search.fastestPath(from: sources, to: targets)
-        if let path = found, best == nil || path.seconds < best!.seconds {
-            let graph = search.graph
-            let departure = from.departures[path.source], arrival = to.arrivals[path.target]
-            var metres = departure.metres + arrival.metres
-            var points: [(GeoCoordinate, Double)] = []
-            points.reserveCapacity(path.nodes.count + 1)
-            points.append((graph.coordinates[Int(path.nodes[0])], departure.speed))
-            // Each edge's length was measured when the graph was built (the same haversine).
-            for (a, b) in zip(path.nodes, path.nodes.dropFirst()) {
-                let edge = graph.edge(from: a, to: b)!
-                let length = graph.edgeMetres[edge], seconds = graph.edgeSeconds[edge]
-                metres += length
-                points.append((graph.coordinates[Int(b)], seconds > 0 ? length / seconds : 0))
-            }
-            points.append((to.point, arrival.speed))
-            best = Travel(seconds: path.seconds, metres: metres, points: points)
+        guard let path = found, along == nil || path.seconds < along!.seconds else {
+            guard let along else { return nil }
+            points.append(to.point)
+            speeds.append(along.speed)
+            return (along.seconds, along.metres)
         }
-        return best
+        let departure = from.departures[path.source], arrival = to.arrivals[path.target]
+        // The path's points are written in place: room for them first, then one pass over the path.
+        let firstPoint = points.count, firstSpeed = speeds.count, count = path.nodes.count
+        points.append(contentsOf: repeatElement(GeoCoordinate(latitude: 0, longitude: 0), count: count))
+        speeds.append(contentsOf: repeatElement(0, count: count))
+        let metres = Self.writeGeometry(of: path.nodes, on: search.graph, startMetres: departure.metres + arrival.metres, startSpeed: departure.speed,
+                                        points: &points, at: firstPoint, speeds: &speeds, at: firstSpeed)
+        points.append(to.point)
+        speeds.append(arrival.speed)
+        return (path.seconds, metres)
+    }
+
+    /// Writes the points of `nodes` (a path on `graph`) over `points` from `pointIndex` on, with the
+    /// speed on the way to each over `speeds` from `speedIndex` on (`startSpeed` to the first; both
+    /// arrays hold room for them already); returns `startMetres` plus the path's length, added edge
+    /// by edge in travel order. Each edge's length was measured when the graph was built (the same
+    /// haversine); between two nodes the first (fastest) edge counts, as the searches count it.
+    private static func writeGeometry(
+        of nodes: [Int32], on graph: RoadGraph, startMetres: Double, startSpeed: Double,
+        points: inout [GeoCoordinate], at pointIndex: Int, speeds: inout [Double], at speedIndex: Int
+    ) -> Double {
+        precondition(!nodes.isEmpty && pointIndex >= 0 && speedIndex >= 0 && pointIndex + nodes.count <= points.count && speedIndex + nodes.count <= speeds.count,
+                     "room for the path's points and speeds")
+        var metres = startMetres
+        nodes.withUnsafeBufferPointer { nodes in
+        graph.coordinates.withUnsafeBufferPointer { coordinates in
+        graph.edgeStarts.withUnsafeBufferPointer { starts in
+        graph.edgeTargets.withUnsafeBufferPointer { targets in
+        graph.edgeMetres.withUnsafeBufferPointer { lengths in
+        graph.edgeSeconds.withUnsafeBufferPointer { times in
+        points.withUnsafeMutableBufferPointer { points in
+        speeds.withUnsafeMutableBufferPointer { speeds in
+            points[pointIndex] = coordinates[Int(nodes[0])]
+            speeds[speedIndex] = startSpeed
+            for step in 1..<nodes.count {
+                let a = Int(nodes[step - 1]), b = nodes[step]
+                var edge = Int(starts[a])
+                let end = Int(starts[a + 1])
+                while edge < end, targets[edge] != b { edge += 1 }
+                precondition(edge < end, "a path's consecutive nodes are joined by an edge")
+                let length = lengths[edge], seconds = times[edge]
+                metres += length
+                points[pointIndex + step] = coordinates[Int(b)]
+                speeds[speedIndex + step] = seconds > 0 ? length / seconds : 0
+            }
+        }}}}}}}}
+        return metres
     }
 
     /// A leg's travel time from `from`'s position to `to`'s as ``route(from:through:order:)`` plans

@@ -154,46 +154,112 @@ struct SegmentIndex: Sendable {
         let slack = 1 + 4 * k * (limit + 1) / GeoCoordinate.earthRadius + 1e-9
         let limitInPlane = limit * slack
         // Cells nearest first: a segment's nearest point lies in one of its cells, so once a cell's
-        // own nearest point is beyond what can still win, no later cell holds the winner.
-        var cells: [(distance: Double, cell: Int)] = []
-        cells.reserveCapacity((lastRow - firstRow + 1) * (lastColumn - firstColumn + 1))
-        for row in firstRow...lastRow {
-            let low = south + Double(row) * cellLatitude
-            let dy = max(low - position.latitude, position.latitude - (low + cellLatitude), 0) * metresPerDegree
-            for column in firstColumn...lastColumn {
-                let left = west + Double(column) * cellLongitude
-                let dx = max(left - position.longitude, position.longitude - (left + cellLongitude), 0) * east
-                // Shaved a little against rounding: a cell is only ever visited too early.
-                let distance = (dx * dx + dy * dy).squareRoot() * (1 - 1e-9)
-                if distance <= limitInPlane { cells.append((distance, row * columns + column)) }
+        // own nearest point is beyond what can still win, no later cell holds the winner. The cells
+        // within reach (17 or so for 100 m) are listed on the stack with their squared distances, and
+        // the walk takes the nearest left each time (it stops after 2-5 on Helsinki).
+        let cellCount = (lastRow - firstRow + 1) * (lastColumn - firstColumn + 1)
+        // Widened well past rounding: a cell a little beyond the limit may be listed, never one within.
+        let reach = limitInPlane * (1 + 1e-6)
+        return withUnsafeTemporaryAllocation(of: (squaredDistance: Double, cell: Int).self, capacity: cellCount) { cells in
+            var listed = 0
+            for row in firstRow...lastRow {
+                let low = south + Double(row) * cellLatitude
+                let dy = max(low - position.latitude, position.latitude - (low + cellLatitude), 0) * metresPerDegree
+                for column in firstColumn...lastColumn {
+                    let left = west + Double(column) * cellLongitude
+                    let dx = max(left - position.longitude, position.longitude - (left + cellLongitude), 0) * east
+                    let squared = dx * dx + dy * dy
+                    guard squared <= reach * reach else { continue }
+                    cells[listed] = (squared, row * columns + column)
+                    listed += 1
+                }
             }
+            return nearest(to: position, in: UnsafeMutableBufferPointer(rebasing: cells[..<listed]), limit: limit, limitInPlane: limitInPlane,
+                           slack: slack, east: east, north: metresPerDegree, surfaceOnly: surfaceOnly)
         }
-        cells.sort { $0.distance < $1.distance }
-        var bestInPlane = Double.infinity
-        var best: Hit?
-        for (cellDistance, cell) in cells {
-            guard cellDistance <= bestInPlane * slack else { break }
-            for entry in Int(cellStarts[cell])..<Int(cellStarts[cell + 1]) {
-                let index = Int(cellSegments[entry])
-                if surfaceOnly, segments[index].isOffTheSurface { continue }
-                let inPlane = planeDistance(of: index, to: position, east: east, north: metresPerDegree)
-                guard inPlane <= limitInPlane, inPlane <= bestInPlane * slack else { continue }
-                let hit = nearestPoint(of: index, to: position, east: east, north: metresPerDegree)
-                guard hit.distance <= limit else { continue }
-                bestInPlane = min(bestInPlane, inPlane)
-                if best == nil || hit.distance < best!.distance || (hit.distance == best!.distance && index < best!.segment) { best = hit }
-            }
-        }
-        return best
     }
 
-    /// The distance in the local plane around `position` (metres `east` and `north` per degree) from
-    /// the position to the nearest point of segment `index`.
-    private func planeDistance(of index: Int, to position: GeoCoordinate, east: Double, north: Double) -> Double {
-        let segment = segments[index]
-        let p = coordinates[Int(segment.a)], q = coordinates[Int(segment.b)]
-        let px = (p.longitude - position.longitude) * east, py = (p.latitude - position.latitude) * north
-        let qx = (q.longitude - position.longitude) * east, qy = (q.latitude - position.latitude) * north
+    /// The walk of ``nearest(to:within:surfaceOnly:)`` over `cells` (in any order: taken nearest
+    /// first, reordered in place). Candidates are ranked in the plane; those that may still win wait
+    /// in a few slots on the stack, and the great-circle distance is taken at the end for the ones
+    /// still within `slack` of the best in the plane (one haversine for the winner, more only for
+    /// near ties). A candidate whose great-circle distance is over `limit` may lower the best in the
+    /// plane: it only drops candidates farther still, which are over `limit` too.
+    private func nearest(
+        to position: GeoCoordinate, in cells: UnsafeMutableBufferPointer<(squaredDistance: Double, cell: Int)>, limit: Double, limitInPlane: Double,
+        slack: Double, east: Double, north: Double, surfaceOnly: Bool
+    ) -> Hit? {
+        let slotCount = 16
+        return withUnsafeTemporaryAllocation(of: (inPlane: Double, segment: Int).self, capacity: slotCount) { waiting in
+            var waitingCount = 0
+            var bestInPlane = Double.infinity
+            var best: Hit?
+            /// Takes the great-circle distance of the waiting candidates still within `slack` of the best.
+            func settle() {
+                for slot in 0..<waitingCount where waiting[slot].inPlane <= bestInPlane * slack {
+                    let index = waiting[slot].segment
+                    let hit = nearestPoint(of: index, to: position, east: east, north: north)
+                    guard hit.distance <= limit else { continue }
+                    if best == nil || hit.distance < best!.distance || (hit.distance == best!.distance && index < best!.segment) { best = hit }
+                }
+                waitingCount = 0
+            }
+            segments.withUnsafeBufferPointer { segments in
+                coordinates.withUnsafeBufferPointer { coordinates in
+                    cellStarts.withUnsafeBufferPointer { cellStarts in
+                        cellSegments.withUnsafeBufferPointer { cellSegments in
+                            for next in cells.indices {
+                                // The nearest cell left (ties in any order: the winner does not depend on it).
+                                var closest = next
+                                for other in next + 1..<cells.count where cells[other].squaredDistance < cells[closest].squaredDistance { closest = other }
+                                cells.swapAt(next, closest)
+                                let cell = cells[next].cell
+                                // Shaved a little against rounding: a cell is only ever visited too early.
+                                let cellDistance = cells[next].squaredDistance.squareRoot() * (1 - 1e-9)
+                                guard cellDistance <= bestInPlane * slack else { break }
+                                for entry in Int(cellStarts[cell])..<Int(cellStarts[cell + 1]) {
+                                    let index = Int(cellSegments[entry])
+                                    let segment = segments[index]
+                                    if surfaceOnly, segment.isOffTheSurface { continue }
+                                    let p = coordinates[Int(segment.a)], q = coordinates[Int(segment.b)]
+                                    let px = (p.longitude - position.longitude) * east, py = (p.latitude - position.latitude) * north
+                                    let qx = (q.longitude - position.longitude) * east, qy = (q.latitude - position.latitude) * north
+                                    // Most candidates are dropped here, by the distance to the segment's box (no division,
+                                    // no square root): never more than the distance to the segment, and the bound is
+                                    // widened well past rounding, so a candidate dropped would fail the test below too.
+                                    let boxX = max(min(px, qx), -max(px, qx), 0), boxY = max(min(py, qy), -max(py, qy), 0)
+                                    let bound = min(limitInPlane, bestInPlane * slack) * (1 + 1e-9) + 1e-6
+                                    guard boxX * boxX + boxY * boxY <= bound * bound else { continue }
+                                    let inPlane = Self.planeDistance(px: px, py: py, qx: qx, qy: qy)
+                                    guard inPlane <= limitInPlane, inPlane <= bestInPlane * slack else { continue }
+                                    bestInPlane = min(bestInPlane, inPlane)
+                                    if waitingCount == slotCount {
+                                        // Make room: drop those the best has left behind, else settle them all.
+                                        var kept = 0
+                                        for slot in 0..<waitingCount where waiting[slot].inPlane <= bestInPlane * slack {
+                                            waiting[kept] = waiting[slot]
+                                            kept += 1
+                                        }
+                                        waitingCount = kept
+                                        if waitingCount == slotCount { settle() }
+                                    }
+                                    waiting[waitingCount] = (inPlane, index)
+                                    waitingCount += 1
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            settle()
+            return best
+        }
+    }
+
+    /// The distance in the local plane around a position from the position to the nearest point of
+    /// the segment from `(px, py)` to `(qx, qy)` (metres east and north of the position).
+    @inline(__always)
+    private static func planeDistance(px: Double, py: Double, qx: Double, qy: Double) -> Double {
         let dx = qx - px, dy = qy - py
         let squared = dx * dx + dy * dy
         let fraction = squared > 0 ? min(max(-(px * dx + py * dy) / squared, 0), 1) : 0

@@ -35,10 +35,18 @@ struct TurnSplits: Sendable {
     static func key(via: Int32, from: Int32) -> Int64 { Int64(via) << 32 | Int64(from) }
 
     /// The node a car is at after driving from `from` to `to`.
-    func entry(to: Int32, from: Int32) -> Int32 { copies[Self.key(via: to, from: from)] ?? to }
+    func entry(to: Int32, from: Int32) -> Int32 { copies.isEmpty ? to : copies[Self.key(via: to, from: from)] ?? to }
 
     /// The nodes standing for original node `node`: itself and its copies.
     func representatives(of node: Int32) -> [Int32] { [node] + (copiesOf[node] ?? []) }
+
+    /// Calls `body` with each node standing for original node `node`, as ``representatives(of:)``
+    /// lists them (itself, then its copies), without making the list.
+    func forEachRepresentative(of node: Int32, _ body: (Int32) -> Void) {
+        body(node)
+        guard !copiesOf.isEmpty, let copies = copiesOf[node] else { return }
+        for copy in copies { body(copy) }
+    }
 
     /// The original node of `node` (itself unless it is a copy).
     func original(of node: Int32) -> Int32 { Int(node) < originalCount ? node : originals[Int(node) - originalCount] }

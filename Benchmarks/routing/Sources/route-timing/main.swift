@@ -6,8 +6,9 @@
 // For each mode, random positions in the extract's box are paired (seeded) and a pair kept when it
 // routes. Each kept pair is routed once untimed, then timed 5 times through `RoutePlanner.route` and
 // 5 times through the search alone (`HierarchySearch.fastestPath`, the contraction hierarchy's
-// query, between the same join points' departures and arrivals), interleaved; the median of each pair's 5 runs is kept. Printed: the
-// medians over pairs, and the median of the per-pair ratio route / search.
+// query, between the same join points' departures and arrivals), interleaved; the median of each pair's 5 runs is kept. Then
+// both positions' joins alone (`RoadNetwork.join`, what route() does before its search), 5 times. Printed: the medians over
+// pairs, the median of the per-pair ratio route / search, and the joins' median (part of what route() adds to its search).
 import DeviceSimRoads
 import Foundation
 import RandomPairs
@@ -32,7 +33,7 @@ if let names = pairs.moreArguments.first {
 for mode in modes {
     var planner = RoutePlanner(network: network, mode: mode)
     var search = HierarchySearch(network.graph(for: mode))
-    var routeTimes: [Double] = [], searchTimes: [Double] = [], ratios: [Double] = []
+    var routeTimes: [Double] = [], searchTimes: [Double] = [], ratios: [Double] = [], joinTimes: [Double] = []
     var attempts = 0
     while routeTimes.count < pairCount, attempts < pairCount * 20 {
         attempts += 1
@@ -53,9 +54,17 @@ for mode in modes {
             _ = search.fastestPath(from: sources, to: targets)
             alone.append(microseconds(begin.duration(to: clock.now)))
         }
+        var joins: [Double] = []
+        for _ in 0..<5 {
+            let begin = clock.now
+            _ = network.join(a, for: mode, within: RoutePlanner.maximumJoinDistance)
+            _ = network.join(b, for: mode, within: RoutePlanner.maximumJoinDistance)
+            joins.append(microseconds(begin.duration(to: clock.now)))
+        }
+        joinTimes.append(median(joins))
         routeTimes.append(median(route))
         searchTimes.append(median(alone))
         ratios.append(median(route) / median(alone))
     }
-    print("\(mode.rawValue): \(routeTimes.count) pairs; RoutePlanner.route median \(String(format: "%.1f", median(routeTimes))) µs, search alone median \(String(format: "%.1f", median(searchTimes))) µs; route / search: ratio of medians \(String(format: "%.2f", median(routeTimes) / median(searchTimes))), median per-pair ratio \(String(format: "%.2f", median(ratios)))")
+    print("\(mode.rawValue): \(routeTimes.count) pairs; RoutePlanner.route median \(String(format: "%.1f", median(routeTimes))) µs, search alone median \(String(format: "%.1f", median(searchTimes))) µs; route / search: ratio of medians \(String(format: "%.2f", median(routeTimes) / median(searchTimes))), median per-pair ratio \(String(format: "%.2f", median(ratios))); both joins alone median \(String(format: "%.1f", median(joinTimes))) µs")
 }
