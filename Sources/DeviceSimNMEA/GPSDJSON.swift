@@ -256,6 +256,19 @@ struct UncheckedBytes {
         }
     }
 
+    /// The digits of `whole`, from 0 to 999.
+    @inline(__always)
+    private mutating func wholeBelowThousand(_ whole: Int) {
+        if whole < 10 {
+            byte(UInt8(truncatingIfNeeded: whole) &+ 0x30)
+        } else if whole < 100 {
+            pair(whole)
+        } else {
+            byte(UInt8(truncatingIfNeeded: whole / 100) &+ 0x30)
+            pair(whole % 100)
+        }
+    }
+
     /// ``number(_:decimals:)`` with one decimal, the same bytes. Whole numbers below 1000 (most
     /// satellite elevations, azimuths and signal strengths) are written here, inline, with `.0`
     /// stored as one pair; the rest go to ``number(_:decimals:)``.
@@ -266,15 +279,7 @@ struct UncheckedBytes {
             // `Int(value)` has): the value is whole when taking 2^52 off again gives it back.
             let shifted = value + 0x1p52
             if shifted - 0x1p52 == value {
-                let whole = Int(truncatingIfNeeded: shifted.bitPattern &- (0x1p52 as Double).bitPattern)
-                if whole < 10 {
-                    byte(UInt8(truncatingIfNeeded: whole) &+ 0x30)
-                } else if whole < 100 {
-                    pair(whole)
-                } else {
-                    byte(UInt8(truncatingIfNeeded: whole / 100) &+ 0x30)
-                    pair(whole % 100)
-                }
+                wholeBelowThousand(Int(truncatingIfNeeded: shifted.bitPattern &- (0x1p52 as Double).bitPattern))
                 UnsafeMutableRawPointer(base + count).storeBytes(of: 0x302E as UInt16, as: UInt16.self)  // ".0"
                 count &+= 2
                 return
@@ -292,14 +297,7 @@ struct UncheckedBytes {
             // their digits, the point and zeros. Minus zero is written as zero, as below.
             let whole = Int(value)
             if Double(whole) == value {
-                if whole < 10 {
-                    byte(UInt8(truncatingIfNeeded: whole) &+ 0x30)
-                } else if whole < 100 {
-                    pair(whole)
-                } else {
-                    byte(UInt8(truncatingIfNeeded: whole / 100) &+ 0x30)
-                    pair(whole % 100)
-                }
+                wholeBelowThousand(whole)
                 if decimals > 0 {
                     byte(0x2E)
                     zeros(decimals)
