@@ -25,6 +25,9 @@ public struct HierarchySearch {
     /// Its hierarchy.
     public let hierarchy: ContractionHierarchy
     private var forward: Side, backward: Side
+    /// The up arcs from the meeting rank down to the forward side's endpoint, as a path is unpacked
+    /// (kept between queries).
+    private var climbed: [(from: Int32, to: Int32, middle: Int32)] = []
 
     /// Nodes taken from the queues by the last query (a measure of its work).
     public private(set) var settledCount = 0
@@ -239,20 +242,32 @@ public struct HierarchySearch {
     /// The fastest path from any of `sources` to any of `targets`, counting each endpoint's own
     /// seconds; nil when none of the targets can be reached (or either list is empty).
     public mutating func fastestPath(from sources: [RouteSearch.Endpoint], to targets: [RouteSearch.Endpoint]) -> RouteSearch.Path? {
+        var nodes: [Int32] = []
+        guard let ends = fastestPath(from: sources, to: targets, into: &nodes) else { return nil }
+        let seconds = graph.seconds(along: nodes, after: sources[ends.source].seconds) + targets[ends.target].seconds
+        return RouteSearch.Path(seconds: seconds, nodes: nodes, source: ends.source, target: ends.target)
+    }
+
+    /// The fastest path as ``fastestPath(from:to:)`` finds it, its nodes written over `nodes` (a
+    /// buffer the caller keeps between queries), without summing its seconds (for a caller that
+    /// walks the path's edges anyway); which of `sources` and `targets` it starts and ends at, nil
+    /// (`nodes` emptied) when none of the targets can be reached.
+    mutating func fastestPath(from sources: [RouteSearch.Endpoint], to targets: [RouteSearch.Endpoint], into nodes: inout [Int32]) -> (source: Int, target: Int)? {
+        nodes.removeAll(keepingCapacity: true)
         guard let meeting = search(from: sources, to: targets) else { return nil }
         let h = hierarchy
         // Up from the source to the meeting rank, then down to the target.
-        var upward: [(from: Int32, to: Int32, middle: Int32)] = []
+        climbed.removeAll(keepingCapacity: true)
         var rank = meeting.rank
         while forward.reachedBy[Int(rank)] >= 0 {
             let arc = Int(forward.reachedBy[Int(rank)])
             let from = h.upSource(ofArc: arc)
-            upward.append((from, rank, h.upDetails[arc].middle))
+            climbed.append((from, rank, h.upDetails[arc].middle))
             rank = from
         }
         let source = Int(forward.origins[Int(rank)])
-        var nodes: [Int32] = [h.nodes[Int(rank)]]
-        for step in upward.reversed() { h.unpack(from: step.from, to: step.to, middle: step.middle, into: &nodes) }
+        nodes.append(h.nodes[Int(rank)])
+        for step in climbed.reversed() { h.unpack(from: step.from, to: step.to, middle: step.middle, into: &nodes) }
         // Through the core when the sides meet by its table.
         if meeting.exit != meeting.rank {
             for step in h.core.arcs(from: meeting.rank, to: meeting.exit, in: h) { h.unpack(from: step.from, to: step.to, middle: step.middle, into: &nodes) }
@@ -264,9 +279,7 @@ public struct HierarchySearch {
             h.unpack(from: rank, to: to, middle: h.downDetails[arc].middle, into: &nodes)
             rank = to
         }
-        let target = Int(backward.origins[Int(rank)])
-        let seconds = graph.seconds(along: nodes, after: sources[source].seconds) + targets[target].seconds
-        return RouteSearch.Path(seconds: seconds, nodes: nodes, source: source, target: target)
+        return (source, Int(backward.origins[Int(rank)]))
     }
 
     /// The bidirectional upward search: the least total cost, the rank where the forward side ends

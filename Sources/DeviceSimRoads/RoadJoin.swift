@@ -41,12 +41,53 @@ public struct RoadJoin: Sendable, Hashable {
     /// Where routes reach the point from.
     public var arrivals: [Anchor]
 
+    /// The join without its anchors.
+    var segmentJoin: SegmentJoin {
+        SegmentJoin(position: position, point: point, distance: distance, segment: segment, fraction: fraction, length: length,
+                    forwardSeconds: forwardSeconds, backwardSeconds: backwardSeconds)
+    }
+
+    /// `join` with its anchors.
+    init(_ join: SegmentJoin, departures: [Anchor], arrivals: [Anchor]) {
+        (position, point, distance, segment, fraction, length) = (join.position, join.point, join.distance, join.segment, join.fraction, join.length)
+        (forwardSeconds, backwardSeconds, self.departures, self.arrivals) = (join.forwardSeconds, join.backwardSeconds, departures, arrivals)
+    }
+
     /// Whether `other` is the same point of the same segment.
-    public func isAtSamePoint(as other: RoadJoin) -> Bool { segment == other.segment && fraction == other.fraction }
+    public func isAtSamePoint(as other: RoadJoin) -> Bool { segmentJoin.isAtSamePoint(as: other.segmentJoin) }
 
     /// The travel along the segment straight from this point to `other` on the same segment, if the
     /// mode may go that way: (seconds, metres, speed m/s).
     public func alongSegment(to other: RoadJoin) -> (seconds: Double, metres: Double, speed: Double)? {
+        segmentJoin.alongSegment(to: other.segmentJoin)
+    }
+}
+
+/// Where a position joins a mode's roads, as a ``RoadJoin`` without its anchors (nothing on the
+/// heap): what ``RoutePlanner`` keeps of each stop, taking a join's anchors only for the legs that
+/// leave or reach it (``RoadNetwork/forEachAnchor(of:fraction:length:graph:splits:departure:arrival:)``).
+struct SegmentJoin {
+    /// The position.
+    var position: GeoCoordinate
+    /// The point of the street it joins.
+    var point: GeoCoordinate
+    /// Metres from the position to the point.
+    var distance: Double
+    /// The segment (an index of the network's segments for the mode).
+    var segment: Int
+    /// Where the point is along the segment (0 at its first node, 1 at its last).
+    var fraction: Double
+    /// The segment's length, metres.
+    var length: Double
+    /// Seconds along the whole segment forward and backward (infinity: closed that way).
+    var forwardSeconds: Double, backwardSeconds: Double
+
+    /// Whether `other` is the same point of the same segment.
+    func isAtSamePoint(as other: SegmentJoin) -> Bool { segment == other.segment && fraction == other.fraction }
+
+    /// The travel along the segment straight from this point to `other` on the same segment, if the
+    /// mode may go that way: (seconds, metres, speed m/s).
+    func alongSegment(to other: SegmentJoin) -> (seconds: Double, metres: Double, speed: Double)? {
         guard segment == other.segment else { return nil }
         let share = other.fraction - fraction
         let seconds = share >= 0 ? forwardSeconds : backwardSeconds

@@ -190,19 +190,30 @@ public struct RoadNetwork: Sendable {
     /// the graph's largest strongly connected component.
     static func anchors(of segment: SegmentIndex.Segment, fraction: Double, length: Double, graph: RoadGraph, splits: TurnSplits) -> (departures: [RoadJoin.Anchor], arrivals: [RoadJoin.Anchor]) {
         var departures: [RoadJoin.Anchor] = [], arrivals: [RoadJoin.Anchor] = []
+        forEachAnchor(of: segment, fraction: fraction, length: length, graph: graph, splits: splits,
+                      departure: { departures.append($0) }, arrival: { arrivals.append($0) })
+        return (departures, arrivals)
+    }
+
+    /// Calls `departure` with each anchor ``anchors(of:fraction:length:graph:splits:)`` lists as a
+    /// departure and `arrival` with each it lists as an arrival, in its order, without making the lists.
+    @inline(__always)
+    static func forEachAnchor(
+        of segment: SegmentIndex.Segment, fraction: Double, length: Double, graph: RoadGraph, splits: TurnSplits,
+        departure: (RoadJoin.Anchor) -> Void, arrival: (RoadJoin.Anchor) -> Void
+    ) {
         /// The anchors of travel along the segment from `from` to `to` (`share` of it behind the point).
         func add(from: Int32, to: Int32, seconds: Double, share: Double) {
             guard seconds.isFinite else { return }
             let entered = splits.entry(to: to, from: from)
-            if graph.isRoutable[Int(entered)] { departures.append(.init(node: entered, seconds: (1 - share) * seconds, metres: (1 - share) * length, speed: seconds > 0 ? length / seconds : 0)) }
+            if graph.isRoutable[Int(entered)] { departure(.init(node: entered, seconds: (1 - share) * seconds, metres: (1 - share) * length, speed: seconds > 0 ? length / seconds : 0)) }
             splits.forEachRepresentative(of: from) { source in
-                guard graph.isRoutable[Int(source)], graph.seconds(from: source, to: entered) != nil else { return }
-                arrivals.append(.init(node: source, seconds: share * seconds, metres: share * length, speed: seconds > 0 ? length / seconds : 0))
+                guard graph.isRoutable[Int(source)], graph.edge(from: source, to: entered) != nil else { return }
+                arrival(.init(node: source, seconds: share * seconds, metres: share * length, speed: seconds > 0 ? length / seconds : 0))
             }
         }
         add(from: segment.a, to: segment.b, seconds: segment.forward, share: fraction)
         add(from: segment.b, to: segment.a, seconds: segment.backward, share: 1 - fraction)
-        return (departures, arrivals)
     }
 
     /// Builds each mode's contraction hierarchy now (if it was not read from a prepared file), so
@@ -242,12 +253,9 @@ public struct RoadNetwork: Sendable {
     /// is none.
     public func join(_ position: GeoCoordinate, for mode: TravelMode, within limit: Double) -> RoadJoin? {
         let index = segments(for: mode)
-        guard let hit = index.nearest(to: position, within: limit, surfaceOnly: true) ?? index.nearest(to: position, within: limit) else { return nil }
-        let segment = index.segments[hit.segment]
-        let length = coordinates[Int(segment.a)].distance(to: coordinates[Int(segment.b)])
-        let anchors = Self.anchors(of: segment, fraction: hit.fraction, length: length, graph: graph(for: mode), splits: splits(for: mode))
-        return RoadJoin(position: position, point: hit.point, distance: hit.distance, segment: hit.segment, fraction: hit.fraction, length: length,
-                        forwardSeconds: segment.forward, backwardSeconds: segment.backward, departures: anchors.departures, arrivals: anchors.arrivals)
+        guard let join = index.join(position, within: limit) else { return nil }
+        let anchors = Self.anchors(of: index.segments[join.segment], fraction: join.fraction, length: join.length, graph: graph(for: mode), splits: splits(for: mode))
+        return RoadJoin(join, departures: anchors.departures, arrivals: anchors.arrivals)
     }
 
     /// The node of `mode`'s graph nearest `position` (in its largest strongly connected component),

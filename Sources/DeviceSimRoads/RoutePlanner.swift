@@ -130,11 +130,15 @@ public struct RoutePlanner {
     private var search: RouteSearch
     /// Legs, when the graph has its contraction hierarchy.
     private var hierarchySearch: HierarchySearch?
-    /// Whether the mode has any street to join.
-    private let hasRoads: Bool
-    /// A leg's departures and arrivals as the searches take them, kept between calls (no arrays
-    /// made per leg).
+    /// The segments positions join, and the graph's turn copies, for the mode.
+    private let segmentIndex: SegmentIndex, splits: TurnSplits
+    /// Where the stops of a call join the street, kept between calls.
+    private var joins: [SegmentJoin] = []
+    /// A leg's departures and arrivals as the searches take them and the anchors they come from,
+    /// and the nodes of its path, kept between calls (no arrays made per leg).
     private var sources: [RouteSearch.Endpoint] = [], targets: [RouteSearch.Endpoint] = []
+    private var departures: [RoadJoin.Anchor] = [], arrivals: [RoadJoin.Anchor] = []
+    private var pathNodes: [Int32] = []
 
     /// A planner for `mode` on `network`.
     public init(network: RoadNetwork, mode: TravelMode) {
@@ -143,7 +147,8 @@ public struct RoutePlanner {
         let graph = network.graph(for: mode)
         search = RouteSearch(graph)
         hierarchySearch = graph.hasHierarchy ? HierarchySearch(graph) : nil
-        hasRoads = !network.segments(for: mode).segments.isEmpty
+        segmentIndex = network.segments(for: mode)
+        splits = network.splits(for: mode)
     }
 
     /// The fastest route from `start` through `stops`; `startName` names the start in failures (the
@@ -152,19 +157,19 @@ public struct RoutePlanner {
         from start: GeoCoordinate, through stops: [RouteStop], order: Order = .given, startName: String = "start"
     ) -> Result<RoadRoute, RoutingFailure> {
         guard !stops.isEmpty else { return .failure(.noStops) }
-        guard hasRoads else { return .failure(.noRoads(mode)) }
+        guard !segmentIndex.segments.isEmpty else { return .failure(.noRoads(mode)) }
         let limit = Self.maximumJoinDistance
-        guard let first = network.join(start, for: mode, within: limit) else { return .failure(.noStreetNearby(place: startName, limit: limit, mode: mode)) }
-        var joins: [RoadJoin] = []
-        joins.reserveCapacity(stops.count)
+        guard let first = segmentIndex.join(start, within: limit) else { return .failure(.noStreetNearby(place: startName, limit: limit, mode: mode)) }
+        joins.removeAll(keepingCapacity: true)
         for stop in stops {
-            guard let join = network.join(stop.coordinate, for: mode, within: limit) else { return .failure(.noStreetNearby(place: stop.name, limit: limit, mode: mode)) }
+            guard let join = segmentIndex.join(stop.coordinate, within: limit) else { return .failure(.noStreetNearby(place: stop.name, limit: limit, mode: mode)) }
             joins.append(join)
         }
-        var sequence = Array(stops.indices)
+        var sequence: [Int]?
         if order == .fastest, stops.count > 1 {
             guard stops.count <= Self.maximumStopsToReorder else { return .failure(.tooManyStopsToReorder(count: stops.count, limit: Self.maximumStopsToReorder)) }
-            switch fastestOrder(start: first, stops: stops, joins: joins, startName: startName) {
+            let stopJoins = joins
+            switch fastestOrder(start: first, stops: stops, joins: stopJoins, startName: startName) {
             case .success(let best): sequence = best
             case .failure(let failure): return .failure(failure)
             }
@@ -176,9 +181,10 @@ public struct RoutePlanner {
         speeds.reserveCapacity(128)
         points.append(start)
         var legs: [RoadRoute.Leg] = []
-        legs.reserveCapacity(sequence.count)
+        legs.reserveCapacity(stops.count)
         var from = (name: startName, join: first)
-        for index in sequence {
+        for position in stops.indices {
+            let index = sequence?[position] ?? position
             let stop = stops[index], end = joins[index]
             if from.join.isAtSamePoint(as: end) {
                 // Both join the street at the same point: straight from one to the other.
@@ -205,43 +211,70 @@ public struct RoutePlanner {
     /// common segment, or out of `from`'s segment, over the graph and into `to`'s; its seconds and
     /// metres, with its points after `from`'s join point (and the speed on the way to each) appended
     /// to `points` and `speeds`; nil (nothing appended) when `to` cannot be reached.
-    private mutating func travel(from: RoadJoin, to: RoadJoin, points: inout [GeoCoordinate], speeds: inout [Double]) -> (seconds: Double, metres: Double)? {
+    private mutating func travel(from: SegmentJoin, to: SegmentJoin, points: inout [GeoCoordinate], speeds: inout [Double]) -> (seconds: Double, metres: Double)? {
         let along = from.alongSegment(to: to)
+        // The kept buffers move out of the planner while they are filled and searched.
+        var sources = self.sources, targets = self.targets, departures = self.departures, arrivals = self.arrivals, nodes = pathNodes
+        (self.sources, self.targets, self.departures, self.arrivals, pathNodes) = ([], [], [], [], [])
+        defer { (self.sources, self.targets, self.departures, self.arrivals, pathNodes) = (sources, targets, departures, arrivals, nodes) }
         sources.removeAll(keepingCapacity: true)
         targets.removeAll(keepingCapacity: true)
-        for departure in from.departures { sources.append(RouteSearch.Endpoint(node: departure.node, seconds: departure.seconds)) }
-        for arrival in to.arrivals { targets.append(RouteSearch.Endpoint(node: arrival.node, seconds: arrival.seconds)) }
-        let found = hierarchySearch != nil ? hierarchySearch?.fastestPath(from: sources, to: targets) : search.fastestPath(from: sources, to: targets)
-        guard let path = found, along == nil || path.seconds < along!.seconds else {
-            guard let along else { return nil }
-            points.append(to.point)
-            speeds.append(along.speed)
-            return (along.seconds, along.metres)
+        departures.removeAll(keepingCapacity: true)
+        arrivals.removeAll(keepingCapacity: true)
+        RoadNetwork.forEachAnchor(of: segmentIndex.segments[from.segment], fraction: from.fraction, length: from.length, graph: search.graph, splits: splits,
+                                  departure: { departure in
+                                      departures.append(departure)
+                                      sources.append(RouteSearch.Endpoint(node: departure.node, seconds: departure.seconds))
+                                  }, arrival: { _ in })
+        RoadNetwork.forEachAnchor(of: segmentIndex.segments[to.segment], fraction: to.fraction, length: to.length, graph: search.graph, splits: splits,
+                                  departure: { _ in }, arrival: { arrival in
+                                      arrivals.append(arrival)
+                                      targets.append(RouteSearch.Endpoint(node: arrival.node, seconds: arrival.seconds))
+                                  })
+        let ends: (source: Int, target: Int)?
+        if hierarchySearch != nil {
+            ends = hierarchySearch!.fastestPath(from: sources, to: targets, into: &nodes)
+        } else if let path = search.fastestPath(from: sources, to: targets) {
+            nodes = path.nodes
+            ends = (path.source, path.target)
+        } else {
+            ends = nil
         }
-        let departure = from.departures[path.source], arrival = to.arrivals[path.target]
-        // The path's points are written in place: room for them first, then one pass over the path.
-        let firstPoint = points.count, firstSpeed = speeds.count, count = path.nodes.count
-        points.append(contentsOf: repeatElement(GeoCoordinate(latitude: 0, longitude: 0), count: count))
-        speeds.append(contentsOf: repeatElement(0, count: count))
-        let metres = Self.writeGeometry(of: path.nodes, on: search.graph, startMetres: departure.metres + arrival.metres, startSpeed: departure.speed,
-                                        points: &points, at: firstPoint, speeds: &speeds, at: firstSpeed)
+        let firstPoint = points.count, firstSpeed = speeds.count
+        if let ends {
+            let departure = departures[ends.source], arrival = arrivals[ends.target]
+            // The path's points are written in place: room for them first, then one pass over the path.
+            points.append(contentsOf: repeatElement(GeoCoordinate(latitude: 0, longitude: 0), count: nodes.count))
+            speeds.append(contentsOf: repeatElement(0, count: nodes.count))
+            let path = Self.writeGeometry(of: nodes, on: search.graph, departure: departure, arrival: arrival, points: &points, at: firstPoint, speeds: &speeds, at: firstSpeed)
+            if along == nil || path.seconds < along!.seconds {
+                points.append(to.point)
+                speeds.append(arrival.speed)
+                return path
+            }
+            points.removeLast(points.count - firstPoint)
+            speeds.removeLast(speeds.count - firstSpeed)
+        }
+        guard let along else { return nil }
         points.append(to.point)
-        speeds.append(arrival.speed)
-        return (path.seconds, metres)
+        speeds.append(along.speed)
+        return (along.seconds, along.metres)
     }
 
-    /// Writes the points of `nodes` (a path on `graph`) over `points` from `pointIndex` on, with the
-    /// speed on the way to each over `speeds` from `speedIndex` on (`startSpeed` to the first; both
-    /// arrays hold room for them already); returns `startMetres` plus the path's length, added edge
-    /// by edge in travel order. Each edge's length was measured when the graph was built (the same
+    /// Writes the points of `nodes` (a path on `graph` from `departure`'s node to `arrival`'s) over
+    /// `points` from `pointIndex` on, with the speed on the way to each over `speeds` from
+    /// `speedIndex` on (`departure`'s speed to the first; both arrays hold room for them already);
+    /// returns the travel's seconds and metres: `departure`'s, the path's edge by edge in travel
+    /// order, then `arrival`'s seconds (the sum the searches make), and `departure`'s and `arrival`'s
+    /// metres, then the path's. Each edge's length was measured when the graph was built (the same
     /// haversine); between two nodes the first (fastest) edge counts, as the searches count it.
     private static func writeGeometry(
-        of nodes: [Int32], on graph: RoadGraph, startMetres: Double, startSpeed: Double,
+        of nodes: [Int32], on graph: RoadGraph, departure: RoadJoin.Anchor, arrival: RoadJoin.Anchor,
         points: inout [GeoCoordinate], at pointIndex: Int, speeds: inout [Double], at speedIndex: Int
-    ) -> Double {
+    ) -> (seconds: Double, metres: Double) {
         precondition(!nodes.isEmpty && pointIndex >= 0 && speedIndex >= 0 && pointIndex + nodes.count <= points.count && speedIndex + nodes.count <= speeds.count,
                      "room for the path's points and speeds")
-        var metres = startMetres
+        var seconds = departure.seconds, metres = departure.metres + arrival.metres
         nodes.withUnsafeBufferPointer { nodes in
         graph.coordinates.withUnsafeBufferPointer { coordinates in
         graph.edgeStarts.withUnsafeBufferPointer { starts in
@@ -251,20 +284,21 @@ public struct RoutePlanner {
         points.withUnsafeMutableBufferPointer { points in
         speeds.withUnsafeMutableBufferPointer { speeds in
             points[pointIndex] = coordinates[Int(nodes[0])]
-            speeds[speedIndex] = startSpeed
+            speeds[speedIndex] = departure.speed
             for step in 1..<nodes.count {
                 let a = Int(nodes[step - 1]), b = nodes[step]
                 var edge = Int(starts[a])
                 let end = Int(starts[a + 1])
                 while edge < end, targets[edge] != b { edge += 1 }
                 precondition(edge < end, "a path's consecutive nodes are joined by an edge")
-                let length = lengths[edge], seconds = times[edge]
+                let length = lengths[edge], time = times[edge]
+                seconds += time
                 metres += length
                 points[pointIndex + step] = coordinates[Int(b)]
-                speeds[speedIndex + step] = seconds > 0 ? length / seconds : 0
+                speeds[speedIndex + step] = time > 0 ? length / time : 0
             }
         }}}}}}}}
-        return metres
+        return (seconds + arrival.seconds, metres)
     }
 
     /// A leg's travel time from `from`'s position to `to`'s as ``route(from:through:order:)`` plans
@@ -281,8 +315,15 @@ public struct RoutePlanner {
         return best.map { $0 + (from.distance + to.distance) / offRoad }
     }
 
-    private mutating func fastestOrder(start: RoadJoin, stops: [RouteStop], joins: [RoadJoin], startName: String) -> Result<[Int], RoutingFailure> {
+    private mutating func fastestOrder(start: SegmentJoin, stops: [RouteStop], joins: [SegmentJoin], startName: String) -> Result<[Int], RoutingFailure> {
         let count = stops.count
+        let graph = search.graph
+        /// A join with its anchors.
+        func anchored(_ join: SegmentJoin) -> RoadJoin {
+            let anchors = RoadNetwork.anchors(of: segmentIndex.segments[join.segment], fraction: join.fraction, length: join.length, graph: graph, splits: splits)
+            return RoadJoin(join, departures: anchors.departures, arrivals: anchors.arrivals)
+        }
+        let start = anchored(start), joins = joins.map(anchored)
         // times[i][j]: from stop i (index count: the start) to stop j.
         let arrivalNodes = Array(Set(joins.flatMap { $0.arrivals.map(\.node) })).sorted()
         var times: [[Double?]] = []

@@ -131,6 +131,17 @@ struct SegmentIndex: Sendable {
         cellSegments = entries
     }
 
+    /// Where `position` joins these segments (``RoadNetwork/join(_:for:within:)``, without the
+    /// anchors): the nearest point of the nearest segment within `limit` metres, on the surface if one
+    /// is within `limit`, else in a tunnel or on a bridge; nil when there is none.
+    func join(_ position: GeoCoordinate, within limit: Double) -> SegmentJoin? {
+        guard let hit = nearest(to: position, within: limit, surfaceOnly: true) ?? nearest(to: position, within: limit) else { return nil }
+        let segment = segments[hit.segment]
+        let length = coordinates[Int(segment.a)].distance(to: coordinates[Int(segment.b)])
+        return SegmentJoin(position: position, point: hit.point, distance: hit.distance, segment: hit.segment, fraction: hit.fraction, length: length,
+                           forwardSeconds: segment.forward, backwardSeconds: segment.backward)
+    }
+
     /// The nearest point of any segment to `position` (of a segment on the surface only, when
     /// `surfaceOnly`), if one is within `limit` metres (ties: the segment indexed first).
     func nearest(to position: GeoCoordinate, within limit: Double, surfaceOnly: Bool = false) -> Hit? {

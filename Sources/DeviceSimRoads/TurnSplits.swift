@@ -16,6 +16,9 @@ struct TurnSplits: Sendable {
     let copies: [Int64: Int32]
     /// Each original node's copies.
     private let copiesOf: [Int32: [Int32]]
+    /// Whether each original node has copies (empty when no node has), read before the
+    /// dictionaries: most nodes have none.
+    private let hasCopies: [Bool]
 
     /// No splits (foot and bike graphs).
     init(originalCount: Int) {
@@ -30,12 +33,19 @@ struct TurnSplits: Sendable {
         var copiesOf: [Int32: [Int32]] = [:]
         for (index, original) in originals.enumerated() { copiesOf[original, default: []].append(Int32(originalCount + index)) }
         self.copiesOf = copiesOf
+        var hasCopies = originals.isEmpty ? [] : [Bool](repeating: false, count: originalCount)
+        for original in originals { hasCopies[Int(original)] = true }
+        self.hasCopies = hasCopies
     }
+
+    /// Whether original node `node` has copies.
+    @inline(__always)
+    private func isSplit(_ node: Int32) -> Bool { Int(node) < hasCopies.count && hasCopies[Int(node)] }
 
     static func key(via: Int32, from: Int32) -> Int64 { Int64(via) << 32 | Int64(from) }
 
     /// The node a car is at after driving from `from` to `to`.
-    func entry(to: Int32, from: Int32) -> Int32 { copies.isEmpty ? to : copies[Self.key(via: to, from: from)] ?? to }
+    func entry(to: Int32, from: Int32) -> Int32 { isSplit(to) ? copies[Self.key(via: to, from: from)] ?? to : to }
 
     /// The nodes standing for original node `node`: itself and its copies.
     func representatives(of node: Int32) -> [Int32] { [node] + (copiesOf[node] ?? []) }
@@ -44,7 +54,7 @@ struct TurnSplits: Sendable {
     /// lists them (itself, then its copies), without making the list.
     func forEachRepresentative(of node: Int32, _ body: (Int32) -> Void) {
         body(node)
-        guard !copiesOf.isEmpty, let copies = copiesOf[node] else { return }
+        guard isSplit(node), let copies = copiesOf[node] else { return }
         for copy in copies { body(copy) }
     }
 
