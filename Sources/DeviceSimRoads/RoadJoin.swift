@@ -65,7 +65,7 @@ public struct RoadJoin: Sendable, Hashable {
 
 /// Where a position joins a mode's roads, as a ``RoadJoin`` without its anchors (nothing on the
 /// heap): what ``RoutePlanner`` keeps of each stop, taking a join's anchors only for the legs that
-/// leave or reach it (``RoadNetwork/forEachAnchor(of:fraction:length:graph:splits:departure:arrival:)``).
+/// leave or reach it (``RoadNetwork/forEachAnchor(of:fraction:length:graph:splits:departing:_:)``).
 struct SegmentJoin {
     /// The position.
     var position: GeoCoordinate

@@ -190,26 +190,29 @@ public struct RoadNetwork: Sendable {
     /// the graph's largest strongly connected component.
     static func anchors(of segment: SegmentIndex.Segment, fraction: Double, length: Double, graph: RoadGraph, splits: TurnSplits) -> (departures: [RoadJoin.Anchor], arrivals: [RoadJoin.Anchor]) {
         var departures: [RoadJoin.Anchor] = [], arrivals: [RoadJoin.Anchor] = []
-        forEachAnchor(of: segment, fraction: fraction, length: length, graph: graph, splits: splits,
-                      departure: { departures.append($0) }, arrival: { arrivals.append($0) })
+        forEachAnchor(of: segment, fraction: fraction, length: length, graph: graph, splits: splits, departing: true) { departures.append($0) }
+        forEachAnchor(of: segment, fraction: fraction, length: length, graph: graph, splits: splits, departing: false) { arrivals.append($0) }
         return (departures, arrivals)
     }
 
-    /// Calls `departure` with each anchor ``anchors(of:fraction:length:graph:splits:)`` lists as a
-    /// departure and `arrival` with each it lists as an arrival, in its order, without making the lists.
+    /// Calls `body` with each departure (`departing`) or each arrival that
+    /// ``anchors(of:fraction:length:graph:splits:)`` lists, in its order, without making the list.
     @inline(__always)
     static func forEachAnchor(
-        of segment: SegmentIndex.Segment, fraction: Double, length: Double, graph: RoadGraph, splits: TurnSplits,
-        departure: (RoadJoin.Anchor) -> Void, arrival: (RoadJoin.Anchor) -> Void
+        of segment: SegmentIndex.Segment, fraction: Double, length: Double, graph: RoadGraph, splits: TurnSplits, departing: Bool,
+        _ body: (RoadJoin.Anchor) -> Void
     ) {
         /// The anchors of travel along the segment from `from` to `to` (`share` of it behind the point).
         func add(from: Int32, to: Int32, seconds: Double, share: Double) {
             guard seconds.isFinite else { return }
-            let entered = splits.entry(to: to, from: from)
-            if graph.isRoutable[Int(entered)] { departure(.init(node: entered, seconds: (1 - share) * seconds, metres: (1 - share) * length, speed: seconds > 0 ? length / seconds : 0)) }
-            splits.forEachRepresentative(of: from) { source in
-                guard graph.isRoutable[Int(source)], graph.edge(from: source, to: entered) != nil else { return }
-                arrival(.init(node: source, seconds: share * seconds, metres: share * length, speed: seconds > 0 ? length / seconds : 0))
+            let entered = splits.entry(to: to, from: from), speed = seconds > 0 ? length / seconds : 0
+            if departing {
+                if graph.isRoutable[Int(entered)] { body(.init(node: entered, seconds: (1 - share) * seconds, metres: (1 - share) * length, speed: speed)) }
+            } else {
+                splits.forEachRepresentative(of: from) { source in
+                    guard graph.isRoutable[Int(source)], graph.edge(from: source, to: entered) != nil else { return }
+                    body(.init(node: source, seconds: share * seconds, metres: share * length, speed: speed))
+                }
             }
         }
         add(from: segment.a, to: segment.b, seconds: segment.forward, share: fraction)
@@ -252,10 +255,32 @@ public struct RoadNetwork: Sendable {
     /// `limit`, else in a tunnel or on a bridge (``RoadRules/isOffTheSurface(_:)``); nil when there
     /// is none.
     public func join(_ position: GeoCoordinate, for mode: TravelMode, within limit: Double) -> RoadJoin? {
-        let index = segments(for: mode)
-        guard let join = index.join(position, within: limit) else { return nil }
-        let anchors = Self.anchors(of: index.segments[join.segment], fraction: join.fraction, length: join.length, graph: graph(for: mode), splits: splits(for: mode))
+        let index = segments(for: mode), graph = graph(for: mode), splits = splits(for: mode)
+        guard let join = Self.join(position, to: index, within: limit, graph: graph, splits: splits) else { return nil }
+        let anchors = Self.anchors(of: index.segments[join.segment], fraction: join.fraction, length: join.length, graph: graph, splits: splits)
         return RoadJoin(join, departures: anchors.departures, arrivals: anchors.arrivals)
+    }
+
+    /// Where `position` joins the segments of `index` (``join(_:for:within:)`` without the anchors),
+    /// on `graph` with its turn copies `splits`.
+    static func join(_ position: GeoCoordinate, to index: SegmentIndex, within limit: Double, graph: RoadGraph, splits: TurnSplits) -> SegmentJoin? {
+        guard let hit = index.nearest(to: position, within: limit, surfaceOnly: true) ?? index.nearest(to: position, within: limit) else { return nil }
+        let segment = index.segments[hit.segment]
+        return SegmentJoin(position: position, point: hit.point, distance: hit.distance, segment: hit.segment, fraction: hit.fraction,
+                           length: length(of: segment, coordinates: index.coordinates, graph: graph, splits: splits),
+                           forwardSeconds: segment.forward, backwardSeconds: segment.backward)
+    }
+
+    /// The length of `segment`, metres: the haversine from its first node to its last, read from
+    /// the graph's edge along it (the same haversine, taken when the graph was built: from `a` when
+    /// the mode may go that way, else from `b`, the haversine giving the same bits both ways), or
+    /// taken again if the graph has no such edge.
+    @inline(__always)
+    static func length(of segment: SegmentIndex.Segment, coordinates: [GeoCoordinate], graph: RoadGraph, splits: TurnSplits) -> Double {
+        let edge = segment.forward.isFinite ? graph.edge(from: segment.a, to: splits.entry(to: segment.b, from: segment.a))
+            : segment.backward.isFinite ? graph.edge(from: segment.b, to: splits.entry(to: segment.a, from: segment.b)) : nil
+        guard let edge else { return coordinates[Int(segment.a)].distance(to: coordinates[Int(segment.b)]) }
+        return graph.edgeMetres[edge]
     }
 
     /// The node of `mode`'s graph nearest `position` (in its largest strongly connected component),

@@ -159,10 +159,10 @@ public struct RoutePlanner {
         guard !stops.isEmpty else { return .failure(.noStops) }
         guard !segmentIndex.segments.isEmpty else { return .failure(.noRoads(mode)) }
         let limit = Self.maximumJoinDistance
-        guard let first = segmentIndex.join(start, within: limit) else { return .failure(.noStreetNearby(place: startName, limit: limit, mode: mode)) }
+        guard let first = RoadNetwork.join(start, to: segmentIndex, within: limit, graph: search.graph, splits: splits) else { return .failure(.noStreetNearby(place: startName, limit: limit, mode: mode)) }
         joins.removeAll(keepingCapacity: true)
         for stop in stops {
-            guard let join = segmentIndex.join(stop.coordinate, within: limit) else { return .failure(.noStreetNearby(place: stop.name, limit: limit, mode: mode)) }
+            guard let join = RoadNetwork.join(stop.coordinate, to: segmentIndex, within: limit, graph: search.graph, splits: splits) else { return .failure(.noStreetNearby(place: stop.name, limit: limit, mode: mode)) }
             joins.append(join)
         }
         var sequence: [Int]?
@@ -213,29 +213,13 @@ public struct RoutePlanner {
     /// to `points` and `speeds`; nil (nothing appended) when `to` cannot be reached.
     private mutating func travel(from: SegmentJoin, to: SegmentJoin, points: inout [GeoCoordinate], speeds: inout [Double]) -> (seconds: Double, metres: Double)? {
         let along = from.alongSegment(to: to)
-        // The kept buffers move out of the planner while they are filled and searched.
-        var sources = self.sources, targets = self.targets, departures = self.departures, arrivals = self.arrivals, nodes = pathNodes
-        (self.sources, self.targets, self.departures, self.arrivals, pathNodes) = ([], [], [], [], [])
-        defer { (self.sources, self.targets, self.departures, self.arrivals, pathNodes) = (sources, targets, departures, arrivals, nodes) }
-        sources.removeAll(keepingCapacity: true)
-        targets.removeAll(keepingCapacity: true)
-        departures.removeAll(keepingCapacity: true)
-        arrivals.removeAll(keepingCapacity: true)
-        RoadNetwork.forEachAnchor(of: segmentIndex.segments[from.segment], fraction: from.fraction, length: from.length, graph: search.graph, splits: splits,
-                                  departure: { departure in
-                                      departures.append(departure)
-                                      sources.append(RouteSearch.Endpoint(node: departure.node, seconds: departure.seconds))
-                                  }, arrival: { _ in })
-        RoadNetwork.forEachAnchor(of: segmentIndex.segments[to.segment], fraction: to.fraction, length: to.length, graph: search.graph, splits: splits,
-                                  departure: { _ in }, arrival: { arrival in
-                                      arrivals.append(arrival)
-                                      targets.append(RouteSearch.Endpoint(node: arrival.node, seconds: arrival.seconds))
-                                  })
+        Self.listAnchors(of: from, departing: true, segments: segmentIndex.segments, graph: search.graph, splits: splits, into: &sources, &departures)
+        Self.listAnchors(of: to, departing: false, segments: segmentIndex.segments, graph: search.graph, splits: splits, into: &targets, &arrivals)
         let ends: (source: Int, target: Int)?
         if hierarchySearch != nil {
-            ends = hierarchySearch!.fastestPath(from: sources, to: targets, into: &nodes)
+            ends = hierarchySearch!.fastestPath(from: sources, to: targets, into: &pathNodes)
         } else if let path = search.fastestPath(from: sources, to: targets) {
-            nodes = path.nodes
+            pathNodes = path.nodes
             ends = (path.source, path.target)
         } else {
             ends = nil
@@ -244,9 +228,9 @@ public struct RoutePlanner {
         if let ends {
             let departure = departures[ends.source], arrival = arrivals[ends.target]
             // The path's points are written in place: room for them first, then one pass over the path.
-            points.append(contentsOf: repeatElement(GeoCoordinate(latitude: 0, longitude: 0), count: nodes.count))
-            speeds.append(contentsOf: repeatElement(0, count: nodes.count))
-            let path = Self.writeGeometry(of: nodes, on: search.graph, departure: departure, arrival: arrival, points: &points, at: firstPoint, speeds: &speeds, at: firstSpeed)
+            points.append(contentsOf: repeatElement(GeoCoordinate(latitude: 0, longitude: 0), count: pathNodes.count))
+            speeds.append(contentsOf: repeatElement(0, count: pathNodes.count))
+            let path = Self.writeGeometry(of: pathNodes, on: search.graph, departure: departure, arrival: arrival, points: &points, at: firstPoint, speeds: &speeds, at: firstSpeed)
             if along == nil || path.seconds < along!.seconds {
                 points.append(to.point)
                 speeds.append(arrival.speed)
@@ -259,6 +243,20 @@ public struct RoutePlanner {
         points.append(to.point)
         speeds.append(along.speed)
         return (along.seconds, along.metres)
+    }
+
+    /// Writes `join`'s departures (`departing`) or arrivals over `anchors`, and the same as the
+    /// searches take them over `endpoints` (both buffers kept between calls).
+    private static func listAnchors(
+        of join: SegmentJoin, departing: Bool, segments: [SegmentIndex.Segment], graph: RoadGraph, splits: TurnSplits,
+        into endpoints: inout [RouteSearch.Endpoint], _ anchors: inout [RoadJoin.Anchor]
+    ) {
+        endpoints.removeAll(keepingCapacity: true)
+        anchors.removeAll(keepingCapacity: true)
+        RoadNetwork.forEachAnchor(of: segments[join.segment], fraction: join.fraction, length: join.length, graph: graph, splits: splits, departing: departing) { anchor in
+            anchors.append(anchor)
+            endpoints.append(RouteSearch.Endpoint(node: anchor.node, seconds: anchor.seconds))
+        }
     }
 
     /// Writes the points of `nodes` (a path on `graph` from `departure`'s node to `arrival`'s) over

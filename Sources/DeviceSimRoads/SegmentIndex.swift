@@ -131,17 +131,6 @@ struct SegmentIndex: Sendable {
         cellSegments = entries
     }
 
-    /// Where `position` joins these segments (``RoadNetwork/join(_:for:within:)``, without the
-    /// anchors): the nearest point of the nearest segment within `limit` metres, on the surface if one
-    /// is within `limit`, else in a tunnel or on a bridge; nil when there is none.
-    func join(_ position: GeoCoordinate, within limit: Double) -> SegmentJoin? {
-        guard let hit = nearest(to: position, within: limit, surfaceOnly: true) ?? nearest(to: position, within: limit) else { return nil }
-        let segment = segments[hit.segment]
-        let length = coordinates[Int(segment.a)].distance(to: coordinates[Int(segment.b)])
-        return SegmentJoin(position: position, point: hit.point, distance: hit.distance, segment: hit.segment, fraction: hit.fraction, length: length,
-                           forwardSeconds: segment.forward, backwardSeconds: segment.backward)
-    }
-
     /// The nearest point of any segment to `position` (of a segment on the surface only, when
     /// `surfaceOnly`), if one is within `limit` metres (ties: the segment indexed first).
     func nearest(to position: GeoCoordinate, within limit: Double, surfaceOnly: Bool = false) -> Hit? {
@@ -157,11 +146,12 @@ struct SegmentIndex: Sendable {
         // Candidates are ranked by their distance in the flat local plane around the position, and the
         // great-circle distance (a haversine) is taken only for those that may still win. Over d metres
         // the plane's distance differs from the great circle's by less than a factor 1 ± k·d/R
-        // (k = |tan latitude| + 1 covers the east scale changing with latitude and the curvature), so a
-        // candidate whose plane distance is over `slack` times the best's so far (or over `slack` times
-        // the limit) is farther on the great circle too, and the winner is the one the haversine of
-        // every candidate would pick, ties included.
-        let k = abs(tan(position.latitude * .pi / 180)) + 1
+        // (k = |tan latitude| + 1 covers the east scale changing with latitude and the curvature; taken
+        // as 1 / cos latitude + 1, never less, from the cosine already at hand), so a candidate whose
+        // plane distance is over `slack` times the best's so far (or over `slack` times the limit) is
+        // farther on the great circle too, and the winner is the one the haversine of every candidate
+        // would pick, ties included.
+        let k = metresPerDegree / east + 1
         let slack = 1 + 4 * k * (limit + 1) / GeoCoordinate.earthRadius + 1e-9
         let limitInPlane = limit * slack
         // Cells nearest first: a segment's nearest point lies in one of its cells, so once a cell's

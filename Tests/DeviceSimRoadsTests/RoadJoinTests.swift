@@ -153,6 +153,28 @@ import Testing
         var back = RoutePlanner(network: network, mode: .car)
         #expect(abs(try back.route(from: positions[3]!, through: [RouteStop(name: "west", coordinate: start)]).get().metres - 400) < 0.5)
     }
+
+    /// A join reads its segment's length from the graph's edge along it (from the first node when
+    /// the mode may go that way, else from the last): the same bits as the haversine between the
+    /// segment's nodes, for every segment of every mode, one-way ones included.
+    @Test(arguments: [TravelMode.foot, .bike, .car])
+    func aSegmentsLengthIsTheHaversineBetweenItsNodes(mode: TravelMode) {
+        let index = network.segments(for: mode), graph = network.graph(for: mode), splits = network.splits(for: mode)
+        var different = 0, withoutEdge = 0, oneWayBackward = 0
+        for segment in index.segments {
+            let haversine = network.segmentLength(segment)
+            let length = RoadNetwork.length(of: segment, coordinates: index.coordinates, graph: graph, splits: splits)
+            if length.bitPattern != haversine.bitPattern { different += 1 }
+            let edge = segment.forward.isFinite ? graph.edge(from: segment.a, to: splits.entry(to: segment.b, from: segment.a))
+                : graph.edge(from: segment.b, to: splits.entry(to: segment.a, from: segment.b))
+            if edge == nil { withoutEdge += 1 }
+            if !segment.forward.isFinite { oneWayBackward += 1 }
+        }
+        #expect(different == 0, "\(mode): \(different) of \(index.segments.count) segments")
+        #expect(withoutEdge == 0, "\(mode): \(withoutEdge) segments without an edge along them")
+        // Streets one-way from the last node to the first are read from that edge: cars and bikes have some.
+        if mode != .foot { #expect(oneWayBackward > 0) }
+    }
 }
 
 extension RoadNetwork {
