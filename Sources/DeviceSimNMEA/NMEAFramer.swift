@@ -278,14 +278,30 @@ public struct NMEAFramer: Sendable {
     }
 
     /// The index of the first byte in `base[from..<to]` that cannot be inside a sentence (not printable
-    /// ASCII 0x20...0x7E, or a `$` or `!` starting another one), or `to`. Eight bytes at a time: the
-    /// "has less than" and "has more than" word tricks flag the bytes below 0x25 and above 0x7E, exactly
-    /// up to the first one (a borrow or carry only reaches higher bytes). Of the flagged bytes, the
-    /// printable ` `, `"` and `#` can be in a sentence: the search goes on after them.
+    /// ASCII 0x20...0x7E, or a `$` or `!` starting another one), or `to`. Sixteen bytes at a time: a
+    /// byte plus 0x5B (wrapping) is, read as a signed byte, at most -39 exactly when the byte is
+    /// 0x25...0x7E, so one signed compare flags the bytes below 0x25 and above 0x7E. The last few
+    /// bytes eight at a time: the "has less than" and "has more than" word tricks flag the same bytes,
+    /// exactly up to the first one (a borrow or carry only reaches higher bytes). Of the flagged bytes,
+    /// the printable ` `, `"` and `#` can be in a sentence: the search goes on after them.
     @inline(__always)
     static func firstNonSentenceByte(_ base: UnsafePointer<UInt8>, from: Int, to: Int) -> Int {
         let ones: UInt64 = 0x0101_0101_0101_0101
         var position = from
+        while position &+ 16 <= to {
+            let bytes = UnsafeRawPointer(base + position).loadUnaligned(as: SIMD16<Int8>.self)
+            let flagged = bytes &+ SIMD16<Int8>(repeating: 0x5B) .> SIMD16<Int8>(repeating: -39)
+            let halves = unsafeBitCast(flagged, to: SIMD2<UInt64>.self)
+            if halves[0] | halves[1] == 0 {
+                position &+= 16
+                continue
+            }
+            let lane = halves[0] != 0 ? halves[0].trailingZeroBitCount &>> 3 : 8 &+ halves[1].trailingZeroBitCount &>> 3
+            let found = position &+ lane
+            let byte = base[found]
+            guard byte == 0x20 || byte == 0x22 || byte == 0x23 else { return found }
+            position = found &+ 1
+        }
         while position &+ 8 <= to {
             let word = UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self)
             let below = (word &- ones &* 0x25) & ~word

@@ -340,10 +340,11 @@ struct FieldReader {
         return (digits, value)
     }
 
-    /// A decimal number as (mantissa, fraction digits, integer digits, negative); nil if absent;
-    /// counts malformed. Inlined into each reader, so the four results stay in registers.
+    /// A decimal number, digits without the point, and as its whole part and its fraction (`mantissa`
+    /// is `whole` times 10^`scale` plus `fraction`); nil if absent; counts malformed. Inlined into each
+    /// reader, so the results stay in registers and those a reader does not use are not computed.
     @inline(__always)
-    private mutating func decimal(_ field: Int) -> (mantissa: UInt64, scale: Int, integerDigits: Int, negative: Bool)? {
+    private mutating func decimal(_ field: Int) -> DecimalValue? {
         guard seek(field) else { return nil }
         let fieldStart = position
         guard base[fieldStart] != 0x2C else {  // empty
@@ -366,7 +367,7 @@ struct FieldReader {
                 malformed &+= 1
                 return nil
             }
-            return (whole, 0, integerDigits, negative)
+            return DecimalValue(mantissa: whole, whole: whole, fraction: 0, scale: 0, integerDigits: integerDigits, negative: negative)
         }
         if integerDigits < 8, base[stop] == 0x2E {
             let (scale, fraction) = digitRun(at: stop &+ 1)
@@ -377,10 +378,46 @@ struct FieldReader {
                     malformed &+= 1
                     return nil
                 }
-                return (whole &* Self.powerOfTen(scale) &+ fraction, scale, integerDigits, negative)
+                return DecimalValue(
+                    mantissa: whole &* Self.powerOfTen(scale) &+ fraction, whole: whole, fraction: fraction, scale: scale,
+                    integerDigits: integerDigits, negative: negative)
             }
         }
-        return slowDecimal(from: scan, fieldStart: fieldStart, negative: negative)
+        guard let number = slowDecimal(from: scan, fieldStart: fieldStart, negative: negative) else { return nil }
+        return DecimalValue(number)
+    }
+
+    /// A decimal field's value (see ``decimal(_:)``).
+    private struct DecimalValue {
+        /// All the digits, without the point.
+        var mantissa: UInt64
+        /// The digits before the point and those after it: `mantissa` is `whole` times 10^`scale`
+        /// plus `fraction`.
+        var whole: UInt64
+        var fraction: UInt64
+        /// How many digits follow the point.
+        var scale: Int
+        var integerDigits: Int
+        var negative: Bool
+
+        init(mantissa: UInt64, whole: UInt64, fraction: UInt64, scale: Int, integerDigits: Int, negative: Bool) {
+            self.mantissa = mantissa
+            self.whole = whole
+            self.fraction = fraction
+            self.scale = scale
+            self.integerDigits = integerDigits
+            self.negative = negative
+        }
+
+        /// The parts of a mantissa of up to 18 digits with `scale` of them after the point (the
+        /// fields ``slowDecimal(from:fieldStart:negative:)`` reads); the division is off the fast path.
+        @inline(never)
+        init(_ number: (mantissa: UInt64, scale: Int, integerDigits: Int, negative: Bool)) {
+            let unit = UInt64(FieldReader.scaleValue(number.scale))
+            self.init(
+                mantissa: number.mantissa, whole: number.mantissa / unit, fraction: number.mantissa % unit, scale: number.scale,
+                integerDigits: number.integerDigits, negative: number.negative)
+        }
     }
 
     /// 10^`exponent` for 0...7.
@@ -502,40 +539,40 @@ struct FieldReader {
 
     @inline(__always)
     mutating func double(_ index: Int) -> Double? {
-        guard let (mantissa, scale, _, negative) = decimal(index) else { return nil }
-        let value = Double(mantissa) / Self.scaleValue(scale)
-        return negative ? -value : value
+        guard let number = decimal(index) else { return nil }
+        let value = Double(number.mantissa) / Self.scaleValue(number.scale)
+        return number.negative ? -value : value
     }
 
     @inline(__always)
     mutating func int(_ index: Int) -> Int? {
-        guard let (mantissa, scale, _, negative) = decimal(index) else { return nil }
-        if scale == 0 {
-            let whole = Int(mantissa)
-            return negative ? -whole : whole
+        guard let number = decimal(index) else { return nil }
+        if number.scale == 0 {
+            let whole = Int(number.mantissa)
+            return number.negative ? -whole : whole
         }
-        let unit = UInt64(Self.scaleValue(scale))
-        guard mantissa % unit == 0 else {
+        let unit = UInt64(Self.scaleValue(number.scale))
+        guard number.mantissa % unit == 0 else {
             malformed &+= 1
             return nil
         }
-        let whole = Int(mantissa / unit)
-        return negative ? -whole : whole
+        let whole = Int(number.mantissa / unit)
+        return number.negative ? -whole : whole
     }
 
     /// `ddmm.mmmm` (latitude, 2 degree digits) or `dddmm.mmmm` (longitude, 3) with its hemisphere field.
     mutating func coordinate(_ index: Int, hemisphere: Int, degreeDigits: Int) -> Double? {
-        guard let (mantissa, scale, _, negative) = decimal(index) else { return nil }
-        guard !negative else {
+        guard let number = decimal(index) else { return nil }
+        guard !number.negative else {
             malformed += 1
             return nil
         }
-        let unit = UInt64(Self.scaleValue(scale))
-        // 18 decimals make 100 units overflow; the mantissa, below 10^18, then has no whole degrees.
-        let (hundredMinutes, overflow) = unit.multipliedReportingOverflow(by: 100)
-        let wholeDegrees = overflow ? 0 : mantissa / hundredMinutes
-        let minuteUnits = mantissa - wholeDegrees * hundredMinutes
-        let minutes = Double(minuteUnits) / Self.scaleValue(scale)
+        // The whole degrees are the whole part's digits before its last two, and the minutes, in
+        // units of the last decimal, the rest of the mantissa: (whole mod 100) times 10^scale plus the
+        // fraction, below the mantissa's 10^18.
+        let wholeDegrees = number.whole / 100
+        let minuteUnits = (number.whole % 100) &* UInt64(Self.scaleValue(number.scale)) &+ number.fraction
+        let minutes = Double(minuteUnits) / Self.scaleValue(number.scale)
         guard minutes < 60, wholeDegrees <= (degreeDigits == 2 ? 90 : 180) else {
             malformed += 1
             return nil
@@ -554,24 +591,23 @@ struct FieldReader {
 
     /// `hhmmss` or `hhmmss.sss`.
     mutating func time(_ index: Int) -> NMEATimeOfDay? {
-        guard let (mantissa, scale, integerDigits, negative) = decimal(index) else { return nil }
-        let unit = UInt64(Self.scaleValue(scale))
-        let whole = mantissa / unit
-        let fraction = mantissa % unit
+        guard let number = decimal(index) else { return nil }
+        let whole = number.whole
         let hour = whole / 10_000, minute = whole / 100 % 100, second = whole % 100
-        guard !negative, integerDigits == 6, hour < 24, minute < 60, second <= 60 else {
+        guard !number.negative, number.integerDigits == 6, hour < 24, minute < 60, second <= 60 else {
             malformed += 1
             return nil
         }
-        let nanos = Int64(Double(fraction) / Self.scaleValue(scale) * 1e9 + 0.5)
+        let nanos = Int64(Double(number.fraction) / Self.scaleValue(number.scale) * 1e9 + 0.5)
         return NMEATimeOfDay(hour: Int(hour), minute: Int(minute), second: Int(second), nanosecond: Int(nanos))
     }
 
     /// `ddmmyy`; two-digit years are ``NMEADate/twoDigitYears`` (1980–2079).
     mutating func date(_ index: Int) -> NMEADate? {
-        guard let (mantissa, scale, integerDigits, _) = decimal(index) else { return nil }
+        guard let number = decimal(index) else { return nil }
+        let mantissa = number.mantissa
         let day = Int(mantissa / 10_000), month = Int(mantissa / 100 % 100), yy = Int(mantissa % 100)
-        guard scale == 0, integerDigits == 6, (1...31).contains(day), (1...12).contains(month) else {
+        guard number.scale == 0, number.integerDigits == 6, (1...31).contains(day), (1...12).contains(month) else {
             malformed += 1
             return nil
         }

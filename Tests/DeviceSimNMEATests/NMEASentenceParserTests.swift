@@ -219,6 +219,52 @@ import Testing
         }
     }
 
+    /// Coordinates and times are read from a number's whole part and fraction as the eight-byte path
+    /// finds them (up to 7 digits each side of the point), or split from the digits the byte-at-a-time
+    /// path reads: with 0 to 9 whole digits and 0 to 9 decimals, each reads as the arithmetic on its
+    /// digits gives it (degrees plus minutes over 60; hours, minutes, seconds and rounded nanoseconds).
+    @Test func coordinatesAndTimesOfEveryShapeReadAsTheirDigitsSay() {
+        var random = JSONNumberTests.Generator(state: 0x434F_4F52)
+        func digits(_ count: Int) -> String { String((0..<count).map { _ in "0123456789".randomElement(using: &random)! }) }
+        func powerOfTen(_ exponent: Int) -> Double { Double("1e\(exponent)")! }
+        for _ in 0..<20_000 {
+            let wholeDigits = digits(Int.random(in: 0...9, using: &random))
+            let fractionDigits = Int.random(in: 0..<4, using: &random) == 0 ? nil : digits(Int.random(in: 0...9, using: &random))
+            let text = wholeDigits + (fractionDigits.map { "." + $0 } ?? "")
+            let fraction = fractionDigits ?? ""
+            let scale = fraction.count
+            let wellFormed = !(wholeDigits + fraction).isEmpty
+            let hemisphere = ["N", "S"].randomElement(using: &random)!
+            let (sentence, _) = parse(line("GPGGA,\(text),\(text),\(hemisphere),\(text),E,1,08,0.9,545.4,M,46.9,M,,"))
+            guard case .gga(let gga)? = sentence else {
+                Issue.record("not a GGA: \(text)")
+                continue
+            }
+            // The coordinate: the whole digits before the last two are degrees, the rest minutes.
+            func coordinate(maximumDegrees: UInt64) -> Double? {
+                guard wellFormed else { return nil }
+                let degrees = UInt64(wholeDigits.dropLast(2)) ?? 0
+                let minuteUnits = UInt64(String(wholeDigits.suffix(2)) + fraction) ?? 0
+                let minutes = Double(minuteUnits) / powerOfTen(scale)
+                guard minutes < 60, degrees <= maximumDegrees else { return nil }
+                return Double(degrees) + minutes / 60
+            }
+            let latitude = coordinate(maximumDegrees: 90).map { hemisphere == "S" ? -$0 : $0 }
+            #expect(gga.latitude == latitude, "\(text)")
+            #expect(gga.longitude == coordinate(maximumDegrees: 180), "\(text)")
+            // The time: exactly six whole digits.
+            var time: NMEATimeOfDay?
+            if wholeDigits.count == 6, let clock = Int(wholeDigits) {
+                let hour = clock / 10_000, minute = clock / 100 % 100, second = clock % 100
+                if hour < 24, minute < 60, second <= 60 {
+                    let nanoseconds = Int64(Double(UInt64(fraction) ?? 0) / powerOfTen(scale) * 1e9 + 0.5)
+                    time = NMEATimeOfDay(hour: hour, minute: minute, second: second, nanosecond: Int(nanoseconds))
+                }
+            }
+            #expect(gga.time == time, "\(text)")
+        }
+    }
+
     @Test func otherSentencesAreRecognisedAndSkipped() {
         let (sentence, parser) = parse("$PGRME,15.0,M,45.0,M,25.0,M*1C")
         #expect(sentence == nil)

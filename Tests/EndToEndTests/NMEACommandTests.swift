@@ -46,6 +46,31 @@ import Testing
         #expect(piped.standardError == one.standardError)
     }
 
+    /// One thread decodes a file from memory maps of 8 MB at a time: a log of three times the corpus
+    /// (9.3 MB), with a sentence across the windows' boundary, decodes as the same bytes from a pipe
+    /// (read, not mapped) do, counts included.
+    @Test func aFileLongerThanOneMappedWindowDecodesAsFromAPipe() throws {
+        let folder = CLI.repositoryRoot.appendingPathComponent("Tests/DeviceSimNMEATests/Fixtures/gpsd-nmea")
+        var corpus = Data()
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() where name.hasSuffix(".log") {
+            corpus += try Data(contentsOf: folder.appendingPathComponent(name))
+        }
+        var log = corpus + corpus + corpus
+        let sentence = Data("\n$GPGGA,123519,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,*47\r\n".utf8)
+        log.insert(contentsOf: sentence, at: (1 << 23) - 30)
+        let temporary = try CLI.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: temporary) }
+        let file = temporary.appendingPathComponent("long.log")
+        try log.write(to: file)
+        let mapped = try CLI.run(["nmea", "decode", "--stats", "--threads", "1", file.path])
+        #expect(mapped.status == 0)
+        let piped = try CLI.run(["nmea", "decode", "--stats", "--threads", "1", "-"], input: log, inputPieceSize: 65_536)
+        #expect(piped.status == 0)
+        #expect(mapped.standardOutput == piped.standardOutput)
+        #expect(mapped.standardError == piped.standardError)
+        #expect(mapped.standardError.contains("bytes read: \(log.count)\n"))
+    }
+
     @Test func exportWritesALogThatDecodesBackToTheRoute() throws {
         let folder = try CLI.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
