@@ -40,7 +40,8 @@ public struct GPXDocument: Sendable {
                 throw GPXError(file: file, line: error.line, column: error.column, message: "not well-formed XML: \(error.message)")
             }
             guard let event else { break }
-            try builder.take(event, line: reader.eventLine, column: reader.eventColumn)
+            let position = reader.positionAfterEvent
+            try builder.take(event, line: position.line, column: position.column)
         }
         guard builder.sawRoot else { throw GPXError(file: file, line: 1, column: 1, message: "no <gpx> element: this is not a GPX file") }
         self = builder.document
@@ -288,7 +289,7 @@ private struct GPXBuilder {
         self.file = file
     }
 
-    /// Takes in one event of the reader, which began at `line` and `column`.
+    /// Takes in one event of the reader, which ended at `line` and `column`.
     mutating func take(_ event: GPXXMLReader.Event, line: Int, column: Int) throws(GPXError) {
         func failure(_ message: String) -> GPXError { GPXError(file: file, line: line, column: column, message: message) }
         switch event {

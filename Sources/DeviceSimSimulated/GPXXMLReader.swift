@@ -41,8 +41,15 @@ struct GPXXMLReader {
     private var rootName = ""
     private var pendingEnd: String?
     /// The line and column where the last event began.
-    private(set) var eventLine = 1
-    private(set) var eventColumn = 1
+    private var eventLine = 1
+    private var eventColumn = 1
+
+    /// The line and column just after the last event (where libxml2, which read GPX files before,
+    /// placed the problems a GPX file's values have).
+    /// An empty-element tag's is before its `/>`.
+    var positionAfterEvent: (line: Int, column: Int) { (line, index - lineStart + 1 - (pendingEnd != nil || emptyElementEnded ? 2 : 0)) }
+    /// Whether the last event was the end of an empty-element tag.
+    private var emptyElementEnded = false
 
     /// Where the text starts (after a UTF-8 byte order mark).
     private let textStart: Int
@@ -56,8 +63,10 @@ struct GPXXMLReader {
 
     /// The next event, or nil at the end of a well-formed document.
     mutating func next() throws(Problem) -> Event? {
+        emptyElementEnded = false
         if let name = pendingEnd {
             pendingEnd = nil
+            emptyElementEnded = true
             openElements.removeLast()
             return .end(name: name)
         }
@@ -152,7 +161,7 @@ struct GPXXMLReader {
             index += 1
             skipSpace()
             let value = try readAttributeValue(attribute)
-            guard attributes.updateValue(value, forKey: attribute) == nil else { throw problem("<\(name)> has the attribute \(attribute) twice") }
+            guard attributes.updateValue(value, forKey: attribute) == nil else { throw problem("an element has the same attribute twice (<\(name)> has \(attribute) twice)") }
         }
     }
 
