@@ -2,6 +2,12 @@
 import PackageDescription
 import Foundation
 
+#if os(Linux)
+let cgpsTarget: Target = .target(name: "CGPS")
+#else
+let cgpsTarget: Target = .systemLibrary(name: "CGPS", path: "Sources/CGPSLinked", pkgConfig: "libgps", providers: [.brew(["gpsd"])])
+#endif
+
 let package = Package(
     name: "DeviceSim",
     // The floors are what the code really needs: `Synchronization.Mutex` and task executor preference
@@ -68,12 +74,11 @@ let package = Package(
         .target(name: "DeviceSimRoads", dependencies: ["CZlib", "DeviceSimHAL"]),
         // Simulated drivers: motion along routes, simulated GPS, NMEA/GPX playback, radios, world.
         .target(name: "DeviceSimSimulated", dependencies: ["DeviceSimHAL", "DeviceSimNMEA", "DeviceSimTime", "DeviceSimRoads"]),
-        // libgps through a small C shim.
-        .systemLibrary(
-            name: "CGPS",
-            pkgConfig: "libgps",
-            providers: [.apt(["libgps-dev"])]
-        ),
+        // libgps: on Linux its types (its header, Debian's libgps-dev) and its decoder loaded with dlopen at
+        // the first live gpsd connection, so that an executable linking the driver does not load libgps and
+        // its D-Bus, systemd and libgcrypt at every start (docs/benchmarks.md, the cold-start row); elsewhere
+        // (Homebrew's gpsd, whose header only pkg-config finds) linked, through the same functions.
+        cgpsTarget,
         // The live GPS driver over gpsd, and recording.
         .target(
             name: "DeviceSimGPSD",

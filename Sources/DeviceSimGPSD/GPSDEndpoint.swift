@@ -58,6 +58,8 @@ public enum GPSDError: Error, Sendable, Hashable, CustomStringConvertible {
     case unusableInput(GPSDEndpoint, GPSDUnusableInput)
     /// Writing a recording failed.
     case recordingFailed(path: String, reason: String)
+    /// libgps, which decodes gpsd's reports, could not be loaded (it is loaded at the first connection).
+    case libgpsUnavailable(reason: String)
 
     public var description: String {
         switch self {
@@ -73,6 +75,8 @@ public enum GPSDError: Error, Sendable, Hashable, CustomStringConvertible {
             "dropped the connection to gpsd at \(endpoint): it sent \(input)"
         case .recordingFailed(let path, let reason):
             "cannot write the recording \(path): \(reason)"
+        case .libgpsUnavailable(let reason):
+            "cannot load libgps, which decodes gpsd's reports (\(reason)); install it (Debian, Ubuntu: apt-get install libgps28, or the libgps of your gpsd version)"
         }
     }
 }

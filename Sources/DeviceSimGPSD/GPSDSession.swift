@@ -3,7 +3,7 @@ import DeviceSimHAL
 import Foundation
 
 /// One connection to gpsd: the socket and its line framing are ours (``GPSDSocket``,
-/// ``GPSDLineBuffer``), every report is decoded by libgps (`gps_unpack`). libgps's own reader is not
+/// ``GPSDLineBuffer``), every report is decoded by libgps (`gps_unpack`, loaded at the first ``open(nmea:device:timeout:)``). libgps's own reader is not
 /// used: `gps_waiting` says data is there while half a line sits in its buffer, so a gpsd that stops
 /// mid-line made its callers spin, and a line longer than its buffer ends the connection.
 ///
@@ -45,12 +45,20 @@ final class GPSDSession {
     /// only when given; at most `timeout` for each step.
     func open(nmea: Bool = false, device: String? = nil, timeout: Duration = .seconds(1)) throws(GPSDError) {
         close()
+        try Self.loadLibgps()
         let socket = try GPSDSocket.connect(to: endpoint, timeout: timeout)
         try socket.send(Self.watchRequest(nmea: nmea, device: device), timeout: timeout)
         memset(data, 0, MemoryLayout<gps_data_t>.size)
         buffer.clear()
         unfinishedSince = nil
         self.socket = socket
+    }
+
+    /// Loads libgps's decoder (once per process: a start that never connects to gpsd does not load it).
+    static func loadLibgps() throws(GPSDError) {
+        var message = [CChar](repeating: 0, count: 512)
+        guard devicesim_libgps_load(&message, message.count) != 0 else { return }
+        throw .libgpsUnavailable(reason: String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
     }
 
     /// The watch request libgps's `gps_stream` sends, with the device name quoted as JSON.
@@ -141,7 +149,7 @@ final class GPSDSession {
         }
         lineCopy[bytes.count] = 0
         data.pointee.set = 0  // libgps accumulates the mask across reads
-        _ = gps_unpack(lineCopy, data)
+        _ = devicesim_gps_unpack(lineCopy, data)
         let mask = data.pointee.set
         read.device = withUnsafeBytes(of: data.pointee.dev.path) { raw in
             String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)

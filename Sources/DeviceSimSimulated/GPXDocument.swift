@@ -1,8 +1,5 @@
 import DeviceSimHAL
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 
 /// A GPX 1.1 (or 1.0) file: tracks (`trk/trkseg/trkpt`), routes (`rte/rtept`) and waypoints (`wpt`).
 ///
@@ -27,36 +24,93 @@ public struct GPXDocument: Sendable {
 
     /// Parses GPX data; `file` names it in errors.
     public init(data: Data, file: String = "GPX") throws(GPXError) {
-        // Foundation's XML parser traps on an element name that is not UTF-8 text (libxml2 passes the
-        // bytes on as they are when the file says it is UTF-8): such a file is refused here first.
+        // A file that is to be UTF-8 text and is not is refused where its first such byte is.
         if Self.isDeclaredUTF8(data), let (line, column) = Self.firstInvalidUTF8(data) {
             throw GPXError(file: file, line: line, column: column, message: "bytes that are not UTF-8 text (and the file does not say it is ISO-8859-1 or UTF-16); save it as UTF-8")
         }
-        // It also traps on a processing instruction without data (`<?name?>`), which GPX has no use for.
+        // So is a processing instruction without data (`<?name?>`), which GPX has no use for.
         if let (line, column, target) = Self.firstEmptyProcessingInstruction(data) {
             throw GPXError(file: file, line: line, column: column, message: "a processing instruction with no data (<?\(target)?>) is not read: remove it")
         }
-        let delegate = GPXParserDelegate(file: file)
-        let parser = XMLParser(data: data)
-        parser.delegate = delegate
-        parser.shouldResolveExternalEntities = false
-        let ok = parser.parse()
-        if let error = delegate.error { throw error }
-        // On Linux the parser reports XML errors it recovers from and still returns true: the first
-        // one refuses the file (stopping the parser from inside its error callback crashes libxml2).
-        if let xmlError = delegate.firstXMLError {
-            throw GPXError(file: file, line: xmlError.line, column: xmlError.column, message: "not well-formed XML: \(Self.explain(xmlError.code))")
+        var reader = GPXXMLReader(try Self.utf8(data, file: file))
+        var builder = GPXBuilder(file: file)
+        while true {
+            let event: GPXXMLReader.Event?
+            do { event = try reader.next() } catch {
+                throw GPXError(file: file, line: error.line, column: error.column, message: "not well-formed XML: \(error.message)")
+            }
+            guard let event else { break }
+            let position = reader.positionAfterEvent
+            try builder.take(event, line: position.line, column: position.column)
         }
-        if ok, let open = delegate.openElements.last {
-            throw GPXError(file: file, line: parser.lineNumber, column: parser.columnNumber, message: "the file ends inside <\(open)>: it is cut off or not well-formed")
-        }
-        guard ok else {
-            let code = (parser.parserError as NSError?)?.code
-            throw GPXError(file: file, line: parser.lineNumber, column: parser.columnNumber, message: "not well-formed XML: \(Self.explain(code))")
-        }
-        guard delegate.sawRoot else { throw GPXError(file: file, line: 1, column: 1, message: "no <gpx> element: this is not a GPX file") }
-        self = delegate.document
+        guard builder.sawRoot else { throw GPXError(file: file, line: 1, column: 1, message: "no <gpx> element: this is not a GPX file") }
+        self = builder.document
     }
+
+    /// The file's text as UTF-8: as it is when it is UTF-8 (checked before), else converted from the
+    /// encoding it declares (one of ``otherEncodings``; UTF-16 needs its byte order mark).
+    static func utf8(_ data: Data, file: String) throws(GPXError) -> [UInt8] {
+        let encoding = declaredEncoding(data)
+        if isDeclaredUTF8(data) {
+            guard encoding == nil || encoding == "utf-8" || encoding == "utf8" else {
+                throw GPXError(file: file, line: 1, column: 1, message: "the file declares the encoding '\(MessageText.excerpt(encoding ?? ""))', which is not read: save it as UTF-8 (or ISO-8859-1, windows-1252, UTF-16)")
+            }
+            return [UInt8](data)
+        }
+        let bytes = [UInt8](data)
+        if bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE]) {
+            guard !bytes.starts(with: [0xFF, 0xFE, 0, 0]) else {
+                throw GPXError(file: file, line: 1, column: 1, message: "the file is UTF-32, which is not read: save it as UTF-8")
+            }
+            let (high, low) = bytes[0] == 0xFE ? (0, 1) : (1, 0)
+            var units: [UInt16] = []
+            units.reserveCapacity(bytes.count / 2)
+            for offset in stride(from: 2, to: bytes.count - 1, by: 2) {
+                units.append(UInt16(bytes[offset + high]) << 8 | UInt16(bytes[offset + low]))
+            }
+            guard bytes.count % 2 == 0, let text = String(validating: units, as: UTF16.self) else {
+                throw GPXError(file: file, line: 0, column: 0, message: "the file starts as UTF-16 but is not UTF-16 text throughout; save it as UTF-8")
+            }
+            return Array(text.utf8)
+        }
+        switch encoding {
+        case "iso-8859-1", "latin1", "us-ascii", "ascii":
+            return latin1ToUTF8(bytes) { _ in nil }
+        case "iso-8859-15":
+            return latin1ToUTF8(bytes) { iso885915[$0] }
+        case "windows-1252":
+            return latin1ToUTF8(bytes) { $0 >= 0x80 && $0 <= 0x9F ? windows1252[Int($0 - 0x80)] : nil }
+        default:
+            throw GPXError(file: file, line: 1, column: 1, message: "the file says it is UTF-16 or UTF-32 but has no byte order mark; save it as UTF-8")
+        }
+    }
+
+    /// The encoding named in the XML declaration, lower-cased; nil when there is none.
+    static func declaredEncoding(_ data: Data) -> String? {
+        let prolog = String(decoding: data.prefix(200), as: UTF8.self)
+        guard prolog.hasPrefix("<?xml") || prolog.hasPrefix("\u{FEFF}<?xml"), let end = prolog.range(of: "?>") else { return nil }
+        let declaration = prolog[..<end.lowerBound].lowercased()
+        guard let encoding = declaration.range(of: "encoding") else { return nil }
+        return String(declaration[encoding.upperBound...].drop { $0 == " " || $0 == "=" || $0 == "\"" || $0 == "'" }.prefix { $0 != "\"" && $0 != "'" })
+    }
+
+    /// Single-byte text as UTF-8: each byte the character of that number, unless `replacement` names another.
+    private static func latin1ToUTF8(_ bytes: [UInt8], replacement: (UInt8) -> Unicode.Scalar?) -> [UInt8] {
+        var text = String.UnicodeScalarView()
+        for byte in bytes { text.append(replacement(byte) ?? Unicode.Scalar(byte)) }
+        return Array(String(text).utf8)
+    }
+
+    /// Where ISO-8859-15 differs from ISO-8859-1.
+    private static let iso885915: [UInt8: Unicode.Scalar] = [
+        0xA4: "\u{20AC}", 0xA6: "\u{160}", 0xA8: "\u{161}", 0xB4: "\u{17D}", 0xB8: "\u{17E}", 0xBC: "\u{152}", 0xBD: "\u{153}", 0xBE: "\u{178}",
+    ]
+
+    /// windows-1252's characters for the bytes 0x80 to 0x9F (its five unassigned bytes as ISO-8859-1 reads them).
+    private static let windows1252: [Unicode.Scalar] = [
+        "\u{20AC}", "\u{81}", "\u{201A}", "\u{192}", "\u{201E}", "\u{2026}", "\u{2020}", "\u{2021}", "\u{2C6}", "\u{2030}", "\u{160}", "\u{2039}", "\u{152}", "\u{8D}", "\u{17D}", "\u{8F}",
+        "\u{90}", "\u{2018}", "\u{2019}", "\u{201C}", "\u{201D}", "\u{2022}", "\u{2013}", "\u{2014}", "\u{2DC}", "\u{2122}", "\u{161}", "\u{203A}", "\u{153}", "\u{9D}", "\u{17E}", "\u{178}",
+    ]
 
     /// The encodings other than UTF-8 a GPX file may declare (its XML parser converts them to UTF-8).
     static let otherEncodings = ["iso-8859-1", "latin1", "iso-8859-15", "windows-1252", "us-ascii", "ascii", "utf-16"]
@@ -66,12 +120,8 @@ public struct GPXDocument: Sendable {
     static func isDeclaredUTF8(_ data: Data) -> Bool {
         let head = data.prefix(4)
         if head.starts(with: [0xFE, 0xFF]) || head.starts(with: [0xFF, 0xFE]) || head.starts(with: [0, 0]) { return false }
-        let prolog = String(decoding: data.prefix(200), as: UTF8.self)
-        guard prolog.hasPrefix("<?xml") || prolog.hasPrefix("\u{FEFF}<?xml"), let end = prolog.range(of: "?>") else { return true }
-        let declaration = prolog[..<end.lowerBound].lowercased()
-        guard let encoding = declaration.range(of: "encoding") else { return true }
-        let value = declaration[encoding.upperBound...].drop { $0 == " " || $0 == "=" || $0 == "\"" || $0 == "'" }.prefix { $0 != "\"" && $0 != "'" }
-        return !otherEncodings.contains(String(value))
+        guard let encoding = declaredEncoding(data) else { return true }
+        return !otherEncodings.contains(encoding)
     }
 
     /// The first processing instruction (`<?target data?>`) that has no data (the XML declaration at the
@@ -124,38 +174,6 @@ public struct GPXDocument: Sendable {
         }
     }
 
-    /// What an XML parser error code (libxml2's numbering, which Foundation passes on) means, in words
-    /// a user can act on.
-    static func explain(_ code: Int?) -> String {
-        guard let code else { return "the XML parser stopped here" }
-        let words: String
-        switch code {
-        case 3, 4: words = "no XML element here: a GPX file starts with <?xml ...?> or <gpx>"
-        case 5: words = "there is more content after the end of the document"
-        case 9: words = "a character that is not allowed in XML"
-        case 23: words = "an entity reference misses its ';' (write &amp; for '&')"
-        case 26, 27: words = "an unknown entity: write &amp; for '&', &lt; for '<'"
-        case 38: words = "an attribute value contains '<' (write &lt;)"
-        case 39, 43: words = "an attribute value is not in quotes (write lat=\"52.5\")"
-        case 40, 44: words = "an attribute value is not closed: a quote is missing"
-        case 41: words = "an attribute has no value (write lat=\"52.5\")"
-        case 42: words = "an element has the same attribute twice"
-        case 45: words = "a comment <!-- is not closed with -->"
-        case 65: words = "a space is missing (between attributes?)"
-        case 68: words = "a name is expected after '<'"
-        case 72: words = "a '<' is missing"
-        case 73: words = "a tag is not finished: a '>' is missing"
-        case 74: words = "a closing tag '</' is missing"
-        case 75: words = "'=' is missing after an attribute name"
-        case 76: words = "a closing tag does not match the element it closes (e.g. <trkpt> closed by </trkseg>)"
-        case 77: words = "the file ends inside an element: it is cut off, or an element is never closed"
-        case 85: words = "the elements are not properly nested: an element is closed that was never opened"
-        case 86: words = "there is more content after the end of the <gpx> element"
-        default: words = "the XML parser cannot read on from here"
-        }
-        return "\(words) (XML parser error \(code))"
-    }
-
     /// The times a point may carry, in seconds since 1970: from 1970 to the end of 2199 (in
     /// nanoseconds since 1970, as fixes carry them, any gap between two such times fits).
     static let validTimes: ClosedRange<Double> = 0...7_258_118_399
@@ -163,11 +181,10 @@ public struct GPXDocument: Sendable {
     /// The elevations a point may have, in metres (the deepest sea to the edge of space).
     static let validElevations: ClosedRange<Double> = -11_000...100_000
 
-    /// The largest GPX file read: 4 MiB (about 50,000 timed points, 14 hours at one a second).
-    /// Foundation's XML parser on Linux feeds libxml2 without its "huge" option, and libxml2 then
-    /// refuses a document of more than 10,000,000 bytes at its end with an internal error (a
-    /// well-formed 64 MiB track read as "not well-formed" at its last line); and 8 MiB took 9 s of CPU
-    /// to validate, 4 MiB under 5 s (`Benchmarks/limits/validate-at-limits.py gpx`).
+    /// The largest GPX file read: 4 MiB (about 50,000 timed points, 14 hours at one a second), a bound
+    /// on the memory and time a track file may take (with Foundation's XML parser, which read GPX files
+    /// before ``GPXXMLReader``, 8 MiB took 9 s of CPU to validate, 4 MiB under 5 s:
+    /// `Benchmarks/limits/validate-at-limits.py gpx`).
     public static let maximumFileSize = 4 << 20
 
     /// Reads and parses a GPX file (a regular file of at most ``maximumFileSize`` bytes).
@@ -246,14 +263,12 @@ public struct GPXError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-private final class GPXParserDelegate: NSObject, XMLParserDelegate {
+/// Builds a ``GPXDocument`` from the events of ``GPXXMLReader``: points with their positions, elevations
+/// and times, checked as they come.
+private struct GPXBuilder {
     let file: String
     var document = GPXDocument()
-    var error: GPXError?
-    /// The first XML error the parser reported (it may go on after it and still succeed).
-    var firstXMLError: (line: Int, column: Int, code: Int?)?
     var sawRoot = false
-    var openElements: [String] = []
     private var text = ""
     private var point: GPXDocument.Point?
     private var pointElement = ""
@@ -274,72 +289,58 @@ private final class GPXParserDelegate: NSObject, XMLParserDelegate {
         self.file = file
     }
 
-    private func fail(_ parser: XMLParser, _ message: String) {
-        guard error == nil else { return }
-        error = GPXError(file: file, line: parser.lineNumber, column: parser.columnNumber, message: message)
-        parser.abortParsing()
-    }
-
-    func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]) {
-        text = ""
-        openElements.append(name)
-        switch name {
-        case "gpx": sawRoot = true
-        case "trkseg": segment = []
-        case "rte": route = []
-        case "trkpt", "rtept", "wpt":
-            guard let latText = attributes["lat"], let lonText = attributes["lon"] else {
-                return fail(parser, "<\(name)> needs lat and lon attributes")
-            }
-            guard let lat = Double(latText), let lon = Double(lonText), abs(lat) <= 90, abs(lon) <= 180 else {
-                return fail(parser, "<\(name)> has an invalid position lat=\"\(MessageText.excerpt(latText))\" lon=\"\(MessageText.excerpt(lonText))\" (latitude within -90...90, longitude within -180...180)")
-            }
-            point = GPXDocument.Point(coordinate: GeoCoordinate(latitude: lat, longitude: lon))
-            pointElement = name
-        default: break
-        }
-    }
-
-    func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) {
-        // libxml2's well-formedness errors are codes 1 to 92; its warnings (a relative namespace URI,
-        // an unknown version) and namespace errors (200 and up) do not make a file unreadable.
-        let code = (parseError as NSError).code
-        if firstXMLError == nil, (1...92).contains(code) { firstXMLError = (parser.lineNumber, parser.columnNumber, code) }
-    }
-
-    func parser(_ parser: XMLParser, foundCharacters string: String) {
-        text += string
-    }
-
-    func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
-        let value = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        if openElements.last == name { openElements.removeLast() }
-        switch name {
-        case "ele" where point != nil:
-            guard let elevation = Double(value), GPXDocument.validElevations.contains(elevation) else {
-                return fail(parser, "<ele> must be a number of metres within -11000...100000, found '\(MessageText.excerpt(value))'")
-            }
-            point?.elevation = elevation
-        case "time" where point != nil:
-            guard let time = isoFormatter.date(from: value) ?? isoFractionalFormatter.date(from: value) else {
-                return fail(parser, "<time> is not an ISO 8601 time: '\(MessageText.excerpt(value))'")
-            }
-            guard GPXDocument.validTimes.contains(time.timeIntervalSince1970) else {
-                return fail(parser, "<time> \(value) is outside the years 1970 to 2199 that a track's points may be dated")
-            }
-            point?.time = time
-        case "trkpt", "rtept", "wpt":
-            guard let finished = point, name == pointElement else { break }
+    /// Takes in one event of the reader, which ended at `line` and `column`.
+    mutating func take(_ event: GPXXMLReader.Event, line: Int, column: Int) throws(GPXError) {
+        func failure(_ message: String) -> GPXError { GPXError(file: file, line: line, column: column, message: message) }
+        switch event {
+        case .text(let string):
+            text += string
+        case .start(let name, let attributes):
+            text = ""
             switch name {
-            case "trkpt": segment.append(finished)
-            case "rtept": route.append(finished)
-            default: document.waypoints.append(finished)
+            case "gpx": sawRoot = true
+            case "trkseg": segment = []
+            case "rte": route = []
+            case "trkpt", "rtept", "wpt":
+                guard let latText = attributes["lat"], let lonText = attributes["lon"] else {
+                    throw failure("<\(name)> needs lat and lon attributes")
+                }
+                guard let lat = Double(latText), let lon = Double(lonText), abs(lat) <= 90, abs(lon) <= 180 else {
+                    throw failure("<\(name)> has an invalid position lat=\"\(MessageText.excerpt(latText))\" lon=\"\(MessageText.excerpt(lonText))\" (latitude within -90...90, longitude within -180...180)")
+                }
+                point = GPXDocument.Point(coordinate: GeoCoordinate(latitude: lat, longitude: lon))
+                pointElement = name
+            default: break
             }
-            point = nil
-        case "trkseg": document.trackSegments.append(segment)
-        case "rte": document.routes.append(route)
-        default: break
+        case .end(let name):
+            let value = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            switch name {
+            case "ele" where point != nil:
+                guard let elevation = Double(value), GPXDocument.validElevations.contains(elevation) else {
+                    throw failure("<ele> must be a number of metres within -11000...100000, found '\(MessageText.excerpt(value))'")
+                }
+                point?.elevation = elevation
+            case "time" where point != nil:
+                guard let time = isoFormatter.date(from: value) ?? isoFractionalFormatter.date(from: value) else {
+                    throw failure("<time> is not an ISO 8601 time: '\(MessageText.excerpt(value))'")
+                }
+                guard GPXDocument.validTimes.contains(time.timeIntervalSince1970) else {
+                    throw failure("<time> \(value) is outside the years 1970 to 2199 that a track's points may be dated")
+                }
+                point?.time = time
+            case "trkpt", "rtept", "wpt":
+                guard let finished = point, name == pointElement else { break }
+                switch name {
+                case "trkpt": segment.append(finished)
+                case "rtept": route.append(finished)
+                default: document.waypoints.append(finished)
+                }
+                point = nil
+            case "trkseg": document.trackSegments.append(segment)
+            case "rte": document.routes.append(route)
+            default: break
+            }
+            text = ""
         }
-        text = ""
     }
 }

@@ -5,6 +5,8 @@ import Testing
 /// links no URL loading system: FoundationNetworking brings libcurl and about 30 more libraries, about
 /// 6.5 ms of CPU at every start (docs/benchmarks.md, the cold-start row). An executable whose app uses
 /// `URLSession` links DeviceSimNetwork, and the runner installs its transport (URLSessionRoutingTests).
+/// Nor does it load libgps at start (the live gpsd driver loads it at its first connection), nor an XML
+/// library (GPX files are read by DeviceSim's own reader).
 @Suite struct StartUpLibrariesTests {
     #if os(Linux)
     /// The libraries the dynamic loader maps for `executable` (glibc's `LD_TRACE_LOADED_OBJECTS`, what
@@ -19,6 +21,24 @@ import Testing
         #expect(libraries.contains("libFoundation.so"))
         #expect(!libraries.contains("libFoundationNetworking.so"))
         #expect(!libraries.contains { $0.hasPrefix("libcurl") })
+    }
+
+    /// GPX files are read without an XML library: no FoundationXML, libxml2 or the system's ICU.
+    @Test func theShippedDevicesimLoadsNoXMLLibrary() throws {
+        let libraries = try Self.loadedLibraries(of: CLI.binary)
+        #expect(libraries.contains("libFoundation.so"))
+        for prefix in ["libFoundationXML", "libxml2", "libicuuc", "libicudata"] {
+            #expect(!libraries.contains { $0.hasPrefix(prefix) }, "\(prefix) is loaded at start")
+        }
+    }
+
+    /// libgps (with D-Bus, systemd and libgcrypt) is loaded only when `live` connects to gpsd.
+    @Test func theShippedDevicesimLoadsNoLibgps() throws {
+        let libraries = try Self.loadedLibraries(of: CLI.binary)
+        #expect(libraries.contains("libFoundation.so"))
+        for prefix in ["libgps", "libdbus", "libsystemd", "libgcrypt"] {
+            #expect(!libraries.contains { $0.hasPrefix(prefix) }, "\(prefix) is loaded at start")
+        }
     }
     #endif
 }
