@@ -465,6 +465,29 @@ static const sqlite3_io_methods io_methods = {
     .xDeviceCharacteristics = io_device_characteristics,
 };
 
+int devicesim_memory_folder_retarget(devicesim_memory_folder *folder, struct sqlite3 *db, const char *name) {
+    sqlite3_file *base = NULL;
+    if (sqlite3_file_control(db, "main", SQLITE_FCNTL_FILE_POINTER, &base) != SQLITE_OK || base == NULL) return -1;
+    if (base->pMethods != &io_methods) return -1;
+    memory_handle *handle = (memory_handle *)base;
+    if (handle->folder != folder || handle->lock != SQLITE_LOCK_NONE) return -1;
+    pthread_mutex_lock(&folder->mutex);
+    memory_file *target = find(folder, name);
+    int rc = -1;
+    if (target != NULL) {
+        memory_file *current = handle->file;
+        if (target != current) {
+            target->handles++;
+            current->handles--;
+            if (current->position < 0 && current->handles == 0) free_file(current);
+            handle->file = target;
+        }
+        rc = 0;
+    }
+    pthread_mutex_unlock(&folder->mutex);
+    return rc;
+}
+
 // MARK: - The VFS
 
 static int vfs_open(sqlite3_vfs *vfs, const char *name, sqlite3_file *base, int flags, int *out_flags) {

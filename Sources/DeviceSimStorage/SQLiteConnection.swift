@@ -24,6 +24,11 @@ public final class SQLiteConnection {
 
     /// The memory folder the file is in (kept while the connection is open); nil: on disk.
     private let memory: SQLiteMemoryFolder?
+    /// The migrations whose schema, every one applied, the connection has read, when that is known
+    /// (its file's schema was made by them in this run, and nothing but writes changed the file since):
+    /// it may then be lent to another file of its memory folder with that schema (``retarget(toFile:)``),
+    /// its parsed schema and prepared statements still good there. Nil: never lent.
+    var schemaMigrations: [[String]]?
 
     /// Opens (creating if needed) the database at `path`: a file on disk, or with `memory`, the file
     /// of that name in the memory folder.
@@ -66,6 +71,19 @@ public final class SQLiteConnection {
     /// Runs `sql` (one statement) with `values` bound to its `?` parameters.
     public func execute(_ sql: String, _ values: [SQLiteValue] = []) throws(SQLiteError) {
         _ = try query(sql, values, maxRows: .max, keepingStatement: true)
+    }
+
+    /// Makes the connection read and write `name`, another file of its memory folder, instead of its
+    /// own file, keeping its settings, parsed schema and prepared statements: what a reopen would cost
+    /// (opening, the pragmas, parsing the schema and every statement again) is not spent. Only between
+    /// reads and writes (no transaction open); the cached pages are freed first, and SQLite reads the
+    /// new file afresh (its change counter is not the one it last saw). The connection's own name, and
+    /// so its rollback journal's, stays what it was. False (nothing changed) when the connection is not
+    /// in a memory folder, is in a transaction, or there is no file `name`.
+    func retarget(toFile name: String) -> Bool {
+        guard let handle, let memory, sqlite3_get_autocommit(handle) != 0 else { return false }
+        sqlite3_db_release_memory(handle)
+        return memory.retarget(handle, toFile: name)
     }
 
     /// Frees the pages the connection's cache holds and no statement uses now (the file keeps them:

@@ -7,6 +7,11 @@
 /// capacity; what it bounds is memory (about 32 KB an idle connection, its cached pages freed) and the work SQLite's unix VFS
 /// does at every open (it walks its list of the process's open files).
 ///
+/// When the pool is full, a database of a memory folder whose schema its migrations made borrows the
+/// least recently used idle connection instead, when that one holds the same schema in the same
+/// folder (``connection(lentTo:)``): the connection is pointed at the other file, keeping its parsed
+/// schema and prepared statements, so a fleet's devices no longer each pay for a reopen.
+///
 /// ```swift
 /// let pool = SQLiteConnectionPool(capacity: 256)
 /// let database = SQLiteDatabase(folder: folder, file: "d1.sqlite", migrations: migrations, pool: pool, now: { scheduler.now })
@@ -33,6 +38,9 @@ public final class SQLiteConnectionPool {
 
     /// How many connections are open now.
     public var openCount: Int { open.count }
+    /// How many times a database borrowed another's connection instead of opening its file
+    /// (``connection(lentTo:)``).
+    public private(set) var connectionsLent = 0
 
     /// `database` was used: it is now the most recently used.
     func touch(_ database: SQLiteDatabase) {
@@ -41,6 +49,46 @@ public final class SQLiteConnectionPool {
         clock &+= 1
         open[key]?.lastUse = clock
         record(database, at: clock)
+    }
+
+    /// The connection of the least recently used idle database, taken from it for `database` (which
+    /// has none open), when the pool is full and that connection holds the schema `database`'s
+    /// migrations make, in its memory folder; nil otherwise (`database` then opens its own, and
+    /// ``opened(_:)`` closes the least recently used one as before). The set of open databases after
+    /// either is the same.
+    func connection(lentTo database: SQLiteDatabase) -> SQLiteConnection? {
+        guard open.count >= capacity else { return nil }
+        var passedOver: [(database: SQLiteDatabase, lastUse: UInt64)] = []
+        // Those passed over stay the least recently used, in their order.
+        defer {
+            for entry in passedOver.reversed() {
+                usesStart -= 1
+                uses[usesStart] = (ObjectIdentifier(entry.database), entry.lastUse)
+            }
+        }
+        while usesStart < uses.count {
+            let (key, instant) = uses[usesStart]
+            usesStart += 1
+            guard let entry = open[key], entry.lastUse == instant else { continue }   // stale
+            if entry.database.isInUse || entry.database === database {
+                passedOver.append(entry)
+                continue
+            }
+            guard entry.database.canLendConnection(to: database) else {
+                passedOver.append(entry)
+                return nil
+            }
+            connectionsLent += 1
+            return entry.database.takeConnection()
+        }
+        return nil
+    }
+
+    /// Closes the idle connections whose own file is `name` that another database borrowed: after a
+    /// crash left a rollback journal beside `name`, none but `name`'s own next connection may find it.
+    func closeConnections(named name: String) {
+        let named = open.values.filter { !$0.database.isInUse && $0.database.connectionName == name }
+        for entry in named { entry.database.close() }
     }
 
     /// `database` opened its connection: the least recently used idle ones are closed while the pool

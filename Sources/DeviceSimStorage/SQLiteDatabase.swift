@@ -41,6 +41,10 @@ public final class SQLiteDatabase {
     /// The database file as ``files`` names it: its path on disk, its name in a memory folder.
     private var file: String { files.memory == nil ? path : fileName }
     private var corruptFilesSetAside = 0
+    /// Whether the file's schema is the one ``migrations`` make, known because they made it from an
+    /// empty file in this run and the file has changed only by writes since: another database with
+    /// the same migrations in the same memory folder may then lend its connection to this one.
+    private var schemaMadeByMigrations = false
     /// Whether the file is in a ``SQLiteMemoryFolder`` (only this database's writes change it then).
     public var isInMemoryFolder: Bool { files.memory != nil }
     /// Grows at the end of every write (committed, failed or killed) and whenever the file changes
@@ -97,6 +101,25 @@ public final class SQLiteDatabase {
         return try run("database") { () throws(SQLiteError) in try db.query("PRAGMA integrity_check").first?.first?.string ?? "" }
     }
 
+    /// The name of the file the open connection was opened on (another's, when it was lent to this
+    /// database); nil when none is open.
+    var connectionName: String? { connection?.path }
+
+    /// Whether this database's idle connection may serve `other` (``SQLiteConnectionPool/connection(lentTo:)``):
+    /// it holds the schema `other`'s migrations make, and the files are in the same memory folder.
+    func canLendConnection(to other: SQLiteDatabase) -> Bool {
+        guard let memory = files.memory, memory === other.files.memory, let schema = connection?.schemaMigrations else { return false }
+        return schema == other.migrations
+    }
+
+    /// Takes the open connection from this database (the next use opens one again), for another.
+    func takeConnection() -> SQLiteConnection? {
+        guard let connection else { return nil }
+        self.connection = nil
+        pool?.closed(self)
+        return connection
+    }
+
     /// Closes the connection (the app stops or is killed); the next use opens the file again.
     public func close() {
         guard let connection else { return }
@@ -111,6 +134,7 @@ public final class SQLiteDatabase {
     public func removeFiles() {
         close()
         revision += 1
+        schemaMadeByMigrations = false
         if files.memory != nil {
             for name in [fileName, fileName + "-journal"] + (0..<corruptFilesSetAside).map({ fileName + ".corrupt-\($0 + 1)" }) { files.remove(name) }
         }
@@ -142,6 +166,7 @@ public final class SQLiteDatabase {
     public func damageFile() {
         close()
         revision += 1
+        schemaMadeByMigrations = false
         files.overwriteStart(of: file, with: [UInt8](repeating: 0xA5, count: 100))
     }
 
@@ -152,6 +177,11 @@ public final class SQLiteDatabase {
         if let connection {
             pool?.touch(self)
             return connection
+        }
+        if let lent = lentConnection() {
+            connection = lent
+            pool?.opened(self)
+            return lent
         }
         let db: SQLiteConnection
         do {
@@ -171,11 +201,13 @@ public final class SQLiteDatabase {
             // journal first (`write`), and a hot journal left by a kill is rolled back by the next
             // open as before. Run once per open and not kept: a fleet's pool reopens files often.
             try db.executeOnce("PRAGMA foreign_keys = ON; PRAGMA synchronous = OFF; PRAGMA journal_mode = MEMORY")
-            try migrate(db)
+            if try migrate(db) == 0 { schemaMadeByMigrations = true }
+            if schemaMadeByMigrations { db.schemaMigrations = migrations }
         } catch {
             if [SQLITE_NOTADB, SQLITE_CORRUPT].contains(error.primary) {
                 corruptFilesSetAside += 1
                 revision += 1
+                schemaMadeByMigrations = false
                 files.move(file, to: file + ".corrupt-\(corruptFilesSetAside)")
                 files.remove(file + "-journal")
                 throw .corrupt(file: (path as NSString).lastPathComponent, reason: error.message)
@@ -185,6 +217,17 @@ public final class SQLiteDatabase {
         connection = db
         pool?.opened(self)
         return db
+    }
+
+    /// The pool's least recently used idle connection, pointed at this database's file, when the pool
+    /// is full and that connection holds this database's schema in its memory folder (see
+    /// ``SQLiteConnectionPool/connection(lentTo:)``); nil: open one. Never for the write an app is
+    /// killed in: its rollback journal must be the one named after this file.
+    private func lentConnection() -> SQLiteConnection? {
+        guard schemaMadeByMigrations, !killNextWrite, files.memory != nil, let pool, let lent = pool.connection(lentTo: self) else { return nil }
+        if lent.retarget(toFile: fileName) { return lent }
+        lent.close()
+        return nil
     }
 
     /// A connection to `path`; its folder is made when the file cannot be opened without it (asking
@@ -198,7 +241,9 @@ public final class SQLiteDatabase {
         }
     }
 
-    private func migrate(_ db: SQLiteConnection) throws(SQLiteError) {
+    /// Applies the migrations the file has not had; returns the schema version it had before.
+    @discardableResult
+    private func migrate(_ db: SQLiteConnection) throws(SQLiteError) -> Int {
         let version = Int(try db.queryOnce("PRAGMA user_version").first?.first?.int ?? 0)
         for (index, statements) in migrations.enumerated() where index >= version {
             try db.transaction { () throws(SQLiteError) in
@@ -206,6 +251,7 @@ public final class SQLiteDatabase {
                 try db.execute("PRAGMA user_version = \(index + 1)")
             }
         }
+        return version
     }
 
     /// Runs `body`, turning an SQLite error into a ``StorageError`` about `key`.
@@ -229,6 +275,9 @@ public final class SQLiteDatabase {
     /// everything as it was) when it or an injected fault fails.
     public func write<T>(_ key: String, _ body: (SQLiteConnection) throws(SQLiteError) -> T) throws(StorageError) -> T {
         let fault = faults.take(write: true, at: now())
+        // The write an app is killed in runs on the file's own connection, whose rollback journal is
+        // named after this file (a lent one's is named after the file it was opened on).
+        if killNextWrite, let connection, connection.path != file { close() }
         let db = try open()
         uses += 1
         defer {
@@ -276,6 +325,9 @@ public final class SQLiteDatabase {
         crashLeftJournal = images[1].map { !$0.isEmpty } ?? false
         close()
         revision += 1
+        schemaMadeByMigrations = false
+        // Connections opened on this file and lent to others since would find its journal hot.
+        pool?.closeConnections(named: file)
         for (name, image) in zip(names, images) { files.replace(name, with: image) }
     }
 

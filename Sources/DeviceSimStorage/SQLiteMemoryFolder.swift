@@ -63,6 +63,12 @@ public final class SQLiteMemoryFolder: @unchecked Sendable {
         _ = bytes.withUnsafeBytes { devicesim_memory_folder_write(folder, name, $0.baseAddress, Int64($0.count), Int64(offset)) }
     }
 
+    /// Points the main file of `connection` (opened in this folder) at the existing file `name`;
+    /// false when it cannot (see `devicesim_memory_folder_retarget`).
+    func retarget(_ connection: OpaquePointer, toFile name: String) -> Bool {
+        devicesim_memory_folder_retarget(folder, connection, name) == 0
+    }
+
     /// Removes the file `name`, when there is one.
     public func remove(_ name: String) {
         _ = devicesim_memory_folder_remove(folder, name)

@@ -79,4 +79,54 @@ import Testing
         try add("later", to: third)
         #expect(pool.openCount == 1)
     }
+
+    static let taskMigrations = [["CREATE TABLE tasks (title TEXT NOT NULL, done INTEGER NOT NULL)"], ["CREATE INDEX tasks_title ON tasks (title)"]]
+
+    /// Files in a memory folder, of two schemas whose schema cookies are equal (two changes each), in
+    /// a pool of two: a connection lent to another file of its schema writes the bytes each file's own
+    /// connection writes, one of the other schema is never lent there, and a kill's journal is still
+    /// rolled back by the killed file's next open.
+    @Test func aLentConnectionWritesWhatTheFilesOwnWouldWrite() throws {
+        let memory = try SQLiteMemoryFolder()
+        let pool = SQLiteConnectionPool(capacity: 2)
+        func inMemory(_ index: Int) -> SQLiteDatabase {
+            SQLiteDatabase(
+                folder: self.pooled, file: "d\(index).sqlite", migrations: index % 3 == 0 ? Self.taskMigrations : Self.migrations, pool: pool,
+                memory: memory, now: { .zero })
+        }
+        let lending = (0..<6).map(inMemory)
+        let keptOpen = (0..<6).map {
+            SQLiteDatabase(folder: unpooled, file: "d\($0).sqlite", migrations: $0 % 3 == 0 ? Self.taskMigrations : Self.migrations, now: { .zero })
+        }
+        func write(_ round: Int, _ index: Int, _ database: SQLiteDatabase) throws {
+            try database.write("row") { db throws(SQLiteError) in
+                if index % 3 == 0 {
+                    try db.execute("INSERT INTO tasks (title, done) VALUES (?, ?)", [.text("task \(round)"), .integer(Int64(round % 2))])
+                } else {
+                    try db.execute("INSERT INTO notes (text) VALUES (?)", [.text(String(repeating: "note \(round) ", count: round % 5 + 1))])
+                }
+            }
+        }
+        for round in 0..<12 {
+            for index in 0..<6 {
+                if round == 7, index == 4 {
+                    lending[index].killDuringNextWrite()
+                    keptOpen[index].killDuringNextWrite()
+                }
+                let lent = (try? write(round, index, lending[index])) != nil
+                let own = (try? write(round, index, keptOpen[index])) != nil
+                #expect(lent == own)
+                #expect(pool.openCount <= 2)
+            }
+        }
+        #expect(pool.connectionsLent > 0)
+        for database in lending + keptOpen { database.close() }
+        try memory.write(into: pooled)
+        for index in 0..<6 {
+            let file = "d\(index).sqlite"
+            let image = FileManager.default.contents(atPath: pooled.appending(file))
+            #expect(image != nil)
+            #expect(image == FileManager.default.contents(atPath: unpooled.appending(file)))
+        }
+    }
 }

@@ -44,4 +44,14 @@ const char *devicesim_memory_folder_name_at(devicesim_memory_folder *folder, int
 /// The bytes of memory the folder's files take (their contents, rounded as they are kept).
 int64_t devicesim_memory_folder_bytes(devicesim_memory_folder *folder);
 
+struct sqlite3;
+/// Points the main database file of the connection `db` (opened with this folder's VFS) at the
+/// folder's existing file `name` instead of the file it reads and writes now, as if that file had
+/// been renamed to the connection's file name (the connection's name, and so its journal's, is
+/// unchanged). The connection must hold no lock on its file (no statement running, no transaction
+/// open): SQLite then finds the file's change counter changed at its next read and reads the file
+/// afresh. 0, or -1 when `db` is not a connection of this folder, holds a lock, or `name` is no
+/// file of the folder.
+int devicesim_memory_folder_retarget(devicesim_memory_folder *folder, struct sqlite3 *db, const char *name);
+
 #endif
