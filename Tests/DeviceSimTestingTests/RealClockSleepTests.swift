@@ -5,14 +5,17 @@ import Testing
 /// A sleep on a real clock started by code in a simulation is reported with where it came from
 /// (issue 45: a view model sleeping with `Task.sleep` made a "nothing happens" test pass).
 @Suite struct RealClockSleepTests {
-    /// A view model that sleeps with `Task.sleep` instead of its clock (the classic mistake).
+    /// A view model that sleeps with `Task.sleep` instead of its clock (the classic mistake). It sleeps
+    /// an hour of real time: the test asserts that a virtual advance past it does not end it, so the real
+    /// sleep must outlast the test even when a busy parallel run keeps the advance waiting for minutes
+    /// (with 180 s, a CI run of the slow suites once took longer than that, and the sleep ended for real).
     @MainActor final class LateViewModel {
         private(set) var checkedIn = false
         private var task: Task<Void, Never>?
 
         func arrived() {
             task = Task {
-                try? await Task.sleep(for: .seconds(180))
+                try? await Task.sleep(for: .seconds(3_600))
                 checkedIn = true
             }
         }
@@ -27,7 +30,7 @@ import Testing
         let model = LateViewModel()
         model.arrived()
         // The model's task starts during the advance and sleeps for real: the advance says so.
-        let error = await #expect(throws: TestSimulationError.self) { try await simulation.advance(by: .seconds(200)) }
+        let error = await #expect(throws: TestSimulationError.self) { try await simulation.advance(by: .seconds(3_700)) }
         guard case .realClockSleep(let sleeps) = error else {
             Issue.record("expected a real-clock sleep, got \(String(describing: error))")
             return
