@@ -109,6 +109,12 @@ final class NMEADecodePipeline: @unchecked Sendable {
 
     /// How much of a file ``decodeMapped(with:into:)`` maps at a time.
     private static let mappedWindow = 1 << 23
+    #if os(Linux)
+    /// A window's pages read in by `mmap` itself (Linux), not one fault at a time.
+    private static let mappingFlags = MAP_PRIVATE | MAP_POPULATE
+    #else
+    private static let mappingFlags = MAP_PRIVATE
+    #endif
 
     /// Decodes a regular file from where it is mapped in memory, ``mappedWindow`` bytes at a time: no
     /// copy into a buffer (reading a file costs the kernel's copy of every byte, about a tenth of a
@@ -128,7 +134,7 @@ final class NMEADecodePipeline: @unchecked Sendable {
         while offset < end {
             let windowStart = offset & ~pageMask  // mappings start on a page
             let length = min(end, windowStart + Self.mappedWindow) - windowStart
-            guard let window = mmap(nil, length, PROT_READ, MAP_PRIVATE | MAP_POPULATE, input, off_t(windowStart)), window != failed
+            guard let window = mmap(nil, length, PROT_READ, Self.mappingFlags, input, off_t(windowStart)), window != failed
             else { break }
             let bytes = UnsafeRawBufferPointer(start: window + (offset - windowStart), count: windowStart + length - offset)
             decoder.feed(bytes) { report in assembly.write(report) }
