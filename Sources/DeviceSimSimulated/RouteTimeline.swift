@@ -38,7 +38,8 @@ public struct RouteTimeline: Sendable {
         public var finished: Bool
     }
 
-    let legs: [Leg]
+    /// (A `var` only so that ``prefetchLeg(_:)`` reads it in place.)
+    private(set) var legs: [Leg]
     let end: GeoCoordinate
     let endAltitude: Double?
 
@@ -137,8 +138,8 @@ public struct RouteTimeline: Sendable {
     }
 
     /// Starts loading the legs' header and leg `index` (see ``TickPrefetching``).
-    func prefetchLeg(_ index: Int) {
+    mutating func prefetchLeg(_ index: Int) {
         Prefetch.elements(of: legs)
-        Prefetch.element(index, of: legs)
+        Prefetch.element(index, of: &legs)
     }
 }

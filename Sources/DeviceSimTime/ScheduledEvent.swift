@@ -13,8 +13,9 @@ public struct ScheduledEvent {
 
 /// A handle to a repeating event (see ``EventScheduler/repeating(every:startingAt:_:)``).
 public final class RepeatingEvent {
-    // What every tick reads comes first, within one cache line of the object's start; the
-    // scheduler (used by `cancel` only) last.
+    // What every tick reads comes first; then what its prefetch reads (the action's context, the
+    // target and how to ask it), past the object's first 64 bytes; the scheduler (used by `cancel`
+    // only) last. The scheduler prefetches the whole object (`instanceBytes`) a few ticks ahead.
     /// Whether the event was cancelled.
     @exclusivity(unchecked) public private(set) var isCancelled = false
     @exclusivity(unchecked) private var tick = 0
@@ -22,17 +23,29 @@ public final class RepeatingEvent {
     /// The interval in nanoseconds (converted once: a `Duration`'s arithmetic is 128-bit).
     private let interval: Int64
     private let action: (Int) -> Void
+    /// Where the action's captured values are (the closure's context: for an event made with a
+    /// target, the unretained target and the target's action), read by every tick before anything
+    /// else: the scheduler prefetches it with the target's state. Nil for an action that captures
+    /// nothing.
+    private let actionContext: UnsafeRawPointer?
     /// The object the action calls, when the event was made with one, and how to ask it what its
     /// tick reads (see ``TickPrefetching``): the scheduler prefetches both a few ticks ahead.
     @exclusivity(unchecked) private(set) var target: UnsafeRawPointer?
     @exclusivity(unchecked) private var prefetchTargetState: ((UnsafeRawPointer, Int) -> Void)?
     private unowned let scheduler: EventScheduler
 
+    /// The size of an instance: its header (two words) and the stored properties above, which the
+    /// scheduler prefetches (`RepeatingEventLayoutTests` checks it against the allocation).
+    static let instanceBytes = 104
+
     init(scheduler: EventScheduler, first: VirtualInstant, interval: Duration, action: @escaping (Int) -> Void) {
         self.scheduler = scheduler
         self.first = first
         self.interval = interval.wholeNanoseconds
         self.action = action
+        // A closure is two words, its function and its context (a Swift ABI fact, read here once;
+        // were it to change, the prefetch would load a useless line, never more).
+        actionContext = withUnsafeBytes(of: action) { $0.load(fromByteOffset: MemoryLayout<Int>.stride, as: UnsafeRawPointer?.self) }
     }
 
     /// Names the object the action calls (unretained: it must outlive the event's ticks, as the
@@ -44,10 +57,12 @@ public final class RepeatingEvent {
         prefetchTargetState = prefetchingState
     }
 
-    /// Asks the target what its next tick reads at `level` (see ``TickPrefetching``); what that
-    /// reads must be in the cache by now, or this waits for it.
+    /// Asks the target what its next tick reads at `level` (see ``TickPrefetching``), and at level 0
+    /// starts loading the action's context; what that reads must be in the cache by now, or this
+    /// waits for it.
     @inline(__always)
     func prefetchTickState(level: Int) {
+        if level == 0, let actionContext { Prefetch.memory(at: actionContext, bytes: 48) }
         if let target, let prefetchTargetState, !isCancelled { prefetchTargetState(target, level) }
     }
 

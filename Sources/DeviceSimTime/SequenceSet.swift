@@ -1,7 +1,7 @@
 /// A set of event sequence numbers: open addressing with linear probing and a multiplicative hash,
 /// behind a bitmap that answers most lookups of absent elements.
 ///
-/// The scheduler asks it about almost every event it runs (was this one cancelled?), so a lookup is
+/// The scheduler asks it about every event of its heap it runs (was this one cancelled?), so a lookup is
 /// a multiply, a shift and, nearly always, one probe, where `Set<UInt64>` hashes with SipHash. In a
 /// fleet the set holds tens of thousands of cancelled events not yet due (timeouts that were not
 /// needed), and a probe into a table that large, at a random place, was a cache miss for nearly

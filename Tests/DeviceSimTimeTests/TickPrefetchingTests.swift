@@ -29,12 +29,14 @@ import Testing
             #expect(rounds.count == 9)
             #expect(rounds.allSatisfy { $0 == ["0", "1"] }, "sensor \(sensor.name): \(sensor.log)")
         }
-        // Level 1 is asked of the second tick after the one running, level 0 of the third: so the
-        // lane's first two ticks were asked nothing, its third only level 1.
+        // Level 1 is asked of the third tick after the one running, level 0 of the fifth: so the
+        // lane's first three ticks were asked nothing, its fourth and fifth only level 1.
         #expect(sensors[0].log.first == "tick")
         #expect(sensors[1].log.first == "tick")
-        #expect(sensors[2].log.prefix(2) == ["1", "tick"])
-        #expect(sensors[3].log.prefix(3) == ["0", "1", "tick"])
+        #expect(sensors[2].log.first == "tick")
+        #expect(sensors[3].log.prefix(2) == ["1", "tick"])
+        #expect(sensors[4].log.prefix(2) == ["1", "tick"])
+        #expect(sensors[5].log.prefix(3) == ["0", "1", "tick"])
 
         let cancelled = sensors[3]
         cancelled.timer?.cancel()

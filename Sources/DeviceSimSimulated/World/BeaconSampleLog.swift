@@ -42,6 +42,9 @@ struct BeaconSampleLog {
     /// that have left the window are dropped and cycles that have are cut from the start of the
     /// others, so a run holds at most a window and a quarter of cycles.
     private var runs: [Run] = []
+    /// How many runs ``prefetch()`` loads: the count of `runs` (up to five), kept beside it by every
+    /// change of its count, since reading the array's own would wait for its buffer.
+    private var runsToPrefetch = 0
     /// When runs are next trimmed.
     private var nextTrim = Int64.min
 
@@ -49,8 +52,8 @@ struct BeaconSampleLog {
     init() {}
 
     /// Starts loading the runs (see ``TickPrefetching``).
-    func prefetch() {
-        Prefetch.elements(of: runs)
+    mutating func prefetch() {
+        Prefetch.elements(of: &runs, first: runsToPrefetch)
     }
 
     /// Draws one cycle's samples of the beacon at `slot` at `now` around `meanRSSI`, from `stream`
@@ -81,6 +84,7 @@ struct BeaconSampleLog {
             runs[index].count += 1
         } else {
             runs.append(Run(slot: slot, first: now, meanRSSI: meanRSSI, count: 1, stream: stream))
+            runsToPrefetch = min(runs.count, 5)
         }
     }
 
@@ -90,11 +94,13 @@ struct BeaconSampleLog {
     mutating func releaseIfPast(_ now: Int64, model: BeaconSampleModel) {
         guard !runs.isEmpty, runs.allSatisfy({ now - $0.last(period: model.period) >= model.window }) else { return }
         runs = []
+        runsToPrefetch = 0
     }
 
     /// Forgets every sample (Bluetooth switched off); the beacons' streams go on where they are.
     mutating func clear() {
         runs.removeAll(keepingCapacity: true)
+        runsToPrefetch = 0
     }
 
     /// The smoothed RSSI of the beacon at `slot` at the cycle of `now` (AltBeacon's trimmed running
@@ -123,6 +129,7 @@ struct BeaconSampleLog {
     /// start of the others (moving their stream state past those cycles' draws).
     private mutating func trim(at now: Int64, model: BeaconSampleModel) {
         runs.removeAll { now - $0.last(period: model.period) >= model.window }
+        runsToPrefetch = min(runs.count, 5)
         for index in runs.indices where now - runs[index].first >= model.window {
             var dropped = 0
             while now - (runs[index].first + Int64(dropped) * model.period) >= model.window { dropped += 1 }

@@ -53,6 +53,9 @@ public final class SimulatedBeaconRanging: BeaconRanging, TickPrefetching {
     /// The beacons this device has had in reach, by slot. (The driver's state is touched by its own
     /// cycle only, one thread at a time: no dynamic exclusivity checks on it.)
     @exclusivity(unchecked) private var tracked: [TrackedBeacon] = []
+    /// How many of `tracked`'s first entries a cycle's prefetch loads: none while no beacon is in
+    /// reach (a cycle then reads none), else up to four (an entry spans two cache lines).
+    @exclusivity(unchecked) private var trackedToPrefetch = 0
     /// The beacons in reach of `inReachPosition`, in the world index's order. A device standing
     /// still ranges from the same position cycle after cycle and skips the lookup.
     @exclusivity(unchecked) private var inReach: [BeaconInReach] = []
@@ -190,7 +193,7 @@ public final class SimulatedBeaconRanging: BeaconRanging, TickPrefetching {
         guard level == 0 else { return motion.prefetchRoute() }
         motion.prefetch()
         Prefetch.elements(of: inReach)
-        Prefetch.elements(of: tracked)
+        Prefetch.elements(of: &tracked, first: trackedToPrefetch)
         Prefetch.elements(of: fencesInside)
         samples.prefetch()
     }
@@ -215,6 +218,7 @@ public final class SimulatedBeaconRanging: BeaconRanging, TickPrefetching {
                 slot: slot(ofBeacon: index),
                 meanRSSI: RadioModel.beaconRSSI(measuredPower: beacons[index].measuredPower, distance: distance, environment: environment)))
         }
+        trackedToPrefetch = inReach.isEmpty ? 0 : min(tracked.count, 4)
     }
 
     private func cycle() {
