@@ -139,6 +139,9 @@ public struct RoutePlanner {
     private var sources: [RouteSearch.Endpoint] = [], targets: [RouteSearch.Endpoint] = []
     private var departures: [RoadJoin.Anchor] = [], arrivals: [RoadJoin.Anchor] = []
     private var pathNodes: [Int32] = []
+    /// A route's points and speeds as they are written, kept between calls: the route gets copies
+    /// of exactly their size (no array grown and copied as a long leg is appended).
+    private var routePoints: [GeoCoordinate] = [], routeSpeeds: [Double] = []
 
     /// A planner for `mode` on `network`.
     public init(network: RoadNetwork, mode: TravelMode) {
@@ -175,10 +178,16 @@ public struct RoutePlanner {
             }
         }
         let offRoad = Self.offRoadSpeed(mode)
+        // The kept buffers, moved out for the call (uniquely referenced) and back in after it.
         var points: [GeoCoordinate] = [], speeds: [Double] = []
-        // A leg on foot across Helsinki unpacks to some hundred nodes: room for them at once.
-        points.reserveCapacity(128)
-        speeds.reserveCapacity(128)
+        swap(&points, &routePoints)
+        swap(&speeds, &routeSpeeds)
+        defer {
+            points.removeAll(keepingCapacity: true)
+            speeds.removeAll(keepingCapacity: true)
+            swap(&points, &routePoints)
+            swap(&speeds, &routeSpeeds)
+        }
         points.append(start)
         var legs: [RoadRoute.Leg] = []
         legs.reserveCapacity(stops.count)
@@ -204,7 +213,16 @@ public struct RoutePlanner {
             }
             from = (stop.name, end)
         }
-        return .success(RoadRoute(mode: mode, legs: legs, points: points, speeds: speeds))
+        return .success(RoadRoute(mode: mode, legs: legs, points: Self.copy(of: points), speeds: Self.copy(of: speeds)))
+    }
+
+    /// A copy of `elements` in an array of its own, of their count (the kept buffers stay the planner's).
+    @inline(__always)
+    private static func copy<Element>(of elements: [Element]) -> [Element] {
+        var copy: [Element] = []
+        copy.reserveCapacity(elements.count)
+        copy.append(contentsOf: elements)
+        return copy
     }
 
     /// The fastest travel from join point `from` to join point `to` (different points): along their
