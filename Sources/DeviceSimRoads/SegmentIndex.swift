@@ -235,6 +235,9 @@ struct SegmentIndex: Sendable {
         var waitingCount = 0
         /// The least plane distance of any candidate so far.
         var bestInPlane = Double.infinity
+        /// What follows from the best so far, taken again only when it is lowered: `slack` times
+        /// it, the squared bound of the box test, and the squared reach of a cell.
+        var bestWithSlack = Double.infinity, boxBoundSquared = Double.infinity, cellReachSquared = Double.infinity
         var best: Hit?
         /// The last point whose great-circle distance was taken, and that distance: candidates that
         /// share their nearest point (the segments meeting at a node) take the same haversine once.
@@ -247,6 +250,18 @@ struct SegmentIndex: Sendable {
             (self.segments, self.coordinates, self.cellStarts, self.cellSegments, self.waiting) = (segments, coordinates, cellStarts, cellSegments, waiting)
             (self.position, self.east, self.north) = (position, east, north)
             (self.limit, self.limitInPlane, self.slack, self.surfaceOnly) = (limit, limitInPlane, slack, surfaceOnly)
+            lower(bestInPlane: .infinity)
+        }
+
+        /// Sets the best plane distance so far to `best` (no more than it was) and what follows from it.
+        @inline(__always)
+        mutating func lower(bestInPlane best: Double) {
+            bestInPlane = best
+            bestWithSlack = best * slack
+            let bound = min(limitInPlane, bestWithSlack) * (1 + 1e-9) + 1e-6
+            boxBoundSquared = bound * bound
+            let reach = min(limitInPlane * (1 + 1e-6), bestWithSlack * (1 + 1e-8))
+            cellReachSquared = reach * reach
         }
 
         /// Whether a cell this far from the position (squared, in the plane) may hold the winner:
@@ -254,8 +269,7 @@ struct SegmentIndex: Sendable {
         /// is only ever visited in vain, never left out).
         @inline(__always)
         func isWithinReach(squaredDistance: Double) -> Bool {
-            let reach = min(limitInPlane * (1 + 1e-6), bestInPlane * slack * (1 + 1e-8))
-            return squaredDistance <= reach * reach
+            squaredDistance <= cellReachSquared
         }
 
         /// Ranks the candidates of `cell` in the plane.
@@ -272,15 +286,14 @@ struct SegmentIndex: Sendable {
                 // no square root): never more than the distance to the segment, and the bound is
                 // widened well past rounding, so a candidate dropped would fail the test below too.
                 let boxX = SegmentIndex.gap(px, qx), boxY = SegmentIndex.gap(py, qy)
-                let bound = min(limitInPlane, bestInPlane * slack) * (1 + 1e-9) + 1e-6
-                guard boxX * boxX + boxY * boxY <= bound * bound else { continue }
+                guard boxX * boxX + boxY * boxY <= boxBoundSquared else { continue }
                 let inPlane = SegmentIndex.planeDistance(px: px, py: py, qx: qx, qy: qy)
-                guard inPlane <= limitInPlane, inPlane <= bestInPlane * slack else { continue }
-                bestInPlane = min(bestInPlane, inPlane)
+                guard inPlane <= limitInPlane, inPlane <= bestWithSlack else { continue }
+                if inPlane < bestInPlane { lower(bestInPlane: inPlane) }
                 if waitingCount == Self.slotCount {
                     // Make room: drop those the best has left behind, else settle them all.
                     var kept = 0
-                    for slot in 0..<waitingCount where waiting[slot].inPlane <= bestInPlane * slack {
+                    for slot in 0..<waitingCount where waiting[slot].inPlane <= bestWithSlack {
                         waiting[kept] = waiting[slot]
                         kept += 1
                     }
@@ -295,7 +308,7 @@ struct SegmentIndex: Sendable {
         /// Takes the great-circle distance of the waiting candidates still within `slack` of the best
         /// in the plane, keeps the nearest within `limit` (ties: the lower index), and empties the slots.
         mutating func settle() {
-            for slot in 0..<waitingCount where waiting[slot].inPlane <= bestInPlane * slack {
+            for slot in 0..<waitingCount where waiting[slot].inPlane <= bestWithSlack {
                 let index = waiting[slot].segment
                 let segment = segments[index]
                 let (fraction, point) = SegmentIndex.pointNearest(from: coordinates[Int(segment.a)], to: coordinates[Int(segment.b)],
