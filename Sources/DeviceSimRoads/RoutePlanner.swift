@@ -139,6 +139,29 @@ public struct RoutePlanner {
     private var sources: [RouteSearch.Endpoint] = [], targets: [RouteSearch.Endpoint] = []
     private var departures: [RoadJoin.Anchor] = [], arrivals: [RoadJoin.Anchor] = []
     private var pathNodes: [Int32] = []
+    /// A call's legs as planned before their points are written, and their paths' nodes one after
+    /// another, kept between calls: the route's points and speeds are then written straight into
+    /// arrays of their size (no array grown and copied as a long leg is appended).
+    private var plannedLegs: [PlannedLeg] = [], legNodes: [Int32] = []
+
+    /// A leg as ``route(from:through:order:startName:)`` plans it before writing its points.
+    private struct PlannedLeg {
+        /// How a leg gets from one join point to the next.
+        enum Way {
+            /// Both positions join the street at the same point: straight from one to the other.
+            case straight
+            /// Along the segment both join points are on: its seconds, metres and speed.
+            case along(seconds: Double, metres: Double, speed: Double)
+            /// Over the graph: the path's nodes (a range of ``RoutePlanner/legNodes``), from the
+            /// departure to the arrival.
+            case path(nodes: Range<Int>, departure: RoadJoin.Anchor, arrival: RoadJoin.Anchor)
+        }
+        /// The stop it ends at (an index of the call's stops), where it leaves the street from and
+        /// where it joins it again.
+        var stop: Int
+        var from: SegmentJoin, to: SegmentJoin
+        var way: Way
+    }
 
     /// A planner for `mode` on `network`.
     public init(network: RoadNetwork, mode: TravelMode) {
@@ -175,43 +198,80 @@ public struct RoutePlanner {
             }
         }
         let offRoad = Self.offRoadSpeed(mode)
-        var points: [GeoCoordinate] = [], speeds: [Double] = []
-        // A leg on foot across Helsinki unpacks to some hundred nodes: room for them at once.
-        points.reserveCapacity(128)
-        speeds.reserveCapacity(128)
-        points.append(start)
-        var legs: [RoadRoute.Leg] = []
-        legs.reserveCapacity(stops.count)
+        // First each leg's way (its path's nodes kept), then the points and speeds in one pass.
+        plannedLegs.removeAll(keepingCapacity: true)
+        legNodes.removeAll(keepingCapacity: true)
+        var pointCount = 1
         var from = (name: startName, join: first)
         for position in stops.indices {
             let index = sequence?[position] ?? position
             let stop = stops[index], end = joins[index]
+            let way: PlannedLeg.Way
             if from.join.isAtSamePoint(as: end) {
-                // Both join the street at the same point: straight from one to the other.
-                let metres = from.join.position.distance(to: end.position)
-                points.append(stop.coordinate)
-                speeds.append(offRoad)
-                legs.append(.init(stop: stop, seconds: metres / offRoad, metres: metres))
+                way = .straight
+                pointCount += 1
             } else {
-                points.append(from.join.point)
-                speeds.append(offRoad)
-                guard let travel = travel(from: from.join, to: end, points: &points, speeds: &speeds) else {
+                guard let found = self.way(from: from.join, to: end) else {
                     return .failure(.unreachable(from: from.name, to: stop.name, mode: mode))
                 }
-                points.append(stop.coordinate)
-                speeds.append(offRoad)
-                legs.append(.init(stop: stop, seconds: (from.join.distance + end.distance) / offRoad + travel.seconds, metres: from.join.distance + travel.metres + end.distance))
+                way = found
+                if case .path(let nodes, _, _) = found { pointCount += nodes.count }
+                pointCount += 3
             }
+            plannedLegs.append(PlannedLeg(stop: index, from: from.join, to: end, way: way))
             from = (stop.name, end)
         }
+        // Room first (reserved, then filled: the array's own allocation, specialized), then one pass.
+        var points: [GeoCoordinate] = [], speeds: [Double] = []
+        points.reserveCapacity(pointCount)
+        points.append(contentsOf: repeatElement(GeoCoordinate(latitude: 0, longitude: 0), count: pointCount))
+        speeds.reserveCapacity(pointCount - 1)
+        speeds.append(contentsOf: repeatElement(0, count: pointCount - 1))
+        var legs: [RoadRoute.Leg] = []
+        legs.reserveCapacity(stops.count)
+        legNodes.withUnsafeBufferPointer { legNodes in
+        points.withUnsafeMutableBufferPointer { points in
+        speeds.withUnsafeMutableBufferPointer { speeds in
+            points[0] = start
+            // The next point, and the speed on the way to it.
+            var next = 1
+            for leg in plannedLegs {
+                let stop = stops[leg.stop]
+                switch leg.way {
+                case .straight:
+                    let metres = leg.from.position.distance(to: leg.to.position)
+                    (points[next], speeds[next - 1]) = (stop.coordinate, offRoad)
+                    next += 1
+                    legs.append(.init(stop: stop, seconds: metres / offRoad, metres: metres))
+                case .along(let seconds, let metres, let speed):
+                    (points[next], speeds[next - 1]) = (leg.from.point, offRoad)
+                    (points[next + 1], speeds[next]) = (leg.to.point, speed)
+                    (points[next + 2], speeds[next + 1]) = (stop.coordinate, offRoad)
+                    next += 3
+                    legs.append(.init(stop: stop, seconds: (leg.from.distance + leg.to.distance) / offRoad + seconds,
+                                      metres: leg.from.distance + metres + leg.to.distance))
+                case .path(let nodes, let departure, let arrival):
+                    (points[next], speeds[next - 1]) = (leg.from.point, offRoad)
+                    next += 1
+                    let travel = Self.writeGeometry(of: UnsafeBufferPointer(rebasing: legNodes[nodes]), on: search.graph, departure: departure, arrival: arrival,
+                                                    points: points, speeds: speeds, at: next)
+                    next += nodes.count
+                    (points[next], speeds[next - 1]) = (leg.to.point, arrival.speed)
+                    (points[next + 1], speeds[next]) = (stop.coordinate, offRoad)
+                    next += 2
+                    legs.append(.init(stop: stop, seconds: (leg.from.distance + leg.to.distance) / offRoad + travel.seconds,
+                                      metres: leg.from.distance + travel.metres + leg.to.distance))
+                }
+            }
+            precondition(next == points.count, "every point of the route written")
+        }}}
         return .success(RoadRoute(mode: mode, legs: legs, points: points, speeds: speeds))
     }
 
-    /// The fastest travel from join point `from` to join point `to` (different points): along their
-    /// common segment, or out of `from`'s segment, over the graph and into `to`'s; its seconds and
-    /// metres, with its points after `from`'s join point (and the speed on the way to each) appended
-    /// to `points` and `speeds`; nil (nothing appended) when `to` cannot be reached.
-    private mutating func travel(from: SegmentJoin, to: SegmentJoin, points: inout [GeoCoordinate], speeds: inout [Double]) -> (seconds: Double, metres: Double)? {
+    /// The fastest way from join point `from` to join point `to` (different points): along their
+    /// common segment, or out of `from`'s segment, over the graph (the path's nodes appended to
+    /// ``legNodes``) and into `to`'s; nil when `to` cannot be reached.
+    private mutating func way(from: SegmentJoin, to: SegmentJoin) -> PlannedLeg.Way? {
         let along = from.alongSegment(to: to)
         Self.listAnchors(of: from, departing: true, segments: segmentIndex.segments, graph: search.graph, splits: splits, into: &sources, &departures)
         Self.listAnchors(of: to, departing: false, segments: segmentIndex.segments, graph: search.graph, splits: splits, into: &targets, &arrivals)
@@ -224,25 +284,17 @@ public struct RoutePlanner {
         } else {
             ends = nil
         }
-        let firstPoint = points.count, firstSpeed = speeds.count
         if let ends {
             let departure = departures[ends.source], arrival = arrivals[ends.target]
-            // The path's points are written in place: room for them first, then one pass over the path.
-            points.append(contentsOf: repeatElement(GeoCoordinate(latitude: 0, longitude: 0), count: pathNodes.count))
-            speeds.append(contentsOf: repeatElement(0, count: pathNodes.count))
-            let path = Self.writeGeometry(of: pathNodes, on: search.graph, departure: departure, arrival: arrival, points: &points, at: firstPoint, speeds: &speeds, at: firstSpeed)
-            if along == nil || path.seconds < along!.seconds {
-                points.append(to.point)
-                speeds.append(arrival.speed)
-                return path
+            // The path's seconds summed as writeGeometry sums them, only when there is a way along to compare.
+            if along == nil || search.graph.seconds(along: pathNodes, after: departure.seconds) + arrival.seconds < along!.seconds {
+                let first = legNodes.count
+                legNodes.append(contentsOf: pathNodes)
+                return .path(nodes: first..<legNodes.count, departure: departure, arrival: arrival)
             }
-            points.removeLast(points.count - firstPoint)
-            speeds.removeLast(speeds.count - firstSpeed)
         }
         guard let along else { return nil }
-        points.append(to.point)
-        speeds.append(along.speed)
-        return (along.seconds, along.metres)
+        return .along(seconds: along.seconds, metres: along.metres, speed: along.speed)
     }
 
     /// Writes `join`'s departures (`departing`) or arrivals over `anchors`, and the same as the
@@ -261,26 +313,24 @@ public struct RoutePlanner {
 
     /// Writes the points of `nodes` (a path on `graph` from `departure`'s node to `arrival`'s) over
     /// `points` from `pointIndex` on, with the speed on the way to each over `speeds` from
-    /// `speedIndex` on (`departure`'s speed to the first; both arrays hold room for them already);
-    /// returns the travel's seconds and metres: `departure`'s, the path's edge by edge in travel
-    /// order, then `arrival`'s seconds (the sum the searches make), and `departure`'s and `arrival`'s
-    /// metres, then the path's. Each edge's length was measured when the graph was built (the same
-    /// haversine); between two nodes the first (fastest) edge counts, as the searches count it.
+    /// `pointIndex - 1` on (`departure`'s speed to the first; a route's speeds are one fewer than its
+    /// points); returns the travel's seconds and metres: `departure`'s, the path's edge by edge in
+    /// travel order, then `arrival`'s seconds (the sum the searches make), and `departure`'s and
+    /// `arrival`'s metres, then the path's. Each edge's length was measured when the graph was built
+    /// (the same haversine); between two nodes the first (fastest) edge counts, as the searches count it.
     private static func writeGeometry(
-        of nodes: [Int32], on graph: RoadGraph, departure: RoadJoin.Anchor, arrival: RoadJoin.Anchor,
-        points: inout [GeoCoordinate], at pointIndex: Int, speeds: inout [Double], at speedIndex: Int
+        of nodes: UnsafeBufferPointer<Int32>, on graph: RoadGraph, departure: RoadJoin.Anchor, arrival: RoadJoin.Anchor,
+        points: UnsafeMutableBufferPointer<GeoCoordinate>, speeds: UnsafeMutableBufferPointer<Double>, at pointIndex: Int
     ) -> (seconds: Double, metres: Double) {
-        precondition(!nodes.isEmpty && pointIndex >= 0 && speedIndex >= 0 && pointIndex + nodes.count <= points.count && speedIndex + nodes.count <= speeds.count,
+        let speedIndex = pointIndex - 1
+        precondition(!nodes.isEmpty && speedIndex >= 0 && pointIndex + nodes.count <= points.count && speedIndex + nodes.count <= speeds.count,
                      "room for the path's points and speeds")
         var seconds = departure.seconds, metres = departure.metres + arrival.metres
-        nodes.withUnsafeBufferPointer { nodes in
         graph.coordinates.withUnsafeBufferPointer { coordinates in
         graph.edgeStarts.withUnsafeBufferPointer { starts in
         graph.edgeTargets.withUnsafeBufferPointer { targets in
         graph.edgeMetres.withUnsafeBufferPointer { lengths in
         graph.edgeSeconds.withUnsafeBufferPointer { times in
-        points.withUnsafeMutableBufferPointer { points in
-        speeds.withUnsafeMutableBufferPointer { speeds in
             points[pointIndex] = coordinates[Int(nodes[0])]
             speeds[speedIndex] = departure.speed
             for step in 1..<nodes.count {
@@ -295,7 +345,7 @@ public struct RoutePlanner {
                 points[pointIndex + step] = coordinates[Int(b)]
                 speeds[speedIndex + step] = time > 0 ? length / time : 0
             }
-        }}}}}}}}
+        }}}}}
         return (seconds + arrival.seconds, metres)
     }
 

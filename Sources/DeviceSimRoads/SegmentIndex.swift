@@ -154,107 +154,185 @@ struct SegmentIndex: Sendable {
         let k = metresPerDegree / east + 1
         let slack = 1 + 4 * k * (limit + 1) / GeoCoordinate.earthRadius + 1e-9
         let limitInPlane = limit * slack
-        // Cells nearest first: a segment's nearest point lies in one of its cells, so once a cell's
-        // own nearest point is beyond what can still win, no later cell holds the winner. The cells
-        // within reach (17 or so for 100 m) are listed on the stack with their squared distances, and
-        // the walk takes the nearest left each time (it stops after 2-5 on Helsinki).
-        let cellCount = (lastRow - firstRow + 1) * (lastColumn - firstColumn + 1)
-        // Widened well past rounding: a cell a little beyond the limit may be listed, never one within.
-        let reach = limitInPlane * (1 + 1e-6)
-        return withUnsafeTemporaryAllocation(of: (squaredDistance: Double, cell: Int).self, capacity: cellCount) { cells in
-            var listed = 0
+        // A segment's nearest point lies in one of its cells, so a cell whose own nearest point is
+        // beyond what can still win holds no winner. The cells are visited ring by ring around the
+        // position's own cell (its own, the 8 around it, the 16 around those...), each only if its
+        // distance is within reach, and the rings stop at the first whose nearest row or column is
+        // beyond reach (2-5 cells visited on Helsinki, of 17 or so within 100 m). Which candidates win
+        // does not depend on the order: a candidate is only dropped when it is farther than one seen.
+        let rowCount = lastRow - firstRow + 1, columnCount = lastColumn - firstColumn + 1
+        let ownRow = min(max(Int(((position.latitude - south) / cellLatitude).rounded(.down)), firstRow), lastRow)
+        let ownColumn = min(max(Int(((position.longitude - west) / cellLongitude).rounded(.down)), firstColumn), lastColumn)
+        return withUnsafeTemporaryAllocation(of: Double.self, capacity: rowCount + columnCount) { distances in
+            // Each row's and each column's distance from the position, metres (0 for its own).
             for row in firstRow...lastRow {
                 let low = south + Double(row) * cellLatitude
-                let dy = max(low - position.latitude, position.latitude - (low + cellLatitude), 0) * metresPerDegree
-                for column in firstColumn...lastColumn {
-                    let left = west + Double(column) * cellLongitude
-                    let dx = max(left - position.longitude, position.longitude - (left + cellLongitude), 0) * east
-                    let squared = dx * dx + dy * dy
-                    guard squared <= reach * reach else { continue }
-                    cells[listed] = (squared, row * columns + column)
-                    listed += 1
-                }
+                distances[row - firstRow] = max(low - position.latitude, position.latitude - (low + cellLatitude), 0) * metresPerDegree
             }
-            return nearest(to: position, in: UnsafeMutableBufferPointer(rebasing: cells[..<listed]), limit: limit, limitInPlane: limitInPlane,
-                           slack: slack, east: east, north: metresPerDegree, surfaceOnly: surfaceOnly)
-        }
-    }
-
-    /// The walk of ``nearest(to:within:surfaceOnly:)`` over `cells` (in any order: taken nearest
-    /// first, reordered in place). Candidates are ranked in the plane; those that may still win wait
-    /// in a few slots on the stack, and the great-circle distance is taken at the end for the ones
-    /// still within `slack` of the best in the plane (one haversine for the winner, more only for
-    /// near ties). A candidate whose great-circle distance is over `limit` may lower the best in the
-    /// plane: it only drops candidates farther still, which are over `limit` too.
-    private func nearest(
-        to position: GeoCoordinate, in cells: UnsafeMutableBufferPointer<(squaredDistance: Double, cell: Int)>, limit: Double, limitInPlane: Double,
-        slack: Double, east: Double, north: Double, surfaceOnly: Bool
-    ) -> Hit? {
-        let slotCount = 16
-        return withUnsafeTemporaryAllocation(of: (inPlane: Double, segment: Int).self, capacity: slotCount) { waiting in
-            var waitingCount = 0
-            var bestInPlane = Double.infinity
-            var best: Hit?
-            /// Takes the great-circle distance of the waiting candidates still within `slack` of the best.
-            func settle() {
-                for slot in 0..<waitingCount where waiting[slot].inPlane <= bestInPlane * slack {
-                    let index = waiting[slot].segment
-                    let hit = nearestPoint(of: index, to: position, east: east, north: north)
-                    guard hit.distance <= limit else { continue }
-                    if best == nil || hit.distance < best!.distance || (hit.distance == best!.distance && index < best!.segment) { best = hit }
-                }
-                waitingCount = 0
+            for column in firstColumn...lastColumn {
+                let left = west + Double(column) * cellLongitude
+                distances[rowCount + column - firstColumn] = max(left - position.longitude, position.longitude - (left + cellLongitude), 0) * east
             }
-            segments.withUnsafeBufferPointer { segments in
-                coordinates.withUnsafeBufferPointer { coordinates in
-                    cellStarts.withUnsafeBufferPointer { cellStarts in
-                        cellSegments.withUnsafeBufferPointer { cellSegments in
-                            for next in cells.indices {
-                                // The nearest cell left (ties in any order: the winner does not depend on it).
-                                var closest = next
-                                for other in next + 1..<cells.count where cells[other].squaredDistance < cells[closest].squaredDistance { closest = other }
-                                cells.swapAt(next, closest)
-                                let cell = cells[next].cell
-                                // Shaved a little against rounding: a cell is only ever visited too early.
-                                let cellDistance = cells[next].squaredDistance.squareRoot() * (1 - 1e-9)
-                                guard cellDistance <= bestInPlane * slack else { break }
-                                for entry in Int(cellStarts[cell])..<Int(cellStarts[cell + 1]) {
-                                    let index = Int(cellSegments[entry])
-                                    let segment = segments[index]
-                                    if surfaceOnly, segment.isOffTheSurface { continue }
-                                    let p = coordinates[Int(segment.a)], q = coordinates[Int(segment.b)]
-                                    let px = (p.longitude - position.longitude) * east, py = (p.latitude - position.latitude) * north
-                                    let qx = (q.longitude - position.longitude) * east, qy = (q.latitude - position.latitude) * north
-                                    // Most candidates are dropped here, by the distance to the segment's box (no division,
-                                    // no square root): never more than the distance to the segment, and the bound is
-                                    // widened well past rounding, so a candidate dropped would fail the test below too.
-                                    let boxX = max(min(px, qx), -max(px, qx), 0), boxY = max(min(py, qy), -max(py, qy), 0)
-                                    let bound = min(limitInPlane, bestInPlane * slack) * (1 + 1e-9) + 1e-6
-                                    guard boxX * boxX + boxY * boxY <= bound * bound else { continue }
-                                    let inPlane = Self.planeDistance(px: px, py: py, qx: qx, qy: qy)
-                                    guard inPlane <= limitInPlane, inPlane <= bestInPlane * slack else { continue }
-                                    bestInPlane = min(bestInPlane, inPlane)
-                                    if waitingCount == slotCount {
-                                        // Make room: drop those the best has left behind, else settle them all.
-                                        var kept = 0
-                                        for slot in 0..<waitingCount where waiting[slot].inPlane <= bestInPlane * slack {
-                                            waiting[kept] = waiting[slot]
-                                            kept += 1
-                                        }
-                                        waitingCount = kept
-                                        if waitingCount == slotCount { settle() }
-                                    }
-                                    waiting[waitingCount] = (inPlane, index)
-                                    waitingCount += 1
+            return withUnsafeTemporaryAllocation(of: (inPlane: Double, segment: Int).self, capacity: Walk.slotCount) { waiting in
+                segments.withUnsafeBufferPointer { segments in
+                    coordinates.withUnsafeBufferPointer { coordinates in
+                        cellStarts.withUnsafeBufferPointer { cellStarts in
+                            cellSegments.withUnsafeBufferPointer { cellSegments in
+                                var walk = Walk(segments: segments, coordinates: coordinates, cellStarts: cellStarts, cellSegments: cellSegments,
+                                                waiting: waiting, position: position, east: east, north: metresPerDegree, limit: limit,
+                                                limitInPlane: limitInPlane, slack: slack, surfaceOnly: surfaceOnly)
+                                let rowDistances = UnsafeBufferPointer(rebasing: distances[..<rowCount])
+                                let columnDistances = UnsafeBufferPointer(rebasing: distances[rowCount...])
+                                /// Visits the cell at `row`, `column` (of the grid) if it is within reach.
+                                func consider(row: Int, column: Int, walk: inout Walk) {
+                                    let dy = rowDistances[row - firstRow], dx = columnDistances[column - firstColumn]
+                                    guard walk.isWithinReach(squaredDistance: dx * dx + dy * dy) else { return }
+                                    walk.visit(cell: row * columns + column)
                                 }
+                                let ringCount = max(ownRow - firstRow, lastRow - ownRow, ownColumn - firstColumn, lastColumn - ownColumn)
+                                for ring in 0...ringCount {
+                                    let top = ownRow - ring, bottom = ownRow + ring, leftmost = ownColumn - ring, rightmost = ownColumn + ring
+                                    // The ring's nearest cell is no nearer than its nearest row or column.
+                                    var nearest = Double.infinity
+                                    if top >= firstRow { nearest = min(nearest, rowDistances[top - firstRow]) }
+                                    if bottom <= lastRow { nearest = min(nearest, rowDistances[bottom - firstRow]) }
+                                    if leftmost >= firstColumn { nearest = min(nearest, columnDistances[leftmost - firstColumn]) }
+                                    if rightmost <= lastColumn { nearest = min(nearest, columnDistances[rightmost - firstColumn]) }
+                                    guard walk.isWithinReach(squaredDistance: nearest * nearest) else { break }
+                                    let columnRange = max(leftmost, firstColumn)...min(rightmost, lastColumn)
+                                    if top >= firstRow { for column in columnRange { consider(row: top, column: column, walk: &walk) } }
+                                    if ring > 0, bottom <= lastRow { for column in columnRange { consider(row: bottom, column: column, walk: &walk) } }
+                                    if ring > 0, top + 1 <= bottom - 1 {
+                                        let rowRange = max(top + 1, firstRow)...min(bottom - 1, lastRow)
+                                        if leftmost >= firstColumn { for row in rowRange { consider(row: row, column: leftmost, walk: &walk) } }
+                                        if rightmost <= lastColumn { for row in rowRange { consider(row: row, column: rightmost, walk: &walk) } }
+                                    }
+                                }
+                                walk.settle()
+                                return walk.best
                             }
                         }
                     }
                 }
             }
-            settle()
-            return best
         }
+    }
+
+    /// The walk of ``nearest(to:within:surfaceOnly:)`` over the cells it visits. Candidates are
+    /// ranked in the plane; those that may still win wait in a few slots on the stack, and the
+    /// great-circle distance is taken at the end for the ones still within `slack` of the best in the
+    /// plane (one haversine for the winner, more only for near ties at different points). A candidate
+    /// whose great-circle distance is over `limit` may lower the best in the plane: it only drops
+    /// candidates farther still, which are over `limit` too.
+    private struct Walk {
+        /// Room for this many waiting candidates.
+        static var slotCount: Int { 16 }
+        let segments: UnsafeBufferPointer<Segment>, coordinates: UnsafeBufferPointer<GeoCoordinate>
+        let cellStarts: UnsafeBufferPointer<Int32>, cellSegments: UnsafeBufferPointer<Int32>
+        let waiting: UnsafeMutableBufferPointer<(inPlane: Double, segment: Int)>
+        let position: GeoCoordinate, east: Double, north: Double
+        let limit: Double, limitInPlane: Double, slack: Double, surfaceOnly: Bool
+        var waitingCount = 0
+        /// The least plane distance of any candidate so far.
+        var bestInPlane = Double.infinity
+        /// What follows from the best so far, taken again only when it is lowered: `slack` times
+        /// it, the squared bound of the box test, and the squared reach of a cell.
+        var bestWithSlack = Double.infinity, boxBoundSquared = Double.infinity, cellReachSquared = Double.infinity
+        var best: Hit?
+        /// The last point whose great-circle distance was taken, and that distance: candidates that
+        /// share their nearest point (the segments meeting at a node) take the same haversine once.
+        var lastPoint: (latitude: UInt64, longitude: UInt64) = (.max, .max)
+        var lastDistance = Double.nan
+
+        init(segments: UnsafeBufferPointer<Segment>, coordinates: UnsafeBufferPointer<GeoCoordinate>, cellStarts: UnsafeBufferPointer<Int32>,
+             cellSegments: UnsafeBufferPointer<Int32>, waiting: UnsafeMutableBufferPointer<(inPlane: Double, segment: Int)>, position: GeoCoordinate,
+             east: Double, north: Double, limit: Double, limitInPlane: Double, slack: Double, surfaceOnly: Bool) {
+            (self.segments, self.coordinates, self.cellStarts, self.cellSegments, self.waiting) = (segments, coordinates, cellStarts, cellSegments, waiting)
+            (self.position, self.east, self.north) = (position, east, north)
+            (self.limit, self.limitInPlane, self.slack, self.surfaceOnly) = (limit, limitInPlane, slack, surfaceOnly)
+            lower(bestInPlane: .infinity)
+        }
+
+        /// Sets the best plane distance so far to `best` (no more than it was) and what follows from it.
+        @inline(__always)
+        mutating func lower(bestInPlane best: Double) {
+            bestInPlane = best
+            bestWithSlack = best * slack
+            let bound = min(limitInPlane, bestWithSlack) * (1 + 1e-9) + 1e-6
+            boxBoundSquared = bound * bound
+            let reach = min(limitInPlane * (1 + 1e-6), bestWithSlack * (1 + 1e-8))
+            cellReachSquared = reach * reach
+        }
+
+        /// Whether a cell this far from the position (squared, in the plane) may hold the winner:
+        /// within the limit and within `slack` of the best so far (widened well past rounding: a cell
+        /// is only ever visited in vain, never left out).
+        @inline(__always)
+        func isWithinReach(squaredDistance: Double) -> Bool {
+            squaredDistance <= cellReachSquared
+        }
+
+        /// Ranks the candidates of `cell` in the plane.
+        @inline(__always)
+        mutating func visit(cell: Int) {
+            for entry in Int(cellStarts[cell])..<Int(cellStarts[cell + 1]) {
+                let index = Int(cellSegments[entry])
+                let segment = segments[index]
+                if surfaceOnly, segment.isOffTheSurface { continue }
+                let p = coordinates[Int(segment.a)], q = coordinates[Int(segment.b)]
+                let px = (p.longitude - position.longitude) * east, py = (p.latitude - position.latitude) * north
+                let qx = (q.longitude - position.longitude) * east, qy = (q.latitude - position.latitude) * north
+                // Most candidates are dropped here, by the distance to the segment's box (no division,
+                // no square root): never more than the distance to the segment, and the bound is
+                // widened well past rounding, so a candidate dropped would fail the test below too.
+                let boxX = SegmentIndex.gap(px, qx), boxY = SegmentIndex.gap(py, qy)
+                guard boxX * boxX + boxY * boxY <= boxBoundSquared else { continue }
+                let inPlane = SegmentIndex.planeDistance(px: px, py: py, qx: qx, qy: qy)
+                guard inPlane <= limitInPlane, inPlane <= bestWithSlack else { continue }
+                if inPlane < bestInPlane { lower(bestInPlane: inPlane) }
+                if waitingCount == Self.slotCount {
+                    // Make room: drop those the best has left behind, else settle them all.
+                    var kept = 0
+                    for slot in 0..<waitingCount where waiting[slot].inPlane <= bestWithSlack {
+                        waiting[kept] = waiting[slot]
+                        kept += 1
+                    }
+                    waitingCount = kept
+                    if waitingCount == Self.slotCount { settle() }
+                }
+                waiting[waitingCount] = (inPlane, index)
+                waitingCount += 1
+            }
+        }
+
+        /// Takes the great-circle distance of the waiting candidates still within `slack` of the best
+        /// in the plane, keeps the nearest within `limit` (ties: the lower index), and empties the slots.
+        mutating func settle() {
+            for slot in 0..<waitingCount where waiting[slot].inPlane <= bestWithSlack {
+                let index = waiting[slot].segment
+                let segment = segments[index]
+                let (fraction, point) = SegmentIndex.pointNearest(from: coordinates[Int(segment.a)], to: coordinates[Int(segment.b)],
+                                                                  to: position, east: east, north: north)
+                let bits = (point.latitude.bitPattern, point.longitude.bitPattern)
+                if bits != lastPoint {
+                    lastPoint = bits
+                    lastDistance = position.distance(to: point)
+                }
+                let distance = lastDistance
+                guard distance <= limit else { continue }
+                if let best, !(distance < best.distance || (distance == best.distance && index < best.segment)) { continue }
+                best = Hit(segment: index, fraction: fraction, point: point, distance: distance)
+            }
+            waitingCount = 0
+        }
+    }
+
+    /// How far 0 is from the interval between `a` and `b` (either may be the larger): what
+    /// `max(min(a, b), -max(a, b), 0)` gives, in compares the compiler keeps branch-free.
+    @inline(__always)
+    private static func gap(_ a: Double, _ b: Double) -> Double {
+        let low = a < b ? a : b, high = a < b ? b : a
+        return low > 0 ? low : high < 0 ? -high : 0
     }
 
     /// The distance in the local plane around a position from the position to the nearest point of
@@ -271,7 +349,14 @@ struct SegmentIndex: Sendable {
     /// The nearest point of segment `index` to `position`, in the local plane around the position.
     func nearestPoint(of index: Int, to position: GeoCoordinate, east: Double, north: Double) -> Hit {
         let segment = segments[index]
-        let p = coordinates[Int(segment.a)], q = coordinates[Int(segment.b)]
+        let (fraction, point) = Self.pointNearest(from: coordinates[Int(segment.a)], to: coordinates[Int(segment.b)], to: position, east: east, north: north)
+        return Hit(segment: index, fraction: fraction, point: point, distance: position.distance(to: point))
+    }
+
+    /// The nearest point to `position` of the segment from `p` to `q`, in the local plane around the
+    /// position (`east` and `north` metres a degree): where along it (0 at `p`, 1 at `q`) and the point.
+    @inline(__always)
+    private static func pointNearest(from p: GeoCoordinate, to q: GeoCoordinate, to position: GeoCoordinate, east: Double, north: Double) -> (fraction: Double, point: GeoCoordinate) {
         let px = (p.longitude - position.longitude) * east, py = (p.latitude - position.latitude) * north
         let qx = (q.longitude - position.longitude) * east, qy = (q.latitude - position.latitude) * north
         let dx = qx - px, dy = qy - py
@@ -281,6 +366,6 @@ struct SegmentIndex: Sendable {
         if fraction == 0 { point = p } else if fraction == 1 { point = q } else {
             point = GeoCoordinate(latitude: p.latitude + (q.latitude - p.latitude) * fraction, longitude: p.longitude + (q.longitude - p.longitude) * fraction)
         }
-        return Hit(segment: index, fraction: fraction, point: point, distance: position.distance(to: point))
+        return (fraction, point)
     }
 }
