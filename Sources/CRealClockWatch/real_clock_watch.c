@@ -11,6 +11,14 @@
 // work queued on the main queue only (every main-actor job on Linux is queued with `dispatch_async_f`):
 // work that simulated code running on another thread sends to the main actor. If this object is not in the executable (DeviceSimTime in a shared
 // library loaded after libdispatch), timers are not seen and nothing is reported.
+//
+// A binary linked with the Swift runtime and Dispatch in it (`devicesim`'s release build on Linux, linked
+// with `-static-stdlib`: Package.swift) has libdispatch's own definitions of these four functions, which
+// win over the weak ones here, and exports neither them nor the runtime's symbols. There the linker's
+// `--wrap=dispatch_after_f` (and the same for the three others) sends every call from outside libdispatch
+// to the `__wrap_` functions below, which watch the same way and call libdispatch's (`__real_`, null in a
+// binary linked without `--wrap`), and the runtime's and Dispatch's symbols are taken as linked (weak
+// references, null where absent) when `dlsym` does not find them.
 #define _GNU_SOURCE
 #include "CRealClockWatch.h"
 
@@ -26,13 +34,21 @@ typedef void (*after_f_function)(uint64_t when, void *queue, void *context, work
 typedef void (*set_timer_function)(void *source, uint64_t start, uint64_t interval, uint64_t leeway);
 
 void dispatch_after_f(uint64_t when, void *queue, void *context, work_function work);
+#if defined(__linux__)
+extern void __real_dispatch_after_f(uint64_t when, void *queue, void *context, work_function work) __attribute__((weak));
+extern void __real_dispatch_source_set_timer(void *source, uint64_t start, uint64_t interval, uint64_t leeway) __attribute__((weak));
+#define WRAPPED(function) (__real_##function != NULL)
+#else
+#define WRAPPED(function) 0
+#endif
 
 static _Atomic(devicesim_real_clock_observer) observer = NULL;
 static _Atomic(int) passes_through = 0;
 
 int devicesim_set_real_clock_observer(devicesim_real_clock_observer new_observer) {
     atomic_store(&observer, new_observer);
-    return atomic_load(&passes_through) || dlsym(RTLD_DEFAULT, "dispatch_after_f") == (void *)dispatch_after_f;
+    return atomic_load(&passes_through) || dlsym(RTLD_DEFAULT, "dispatch_after_f") == (void *)dispatch_after_f
+        || WRAPPED(dispatch_after_f);
 }
 
 static void notify(int from_timer_source) {
@@ -41,7 +57,7 @@ static void notify(int from_timer_source) {
     if (current != NULL) current(from_timer_source);
 }
 
-void dispatch_after_f(uint64_t when, void *queue, void *context, work_function work) {
+__attribute__((weak)) void dispatch_after_f(uint64_t when, void *queue, void *context, work_function work) {
     static _Atomic(after_f_function) real = NULL;
     after_f_function function = atomic_load(&real);
     if (function == NULL) {
@@ -52,7 +68,14 @@ void dispatch_after_f(uint64_t when, void *queue, void *context, work_function w
     function(when, queue, context, work);
 }
 
-void dispatch_source_set_timer(void *source, uint64_t start, uint64_t interval, uint64_t leeway) {
+#if defined(__linux__)
+void __wrap_dispatch_after_f(uint64_t when, void *queue, void *context, work_function work) {
+    notify(0);
+    __real_dispatch_after_f(when, queue, context, work);
+}
+#endif
+
+__attribute__((weak)) void dispatch_source_set_timer(void *source, uint64_t start, uint64_t interval, uint64_t leeway) {
     static _Atomic(set_timer_function) real = NULL;
     set_timer_function function = atomic_load(&real);
     if (function == NULL) {
@@ -63,6 +86,13 @@ void dispatch_source_set_timer(void *source, uint64_t start, uint64_t interval, 
     function(source, start, interval, leeway);
 }
 
+#if defined(__linux__)
+void __wrap_dispatch_source_set_timer(void *source, uint64_t start, uint64_t interval, uint64_t leeway) {
+    notify(1);
+    __real_dispatch_source_set_timer(source, start, interval, leeway);
+}
+#endif
+
 
 
 typedef void (*async_f_function)(void *queue, void *context, work_function work);
@@ -70,20 +100,42 @@ typedef void (*async_function)(void *queue, void *block);
 
 void dispatch_async_f(void *queue, void *context, work_function work);
 void dispatch_async(void *queue, void *block);
+#if defined(__linux__)
+extern void __real_dispatch_async_f(void *queue, void *context, work_function work) __attribute__((weak));
+extern void __real_dispatch_async(void *queue, void *block) __attribute__((weak));
+/// Dispatch's main queue and the runtime's current task as linked (null where absent), for a binary that
+/// does not export them (see the top of this file).
+extern char _dispatch_main_q __attribute__((weak));
+extern void swift_task_getCurrent(void) __attribute__((weak));
+#define LINKED(symbol) ((void *)&symbol)
+#else
+#define LINKED(symbol) NULL
+#endif
+
+/// Whether `dispatch_async_f` calls from outside libdispatch reach the functions here.
+static int watches_async(void) {
+    return dlsym(RTLD_DEFAULT, "dispatch_async_f") == (void *)dispatch_async_f || WRAPPED(dispatch_async_f);
+}
+
+/// Dispatch's main queue, looked up by name or, where it is not exported, as linked.
+static void *find_main_queue(void) {
+    void *queue = dlsym(RTLD_DEFAULT, "_dispatch_main_q");
+    return queue != NULL ? queue : LINKED(_dispatch_main_q);
+}
 
 static _Atomic(devicesim_main_queue_observer) main_queue_observer = NULL;
 static void *_Atomic main_queue = NULL;
 
 int devicesim_set_main_queue_observer(devicesim_main_queue_observer new_observer) {
-    atomic_store(&main_queue, dlsym(RTLD_DEFAULT, "_dispatch_main_q"));
+    atomic_store(&main_queue, find_main_queue());
     atomic_store(&main_queue_observer, new_observer);
-    return dlsym(RTLD_DEFAULT, "dispatch_async_f") == (void *)dispatch_async_f;
+    return watches_async();
 }
 
 static void *dlsym_main_queue(void) {
     void *queue = atomic_load_explicit(&main_queue, memory_order_relaxed);
     if (queue == NULL) {
-        queue = dlsym(RTLD_DEFAULT, "_dispatch_main_q");
+        queue = find_main_queue();
         atomic_store(&main_queue, queue);
     }
     return queue;
@@ -143,6 +195,7 @@ static void *current_task(void) {
     current_task_function found = atomic_load_explicit(&function, memory_order_acquire);
     if (found == NULL) {
         found = (current_task_function)dlsym(RTLD_DEFAULT, "swift_task_getCurrent");
+        if (found == NULL) found = (current_task_function)LINKED(swift_task_getCurrent);
         if (found == NULL) return NULL;
         atomic_store(&function, found);
     }
@@ -169,7 +222,7 @@ static void devicesim_run_held_job_from_dispatch(void *record) {
 int devicesim_hold_main_queue_jobs(void) {
     dlsym_main_queue();
     atomic_store(&holding, 1);
-    return dlsym(RTLD_DEFAULT, "dispatch_async_f") == (void *)dispatch_async_f;
+    return watches_async();
 }
 
 static int is_owner(void *task, void *const *owners, long count) {
@@ -217,13 +270,8 @@ long devicesim_run_held_main_queue_jobs(void **owners, long *owner_count, long c
     return ran;
 }
 
-void dispatch_async_f(void *queue, void *context, work_function work) {
-    static _Atomic(async_f_function) real = NULL;
-    async_f_function function = atomic_load_explicit(&real, memory_order_acquire);
-    if (function == NULL) {
-        function = (async_f_function)dlsym(RTLD_NEXT, "dispatch_async_f");
-        atomic_store(&real, function);
-    }
+/// What `dispatch_async_f` does here, then `function` (libdispatch's).
+static void watched_async_f(async_f_function function, void *queue, void *context, work_function work) {
     notify_main_queue(queue);
     if (queue != NULL && atomic_load_explicit(&holding, memory_order_acquire)
         && queue == dlsym_main_queue()) {
@@ -248,7 +296,23 @@ void dispatch_async_f(void *queue, void *context, work_function work) {
     function(queue, context, work);
 }
 
-void dispatch_async(void *queue, void *block) {
+__attribute__((weak)) void dispatch_async_f(void *queue, void *context, work_function work) {
+    static _Atomic(async_f_function) real = NULL;
+    async_f_function function = atomic_load_explicit(&real, memory_order_acquire);
+    if (function == NULL) {
+        function = (async_f_function)dlsym(RTLD_NEXT, "dispatch_async_f");
+        atomic_store(&real, function);
+    }
+    watched_async_f(function, queue, context, work);
+}
+
+#if defined(__linux__)
+void __wrap_dispatch_async_f(void *queue, void *context, work_function work) {
+    watched_async_f(__real_dispatch_async_f, queue, context, work);
+}
+#endif
+
+__attribute__((weak)) void dispatch_async(void *queue, void *block) {
     static _Atomic(async_function) real = NULL;
     async_function function = atomic_load_explicit(&real, memory_order_acquire);
     if (function == NULL) {
@@ -257,4 +321,20 @@ void dispatch_async(void *queue, void *block) {
     }
     notify_main_queue(queue);
     function(queue, block);
+}
+
+#if defined(__linux__)
+void __wrap_dispatch_async(void *queue, void *block) {
+    notify_main_queue(queue);
+    __real_dispatch_async(queue, block);
+}
+#endif
+
+#if defined(__linux__)
+extern char swift_task_enqueueGlobal_hook __attribute__((weak));
+extern char swift_task_enqueueMainExecutor_hook __attribute__((weak));
+#endif
+
+void *devicesim_linked_enqueue_hook(int hook) {
+    return hook == 0 ? LINKED(swift_task_enqueueGlobal_hook) : LINKED(swift_task_enqueueMainExecutor_hook);
 }

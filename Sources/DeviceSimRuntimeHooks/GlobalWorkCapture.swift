@@ -1,3 +1,4 @@
+import CRealClockWatch
 import DeviceSimTime
 import Synchronization
 
@@ -180,14 +181,23 @@ struct RuntimeHookSlots: @unchecked Sendable {
     /// Why jobs cannot be captured with these slots (nil: they can).
     var unavailableReason: String? { global == nil ? missingReason : nil }
 
-    /// Looks the hooks up in the running process.
+    /// Looks the hooks up in the running process: by name, or, in a binary that has the runtime in it
+    /// and does not export it (linked with `-static-stdlib`), as linked.
     static func find() -> RuntimeHookSlots {
         find { name in
             #if canImport(Darwin)
             if let symbol = dlsym(RTLD_DEFAULT, name) { return symbol }
             #endif
-            guard let handle = dlopen(nil, RTLD_NOW) else { return nil }
-            return dlsym(handle, name)
+            if let handle = dlopen(nil, RTLD_NOW), let symbol = dlsym(handle, name) { return symbol }
+            #if os(Linux)
+            switch name {
+            case "swift_task_enqueueGlobal_hook": return devicesim_linked_enqueue_hook(0)
+            case "swift_task_enqueueMainExecutor_hook": return devicesim_linked_enqueue_hook(1)
+            default: return nil
+            }
+            #else
+            return nil
+            #endif
         }
     }
 

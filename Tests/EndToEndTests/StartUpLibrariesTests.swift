@@ -6,7 +6,9 @@ import Testing
 /// 6.5 ms of CPU at every start (docs/benchmarks.md, the cold-start row). An executable whose app uses
 /// `URLSession` links DeviceSimNetwork, and the runner installs its transport (URLSessionRoutingTests).
 /// Nor does it load libgps at start (the live gpsd driver loads it at its first connection), nor an XML
-/// library (GPX files are read by DeviceSim's own reader).
+/// library (GPX files are read by DeviceSim's own reader). These tests run the debug build, which loads the
+/// Swift runtime, Dispatch and Foundation as shared libraries; the release build on Linux has them linked in
+/// (`-static-stdlib`, Package.swift) and loads neither these libraries nor any of those named here.
 @Suite struct StartUpLibrariesTests {
     #if os(Linux)
     /// The libraries the dynamic loader maps for `executable` (glibc's `LD_TRACE_LOADED_OBJECTS`, what

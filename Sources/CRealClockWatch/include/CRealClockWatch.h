@@ -41,4 +41,10 @@ long devicesim_run_held_main_queue_jobs(void **owners, long *owner_count, long c
 /// queue runs nothing but its own work on its thread.
 void devicesim_own_main_queue_jobs_queued_here(void **owners);
 
+/// The address of the Swift runtime's `swift_task_enqueueGlobal_hook` (`hook` 0) or
+/// `swift_task_enqueueMainExecutor_hook` (1) as linked into this binary, or NULL: for a binary that has
+/// the runtime in it and does not export its symbols (`devicesim`'s release build on Linux), where `dlsym`
+/// finds neither.
+void *devicesim_linked_enqueue_hook(int hook);
+
 #endif
