@@ -32,7 +32,7 @@ enum RealClockWatch {
             // simulation), and those are not the program's sleeps. (So a sleep with a tolerance is seen on
             // the simulation's thread only.)
             found = nil
-        } else if let executor = RealClockSleeps.simulationOfTask?() {
+        } else if let executor = RealClockSleeps.simulationOfTask?.executor() {
             found = (executor, executor.isInsideAMainActorAdvance ? .mainActor : .testTask)
         } else if MainQueue.isCurrent, let only = onlyMainActorAdvance() {
             found = (only, .mainActor)

@@ -358,7 +358,7 @@ public final class ScenarioSimulation {
         watchTheAppsCode(onTheMainActor: true, inVirtualTime: true)
         let executor = scheduler.executor
         let end = VirtualInstant(offset: scenario.duration)
-        let failure: SchedulerError? = await RealClockSleeps.$simulationOfTask.withValue({ executor }) { () async -> SchedulerError? in
+        let failure: SchedulerError? = await RealClockSleeps.$simulationOfTask.withValue(SimulationOfTask { executor }) { () async -> SchedulerError? in
             do throws(SchedulerError) {
                 // Launched in the first event, so the apps start inside the advance, as their actions do.
                 scheduler.schedule(at: .zero) { [unowned self] in start() }

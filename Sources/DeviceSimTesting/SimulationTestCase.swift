@@ -44,7 +44,7 @@ open class SimulationTestCase: XCTestCase {
         let scope = currentScope
         SimulationScope.$current.withValue(scope) {
             DeviceContext.withFallback({ scope.simulationIfMade?.currentDevice?.device }) {
-                RealClockSleeps.$simulationOfTask.withValue({ scope.simulationIfMade?.scheduler.executor }) {
+                RealClockSleeps.$simulationOfTask.withValue(SimulationOfTask { scope.simulationIfMade?.scheduler.executor }) {
                     super.invokeTest()
                 }
             }

@@ -34,7 +34,7 @@ public struct SimulationTrait: TestTrait, SuiteTrait, TestScoping {
         let scope = SimulationScope(configuration)
         try await SimulationScope.$current.withValue(scope) {
             try await DeviceContext.$fallback.withValue({ scope.simulationIfMade?.currentDevice?.device }) {
-                try await RealClockSleeps.$simulationOfTask.withValue({ scope.simulationIfMade?.scheduler.executor }) {
+                try await RealClockSleeps.$simulationOfTask.withValue(SimulationOfTask { scope.simulationIfMade?.scheduler.executor }) {
                     try await function()
                 }
             }
