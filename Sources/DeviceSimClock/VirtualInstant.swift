@@ -44,6 +44,19 @@ public struct VirtualInstant: InstantProtocol, Hashable, Sendable, CustomStringC
         .nanoseconds(other.nanoseconds &- nanoseconds)
     }
 
+    /// The time from `start` to this instant in seconds: exactly `start.duration(to: self).inSeconds`,
+    /// bit for bit, without the 128-bit division `Duration.components` makes (a device's motion asks
+    /// this every second).
+    ///
+    /// ```swift
+    /// VirtualInstant(nanoseconds: 2_500_000_000).seconds(since: .zero) // 2.5
+    /// ```
+    @inlinable
+    public func seconds(since start: VirtualInstant) -> Double {
+        let (seconds, nanoseconds) = (nanoseconds &- start.nanoseconds).quotientAndRemainder(dividingBy: 1_000_000_000)
+        return Double(seconds) + Double(nanoseconds &* 1_000_000_000) / 1e18
+    }
+
     @inlinable
     public static func < (lhs: VirtualInstant, rhs: VirtualInstant) -> Bool {
         lhs.nanoseconds < rhs.nanoseconds

@@ -72,7 +72,7 @@ public final class DeviceMotion {
         if let finishedState, instant >= finishedState.from { return finishedState.state }
         // Read in place (a mutating lookup on the stored timeline): a copy would retain its legs,
         // an atomic write to memory that a fleet's tick has often not loaded yet.
-        guard let state = timeline?.state(at: routeStart.duration(to: instant), leg: &leg) else {
+        guard let state = timeline?.state(atSeconds: instant.seconds(since: routeStart), leg: &leg) else {
             return RouteTimeline.State(coordinate: restingAt, altitude: restingAltitude, speed: 0, course: nil, finished: true)
         }
         // Past the end, the state no longer changes (until the next `follow` or `place`).

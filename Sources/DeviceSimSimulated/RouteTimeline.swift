@@ -102,7 +102,11 @@ public struct RouteTimeline: Sendable {
     /// place: a non-mutating call works on a copy, whose legs are retained first (an atomic write to
     /// a buffer a fleet's tick has often not loaded yet).
     mutating func state(at elapsed: Duration, leg hint: inout Int) -> State {
-        let seconds = elapsed.inSeconds
+        state(atSeconds: elapsed.inSeconds, leg: &hint)
+    }
+
+    /// The state `seconds` after the route started (as ``state(at:leg:)`` with `elapsed.inSeconds`).
+    mutating func state(atSeconds seconds: Double, leg hint: inout Int) -> State {
         guard let index = legIndex(at: seconds, hint: hint) else {
             if let first = legs.first, seconds < first.startSeconds || seconds <= 0 {
                 return State(coordinate: first.from, altitude: first.fromAltitude, speed: 0, course: nil, finished: false)

@@ -66,7 +66,10 @@ public final class EventScheduler {
     // are off.
     @exclusivity(unchecked) private var queue = BinaryMinHeap<Entry>()
     /// The ticks of repeating events, one lane per interval (see ``TickLane``).
-    @exclusivity(unchecked) private var lanes: [TickLane] = []
+    /// The lanes of ticks (see ``TickLane``), `laneCount` of them, in one block of plain memory:
+    /// reading or changing one in place costs no retain or release.
+    private let lanes = UnsafeMutablePointer<TickLane>.allocate(capacity: EventScheduler.maximumLanes)
+    @exclusivity(unchecked) private var laneCount = 0
     @exclusivity(unchecked) private var nextSequence: UInt64 = 0
     @exclusivity(unchecked) private var cancelled = SequenceSet()
     @exclusivity(unchecked) private var cancellationCount: UInt64 = 0
@@ -77,6 +80,12 @@ public final class EventScheduler {
     public init(limits: RunLimits = RunLimits()) {
         self.currentInstant = .zero
         self.limits = limits
+    }
+
+    deinit {
+        for index in 0..<laneCount { lanes[index].free() }
+        lanes.deinitialize(count: laneCount)
+        lanes.deallocate()
     }
 
     /// Whether any event is still waiting to run.
@@ -98,7 +107,9 @@ public final class EventScheduler {
     private func schedule(at instant: VirtualInstant, _ action: Action) -> ScheduledEvent {
         let sequence = nextSequence
         nextSequence &+= 1
-        queue.insert(Entry(instant: max(instant.nanoseconds, now.nanoseconds), sequence: sequence, action: action))
+        let due = max(instant.nanoseconds, now.nanoseconds)
+        streak.queued(instant: due, sequence: sequence, lane: -1)
+        queue.insert(Entry(instant: due, sequence: sequence, action: action))
         return ScheduledEvent(sequence: sequence, scheduler: self)
     }
 
@@ -112,49 +123,21 @@ public final class EventScheduler {
     /// Schedules the next tick of the event `reference` holds retained once, as above: that
     /// reference goes to the lane's entry as it is (a tick taken from a lane passes its reference on
     /// to the next, with no retain or release), or is taken into a heap entry.
-    func schedule(at instant: VirtualInstant, tickOf reference: Unmanaged<RepeatingEvent>, target: UnsafeRawPointer?, interval: Int64) {
+    ///
+    /// `lane` is the lane the event's previous tick came from, if it did (its interval's lane: found
+    /// without a search).
+    func schedule(at instant: VirtualInstant, tickOf reference: Unmanaged<RepeatingEvent>, target: UnsafeRawPointer?, interval: Int64, lane: Int = -1) {
         let sequence = nextSequence
         nextSequence &+= 1
         let due = max(instant.nanoseconds, now.nanoseconds)
-        if let index = laneIndex(for: interval), lanes[index].lastInstant <= due {
+        if let index = lane >= 0 ? lane : laneIndex(for: interval), lanes[index].lastInstant <= due {
+            streak.queued(instant: due, sequence: sequence, lane: index)
             lanes[index].lastInstant = due
-            lanes[index].entries.append(TickEntry(instant: due, sequence: sequence, event: reference, target: target))
+            lanes[index].append(TickEntry(instant: due, sequence: sequence, event: reference, target: target))
         } else {
+            streak.queued(instant: due, sequence: sequence, lane: -1)
             queue.insert(Entry(instant: due, sequence: sequence, action: .tick(reference.takeRetainedValue())))
         }
-    }
-
-    /// Ticks of repeating events that share an interval, in a FIFO instead of the heap.
-    ///
-    /// A tick is queued when the one before it runs, one interval later, and the scheduler's clock
-    /// never goes back: so ticks enter a lane in (instant, sequence) order, and the lane's first
-    /// entry is its earliest. Taking the earliest of the heap and the lanes' firsts runs events in
-    /// exactly the order one heap would, at O(1) per tick instead of O(log n) and without the heap's
-    /// scattered reads.
-    private final class TickLane {
-        let interval: Int64
-        let entries = RingQueue<TickEntry>()
-        var lastInstant = Int64.min
-
-        init(interval: Int64) {
-            self.interval = interval
-        }
-
-        deinit {
-            while !entries.isEmpty { entries.removeFirst().event.release() }
-        }
-    }
-
-    /// A tick in a lane: when, its sequence number, its event, and the object the event calls (if
-    /// it was made with one), all readable without touching the event. The lane holds the event
-    /// retained through an `Unmanaged` reference, so that reading an entry a few places down the
-    /// lane (to prefetch its objects) retains nothing: a retain writes to the object, which would
-    /// wait for it to load.
-    private struct TickEntry {
-        let instant: Int64
-        let sequence: UInt64
-        let event: Unmanaged<RepeatingEvent>
-        let target: UnsafeRawPointer?
     }
 
     /// Where in a lane, once the tick to run is taken from it (0: the next tick), a tick's event and
@@ -168,10 +151,11 @@ public final class EventScheduler {
     /// The index in `lanes` of the lane for `interval` (made on first use); nil when there are as
     /// many lanes as allowed already.
     private func laneIndex(for interval: Int64) -> Int? {
-        for index in lanes.indices where lanes[index].interval == interval { return index }
-        guard lanes.count < Self.maximumLanes else { return nil }
-        lanes.append(TickLane(interval: interval))
-        return lanes.count - 1
+        for index in 0..<laneCount where lanes[index].interval == interval { return index }
+        guard laneCount < Self.maximumLanes else { return nil }
+        (lanes + laneCount).initialize(to: TickLane(interval: interval))
+        laneCount += 1
+        return laneCount - 1
     }
 
     /// The earliest queued event: its instant, its sequence number, and where it is (`lane` -1: the
@@ -180,17 +164,54 @@ public final class EventScheduler {
     @inline(__always)
     private func earliest() -> (instant: Int64, sequence: UInt64, lane: Int)? {
         var best = queue.minimum { (instant: $0.instant, sequence: $0.sequence, lane: -1) }
-        for index in lanes.indices {
-            guard let key = lanes[index].entries.first({ (instant: $0.instant, sequence: $0.sequence) }) else { continue }
+        for index in 0..<laneCount {
+            guard let key = lanes[index].first({ (instant: $0.instant, sequence: $0.sequence) }) else { continue }
             if let current = best, (current.instant, current.sequence) < (key.instant, key.sequence) { continue }
             best = (key.instant, key.sequence, index)
         }
         return best
     }
 
+    /// Starts a ``TickStreak`` at `lane` (-1: none), bounded by the earliest event of the heap and
+    /// of every other lane.
+    private func startStreak(at lane: Int) {
+        streak = TickStreak(lane: lane)
+        guard lane >= 0 else { return }
+        if let key = queue.minimum({ (instant: $0.instant, sequence: $0.sequence) }) { streak.queued(instant: key.instant, sequence: key.sequence, lane: -1) }
+        for index in 0..<laneCount where index != lane {
+            if let key = lanes[index].first({ (instant: $0.instant, sequence: $0.sequence) }) { streak.queued(instant: key.instant, sequence: key.sequence, lane: index) }
+        }
+    }
+
+    /// Ticks taken from one lane in a row (the ticks of all a fleet's devices due at one instant):
+    /// every queued event outside `lane` comes at or after `bound`, so while the lane's first tick
+    /// comes before it, that tick is the earliest event, found without looking at the heap or the
+    /// other lanes. Every event queued lowers the bound to its own place (unless it joins `lane`);
+    /// an event is taken from elsewhere only once the streak is over.
+    private struct TickStreak {
+        /// The lane (-1: no streak).
+        let lane: Int
+        var boundInstant = Int64.max
+        var boundSequence = UInt64.max
+
+        init(lane: Int) {
+            self.lane = lane
+        }
+
+        /// Notes an event queued in `lane` (-1: the heap) at `instant` with `sequence`.
+        @inline(__always)
+        mutating func queued(instant: Int64, sequence: UInt64, lane: Int) {
+            guard lane != self.lane, (instant, sequence) < (boundInstant, boundSequence) else { return }
+            boundInstant = instant
+            boundSequence = sequence
+        }
+    }
+
+    @exclusivity(unchecked) private var streak = TickStreak(lane: -1)
+
     /// Whether the first entry of `lane` (-1: the heap) is a cancelled repeating event's tick.
     private func headIsCancelledTick(of lane: Int) -> Bool {
-        if lane >= 0 { return lanes[lane].entries.first { $0.event._withUnsafeGuaranteedRef { $0.isCancelled } } ?? false }
+        if lane >= 0 { return lanes[lane].first { $0.event._withUnsafeGuaranteedRef { $0.isCancelled } } ?? false }
         return queue.minimum { $0.isCancelledTick } ?? false
     }
 
@@ -208,8 +229,8 @@ public final class EventScheduler {
     /// memory, however many devices there are.
     @inline(__always)
     private func removeFirstTick(of lane: Int) -> TickEntry {
-        let entries = lanes[lane].entries
-        let tick = entries.removeFirst()
+        let tick = lanes[lane].removeFirst()
+        let entries = lanes[lane]
         let distances = Self.prefetchDistances
         entries.element(at: distances.objects) { entry in
             Prefetch.memory(at: UnsafeRawPointer(entry.event.toOpaque()), bytes: RepeatingEvent.instanceBytes)
@@ -235,8 +256,23 @@ public final class EventScheduler {
         startingAt start: VirtualInstant? = nil,
         _ action: @escaping (Int) -> Void
     ) -> RepeatingEvent {
+        repeating(every: interval, startingAt: start, target: nil, prefetchingState: nil, action)
+    }
+
+    /// Runs `action` every `interval` like ``repeating(every:startingAt:_:)``, naming the object it
+    /// calls (`target`, unretained) and how to ask that what its tick reads (see ``RepeatingEvent``).
+    @usableFromInline
+    func repeating(
+        every interval: Duration,
+        startingAt start: VirtualInstant?,
+        target: UnsafeRawPointer?,
+        prefetchingState: ((UnsafeRawPointer, Int) -> Void)?,
+        _ action: @escaping (Int) -> Void
+    ) -> RepeatingEvent {
         precondition(interval > .zero, "a repeating event needs a positive interval")
-        let timer = RepeatingEvent(scheduler: self, first: start ?? now.advanced(by: interval), interval: interval, action: action)
+        let timer = RepeatingEvent(
+            scheduler: self, first: start ?? now.advanced(by: interval), interval: interval, target: target, prefetchingState: prefetchingState,
+            action: action)
         timer.arm(on: self)
         return timer
     }
@@ -287,9 +323,9 @@ public final class EventScheduler {
         _ action: @escaping (Target, Int) -> Void
     ) -> RepeatingEvent {
         let unretained = Unmanaged.passUnretained(target)
-        let event = repeating(every: interval, startingAt: start) { tick in unretained._withUnsafeGuaranteedRef { action($0, tick) } }
-        event.setTarget(UnsafeRawPointer(unretained.toOpaque()), prefetchingState: prefetchingState)
-        return event
+        return repeating(every: interval, startingAt: start, target: UnsafeRawPointer(unretained.toOpaque()), prefetchingState: prefetchingState) { tick in
+            unretained._withUnsafeGuaranteedRef { action($0, tick) }
+        }
     }
 
     /// Notes that a repeating event was cancelled: its queued tick is dropped when it comes to the
@@ -388,7 +424,7 @@ public final class EventScheduler {
         var lane = earliestLane.lane
         if earliestLane.activity != activityOfQueue || lane == Int.min { lane = earliest()!.lane }
         earliestLane.lane = Int.min
-        if lane >= 0 { return runTick(removeFirstTick(of: lane)) }
+        if lane >= 0 { return runTick(removeFirstTick(of: lane), lane: lane) }
         let entry = queue.removeMin()
         currentInstant = VirtualInstant(nanoseconds: entry.instant)
         eventCount += 1
@@ -403,12 +439,12 @@ public final class EventScheduler {
     /// is let go when the event was cancelled), so the tick costs no retain or release: while the
     /// action runs, the next tick's entry keeps the event.
     @inline(__always)
-    private func runTick(_ tick: TickEntry) {
+    private func runTick(_ tick: TickEntry, lane: Int) {
         currentInstant = VirtualInstant(nanoseconds: tick.instant)
         eventCount += 1
         if tick.event._withUnsafeGuaranteedRef({ $0.isCancelled }) { return letGo(tick.event) }
         ticksRunning += 1
-        tick.event._withUnsafeGuaranteedRef { $0.fire(on: self, holding: tick.event) }
+        tick.event._withUnsafeGuaranteedRef { $0.fire(on: self, holding: tick.event, lane: lane) }
         ticksRunning -= 1
         if ticksRunning == 0, !eventsLetGoInTicks.isEmpty { eventsLetGoInTicks.removeAll() }
     }
@@ -427,11 +463,20 @@ public final class EventScheduler {
 
     /// The instant of the earliest event still queued (cancelled events at the head are dropped first).
     func headInstant() -> Int64? {
+        while streak.lane >= 0, let head = lanes[streak.lane].first({ (instant: $0.instant, sequence: $0.sequence) }),
+              (head.instant, head.sequence) < (streak.boundInstant, streak.boundSequence) {
+            if headIsCancelledTick(of: streak.lane) {
+                letGo(lanes[streak.lane].removeFirst().event)
+                continue
+            }
+            earliestLane = (streak.lane, activityOfQueue)
+            return head.instant
+        }
         while let head = earliest() {
             if headIsCancelledTick(of: head.lane) {
                 // A repeating event's tick is cancelled through its event (not the cancelled set).
                 if head.lane >= 0 {
-                    letGo(lanes[head.lane].entries.removeFirst().event)
+                    letGo(lanes[head.lane].removeFirst().event)
                 } else if case .tick(let event) = queue.removeMin().action, ticksRunning > 0 {
                     eventsLetGoInTicks.append(event)
                 }
@@ -445,8 +490,10 @@ public final class EventScheduler {
                 continue
             }
             earliestLane = (head.lane, activityOfQueue)
+            startStreak(at: head.lane)
             return head.instant
         }
+        startStreak(at: -1)
         return nil
     }
 

@@ -30,31 +30,32 @@ public final class RepeatingEvent {
     private let actionContext: UnsafeRawPointer?
     /// The object the action calls, when the event was made with one, and how to ask it what its
     /// tick reads (see ``TickPrefetching``): the scheduler prefetches both a few ticks ahead.
-    @exclusivity(unchecked) private(set) var target: UnsafeRawPointer?
-    @exclusivity(unchecked) private var prefetchTargetState: ((UnsafeRawPointer, Int) -> Void)?
+    /// (Constants, so that calling `prefetchTargetState` needs no retain of its context.)
+    let target: UnsafeRawPointer?
+    private let prefetchTargetState: ((UnsafeRawPointer, Int) -> Void)?
     private unowned let scheduler: EventScheduler
 
     /// The size of an instance: its header (two words) and the stored properties above, which the
     /// scheduler prefetches (`RepeatingEventLayoutTests` checks it against the allocation).
     static let instanceBytes = 104
 
-    init(scheduler: EventScheduler, first: VirtualInstant, interval: Duration, action: @escaping (Int) -> Void) {
+    /// An event calling `action` every `interval` from `first`; `target` (unretained: it must outlive
+    /// the event's ticks, as the action's own unretained reference must) is the object the action
+    /// calls, if it calls one, and `prefetchingState` how to call a ``TickPrefetching`` target's
+    /// ``TickPrefetching/prefetchTickState(level:)`` given its address.
+    init(
+        scheduler: EventScheduler, first: VirtualInstant, interval: Duration, target: UnsafeRawPointer?,
+        prefetchingState: ((UnsafeRawPointer, Int) -> Void)?, action: @escaping (Int) -> Void
+    ) {
         self.scheduler = scheduler
         self.first = first
         self.interval = interval.wholeNanoseconds
+        self.target = target
+        self.prefetchTargetState = target == nil ? nil : prefetchingState
         self.action = action
         // A closure is two words, its function and its context (a Swift ABI fact, read here once;
         // were it to change, the prefetch would load a useless line, never more).
         actionContext = withUnsafeBytes(of: action) { $0.load(fromByteOffset: MemoryLayout<Int>.stride, as: UnsafeRawPointer?.self) }
-    }
-
-    /// Names the object the action calls (unretained: it must outlive the event's ticks, as the
-    /// action's own unretained reference must) and, for a ``TickPrefetching`` one, how to call its
-    /// ``TickPrefetching/prefetchTickState(level:)`` given its address.
-    @usableFromInline
-    func setTarget(_ target: UnsafeRawPointer, prefetchingState: ((UnsafeRawPointer, Int) -> Void)?) {
-        self.target = target
-        prefetchTargetState = prefetchingState
     }
 
     /// Asks the target what its next tick reads at `level` (see ``TickPrefetching``), and at level 0
@@ -82,14 +83,15 @@ public final class RepeatingEvent {
     }
 
     /// Runs a tick taken from a lane of `scheduler` (its own, which is running it), given the
-    /// lane's reference to this event (retained once): queues the next tick with that reference,
-    /// then the action. The caller has checked that the event is not cancelled.
+    /// lane's reference to this event (retained once) and the lane's index: queues the next tick
+    /// with that reference (in that lane, unless it must go to the heap), then the action. The
+    /// caller has checked that the event is not cancelled.
     @inline(__always)
-    func fire(on scheduler: EventScheduler, holding reference: Unmanaged<RepeatingEvent>) {
+    func fire(on scheduler: EventScheduler, holding reference: Unmanaged<RepeatingEvent>, lane: Int) {
         let current = tick
         tick += 1
         let due = VirtualInstant(nanoseconds: first.nanoseconds &+ Int64(tick) &* interval)
-        scheduler.schedule(at: due, tickOf: reference, target: target, interval: interval)
+        scheduler.schedule(at: due, tickOf: reference, target: target, interval: interval, lane: lane)
         action(current)
     }
 
