@@ -55,7 +55,11 @@ public final class EventScheduler {
     public var now: VirtualInstant { currentInstant }
     @exclusivity(unchecked) private var currentInstant: VirtualInstant
     /// Bounds that stop a runaway simulation with ``SchedulerError``.
-    @exclusivity(unchecked) public var limits: RunLimits
+    @exclusivity(unchecked) public var limits: RunLimits {
+        didSet { limitBounds = LimitBounds(limits) }
+    }
+    /// ``limits`` as plain numbers, read before every event (see ``checkLimits(at:startCount:)``).
+    @exclusivity(unchecked) private var limitBounds: LimitBounds
     /// How many events have run so far.
     @exclusivity(unchecked) public private(set) var eventCount = 0
     /// The executor on which the simulation's async tasks run.
@@ -80,6 +84,7 @@ public final class EventScheduler {
     public init(limits: RunLimits = RunLimits()) {
         self.currentInstant = .zero
         self.limits = limits
+        self.limitBounds = LimitBounds(limits)
     }
 
     deinit {
@@ -504,6 +509,14 @@ public final class EventScheduler {
     private var activityOfQueue: UInt64 { nextSequence &+ cancellationCount }
 
     func checkLimits(at instant: Int64, startCount: Int) throws(SchedulerError) {
+        // One test for the usual event: within every bound, and nothing asked to stop.
+        let bounds = limitBounds
+        let eventsAtInstant = instant == lastCheckedInstant ? eventsAtLastCheckedInstant + 1 : 1
+        if instant <= bounds.latestInstant, eventCount - startCount < bounds.events, eventsAtInstant <= bounds.eventsAtOneInstant, stopReason == nil {
+            lastCheckedInstant = instant
+            eventsAtLastCheckedInstant = eventsAtInstant
+            return
+        }
         if let maximum = limits.maximumVirtualTime, instant > maximum.nanoseconds {
             throw .virtualTimeLimitExceeded(limit: maximum, eventsRun: eventCount)
         }
@@ -520,6 +533,19 @@ public final class EventScheduler {
             eventsAtLastCheckedInstant = 1
         }
         if let stopReason { throw .stopped(reason: stopReason, at: stopInstant) }
+    }
+
+    /// ``RunLimits`` with every bound a number (no bound: the largest).
+    private struct LimitBounds {
+        let latestInstant: Int64
+        let events: Int
+        let eventsAtOneInstant: Int
+
+        init(_ limits: RunLimits) {
+            latestInstant = limits.maximumVirtualTime?.nanoseconds ?? .max
+            events = limits.maximumEvents ?? .max
+            eventsAtOneInstant = limits.maximumEventsAtOneInstant ?? .max
+        }
     }
 
     /// The instant of the latest event checked against the limits, and how many events were due then.
