@@ -11,18 +11,19 @@ import DeviceSimTime
 /// ```
 public final class DeviceMotion {
     // The state below is touched by the simulation's thread only, one access at a time: no dynamic
-    // exclusivity checks on it (they were a measurable share of every tick).
+    // exclusivity checks on it (they were a measurable share of every tick). What a lookup reads
+    // first comes first: a lookup the cache answers reads the object's first two cache lines only.
+    /// The state last looked up and the instants (nanoseconds) it holds for: one instant while the
+    /// device moves (the GPS, the Wi-Fi scan and beacon ranging often ask at the same instant); from
+    /// the earliest instant seen past the route's end, every later one (the device stands there, and
+    /// its state is read without the route's legs).
+    @exclusivity(unchecked) private var cached: (from: Int64, until: Int64, state: RouteTimeline.State)?
+    /// The route's leg of the latest lookup, where the next one starts looking.
+    @exclusivity(unchecked) private var leg = 0
     @exclusivity(unchecked) private var timeline: RouteTimeline?
     @exclusivity(unchecked) private var routeStart = VirtualInstant.zero
     @exclusivity(unchecked) private var restingAt: GeoCoordinate
     @exclusivity(unchecked) private var restingAltitude: Double?
-    /// The state last asked for: the GPS, the Wi-Fi scan and beacon ranging often ask at the same instant.
-    @exclusivity(unchecked) private var lastState: (instant: VirtualInstant, state: RouteTimeline.State)?
-    /// The state at the end of the route, and the earliest instant it was seen at: from then on the
-    /// device stands there, and its state is read without the route's legs.
-    @exclusivity(unchecked) private var finishedState: (from: VirtualInstant, state: RouteTimeline.State)?
-    /// The route's leg of the latest lookup, where the next one starts looking.
-    @exclusivity(unchecked) private var leg = 0
 
     /// A device standing at `coordinate`.
     public init(at coordinate: GeoCoordinate, altitude: Double? = nil) {
@@ -35,16 +36,14 @@ public final class DeviceMotion {
         timeline = RouteTimeline(route)
         routeStart = start
         leg = 0
-        lastState = nil
-        finishedState = nil
+        cached = nil
         restingAt = route.waypoints.last?.coordinate ?? route.start
     }
 
     /// Puts the device at `coordinate` at once and stops any route.
     public func place(at coordinate: GeoCoordinate, altitude: Double? = nil) {
         timeline = nil
-        lastState = nil
-        finishedState = nil
+        cached = nil
         restingAt = coordinate
         restingAltitude = altitude ?? restingAltitude
     }
@@ -57,27 +56,25 @@ public final class DeviceMotion {
     /// Starts loading this object's state (see ``TickPrefetching``): the drivers that ask for a state
     /// every tick name their motion among what their tick reads (at level 0).
     public func prefetch() {
-        Prefetch.object(self, lines: 4)
+        Prefetch.object(self, lines: 3)
     }
 
     /// Starts loading the route's leg that the next lookup starts from; this object must be cached
     /// by now (prefetched with ``prefetch()`` a tick earlier: the drivers name this at level 1).
     public func prefetchRoute() {
-        if finishedState == nil { timeline?.prefetchLeg(leg) }
+        if cached?.until != .max { timeline?.prefetchLeg(leg) }
     }
 
     /// Position, speed and course at `instant`.
     public func state(at instant: VirtualInstant) -> RouteTimeline.State {
-        if let lastState, lastState.instant == instant { return lastState.state }
-        if let finishedState, instant >= finishedState.from { return finishedState.state }
+        if let cached, cached.from <= instant.nanoseconds, instant.nanoseconds <= cached.until { return cached.state }
         // Read in place (a mutating lookup on the stored timeline): a copy would retain its legs,
         // an atomic write to memory that a fleet's tick has often not loaded yet.
         guard let state = timeline?.state(atSeconds: instant.seconds(since: routeStart), leg: &leg) else {
             return RouteTimeline.State(coordinate: restingAt, altitude: restingAltitude, speed: 0, course: nil, finished: true)
         }
         // Past the end, the state no longer changes (until the next `follow` or `place`).
-        if state.finished, finishedState.map({ instant < $0.from }) ?? true { finishedState = (instant, state) }
-        lastState = (instant, state)
+        cached = (instant.nanoseconds, state.finished ? .max : instant.nanoseconds, state)
         return state
     }
 }
