@@ -22,8 +22,19 @@ extension Device {
     /// ```swift
     /// for await scan in device.wifiScans() where scan.resultsUpdated { presence.update(with: scan.results) }
     /// ```
+    ///
+    /// Scans are delivered on the simulation's executor in order and buffered without bound; the
+    /// observation ends when the consuming task stops iterating or is cancelled (scans still buffered
+    /// then are dropped, as the sequence ends at once).
     public func wifiScans() -> AsyncStream<WiFiScan> {
-        stream(of: WiFiScan.self, bufferingPolicy: .unbounded) { wifi?.observeScans($0) }
+        let queue = ObservationQueue<WiFiScan>()
+        guard let observation = wifi?.observeScans({ queue.send($0) }) else {
+            return stream(of: WiFiScan.self, bufferingPolicy: .unbounded) { _ in nil }
+        }
+        let subscription = SimulationBound(observation, executor: scheduling.executor)
+        let executor = scheduling.executor
+        queue.onTermination { executor.submit { subscription.value.cancel() } }
+        return queue.stream()
     }
 
     /// Bluetooth ranging reports, one a second while Bluetooth is on (finished at once without it).

@@ -50,8 +50,18 @@ public struct HotspotPresenceDetector: Sendable {
     private let areaCells: [AreaCell: [Int]]
     private var streak: [Int]
     private var isInside: [Bool]
-    /// Hotspots inside or part-way through a streak: with the ones observed, the only ones a scan can change.
-    private var active: Set<Int> = []
+    /// Hotspots inside or part-way through a streak, in ascending order: with the ones observed, the
+    /// only ones a scan can change.
+    private var active: [Int] = []
+    /// How many new scans were taken: marks the hotspots of the latest one without clearing a set at
+    /// each scan.
+    private var scanNumber = 0
+    /// For each hotspot, the number of the latest scan in which one of its access points was sighted.
+    private var sightedInScan: [Int]
+    /// For each hotspot, the number of the latest scan that looked at it.
+    private var candidateInScan: [Int]
+    /// The hotspots the latest scan looked at; kept to reuse its storage.
+    private var candidates: [Int] = []
 
     /// Watches `hotspots`.
     public init(hotspots: [HotspotInfo], enterAfter: Int = 2, leaveAfter: Int = 3, minimumRSSI: Double = -70) {
@@ -71,6 +81,8 @@ public struct HotspotPresenceDetector: Sendable {
         areaCells = cells
         streak = Array(repeating: 0, count: hotspots.count)
         isInside = Array(repeating: false, count: hotspots.count)
+        sightedInScan = Array(repeating: 0, count: hotspots.count)
+        candidateInScan = Array(repeating: 0, count: hotspots.count)
     }
 
     /// The hotspots the device is in now.
@@ -92,16 +104,27 @@ public struct HotspotPresenceDetector: Sendable {
     /// now, inside, or part-way through a streak are looked at, so a scan costs the same however many
     /// hotspots the app knows.
     public mutating func update(with results: [WiFiScanResult], fix: LocationFix? = nil) -> [Change] {
-        var sighted = Set<Int>()
+        scanNumber += 1
+        var looked = candidates
+        candidates = []
+        looked.removeAll(keepingCapacity: true)
         for result in results where result.rssi >= minimumRSSI {
-            for position in hotspotsByAccessPoint[Self.lowercased(result.bssid)] ?? [] { sighted.insert(position) }
+            guard let positions = hotspotsByAccessPoint[Self.lowercased(result.bssid)] else { continue }
+            for position in positions {
+                sightedInScan[position] = scanNumber
+                look(at: position, in: &looked)
+            }
         }
-        var candidates = sighted.union(active)
-        if let fix { candidates.formUnion(areaCells[AreaCell(fix.coordinate)] ?? []) }
+        for position in active { look(at: position, in: &looked) }
+        if let fix, let inCell = areaCells[AreaCell(fix.coordinate)] {
+            for position in inCell { look(at: position, in: &looked) }
+        }
+        looked.sort()
+        active.removeAll(keepingCapacity: true)
         var left: [Change] = [], entered: [Change] = []
-        for position in candidates.sorted() {
-            let observed = isObserved(hotspots[position], sighted: sighted.contains(position), fix: fix)
-            defer { if isInside[position] || streak[position] > 0 { active.insert(position) } else { active.remove(position) } }
+        for position in looked {
+            let observed = isObserved(area: hotspots[position].area, sighted: sightedInScan[position] == scanNumber, fix: fix)
+            defer { if isInside[position] || streak[position] > 0 { active.append(position) } }
             if observed == isInside[position] {
                 streak[position] = 0
                 continue
@@ -117,18 +140,28 @@ public struct HotspotPresenceDetector: Sendable {
                 left.append(Change(hotspot: hotspots[position], entered: false))
             }
         }
-        return left + entered
+        candidates = looked
+        return left.isEmpty ? entered : left + entered
+    }
+
+    /// Adds the hotspot at `position` to the scan's `candidates` unless it is there already.
+    private mutating func look(at position: Int, in candidates: inout [Int]) {
+        guard candidateInScan[position] != scanNumber else { return }
+        candidateInScan[position] = scanNumber
+        candidates.append(position)
     }
 
     /// `bssid` in lower case, as it is when it has no capital and no byte beyond ASCII (as scans
     /// report BSSIDs): a scan then makes no new string for each access point it sighted.
     private static func lowercased(_ bssid: String) -> String {
-        for byte in bssid.utf8 where (byte >= 0x41 && byte <= 0x5A) || byte >= 0x80 { return bssid.lowercased() }
-        return bssid
+        let needsLowercasing = bssid.utf8.withContiguousStorageIfAvailable { bytes in
+            bytes.contains { ($0 >= 0x41 && $0 <= 0x5A) || $0 >= 0x80 }
+        } ?? true
+        return needsLowercasing ? bssid.lowercased() : bssid
     }
 
-    private func isObserved(_ hotspot: HotspotInfo, sighted: Bool, fix: LocationFix?) -> Bool {
-        guard let fix, let area = hotspot.area else { return sighted }
+    private func isObserved(area: HotspotArea?, sighted: Bool, fix: LocationFix?) -> Bool {
+        guard let fix, let area else { return sighted }
         let outside = area.distance(from: fix.coordinate)
         return outside == 0 || (sighted && outside <= (fix.horizontalAccuracy ?? 0))
     }

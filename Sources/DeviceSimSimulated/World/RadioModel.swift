@@ -81,6 +81,9 @@ struct CorrelatedShadowing {
     /// The time factor of the latest correlation computed: a scan's emitters share their elapsed
     /// time, and scans are often one scan interval apart.
     private var latestTimeFactor: (elapsed: Int64, shadowingTime: Double, factor: Double)?
+    /// The space factor of the latest correlation computed: a scan's emitters were mostly sampled
+    /// last from the same position (the previous scan's), so they share it.
+    private var latestSpaceFactor: (from: GeoCoordinate, to: GeoCoordinate, shadowingDistance: Double, factor: Double)?
 
     /// The correlation between `previous` and a sample at `position` at `time`: `exp(-d/D) ·
     /// exp(-t/T)` (0 when `D` is 0; the time factor 1 when `T` is 0), without the exponentials
@@ -88,7 +91,7 @@ struct CorrelatedShadowing {
     /// 1, as `exp(-0/D)` is), and the time factor of the latest elapsed time is kept.
     private mutating func correlation(from previous: Last, to position: GeoCoordinate, at time: VirtualInstant, environment: RadioEnvironment) -> Double {
         guard environment.shadowingDistance > 0 else { return 0 }
-        let space = previous.position == position ? 1 : exp(-previous.position.distance(to: position) / environment.shadowingDistance)
+        let space = previous.position == position ? 1 : spaceFactor(from: previous.position, to: position, shadowingDistance: environment.shadowingDistance)
         guard environment.shadowingTime > 0 else { return space }
         let elapsed = time.nanoseconds &- previous.time.nanoseconds
         if let latestTimeFactor, latestTimeFactor.elapsed == elapsed, latestTimeFactor.shadowingTime == environment.shadowingTime {
@@ -97,6 +100,18 @@ struct CorrelatedShadowing {
         let factor = exp(-previous.time.duration(to: time).inSeconds / environment.shadowingTime)
         latestTimeFactor = (elapsed, environment.shadowingTime, factor)
         return space * factor
+    }
+
+    /// `exp(-d/D)` for the distance `d` from `from` to `to` and `D` = `shadowingDistance`, kept for
+    /// the next emitter of the scan.
+    private mutating func spaceFactor(from: GeoCoordinate, to: GeoCoordinate, shadowingDistance: Double) -> Double {
+        if let latestSpaceFactor, latestSpaceFactor.from == from, latestSpaceFactor.to == to,
+           latestSpaceFactor.shadowingDistance == shadowingDistance {
+            return latestSpaceFactor.factor
+        }
+        let factor = exp(-from.distance(to: to) / shadowingDistance)
+        latestSpaceFactor = (from, to, shadowingDistance, factor)
+        return factor
     }
 
     /// The slot of the emitter at `index` in `emitters`, added (with its stream split from the

@@ -115,6 +115,7 @@ public final class SimulatedWiFi: WiFiRadio, TickPrefetching {
     private func scan(at position: GeoCoordinate, time: VirtualInstant) -> [WiFiScanResult] {
         updateAccessPointsInReach(of: position)
         var results: [WiFiScanResult] = []
+        results.reserveCapacity(accessPointsInReach.count)
         let environment = world.world.radio
         let bound = environment.wifiShadowingBound
         world.accessPointsInOrder.withUnsafeBufferPointer { accessPoints in
@@ -147,14 +148,16 @@ public final class SimulatedWiFi: WiFiRadio, TickPrefetching {
     private func updateAccessPointsInReach(of position: GeoCoordinate) {
         guard position != accessPointsInReachPosition else { return }
         accessPointsInReachPosition = position
-        accessPointsInReach.removeAll(keepingCapacity: true)
         let environment = world.world.radio
-        // Into a list, not through a closure that captures the radio (it would retain it).
-        var found: [(index: Int, transmitPower: Double, distance: Double)] = []
-        world.accessPoints(near: position) { index, accessPoint, distance in found.append((index, accessPoint.transmitPower, distance)) }
-        for (index, transmitPower, distance) in found {
-            accessPointsInReach.append(AccessPointInReach(
-                index: index, meanRSSI: RadioModel.wifiRSSI(transmitPower: transmitPower, distance: distance, environment: environment)))
+        // Filled as a local (the list's storage taken from the radio and given back), not through a
+        // closure that captures the radio (it would retain it).
+        var inReach = accessPointsInReach
+        accessPointsInReach = []
+        inReach.removeAll(keepingCapacity: true)
+        world.accessPoints(near: position) { index, accessPoint, distance in
+            inReach.append(AccessPointInReach(
+                index: index, meanRSSI: RadioModel.wifiRSSI(transmitPower: accessPoint.transmitPower, distance: distance, environment: environment)))
         }
+        accessPointsInReach = inReach
     }
 }
