@@ -244,6 +244,32 @@ enum TestWorld {
         _ = subscriptions
     }
 
+    /// More beacons in reach than the driver keeps in itself (four): every one is reported, nearest
+    /// first, and walking away, then back, changes the count both ways.
+    @Test func sixBeaconsInReachAreAllReportedNearestFirst() throws {
+        let uuid = TestWorld.uuid
+        let beacons = (1...6).map { minor in
+            Beacon(id: .iBeacon(uuid: uuid, major: 2, minor: UInt16(minor)), position: TestWorld.center.offsetBy(east: Double(minor) * 2, north: 0), fence: "hall")
+        }
+        let scheduler = EventScheduler()
+        let motion = DeviceMotion(at: TestWorld.center)
+        let ranging = SimulatedBeaconRanging(scheduler: scheduler, motion: motion, world: WorldIndex(World(hotspots: [], beacons: beacons)), random: SeededRandomGenerator(seed: 5))
+        var reports: [[BeaconSighting]] = []
+        let subscription = ranging.observeRanging { reports.append($0) }
+        ranging.isEnabled = true
+        try scheduler.run(for: .seconds(25))
+        #expect(reports.last?.map(\.beacon) == beacons.map(\.id))
+        motion.place(at: TestWorld.center.offsetBy(east: 5_000, north: 0))
+        try scheduler.run(for: .seconds(25))
+        #expect(reports.last == [])
+        motion.place(at: TestWorld.center.offsetBy(east: 2.5, north: 0))  // half a metre from the first, 9.5 m from the last
+        try scheduler.run(for: .seconds(25))
+        #expect(reports.last?.count == 6)
+        #expect(reports.last?.first?.beacon == beacons[0].id)
+        #expect(ranging.fences == ["hall"])
+        _ = subscription
+    }
+
     @Test func aFenceIsEnteredOnSightingAndLeftTenSecondsAfterTheLastOne() throws {
         let (scheduler, ranging, motion) = make(at: TestWorld.center)
         var events: [(Double, BeaconFenceEvent)] = []
