@@ -125,6 +125,9 @@ struct BeaconSampleLog {
     /// computes it); nil when none was heard.
     func smoothedRSSI(slot: Int, at now: Int64, model: BeaconSampleModel) -> Double? {
         var heard: [Double] = []
+        // At most the window's cycles are heard from: room for all their samples at once (for any
+        // sensible configuration).
+        heard.reserveCapacity(min(Int(model.window / max(model.period, 1) + 1) * model.samplesPerCycle, 1_024))
         for run in runs where run.slot == slot && now - run.last(period: model.period) < model.window {
             var drawing = run.stream
             for cycle in 0..<run.count {

@@ -307,20 +307,31 @@ public final class SimulatedBeaconRanging: BeaconRanging, TickPrefetching {
         }
         var position = 0
         while position < fenceCount {
-            let (fence, lastSeen) = fencesInside[position]
-            if lastSeen.duration(to: now) >= configuration.fenceExitDelay {
-                fencesInside.remove(at: position)
-                fenceCount -= 1
-                fenceEvents.send(BeaconFenceEvent(fence: world.fenceNames[fence], entered: false))
+            if fencesInside[position].lastSeen.duration(to: now) >= configuration.fenceExitDelay {
+                leaveFence(at: position)
             } else {
                 position += 1
             }
         }
-        if reportObservers > 0 {
-            let report = lastReport
-            rangingTracer?(report)
-            reports.send(report)
-        }
+        if reportObservers > 0 { sendReport() }
+    }
+
+    /// Leaves the fence at `position` in `fencesInside` and tells the observers. Out of line: the
+    /// observers' list is then read (and checked for exclusive access) only when a fence is left,
+    /// not by every cycle of a device in a fence.
+    @inline(never)
+    private func leaveFence(at position: Int) {
+        let (fence, _) = fencesInside.remove(at: position)
+        fenceCount -= 1
+        fenceEvents.send(BeaconFenceEvent(fence: world.fenceNames[fence], entered: false))
+    }
+
+    /// Gives the latest report to the tracer and the observers (out of line, as ``leaveFence(at:)``).
+    @inline(never)
+    private func sendReport() {
+        let report = lastReport
+        rangingTracer?(report)
+        reports.send(report)
     }
 
     /// The report of the latest cycle: each beacon heard, with its smoothed RSSI and the distance and
