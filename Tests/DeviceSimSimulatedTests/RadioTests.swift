@@ -80,6 +80,38 @@ import Testing
         packed.forEach(within: 1, of: origin) { index, _ in nearOrigin.append(index) }
         #expect(nearOrigin.contains(2_000))
     }
+
+    /// A lookup that keeps its candidates finds exactly the beacons, in the same order and at the
+    /// same distances, as one that starts afresh: along a walk in and out of the reach of beacons,
+    /// crossing cells back and forth.
+    @Test func keptCandidatesFindWhatAFreshLookupFinds() {
+        let origin = GeoCoordinate(latitude: 52.5, longitude: 13.4)
+        var random = SeededRandomGenerator(seed: 17)
+        let beacons = (0..<60).map { index in
+            Beacon(id: .iBeacon(uuid: TestWorld.uuid, major: 3, minor: UInt16(index)), position: origin.offsetBy(east: random.nextUnit() * 1_500, north: random.nextUnit() * 300))
+        }
+        let index = WorldIndex(World(hotspots: [], beacons: beacons))
+        var candidates: BeaconCandidates?
+        var position = origin
+        var nonEmpty = 0
+        for _ in 0..<5_000 {
+            position = position.offsetBy(east: random.nextUnit() * 6 - 2.5, north: random.nextUnit() * 4 - 2)
+            var kept: [Int: Double] = [:], keptOrder: [Int] = []
+            index.beacons(near: position, candidates: &candidates) { beacon, distance in
+                kept[beacon] = distance
+                keptOrder.append(beacon)
+            }
+            var fresh: [Int: Double] = [:], freshOrder: [Int] = []
+            index.beacons(near: position) { beacon, _, distance in
+                fresh[beacon] = distance
+                freshOrder.append(beacon)
+            }
+            #expect(keptOrder == freshOrder)
+            #expect(kept == fresh)
+            if !kept.isEmpty { nonEmpty += 1 }
+        }
+        #expect(nonEmpty > 100)
+    }
 }
 
 /// A small world: one hotspot with two access points, three beacons in a fence.

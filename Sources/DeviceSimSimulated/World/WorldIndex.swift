@@ -73,12 +73,18 @@ public final class WorldIndex: Sendable {
     /// index.beacons(near: here, candidates: &candidates) { beaconIndex, distance in ... }
     /// ```
     public func beacons(near position: GeoCoordinate, candidates: inout BeaconCandidates?, _ body: (Int, Double) -> Void) {
-        let cell = beaconGrid.cell(position)
-        if candidates?.cell != cell {
-            var found = BeaconCandidates(cell: cell)
-            beaconGrid.forEachCandidate(within: beaconReach, ofCell: cell) { index, position in found.beacons.append((index, position)) }
-            candidates = found
+        // Well inside the kept cell, a position is in that cell: it is not projected again.
+        if candidates?.interior?.contains(position) != true {
+            let cell = beaconGrid.cell(position)
+            if candidates?.cell != cell {
+                var found = BeaconCandidates(cell: cell, interior: beaconGrid.interior(of: cell))
+                beaconGrid.forEachCandidate(within: beaconReach, ofCell: cell) { index, position in found.beacons.append((index, position)) }
+                found.isEmpty = found.beacons.isEmpty
+                candidates = found
+            }
         }
+        // Most of a world is out of every beacon's reach: nothing to measure there.
+        if candidates!.isEmpty { return }
         // A beacon farther north or south than the reach is out of it: the great-circle distance is
         // at least the difference of latitudes (in radians) times the radius. Checked first, with a
         // margin far beyond rounding, it spares the haversine of about a third of the candidates.
@@ -124,5 +130,9 @@ public final class WorldIndex: Sendable {
 /// The beacons that may reach a point of one grid cell (see ``WorldIndex/beacons(near:candidates:_:)``).
 public struct BeaconCandidates: Sendable {
     let cell: SpatialGrid<Int>.Cell
+    /// The positions certainly in `cell` (nil: none is known to be).
+    let interior: CellInterior?
     var beacons: [(index: Int, position: GeoCoordinate)] = []
+    /// Whether `beacons` is empty (kept beside it: checked without reading the list's buffer).
+    var isEmpty = true
 }
