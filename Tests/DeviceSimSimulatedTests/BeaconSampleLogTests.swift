@@ -11,6 +11,19 @@ import Testing
     /// window); Bluetooth is switched off now and then; with and without shadowing.
     @Test(arguments: [(1, 5.0), (2, 5.0), (3, 0.5), (4, 12.0), (5, 0.0)] as [(UInt64, Double)])
     func decisionsAndSmoothedRSSIMatchDrawingEverySample(seed: UInt64, sigma: Double) {
+        checkAgainstDrawingEverySample(seed: seed, sigma: sigma, spread: 4)
+    }
+
+    /// As above with means up to 6 sigma from the sensitivity: beyond 2 sigma (where fades are
+    /// clipped) the mean's side decides every sample and the log only moves the stream on.
+    @Test(arguments: [(6, 5.0), (7, 0.5), (8, 3.0)] as [(UInt64, Double)])
+    func decisionsFarFromTheSensitivityMatchDrawingEverySample(seed: UInt64, sigma: Double) {
+        checkAgainstDrawingEverySample(seed: seed, sigma: sigma, spread: 12)
+    }
+
+    /// Samples three beacons for 3,000 cycles, their means within `spread / 2` sigma (at least
+    /// 1 dB) of the sensitivity, and compares each cycle with drawing every sample.
+    private func checkAgainstDrawingEverySample(seed: UInt64, sigma: Double, spread: Double) {
         let model = BeaconSampleModel(sigma: sigma, sensitivity: -90, samplesPerCycle: 5, period: 1_000_000_000, window: 20_000_000_000, trim: 0.1)
         var log = BeaconSampleLog()
         var streams: [SeededRandomGenerator?] = (0..<3).map { sigma > 0 ? SeededRandomGenerator(seed: seed).split("beacon \($0)") : nil }
@@ -31,7 +44,7 @@ import Testing
                 // Means within a few dB of the sensitivity, exactly on it now and then, and often the
                 // same as the cycle before (a device standing still: cycles then make one run).
                 if scenario.nextUnit() < [0.01, 0.4, 0.9][slot] {
-                    means[slot] = scenario.nextUnit() < 0.05 ? -90 : -90 + (scenario.nextUnit() - 0.5) * 4 * max(sigma, 1)
+                    means[slot] = scenario.nextUnit() < 0.05 ? -90 : -90 + (scenario.nextUnit() - 0.5) * spread * max(sigma, 1)
                 }
                 let mean = means[slot]
                 var heard = false

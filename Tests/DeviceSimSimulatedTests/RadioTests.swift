@@ -80,6 +80,38 @@ import Testing
         packed.forEach(within: 1, of: origin) { index, _ in nearOrigin.append(index) }
         #expect(nearOrigin.contains(2_000))
     }
+
+    /// A lookup that keeps its candidates finds exactly the beacons, in the same order and at the
+    /// same distances, as one that starts afresh: along a walk in and out of the reach of beacons,
+    /// crossing cells back and forth.
+    @Test func keptCandidatesFindWhatAFreshLookupFinds() {
+        let origin = GeoCoordinate(latitude: 52.5, longitude: 13.4)
+        var random = SeededRandomGenerator(seed: 17)
+        let beacons = (0..<60).map { index in
+            Beacon(id: .iBeacon(uuid: TestWorld.uuid, major: 3, minor: UInt16(index)), position: origin.offsetBy(east: random.nextUnit() * 1_500, north: random.nextUnit() * 300))
+        }
+        let index = WorldIndex(World(hotspots: [], beacons: beacons))
+        var candidates: BeaconCandidates?
+        var position = origin
+        var nonEmpty = 0
+        for _ in 0..<5_000 {
+            position = position.offsetBy(east: random.nextUnit() * 6 - 2.5, north: random.nextUnit() * 4 - 2)
+            var kept: [Int: Double] = [:], keptOrder: [Int] = []
+            index.beacons(near: position, candidates: &candidates) { beacon, distance in
+                kept[beacon] = distance
+                keptOrder.append(beacon)
+            }
+            var fresh: [Int: Double] = [:], freshOrder: [Int] = []
+            index.beacons(near: position) { beacon, _, distance in
+                fresh[beacon] = distance
+                freshOrder.append(beacon)
+            }
+            #expect(keptOrder == freshOrder)
+            #expect(kept == fresh)
+            if !kept.isEmpty { nonEmpty += 1 }
+        }
+        #expect(nonEmpty > 100)
+    }
 }
 
 /// A small world: one hotspot with two access points, three beacons in a fence.
@@ -242,6 +274,32 @@ enum TestWorld {
         #expect(fenceEvents.0 == fenceEvents.1)
         #expect(fenceEvents.0.first?.entered == true && fenceEvents.0.last?.entered == false)
         _ = subscriptions
+    }
+
+    /// More beacons in reach than the driver keeps in itself (four): every one is reported, nearest
+    /// first, and walking away, then back, changes the count both ways.
+    @Test func sixBeaconsInReachAreAllReportedNearestFirst() throws {
+        let uuid = TestWorld.uuid
+        let beacons = (1...6).map { minor in
+            Beacon(id: .iBeacon(uuid: uuid, major: 2, minor: UInt16(minor)), position: TestWorld.center.offsetBy(east: Double(minor) * 2, north: 0), fence: "hall")
+        }
+        let scheduler = EventScheduler()
+        let motion = DeviceMotion(at: TestWorld.center)
+        let ranging = SimulatedBeaconRanging(scheduler: scheduler, motion: motion, world: WorldIndex(World(hotspots: [], beacons: beacons)), random: SeededRandomGenerator(seed: 5))
+        var reports: [[BeaconSighting]] = []
+        let subscription = ranging.observeRanging { reports.append($0) }
+        ranging.isEnabled = true
+        try scheduler.run(for: .seconds(25))
+        #expect(reports.last?.map(\.beacon) == beacons.map(\.id))
+        motion.place(at: TestWorld.center.offsetBy(east: 5_000, north: 0))
+        try scheduler.run(for: .seconds(25))
+        #expect(reports.last == [])
+        motion.place(at: TestWorld.center.offsetBy(east: 2.5, north: 0))  // half a metre from the first, 9.5 m from the last
+        try scheduler.run(for: .seconds(25))
+        #expect(reports.last?.count == 6)
+        #expect(reports.last?.first?.beacon == beacons[0].id)
+        #expect(ranging.fences == ["hall"])
+        _ = subscription
     }
 
     @Test func aFenceIsEnteredOnSightingAndLeftTenSecondsAfterTheLastOne() throws {

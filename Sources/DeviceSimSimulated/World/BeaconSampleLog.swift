@@ -15,7 +15,9 @@ import Foundation
 ///
 /// Consecutive cycles of a beacon at the same mean RSSI (a device standing still) are one run: a
 /// cycle then only counts itself in its run, instead of appending `samplesPerCycle` samples to a
-/// buffer; at 10,000 devices, what a cycle costs is the memory it touches.
+/// buffer; at 10,000 devices, what a cycle costs is the memory it touches. A run holds at most a
+/// quarter window of cycles (``BeaconSampleModel/cyclesPerRun``), so runs leave the window whole:
+/// no stream is ever drawn forward past cycles that left it.
 ///
 /// ```swift
 /// var log = BeaconSampleLog()
@@ -25,35 +27,39 @@ import Foundation
 /// ```
 struct BeaconSampleLog {
     /// Consecutive cycles of one beacon at one mean RSSI (a device standing still ranges its beacons
-    /// from the same place cycle after cycle): the beacon's slot, the first cycle's instant, the
-    /// mean, how many cycles, and the beacon's stream state before the first cycle's draws (nil
-    /// without shadowing). Cycle `i` of the run was at `first + i * period`.
+    /// from the same place cycle after cycle), at most ``BeaconSampleModel/cyclesPerRun`` of them:
+    /// the beacon's slot, the first cycle's instant, the mean, how many cycles, and the beacon's
+    /// stream state before the first cycle's draws (nil without shadowing). Cycle `i` of the run
+    /// was at `first + i * period`.
     private struct Run {
         let slot: Int
-        var first: Int64
+        let first: Int64
         let meanRSSI: Double
         var count: Int
-        var stream: SeededRandomGenerator?
+        let stream: SeededRandomGenerator?
 
         func last(period: Int64) -> Int64 { first + Int64(count - 1) * period }
     }
 
-    /// The runs since the log was last cleared, in the order they began. Every quarter window, runs
-    /// that have left the window are dropped and cycles that have are cut from the start of the
-    /// others, so a run holds at most a window and a quarter of cycles.
+    /// The runs since the log was last cleared, in the order they began. Every quarter window, the
+    /// runs that have left the window are dropped.
     private var runs: [Run] = []
-    /// How many runs ``prefetch()`` loads: the count of `runs` (up to five), kept beside it by every
-    /// change of its count, since reading the array's own would wait for its buffer.
-    private var runsToPrefetch = 0
+    /// The count of `runs`, kept beside it by every change of its count: ``prefetch()`` loads the
+    /// newest runs (those a cycle continues), and reading the array's own count would wait for its
+    /// buffer.
+    private var runCount = 0
     /// When runs are next trimmed.
     private var nextTrim = Int64.min
 
     /// An empty log.
     init() {}
 
-    /// Starts loading the runs (see ``TickPrefetching``).
+    /// Starts loading the buffer's header and the newest runs (see ``TickPrefetching``): a cycle
+    /// continues the latest run of each beacon it samples, near the end.
     mutating func prefetch() {
-        Prefetch.elements(of: &runs, first: runsToPrefetch)
+        guard runCount > 0 else { return }
+        Prefetch.elements(of: &runs, first: 0)
+        for index in max(runCount - 3, 0)..<runCount { Prefetch.element(index, of: &runs) }
     }
 
     /// Draws one cycle's samples of the beacon at `slot` at `now` around `meanRSSI`, from `stream`
@@ -66,25 +72,36 @@ struct BeaconSampleLog {
         record(slot: slot, stream: stream, meanRSSI: meanRSSI, at: now, model: model)
         guard var drawing = stream else { return model.samplesPerCycle > 0 && meanRSSI >= model.sensitivity }
         var isHeard = false
-        let threshold = model.magnitudeThreshold(meanRSSI: meanRSSI)
-        for _ in 0..<model.samplesPerCycle {
-            let (u1, u2) = drawing.nextGaussianUnits()
-            if !isHeard { isHeard = model.isHeard(meanRSSI: meanRSSI, u1, u2, magnitudeThreshold: threshold) }
+        if abs(meanRSSI - model.sensitivity) > 2 * model.sigma {
+            // Fades are clipped at 2 sigma: the mean's side decides every sample, the draws only
+            // move the stream on.
+            for _ in 0..<model.samplesPerCycle { BeaconSampleModel.skipGaussianUnits(&drawing) }
+            isHeard = model.samplesPerCycle > 0 && meanRSSI >= model.sensitivity
+        } else {
+            let threshold = model.magnitudeThreshold(meanRSSI: meanRSSI)
+            for _ in 0..<model.samplesPerCycle {
+                if isHeard {
+                    BeaconSampleModel.skipGaussianUnits(&drawing)
+                } else {
+                    let (u1, u2) = drawing.nextGaussianUnits()
+                    isHeard = model.isHeard(meanRSSI: meanRSSI, u1, u2, magnitudeThreshold: threshold)
+                }
+            }
         }
         stream = drawing
         return isHeard
     }
 
     /// Adds the cycle at `now` to the latest run of `slot` when it continues it (the next cycle, the
-    /// same mean), or starts a run.
+    /// same mean, the run not full), or starts a run.
     private mutating func record(slot: Int, stream: SeededRandomGenerator?, meanRSSI: Double, at now: Int64, model: BeaconSampleModel) {
-        var index = runs.count - 1
+        var index = runCount - 1
         while index >= 0, runs[index].slot != slot { index -= 1 }
-        if index >= 0, runs[index].meanRSSI == meanRSSI, runs[index].last(period: model.period) + model.period == now {
+        if index >= 0, runs[index].count < model.cyclesPerRun, runs[index].meanRSSI == meanRSSI, runs[index].last(period: model.period) + model.period == now {
             runs[index].count += 1
         } else {
             runs.append(Run(slot: slot, first: now, meanRSSI: meanRSSI, count: 1, stream: stream))
-            runsToPrefetch = min(runs.count, 5)
+            runCount += 1
         }
     }
 
@@ -92,15 +109,15 @@ struct BeaconSampleLog {
     /// reach of its beacons): such runs are never read again, and a device that walked past beacons
     /// kept their runs' buffer for the rest of the run.
     mutating func releaseIfPast(_ now: Int64, model: BeaconSampleModel) {
-        guard !runs.isEmpty, runs.allSatisfy({ now - $0.last(period: model.period) >= model.window }) else { return }
+        guard runCount > 0, runs.allSatisfy({ now - $0.last(period: model.period) >= model.window }) else { return }
         runs = []
-        runsToPrefetch = 0
+        runCount = 0
     }
 
     /// Forgets every sample (Bluetooth switched off); the beacons' streams go on where they are.
     mutating func clear() {
         runs.removeAll(keepingCapacity: true)
-        runsToPrefetch = 0
+        runCount = 0
     }
 
     /// The smoothed RSSI of the beacon at `slot` at the cycle of `now` (AltBeacon's trimmed running
@@ -108,6 +125,9 @@ struct BeaconSampleLog {
     /// computes it); nil when none was heard.
     func smoothedRSSI(slot: Int, at now: Int64, model: BeaconSampleModel) -> Double? {
         var heard: [Double] = []
+        // At most the window's cycles are heard from: room for all their samples at once (for any
+        // sensible configuration).
+        heard.reserveCapacity(min(Int(model.window / max(model.period, 1) + 1) * model.samplesPerCycle, 1_024))
         for run in runs where run.slot == slot && now - run.last(period: model.period) < model.window {
             var drawing = run.stream
             for cycle in 0..<run.count {
@@ -115,6 +135,11 @@ struct BeaconSampleLog {
                 for _ in 0..<model.samplesPerCycle {
                     var rssi = run.meanRSSI
                     if drawing != nil {
+                        // A cycle that left the window only moves the stream on.
+                        guard inWindow else {
+                            BeaconSampleModel.skipGaussianUnits(&drawing!)
+                            continue
+                        }
                         let (u1, u2) = drawing!.nextGaussianUnits()
                         rssi = model.rssi(meanRSSI: run.meanRSSI, u1, u2)
                     }
@@ -125,21 +150,11 @@ struct BeaconSampleLog {
         return RunningAverageRSSIFilter.trimmedMean(of: &heard, trim: model.trim)
     }
 
-    /// Drops the runs that have left the window of `now`, and cuts the cycles that have from the
-    /// start of the others (moving their stream state past those cycles' draws).
+    /// Drops the runs that have left the window of `now`.
     private mutating func trim(at now: Int64, model: BeaconSampleModel) {
+        guard runCount > 0 else { return }
         runs.removeAll { now - $0.last(period: model.period) >= model.window }
-        runsToPrefetch = min(runs.count, 5)
-        for index in runs.indices where now - runs[index].first >= model.window {
-            var dropped = 0
-            while now - (runs[index].first + Int64(dropped) * model.period) >= model.window { dropped += 1 }
-            if var drawing = runs[index].stream {
-                for _ in 0..<(dropped * model.samplesPerCycle) { _ = drawing.nextGaussianUnits() }
-                runs[index].stream = drawing
-            }
-            runs[index].first += Int64(dropped) * model.period
-            runs[index].count -= dropped
-        }
+        runCount = runs.count
     }
 }
 
@@ -157,6 +172,31 @@ struct BeaconSampleModel {
     let window: Int64
     /// The share of samples trimmed at each end of the window.
     let trim: Double
+    /// The most cycles one run of a ``BeaconSampleLog`` holds: a quarter window's (at least one),
+    /// the time between two trims of the log.
+    let cyclesPerRun: Int
+
+    /// A model of `samplesPerCycle` samples a cycle of `period` nanoseconds, shadowed by `sigma`,
+    /// heard from `sensitivity`, smoothed over `window` nanoseconds with `trim` cut at each end.
+    init(sigma: Double, sensitivity: Double, samplesPerCycle: Int, period: Int64, window: Int64, trim: Double) {
+        self.sigma = sigma
+        self.sensitivity = sensitivity
+        self.samplesPerCycle = samplesPerCycle
+        self.period = period
+        self.window = window
+        self.trim = trim
+        cyclesPerRun = max(1, Int(window / 4 / max(period, 1)))
+    }
+
+    /// Moves `stream` past the two draws of one Gaussian sample, as
+    /// ``SeededRandomGenerator/nextGaussianUnits()`` draws them (`u1` again while it is zero),
+    /// without making doubles of them.
+    @inline(__always)
+    static func skipGaussianUnits(_ stream: inout SeededRandomGenerator) {
+        // `u1 <= .leastNormalMagnitude` exactly when its 53 bits are all zero.
+        while stream.next() >> 11 == 0 {}
+        _ = stream.next()
+    }
 
     /// A sample's RSSI from its draws: the mean plus the Gaussian fade, bit for bit as
     /// `meanRSSI + stream.nextGaussian(mean: 0, standardDeviation: sigma)`, clipped to ±2 sigma

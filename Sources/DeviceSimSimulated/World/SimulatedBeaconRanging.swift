@@ -31,13 +31,11 @@ public final class SimulatedBeaconRanging: BeaconRanging, TickPrefetching {
     private struct BeaconInReach {
         let slot: Int
         let meanRSSI: Double
+
+        /// What an unused inline place holds.
+        static let unused = BeaconInReach(slot: 0, meanRSSI: 0)
     }
 
-    private let scheduler: EventScheduler
-    private let motion: DeviceMotion
-    private let world: WorldIndex
-    private let fenceEvents = ObserverList<BeaconFenceEvent>()
-    private let powerEvents = ObserverList<Bool>()
     /// A beacon this device has had in reach: its index in the world, its fence, and the random
     /// stream of its samples (kept for the run, so what the device sees of a beacon does not depend
     /// on when it first came into reach). All in one array, so a cycle touches one buffer.
@@ -50,38 +48,61 @@ public final class SimulatedBeaconRanging: BeaconRanging, TickPrefetching {
         var heardInCycle = 0
     }
 
-    /// The beacons this device has had in reach, by slot. (The driver's state is touched by its own
-    /// cycle only, one thread at a time: no dynamic exclusivity checks on it.)
-    @exclusivity(unchecked) private var tracked: [TrackedBeacon] = []
+    // What every cycle reads and writes comes first, so that it shares the object's first lines
+    // (which the scheduler prefetches) instead of other heap blocks. (The driver's state is touched
+    // by its own cycle only, one thread at a time: no dynamic exclusivity checks on it.)
+    private let scheduler: EventScheduler
+    private let motion: DeviceMotion
+    /// Ranging cycles run.
+    @exclusivity(unchecked) public private(set) var cycleCount = 0
+    /// How many beacons the latest cycle heard (each marked in `tracked` with the cycle's number).
+    @exclusivity(unchecked) private var heardCount = 0
+    /// How many observe reports (kept here: checked every cycle).
+    @exclusivity(unchecked) private var reportObservers = 0
+    /// How many beacons are in reach of `inReachPosition`: the first ``inlineInReach`` of them in
+    /// `inReachInline`, the rest in `moreInReach`.
+    @exclusivity(unchecked) private var inReachCount = 0
+    /// How many fences the device is in (the count of `fencesInside`, kept here so that a cycle
+    /// outside every fence does not read that list's buffer).
+    @exclusivity(unchecked) private var fenceCount = 0
     /// How many of `tracked`'s first entries a cycle's prefetch loads: none while no beacon is in
     /// reach (a cycle then reads none), else up to four (an entry spans two cache lines).
     @exclusivity(unchecked) private var trackedToPrefetch = 0
-    /// The beacons in reach of `inReachPosition`, in the world index's order. A device standing
-    /// still ranges from the same position cycle after cycle and skips the lookup.
-    @exclusivity(unchecked) private var inReach: [BeaconInReach] = []
+    /// The position the beacons in reach were looked up from. A device standing still ranges from
+    /// the same position cycle after cycle and skips the lookup.
     @exclusivity(unchecked) private var inReachPosition: GeoCoordinate?
-    @exclusivity(unchecked) private var candidates: BeaconCandidates?
-    /// The beacons the latest lookup found (kept for its capacity).
-    @exclusivity(unchecked) private var nearby: [(index: Int, distance: Double)] = []
-    /// How many beacons the latest cycle heard (each marked in `tracked` with the cycle's number).
-    @exclusivity(unchecked) private var heardCount = 0
+    /// The first beacons in reach of `inReachPosition`, in the world index's order, in the driver
+    /// itself (a device has a few beacons in reach, if any): see `inReachCount`.
+    @exclusivity(unchecked) private var inReachInline: (BeaconInReach, BeaconInReach, BeaconInReach, BeaconInReach) = (.unused, .unused, .unused, .unused)
+    /// The samples of the beacons in reach over the smoothing window.
+    @exclusivity(unchecked) private var samples = BeaconSampleLog()
+    /// The beacons this device has had in reach, by slot.
+    @exclusivity(unchecked) private var tracked: [TrackedBeacon] = []
+    /// How samples are drawn, heard and smoothed (from the world's radio environment and the configuration).
+    private let sampleModel: BeaconSampleModel
     /// The fences the device is in (indices into ``WorldIndex/fenceNames``, ascending) and when a
     /// beacon of each was last heard.
     @exclusivity(unchecked) private var fencesInside: [(fence: Int, lastSeen: VirtualInstant)] = []
-    /// The latest report, once built (it is built when someone observes reports or reads it).
-    @exclusivity(unchecked) private var builtReport: (cycle: Int, sightings: [BeaconSighting])?
-    /// The samples of the beacons in reach over the smoothing window.
-    @exclusivity(unchecked) private var samples = BeaconSampleLog()
     /// When the latest cycle ran.
     @exclusivity(unchecked) private var lastCycleInstant = VirtualInstant.zero
-    /// How samples are drawn, heard and smoothed (from the world's radio environment and the configuration).
-    private let sampleModel: BeaconSampleModel
-    /// Ranging cycles run.
-    @exclusivity(unchecked) public private(set) var cycleCount = 0
-    /// How many observe reports (kept here: checked every cycle).
-    @exclusivity(unchecked) private var reportObservers = 0
+    /// The latest report, once built (it is built when someone observes reports or reads it).
+    @exclusivity(unchecked) private var builtReport: (cycle: Int, sightings: [BeaconSighting])?
 
-    // Read rarely (not every cycle), so after what a cycle reads.
+    // Read when the device moves, a beacon comes into reach or a fence is entered.
+    private let world: WorldIndex
+    /// The beacons in reach after the first ``inlineInReach`` (see `inReachCount`).
+    @exclusivity(unchecked) private var moreInReach: [BeaconInReach] = []
+    @exclusivity(unchecked) private var candidates: BeaconCandidates?
+    /// The beacons the latest lookup found: its first `count` entries (kept for its capacity).
+    @exclusivity(unchecked) private var nearby: [(index: Int, distance: Double)] = []
+    /// The fences a cycle entered and the slot of the beacon that let it in (kept for its capacity).
+    @exclusivity(unchecked) private var entered: [(fence: Int, slot: Int)] = []
+    /// The world's radio environment.
+    private let environment: RadioEnvironment
+
+    // Read rarely (not every cycle).
+    private let fenceEvents = ObserverList<BeaconFenceEvent>()
+    private let powerEvents = ObserverList<Bool>()
     /// The driver's settings.
     public let configuration: Configuration
     private let shadowingRoot: SeededRandomGenerator
@@ -103,13 +124,14 @@ public final class SimulatedBeaconRanging: BeaconRanging, TickPrefetching {
         self.configuration = configuration
         self.shadowingRoot = random
         let environment = world.world.radio
+        self.environment = environment
         sampleModel = BeaconSampleModel(
             sigma: environment.beaconFading, sensitivity: environment.beaconSensitivity, samplesPerCycle: configuration.samplesPerCycle,
             period: configuration.cyclePeriod.wholeNanoseconds, window: configuration.smoothingWindow.wholeNanoseconds, trim: 0.1)
     }
 
     /// Whether Bluetooth is on. Ranging cycles run while it is; switching it off leaves every fence.
-    public var isEnabled = false {
+    @exclusivity(unchecked) public var isEnabled = false {
         didSet {
             guard isEnabled != oldValue else { return }
             timer?.cancel()
@@ -123,6 +145,7 @@ public final class SimulatedBeaconRanging: BeaconRanging, TickPrefetching {
                 builtReport = nil
                 let left = fencesInside
                 fencesInside = []
+                fenceCount = 0
                 for (fence, _) in left { fenceEvents.send(BeaconFenceEvent(fence: world.fenceNames[fence], entered: false)) }
             }
             powerEvents.send(isEnabled)
@@ -145,7 +168,7 @@ public final class SimulatedBeaconRanging: BeaconRanging, TickPrefetching {
     /// Hears each cycle's report while some observer ranges (``observeRanging(_:)``), before they do:
     /// the scenario runner traces ranging through it without making a device that no app ranges on
     /// build reports.
-    public var rangingTracer: (([BeaconSighting]) -> Void)?
+    @exclusivity(unchecked) public var rangingTracer: (([BeaconSighting]) -> Void)?
 
     public func observeRanging(_ observer: @escaping ([BeaconSighting]) -> Void) -> ObservationToken {
         let subscription = reports.add(observer)
@@ -192,10 +215,30 @@ public final class SimulatedBeaconRanging: BeaconRanging, TickPrefetching {
     public func prefetchTickState(level: Int) {
         guard level == 0 else { return motion.prefetchRoute() }
         motion.prefetch()
-        Prefetch.elements(of: inReach)
+        if inReachCount > Self.inlineInReach { Prefetch.elements(of: moreInReach) }
         Prefetch.elements(of: &tracked, first: trackedToPrefetch)
-        Prefetch.elements(of: fencesInside)
+        if fenceCount > 0 { Prefetch.elements(of: fencesInside) }
         samples.prefetch()
+    }
+
+    /// How many beacons in reach the driver keeps in itself (`inReachInline`).
+    private static let inlineInReach = 4
+
+    /// The beacon in reach at `position` (below `inReachCount`).
+    @inline(__always)
+    private func beaconInReach(_ position: Int) -> BeaconInReach {
+        guard position < Self.inlineInReach else { return moreInReach[position - Self.inlineInReach] }
+        return withUnsafeBytes(of: &inReachInline) { $0.load(fromByteOffset: position * MemoryLayout<BeaconInReach>.stride, as: BeaconInReach.self) }
+    }
+
+    /// Puts `beacon` in reach at `position` (at most `inReachCount`, which the caller then counts).
+    private func setBeaconInReach(_ beacon: BeaconInReach, at position: Int) {
+        guard position < Self.inlineInReach else {
+            let more = position - Self.inlineInReach
+            if more < moreInReach.count { moreInReach[more] = beacon } else { moreInReach.append(beacon) }
+            return
+        }
+        withUnsafeMutableBytes(of: &inReachInline) { $0.storeBytes(of: beacon, toByteOffset: position * MemoryLayout<BeaconInReach>.stride, as: BeaconInReach.self) }
     }
 
     private func updateBeaconsInReach(of position: GeoCoordinate) {
@@ -204,21 +247,19 @@ public final class SimulatedBeaconRanging: BeaconRanging, TickPrefetching {
         // Into a list, not through a closure: one capturing the driver would retain it, an atomic
         // write to a side table (the driver is held weakly by its subscriptions) every cycle of a
         // moving device.
-        nearby.removeAll(keepingCapacity: true)
-        world.beacons(near: position, candidates: &candidates, into: &nearby)
-        if nearby.count > Self.maximumBeaconsInReach {
-            scheduler.stop(because: "\(nearby.count) beacons of the world '\(world.world.name)' are in reach of one device at \(position): a phone ranges at most \(Self.maximumBeaconsInReach) beacons at once; spread the world's beacons out")
-            nearby.removeLast(nearby.count - Self.maximumBeaconsInReach)
+        var found = world.beacons(near: position, candidates: &candidates, overwriting: &nearby)
+        if found > Self.maximumBeaconsInReach {
+            scheduler.stop(because: "\(found) beacons of the world '\(world.world.name)' are in reach of one device at \(position): a phone ranges at most \(Self.maximumBeaconsInReach) beacons at once; spread the world's beacons out")
+            found = Self.maximumBeaconsInReach
         }
-        let environment = world.world.radio
-        let beacons = world.world.beacons
-        inReach.removeAll(keepingCapacity: true)
-        for (index, distance) in nearby {
-            inReach.append(BeaconInReach(
+        for position in 0..<found {
+            let (index, distance) = nearby[position]
+            setBeaconInReach(BeaconInReach(
                 slot: slot(ofBeacon: index),
-                meanRSSI: RadioModel.beaconRSSI(measuredPower: beacons[index].measuredPower, distance: distance, environment: environment)))
+                meanRSSI: RadioModel.beaconRSSI(measuredPower: world.beaconMeasuredPowers[index], distance: distance, environment: environment)), at: position)
         }
-        trackedToPrefetch = inReach.isEmpty ? 0 : min(tracked.count, 4)
+        inReachCount = found
+        trackedToPrefetch = found == 0 ? 0 : min(tracked.count, 4)
     }
 
     private func cycle() {
@@ -228,9 +269,10 @@ public final class SimulatedBeaconRanging: BeaconRanging, TickPrefetching {
         let model = sampleModel
         // The state is mutated in place (no exclusivity checks on it: see its declarations).
         heardCount = 0
-        var entered: [(fence: Int, slot: Int)] = []
-        if !inReach.isEmpty { tracked.withUnsafeMutableBufferPointer { slots in
-            for beacon in inReach {
+        var anyEntered = false
+        if inReachCount > 0 { tracked.withUnsafeMutableBufferPointer { slots in
+            for position in 0..<inReachCount {
+                let beacon = beaconInReach(position)
                 if model.sigma > 0, slots[beacon.slot].stream == nil {
                     // One stream per beacon, split from the device's generator by the beacon's identity.
                     slots[beacon.slot].stream = shadowingRoot.split(world.world.beacons[slots[beacon.slot].index].id.description)
@@ -239,40 +281,57 @@ public final class SimulatedBeaconRanging: BeaconRanging, TickPrefetching {
                 slots[beacon.slot].heardInCycle = cycleCount
                 heardCount += 1
                 if let fence = slots[beacon.slot].fence {
-                    if let position = fencesInside.firstIndex(where: { $0.fence == fence }) {
+                    if fenceCount > 0, let position = fencesInside.firstIndex(where: { $0.fence == fence }) {
                         fencesInside[position].lastSeen = now
                     } else {
                         fencesInside.insert((fence, now), at: fencesInside.firstIndex { $0.fence > fence } ?? fencesInside.count)
+                        fenceCount += 1
                         entered.append((fence, beacon.slot))
+                        anyEntered = true
                     }
                 }
             }
         } } else {
             samples.releaseIfPast(now.nanoseconds, model: model)
         }
-        builtReport = nil
+        if builtReport != nil { builtReport = nil }
         lastCycleInstant = now
-        for (fence, slot) in entered {
-            // The RSSI that let the device in: this cycle's heard samples (the window's, smoothed).
-            let rssi = samples.smoothedRSSI(slot: slot, at: now.nanoseconds, model: model).map { ($0 * 10).rounded() / 10 }
-            fenceEvents.send(BeaconFenceEvent(
-                fence: world.fenceNames[fence], entered: true, beacon: world.world.beacons[tracked[slot].index].id, rssi: rssi))
+        if anyEntered {
+            for (fence, slot) in entered {
+                // The RSSI that let the device in: this cycle's heard samples (the window's, smoothed).
+                let rssi = samples.smoothedRSSI(slot: slot, at: now.nanoseconds, model: model).map { ($0 * 10).rounded() / 10 }
+                fenceEvents.send(BeaconFenceEvent(
+                    fence: world.fenceNames[fence], entered: true, beacon: world.world.beacons[tracked[slot].index].id, rssi: rssi))
+            }
+            entered.removeAll(keepingCapacity: true)
         }
         var position = 0
-        while position < fencesInside.count {
-            let (fence, lastSeen) = fencesInside[position]
-            if lastSeen.duration(to: now) >= configuration.fenceExitDelay {
-                fencesInside.remove(at: position)
-                fenceEvents.send(BeaconFenceEvent(fence: world.fenceNames[fence], entered: false))
+        while position < fenceCount {
+            if fencesInside[position].lastSeen.duration(to: now) >= configuration.fenceExitDelay {
+                leaveFence(at: position)
             } else {
                 position += 1
             }
         }
-        if reportObservers > 0 {
-            let report = lastReport
-            rangingTracer?(report)
-            reports.send(report)
-        }
+        if reportObservers > 0 { sendReport() }
+    }
+
+    /// Leaves the fence at `position` in `fencesInside` and tells the observers. Out of line: the
+    /// observers' list is then read (and checked for exclusive access) only when a fence is left,
+    /// not by every cycle of a device in a fence.
+    @inline(never)
+    private func leaveFence(at position: Int) {
+        let (fence, _) = fencesInside.remove(at: position)
+        fenceCount -= 1
+        fenceEvents.send(BeaconFenceEvent(fence: world.fenceNames[fence], entered: false))
+    }
+
+    /// Gives the latest report to the tracer and the observers (out of line, as ``leaveFence(at:)``).
+    @inline(never)
+    private func sendReport() {
+        let report = lastReport
+        rangingTracer?(report)
+        reports.send(report)
     }
 
     /// The report of the latest cycle: each beacon heard, with its smoothed RSSI and the distance and

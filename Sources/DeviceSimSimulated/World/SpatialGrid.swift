@@ -64,6 +64,22 @@ public struct SpatialGrid<Element: Sendable>: Sendable {
         return Cell(x: Int32(clamping: Int((east / cellSize).rounded(.down))), y: Int32(clamping: Int((north / cellSize).rounded(.down))))
     }
 
+    /// The coordinates that certainly lie in `cell`: its box in degrees, shrunk by a millionth of
+    /// a cell on each side, far beyond what rounding in ``cell(_:)`` can move a coordinate across.
+    /// Nil for a cell more than a million cells from the origin (there the margin would not be
+    /// beyond rounding, and the outermost cells hold every coordinate beyond them).
+    func interior(of cell: Cell) -> CellInterior? {
+        let limit: Int32 = 1 << 20
+        guard cell.x > -limit, cell.x < limit, cell.y > -limit, cell.y < limit else { return nil }
+        let margin = 1e-6
+        let degreesLongitude = cellSize / metresPerDegreeLongitude, degreesLatitude = cellSize / Self.metresPerDegreeLatitude
+        return CellInterior(
+            minimumLatitude: origin.latitude + (Double(cell.y) + margin) * degreesLatitude,
+            maximumLatitude: origin.latitude + (Double(cell.y) + 1 - margin) * degreesLatitude,
+            minimumLongitude: origin.longitude + (Double(cell.x) + margin) * degreesLongitude,
+            maximumLongitude: origin.longitude + (Double(cell.x) + 1 - margin) * degreesLongitude)
+    }
+
     /// Adds `element` at `position`.
     public mutating func insert(_ element: Element, at position: GeoCoordinate) {
         cells[cell(position), default: []].append((element, position))
@@ -146,5 +162,20 @@ public struct SpatialGrid<Element: Sendable>: Sendable {
                 for entry in entries { body(entry.element, entry.position) }
             }
         }
+    }
+}
+
+/// The coordinates that certainly lie in one cell of a ``SpatialGrid`` (see ``SpatialGrid/interior(of:)``):
+/// a caller that asks about the same cell again checks a point against it without projecting it.
+struct CellInterior: Sendable {
+    let minimumLatitude: Double
+    let maximumLatitude: Double
+    let minimumLongitude: Double
+    let maximumLongitude: Double
+
+    /// Whether `coordinate` is inside (never for a coordinate that is not a number).
+    func contains(_ coordinate: GeoCoordinate) -> Bool {
+        coordinate.latitude > minimumLatitude && coordinate.latitude < maximumLatitude
+            && coordinate.longitude > minimumLongitude && coordinate.longitude < maximumLongitude
     }
 }

@@ -24,6 +24,9 @@ public final class WorldIndex: Sendable {
     /// Each beacon's fence as an index into ``fenceNames`` (nil: in no fence), parallel to
     /// ``World/beacons``; comparing these indices compares the fences' names.
     public let beaconFences: [Int?]
+    /// Each beacon's RSSI at 1 m (``Beacon/measuredPower``), parallel to ``World/beacons``: read
+    /// without copying the world's beacons.
+    let beaconMeasuredPowers: [Double]
 
     /// Indexes `world`.
     public init(_ world: World) {
@@ -46,6 +49,7 @@ public final class WorldIndex: Sendable {
         let rank = Dictionary(uniqueKeysWithValues: names.enumerated().map { ($1, $0) })
         fenceNames = names
         beaconFences = world.beacons.map { $0.fence.flatMap { rank[$0] } }
+        beaconMeasuredPowers = world.beacons.map(\.measuredPower)
     }
 
     /// The access points of ``World/accessPoints``, in its order (stored: the world's list is made
@@ -69,21 +73,43 @@ public final class WorldIndex: Sendable {
     /// index.beacons(near: here, candidates: &candidates) { beaconIndex, distance in ... }
     /// ```
     public func beacons(near position: GeoCoordinate, candidates: inout BeaconCandidates?, _ body: (Int, Double) -> Void) {
-        let cell = beaconGrid.cell(position)
-        if candidates?.cell != cell {
-            var found = BeaconCandidates(cell: cell)
-            beaconGrid.forEachCandidate(within: beaconReach, ofCell: cell) { index, position in found.beacons.append((index, position)) }
-            candidates = found
+        // Well inside the kept cell, a position is in that cell: it is not projected again.
+        if candidates?.interior?.contains(position) != true {
+            let cell = beaconGrid.cell(position)
+            if candidates?.cell != cell {
+                var found = BeaconCandidates(cell: cell, interior: beaconGrid.interior(of: cell))
+                beaconGrid.forEachCandidate(within: beaconReach, ofCell: cell) { index, position in found.beacons.append((index, position)) }
+                found.isEmpty = found.beacons.isEmpty
+                candidates = found
+            }
         }
+        // Most of a world is out of every beacon's reach: nothing to measure there.
+        if candidates!.isEmpty { return }
         // A beacon farther north or south than the reach is out of it: the great-circle distance is
         // at least the difference of latitudes (in radians) times the radius. Checked first, with a
         // margin far beyond rounding, it spares the haversine of about a third of the candidates.
         let reachInLatitude = beaconReach / GeoCoordinate.earthRadius * (180 / .pi) * (1 + 1e-6) + 1e-9
-        for (index, beaconPosition) in candidates!.beacons {
-            if abs(beaconPosition.latitude - position.latitude) > reachInLatitude { continue }
-            let distance = position.distance(to: beaconPosition)
-            if distance <= beaconReach, distance <= beaconRanges[index] { body(index, distance) }
+        // Read in place: a copy of the list would retain its buffer (and release it) every lookup.
+        candidates!.beacons.withUnsafeBufferPointer { list in
+            for (index, beaconPosition) in list {
+                if abs(beaconPosition.latitude - position.latitude) > reachInLatitude { continue }
+                let distance = position.distance(to: beaconPosition)
+                if distance <= beaconReach, distance <= beaconRanges[index] { body(index, distance) }
+            }
         }
+    }
+
+    /// Writes every beacon whose signal can reach `position` into `found` from its start, as
+    /// ``beacons(near:candidates:_:)`` calls its closure, and returns how many it wrote: the entries
+    /// after those are left from earlier lookups. For a caller that looks up every cycle: the list
+    /// is neither cleared nor grown once it is long enough.
+    func beacons(near position: GeoCoordinate, candidates: inout BeaconCandidates?, overwriting found: inout [(index: Int, distance: Double)]) -> Int {
+        var count = 0
+        beacons(near: position, candidates: &candidates) { index, distance in
+            if count < found.count { found[count] = (index, distance) } else { found.append((index, distance)) }
+            count += 1
+        }
+        return count
     }
 
     /// Appends to `found` every beacon whose signal can reach `position`, as
@@ -104,5 +130,9 @@ public final class WorldIndex: Sendable {
 /// The beacons that may reach a point of one grid cell (see ``WorldIndex/beacons(near:candidates:_:)``).
 public struct BeaconCandidates: Sendable {
     let cell: SpatialGrid<Int>.Cell
+    /// The positions certainly in `cell` (nil: none is known to be).
+    let interior: CellInterior?
     var beacons: [(index: Int, position: GeoCoordinate)] = []
+    /// Whether `beacons` is empty (kept beside it: checked without reading the list's buffer).
+    var isEmpty = true
 }
