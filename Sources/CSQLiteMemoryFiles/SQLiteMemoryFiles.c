@@ -17,6 +17,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 typedef struct memory_handle memory_handle;
 
@@ -175,23 +178,68 @@ static void expand(const chunk *stored, unsigned char *out) {
     memcpy(out + CHUNK - stored->tail, stored->bytes + stored->head, stored->tail);
 }
 
-/// `bytes` (4096 of them) kept without their longest run of zeros (found a word at a time, then
-/// widened byte by byte): NULL when all are zeros, or when memory fails (`*failed` set then).
-static chunk *compact(const unsigned char *bytes, int *failed) {
-    int64_t best_start = 0, best_end = 0, run_start = -1;
-    for (int64_t offset = 0; offset <= CHUNK; offset += 8) {
-        uint64_t word = 1;
-        if (offset < CHUNK) memcpy(&word, bytes + offset, 8);
-        if (word == 0) {
-            if (run_start < 0) run_start = offset;
-        } else if (run_start >= 0) {
-            if (offset - run_start > best_end - best_start) {
-                best_start = run_start;
-                best_end = offset;
+/// Bit `i` of `zero_words[i / 64]` set when the 8-byte word `i` of the chunk (4096 bytes) is all zeros.
+static void find_zero_words(const unsigned char *bytes, uint64_t zero_words[CHUNK / 512]) {
+    for (int64_t group = 0; group < CHUNK / 512; group++) {
+        uint64_t flags = 0;
+        for (int64_t block = 0; block < 8; block++) {
+            const unsigned char *start = bytes + group * 512 + block * 64;
+            uint64_t byte_zero;   // bit k: byte k of the 64 is zero
+#if defined(__SSE2__)
+            __m128i zero = _mm_setzero_si128();
+            uint64_t m0 = (uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)start), zero));
+            uint64_t m1 = (uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(start + 16)), zero));
+            uint64_t m2 = (uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(start + 32)), zero));
+            uint64_t m3 = (uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(start + 48)), zero));
+            byte_zero = m0 | m1 << 16 | m2 << 32 | m3 << 48;
+#else
+            byte_zero = 0;
+            for (int64_t word = 0; word < 8; word++) {
+                uint64_t value;
+                memcpy(&value, start + word * 8, 8);
+                if (value == 0) byte_zero |= (uint64_t)0xff << (word * 8);
             }
-            run_start = -1;
+#endif
+            // Bit 8j: bytes 8j...8j+7 are all zero; then those bits gathered into one byte.
+            uint64_t all = byte_zero & byte_zero >> 1;
+            all &= all >> 2;
+            all &= all >> 4;
+            uint64_t word_zero = ((all & 0x0101010101010101ULL) * 0x0102040810204080ULL) >> 56;
+            flags |= word_zero << (block * 8);
         }
+        zero_words[group] = flags;
     }
+}
+
+/// The first bit at or after `from` (of 512) that is `value` in `words`; 512 when none.
+static int64_t next_bit(const uint64_t words[CHUNK / 512], int64_t from, int value) {
+    int64_t index = from / 64;
+    if (index >= CHUNK / 512) return CHUNK / 8;
+    uint64_t current = (value ? words[index] : ~words[index]) & (~0ULL << (from % 64));
+    while (current == 0) {
+        if (++index == CHUNK / 512) return CHUNK / 8;
+        current = value ? words[index] : ~words[index];
+    }
+    return index * 64 + __builtin_ctzll(current);
+}
+
+/// `bytes` (4096 of them) kept without their longest run of zeros: the first of the longest runs of
+/// whole 8-byte words of zeros (the words' zero flags found 64 bytes at a time, the runs by counting
+/// bits), widened byte by byte. NULL when all are zeros, or when memory fails (`*failed` set then).
+static chunk *compact(const unsigned char *bytes, int *failed) {
+    uint64_t zero_words[CHUNK / 512];
+    find_zero_words(bytes, zero_words);
+    int64_t best_start = 0, best_end = 0;
+    for (int64_t word = next_bit(zero_words, 0, 1); word < CHUNK / 8;) {
+        int64_t end = next_bit(zero_words, word, 0);
+        if (end - word > best_end - best_start) {
+            best_start = word;
+            best_end = end;
+        }
+        word = end < CHUNK / 8 ? next_bit(zero_words, end, 1) : end;
+    }
+    best_start *= 8;
+    best_end *= 8;
     if (best_start == 0 && best_end == CHUNK) return NULL;
     while (best_start > 0 && bytes[best_start - 1] == 0) best_start--;
     while (best_end < CHUNK && bytes[best_end] == 0) best_end++;

@@ -42,7 +42,8 @@ public final class SQLiteDatabase {
     private var file: String { files.memory == nil ? path : fileName }
     private var corruptFilesSetAside = 0
     /// Whether the file's schema is the one ``migrations`` make, known because they made it from an
-    /// empty file in this run and the file has changed only by writes since: another database with
+    /// empty file in this run (or it was copied from a file they made so: ``SQLiteMemoryFolder``
+    /// keeps one per schema) and the file has changed only by writes since: another database with
     /// the same migrations in the same memory folder may then lend its connection to this one.
     private var schemaMadeByMigrations = false
     /// Whether the file is in a ``SQLiteMemoryFolder`` (only this database's writes change it then).
@@ -178,6 +179,15 @@ public final class SQLiteDatabase {
             pool?.touch(self)
             return connection
         }
+        // A new file of a memory folder (no file, no journal): a copy of the file its migrations made
+        // for another database of the folder, when one was kept (the same bytes, without parsing and
+        // running every statement again; and its schema known, so a connection may be lent to it), or
+        // kept from this one once they made it.
+        var isNewMemoryFile = false
+        if let memory = files.memory, !memory.hasFile(fileName), !memory.hasFile(fileName + "-journal") {
+            isNewMemoryFile = true
+            if memory.copyMigratedFile(of: migrations, to: fileName) { schemaMadeByMigrations = true }
+        }
         if let lent = lentConnection() {
             connection = lent
             pool?.opened(self)
@@ -201,7 +211,10 @@ public final class SQLiteDatabase {
             // journal first (`write`), and a hot journal left by a kill is rolled back by the next
             // open as before. Run once per open and not kept: a fleet's pool reopens files often.
             try db.executeOnce("PRAGMA foreign_keys = ON; PRAGMA synchronous = OFF; PRAGMA journal_mode = MEMORY")
-            if try migrate(db) == 0 { schemaMadeByMigrations = true }
+            if try migrate(db) == 0 {
+                schemaMadeByMigrations = true
+                if isNewMemoryFile, let memory = files.memory, let bytes = memory.contents(of: fileName) { memory.keepMigratedFile(bytes, of: migrations) }
+            }
             if schemaMadeByMigrations { db.schemaMigrations = migrations }
         } catch {
             if [SQLITE_NOTADB, SQLITE_CORRUPT].contains(error.primary) {

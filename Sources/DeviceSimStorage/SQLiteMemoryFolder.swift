@@ -23,6 +23,20 @@ public final class SQLiteMemoryFolder: @unchecked Sendable {
     private let folder: OpaquePointer
     /// The name of the folder's VFS, for `sqlite3_open_v2`.
     let vfsName: String
+    /// The bytes a file of this folder held right after a set of migrations made its schema from no
+    /// file at all (every one applied, nothing else written), by those migrations: made once per schema
+    /// in a run, copied into the next new file with that schema instead of running its migrations
+    /// again (``copyMigratedFile(of:to:)``). Guarded by ``templatesLock`` (scenarios run on threads of
+    /// their own, each with its own folder, but a host program may share one).
+    private var migratedFiles: [[[String]]: [UInt8]] = [:]
+    private let templatesLock = NSLock()
+    /// How many new files were made as copies of a kept migrated file (``copyMigratedFile(of:to:)``).
+    var migratedFilesCopied: Int {
+        templatesLock.lock()
+        defer { templatesLock.unlock() }
+        return copies
+    }
+    private var copies = 0
 
     /// A new empty folder (its VFS registered with SQLite under a name of its own).
     public init() throws(SQLiteMemoryFolderError) {
@@ -67,6 +81,34 @@ public final class SQLiteMemoryFolder: @unchecked Sendable {
     /// false when it cannot (see `devicesim_memory_folder_retarget`).
     func retarget(_ connection: OpaquePointer, toFile name: String) -> Bool {
         devicesim_memory_folder_retarget(folder, connection, name) == 0
+    }
+
+    /// Whether there is a file `name` in the folder (of any size).
+    func hasFile(_ name: String) -> Bool {
+        devicesim_memory_folder_size(folder, name) >= 0
+    }
+
+    /// Keeps `bytes`, what a file held right after `migrations` made its schema from no file at all,
+    /// for ``copyMigratedFile(of:to:)`` (the first such file of the run is kept; later ones are the
+    /// same bytes).
+    func keepMigratedFile(_ bytes: [UInt8], of migrations: [[String]]) {
+        templatesLock.lock()
+        defer { templatesLock.unlock() }
+        if migratedFiles[migrations] == nil { migratedFiles[migrations] = bytes }
+    }
+
+    /// Makes the new file `name` hold what `migrations` make from no file at all, when a file made by
+    /// them in this folder was kept (``keepMigratedFile(_:of:)``); false: there is none, and nothing
+    /// was made. SQLite writes the same bytes for the same statements on the same empty file, so the
+    /// copy is byte for byte the file the migrations would have made.
+    func copyMigratedFile(of migrations: [[String]], to name: String) -> Bool {
+        templatesLock.lock()
+        let bytes = migratedFiles[migrations]
+        if bytes != nil { copies += 1 }
+        templatesLock.unlock()
+        guard let bytes else { return false }
+        replace(name, with: bytes)
+        return true
     }
 
     /// Removes the file `name`, when there is one.

@@ -26,6 +26,32 @@ import Testing
         try database.read("notes") { db throws(SQLiteError) in try db.query("SELECT text FROM notes ORDER BY rowid").compactMap { $0.first?.string } }
     }
 
+    /// A new database whose migrations made another file of its memory folder starts as a copy of
+    /// that file, so it may borrow a connection at its very first open (the pool is full): its file is
+    /// byte for byte that of a database migrated and written alone.
+    @Test func aNewFileOfASchemaTheFolderMadeBorrowsAConnectionAtItsFirstOpen() throws {
+        let memory = try SQLiteMemoryFolder()
+        let pool = SQLiteConnectionPool(capacity: 1)
+        func inMemory(_ file: String) -> SQLiteDatabase {
+            SQLiteDatabase(folder: pooled, file: file, migrations: Self.migrations, pool: pool, memory: memory, now: { .zero })
+        }
+        let first = inMemory("first.sqlite")
+        try add("first", to: first)
+        #expect(pool.connectionsLent == 0)
+        let second = inMemory("second.sqlite")
+        try add("second", to: second)
+        #expect(pool.connectionsLent == 1)
+        let alone = SQLiteDatabase(folder: unpooled, file: "second.sqlite", migrations: Self.migrations, now: { .zero })
+        try add("second", to: alone)
+        alone.close()
+        try memory.write(into: pooled)
+        let image = FileManager.default.contents(atPath: pooled.appending("second.sqlite"))
+        #expect(image != nil)
+        #expect(image == FileManager.default.contents(atPath: unpooled.appending("second.sqlite")))
+        #expect(try notes(in: first) == ["first"])
+        #expect(try notes(in: second) == ["second"])
+    }
+
     @Test func atMostCapacityConnectionsAreOpenAndEveryRowIsKept() throws {
         let pool = SQLiteConnectionPool(capacity: 3)
         let databases = (0..<10).map { SQLiteDatabase(folder: pooled, file: "d\($0).sqlite", migrations: Self.migrations, pool: pool, now: { .zero }) }

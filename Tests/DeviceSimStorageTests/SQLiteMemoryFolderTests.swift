@@ -176,6 +176,48 @@ import Testing
         }
     }
 
+    /// A new database whose migrations made another file of the folder starts as a copy of that file
+    /// (the migrations do not run again): its bytes, and after the same writes, are those of a
+    /// database migrated alone in a folder of its own.
+    @Test func aNewFileWhoseSchemaTheFolderMadeBeforeIsTheSameAsOneMigratedAlone() throws {
+        let memory = try SQLiteMemoryFolder()
+        let first = database("first.sqlite", in: written, memory: memory)
+        try add("first", to: first)
+        #expect(memory.migratedFilesCopied == 0)
+        let second = database("second.sqlite", in: written, memory: memory)
+        #expect(try second.schemaVersion() == Self.migrations.count)
+        #expect(memory.migratedFilesCopied == 1)
+        for index in 0..<30 { try add("second \(index)", to: second) }
+        let alone = try SQLiteMemoryFolder()
+        let migratedAlone = database("second.sqlite", in: written, memory: alone)
+        for index in 0..<30 { try add("second \(index)", to: migratedAlone) }
+        #expect(alone.migratedFilesCopied == 0)
+        #expect(memory.contents(of: "second.sqlite") == alone.contents(of: "second.sqlite"))
+        #expect(try notes(in: second) == (0..<30).map { "second \($0)" })
+        #expect(try notes(in: first) == ["first"])
+    }
+
+    /// A file that is already in the folder (kept from before, or damaged) is opened as it is, never
+    /// replaced by a copy; nor is a file of other migrations made from one.
+    @Test func onlyANewFileOfTheSameMigrationsIsMadeAsACopy() throws {
+        let memory = try SQLiteMemoryFolder()
+        try add("first", to: database("first.sqlite", in: written, memory: memory))
+        let existing = database("existing.sqlite", in: written, memory: memory)
+        memory.replace("existing.sqlite", with: [])
+        try add("existing", to: existing)
+        #expect(memory.migratedFilesCopied == 0)
+        #expect(try notes(in: existing) == ["existing"])
+        let other = SQLiteDatabase(folder: written, file: "other.sqlite", migrations: [["CREATE TABLE other (x)"]], memory: memory, now: { .zero })
+        #expect(try other.schemaVersion() == 1)
+        #expect(memory.migratedFilesCopied == 0)
+        let damaged = database("damaged.sqlite", in: written, memory: memory)
+        memory.replace("damaged.sqlite", with: [UInt8](repeating: 0xA5, count: 4096))
+        #expect(throws: StorageError.self) { try damaged.schemaVersion() }
+        #expect(memory.fileNames.contains("damaged.sqlite.corrupt-1"))
+        #expect(try damaged.schemaVersion() == Self.migrations.count)
+        #expect(memory.migratedFilesCopied == 1)
+    }
+
     @Test func twoConnectionsToOneFileLockEachOtherOutAsOnDisk() throws {
         let memory = try SQLiteMemoryFolder()
         let first = database("shared.sqlite", in: written, memory: memory)
