@@ -24,28 +24,56 @@ public final class DeviceMotion {
     @exclusivity(unchecked) private var routeStart = VirtualInstant.zero
     @exclusivity(unchecked) private var restingAt: GeoCoordinate
     @exclusivity(unchecked) private var restingAltitude: Double?
+    /// The highest speed of the motion, m/s: 0 while standing still, the fastest leg's of a route
+    /// (the device is never farther from where it was than this times the time since, until the
+    /// motion changes: see ``beforeChange(_:)``).
+    @exclusivity(unchecked) private(set) var maximumSpeed = 0.0
+    /// Whether every state of the motion has an altitude (true), none has (false), or it depends on
+    /// the instant (nil: a route that gains one at a waypoint).
+    @exclusivity(unchecked) private(set) var hasAltitude: Bool? = false
+    /// Called before the motion changes (see ``beforeChange(_:)``).
+    private var beforeChangeHandlers: [() -> Void] = []
 
     /// A device standing at `coordinate`.
     public init(at coordinate: GeoCoordinate, altitude: Double? = nil) {
         restingAt = coordinate
         restingAltitude = altitude
+        hasAltitude = altitude != nil
     }
 
     /// Starts following `route` at `start`; the route's own start point is where the device is then.
     public func follow(_ route: Route, from start: VirtualInstant) {
-        timeline = RouteTimeline(route)
+        willChange()
+        let timeline = RouteTimeline(route)
+        self.timeline = timeline
         routeStart = start
         leg = 0
         cached = nil
         restingAt = route.waypoints.last?.coordinate ?? route.start
+        maximumSpeed = timeline.maximumSpeed
+        hasAltitude = timeline.hasAltitude
     }
 
     /// Puts the device at `coordinate` at once and stops any route.
     public func place(at coordinate: GeoCoordinate, altitude: Double? = nil) {
+        willChange()
         timeline = nil
         cached = nil
         restingAt = coordinate
         restingAltitude = altitude ?? restingAltitude
+        maximumSpeed = 0
+        hasAltitude = restingAltitude != nil
+    }
+
+    /// Calls `handler` before each later change of motion (``follow(_:from:)``, ``place(at:altitude:)``):
+    /// a driver that kept an instant to look up later looks it up while the old motion still holds,
+    /// and one that keeps what it learnt of the motion (``maximumSpeed``, ``hasAltitude``) forgets it.
+    func beforeChange(_ handler: @escaping () -> Void) {
+        beforeChangeHandlers.append(handler)
+    }
+
+    private func willChange() {
+        for handler in beforeChangeHandlers { handler() }
     }
 
     /// When the current route ends (nil when standing still).

@@ -83,6 +83,21 @@ public struct RouteTimeline: Sendable {
         self.duration = clock < Self.longestDuration.inSeconds ? .nanoseconds(Int64((clock * 1e9).rounded())) : Self.longestDuration
     }
 
+    /// The fastest leg's speed, m/s (0 for a route without travel): the route's position is never
+    /// farther from where it was than this times the time since.
+    var maximumSpeed: Double { legs.reduce(0) { max($0, $1.speed) } }
+
+    /// Whether every state of the route has an altitude (true), none has (false), or it depends on
+    /// the time (nil: the route gains one at a waypoint).
+    var hasAltitude: Bool? {
+        // A state's altitude is its leg's `fromAltitude` (interpolated towards `toAltitude` when both
+        // are known), or `endAltitude` before the start of a route without legs and after the end.
+        let withAltitude = legs.reduce(endAltitude == nil ? 0 : 1) { $0 + ($1.fromAltitude == nil ? 0 : 1) }
+        if withAltitude == 0 { return false }
+        if withAltitude == legs.count + 1 { return true }
+        return nil
+    }
+
     /// The longest ``duration`` a timeline reports (100 years, far beyond any run): a route that
     /// takes longer is still on its way at the end of any run.
     public static let longestDuration: Duration = .seconds(100 * 365 * 86_400)

@@ -51,14 +51,20 @@ public final class SimulatedGPS: LocationProvider, TickPrefetching {
     private let observers = ObserverList<LocationUpdate>()
     @exclusivity(unchecked) private var random: SeededRandomGenerator
     /// The latest tick, when nobody observed it: its fix is made only if someone reads it (most
-    /// ticks are read by nobody: apps ask for the current fix now and then).
+    /// ticks are read by nobody: apps ask for the current fix now and then). The motion's state at
+    /// the tick is looked up then too (or before the motion changes: see `init`).
     private struct PendingFix {
         let instant: VirtualInstant
-        let state: RouteTimeline.State
+        /// The motion's state at `instant`, when the tick looked it up.
+        var state: RouteTimeline.State?
         /// The noise stream as the tick found it.
         let noise: SeededRandomGenerator
     }
     @exclusivity(unchecked) private var pendingFix: PendingFix?
+    /// The motion's ``DeviceMotion/hasAltitude``, read once after each change of motion (kept here:
+    /// a tick nobody observes then reads nothing of the motion).
+    @exclusivity(unchecked) private var motionHasAltitude: Bool?
+    @exclusivity(unchecked) private var motionAltitudeIsKnown = false
 
     /// The receiver's settings.
     public let configuration: Configuration
@@ -66,7 +72,7 @@ public final class SimulatedGPS: LocationProvider, TickPrefetching {
     public var currentFix: LocationFix? {
         if let pending = pendingFix {
             var noise = pending.noise
-            latestFix = fix(at: pending.instant, of: pending.state, noise: &noise)
+            latestFix = fix(at: pending.instant, of: pending.state ?? motion.state(at: pending.instant), noise: &noise)
             pendingFix = nil
         }
         return latestFix
@@ -86,6 +92,15 @@ public final class SimulatedGPS: LocationProvider, TickPrefetching {
         self.motion = motion
         self.configuration = configuration
         self.random = random
+        // A pending fix's state is that of the motion at its tick: looked up before the motion changes.
+        motion.beforeChange { [weak self] in self?.motionWillChange() }
+    }
+
+    /// Looks up the pending fix's state now, if its tick did not, and forgets what was known of the
+    /// motion's altitudes.
+    private func motionWillChange() {
+        if let pending = pendingFix, pending.state == nil { pendingFix!.state = motion.state(at: pending.instant) }
+        motionAltitudeIsKnown = false
     }
 
     public func observe(_ observer: @escaping (LocationUpdate) -> Void) -> ObservationToken {
@@ -140,27 +155,42 @@ public final class SimulatedGPS: LocationProvider, TickPrefetching {
         scheduler.schedule(at: start.advanced(by: duration)) { [unowned self] in restoreSignal() }
     }
 
-    /// What a tick reads beyond the receiver itself: the motion, then its route.
+    /// What a tick reads beyond the receiver itself: the motion, then its route (nothing while
+    /// nobody observes fixes and the motion tells without a lookup whether states have altitudes).
     public func prefetchTickState(level: Int) {
+        if observerCount == 0, motionAltitudeIsKnown, motionHasAltitude != nil { return }
         if level == 0 { motion.prefetch() } else { motion.prefetchRoute() }
     }
 
     private func tick() {
         let now = scheduler.now
         guard !isSignalLost, now >= firstFixAt else { return }
-        let state = motion.state(at: now)
         reportedUnavailable = false
         if observerCount == 0 {
-            // The stream moves on exactly as making the fix would move it.
+            // The stream moves on exactly as making the fix would move it. The motion is looked up
+            // only when it cannot tell whether the state has an altitude (one more draw if it has).
+            var state: RouteTimeline.State?
+            let hasAltitude: Bool
+            if !motionAltitudeIsKnown {
+                motionHasAltitude = motion.hasAltitude
+                motionAltitudeIsKnown = true
+            }
+            if let known = motionHasAltitude {
+                hasAltitude = known
+            } else {
+                state = motion.state(at: now)
+                hasAltitude = state!.altitude != nil
+            }
             pendingFix = PendingFix(instant: now, state: state, noise: random)
             if configuration.noise {
                 _ = random.nextGaussianUnits()
                 _ = random.nextGaussianUnits()
-                if state.altitude != nil { _ = random.nextGaussianUnits() }
+                if hasAltitude { _ = random.nextGaussianUnits() }
             }
             return
         }
         pendingFix = nil
+        let state = motion.state(at: now)
         let fix = fix(at: now, of: state, noise: &random)
         latestFix = fix
         observers.send(.fix(fix))

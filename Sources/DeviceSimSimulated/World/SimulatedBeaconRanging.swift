@@ -68,6 +68,17 @@ public final class SimulatedBeaconRanging: BeaconRanging, TickPrefetching {
     /// How many of `tracked`'s first entries a cycle's prefetch loads: none while no beacon is in
     /// reach (a cycle then reads none), else up to four (an entry spans two cache lines).
     @exclusivity(unchecked) private var trackedToPrefetch = 0
+    /// Until when (nanoseconds) no beacon can be in reach, so that a cycle looks nothing up: set when a
+    /// lookup finds none, from how far the nearest beacon's range is and how fast the motion goes at
+    /// most (0: a cycle looks up; the motion's changes reset it). See `quietCycles(from:at:)`.
+    @exclusivity(unchecked) private var quietUntil: Int64 = 0
+    /// Before when (nanoseconds) a quiet spell is not looked for again (after a lookup found the
+    /// device too close to a beacon's range for one).
+    @exclusivity(unchecked) private var nextQuietCheck: Int64 = 0
+    /// Cycles that looked up the beacons in reach (the others were in a quiet spell).
+    @exclusivity(unchecked) private(set) var lookupCount = 0
+    /// Whether cycles skip their lookups in quiet spells (tests compare a driver without them).
+    @exclusivity(unchecked) var looksForQuietSpells = true
     /// The position the beacons in reach were looked up from. A device standing still ranges from
     /// the same position cycle after cycle and skips the lookup.
     @exclusivity(unchecked) private var inReachPosition: GeoCoordinate?
@@ -128,6 +139,11 @@ public final class SimulatedBeaconRanging: BeaconRanging, TickPrefetching {
         sampleModel = BeaconSampleModel(
             sigma: environment.beaconFading, sensitivity: environment.beaconSensitivity, samplesPerCycle: configuration.samplesPerCycle,
             period: configuration.cyclePeriod.wholeNanoseconds, window: configuration.smoothingWindow.wholeNanoseconds, trim: 0.1)
+        // A quiet spell holds for the motion it was worked out from.
+        motion.beforeChange { [weak self] in
+            self?.quietUntil = 0
+            self?.nextQuietCheck = 0
+        }
     }
 
     /// Whether Bluetooth is on. Ranging cycles run while it is; switching it off leaves every fence.
@@ -213,8 +229,11 @@ public final class SimulatedBeaconRanging: BeaconRanging, TickPrefetching {
     /// What a cycle reads beyond the driver itself: the motion, the beacons in reach and tracked,
     /// the fences and the sample log; then the motion's route.
     public func prefetchTickState(level: Int) {
-        guard level == 0 else { return motion.prefetchRoute() }
-        motion.prefetch()
+        // In a quiet spell a cycle reads neither the motion nor the beacons (the instant is the
+        // scheduler's now, a guess at the tick's: a wrong guess only costs a load).
+        let quiet = inReachCount == 0 && scheduler.now.nanoseconds < quietUntil
+        guard level == 0 else { return quiet ? () : motion.prefetchRoute() }
+        if !quiet { motion.prefetch() }
         if inReachCount > Self.inlineInReach { Prefetch.elements(of: moreInReach) }
         Prefetch.elements(of: &tracked, first: trackedToPrefetch)
         if fenceCount > 0 { Prefetch.elements(of: fencesInside) }
@@ -262,10 +281,42 @@ public final class SimulatedBeaconRanging: BeaconRanging, TickPrefetching {
         trackedToPrefetch = found == 0 ? 0 : min(tracked.count, 4)
     }
 
+    /// The longest quiet spell worked out at once, seconds.
+    private static let longestQuietSpell = 600.0
+
+    /// Works out how long no beacon can come into reach of a device now at `position` with none in
+    /// reach (`quietUntil`): the distance it can go before the nearest beacon's range, at the
+    /// motion's highest speed, with a margin for rounding. The lookups of those cycles would find
+    /// nothing, so skipping them changes nothing a cycle reports or draws.
+    @inline(never)
+    private func quietCycles(from position: GeoCoordinate, at now: VirtualInstant) {
+        let speed = motion.maximumSpeed
+        guard speed > 0 else {
+            // Standing still: nothing comes into reach until the motion changes.
+            quietUntil = .max
+            return
+        }
+        let horizon = min(max(speed * 60, 50), 2_000)
+        let clearance = world.beaconClearance(from: position, horizon: horizon) - 1
+        let seconds = min(clearance / (speed * 1.01), Self.longestQuietSpell)
+        if seconds >= 3 {
+            let (until, overflow) = now.nanoseconds.addingReportingOverflow(Int64(seconds * 1e9))
+            quietUntil = overflow ? .max : until
+        } else {
+            // Close to a beacon's range: look up every cycle for a while before trying again.
+            nextQuietCheck = now.nanoseconds + 5 * configuration.cyclePeriod.wholeNanoseconds
+        }
+    }
+
     private func cycle() {
         cycleCount += 1
         let now = scheduler.now
-        updateBeaconsInReach(of: motion.state(at: now).coordinate)
+        if inReachCount > 0 || now.nanoseconds >= quietUntil {
+            let position = motion.state(at: now).coordinate
+            lookupCount += 1
+            updateBeaconsInReach(of: position)
+            if inReachCount == 0, now.nanoseconds >= nextQuietCheck, looksForQuietSpells { quietCycles(from: position, at: now) }
+        }
         let model = sampleModel
         // The state is mutated in place (no exclusivity checks on it: see its declarations).
         heardCount = 0

@@ -99,6 +99,25 @@ public final class WorldIndex: Sendable {
         }
     }
 
+    /// How far a device at `position` can move, in metres, before any beacon's signal can reach it
+    /// (a lower bound, at most `horizon`): 0 when one may already reach it. A device with no beacon
+    /// in reach that cannot travel that far before some instant needs no lookup until then.
+    ///
+    /// ```swift
+    /// let clearance = index.beaconClearance(from: here, horizon: 100)
+    /// let quietFor = clearance / maximumSpeed   // seconds without a beacon in reach
+    /// ```
+    public func beaconClearance(from position: GeoCoordinate, horizon: Double) -> Double {
+        guard horizon > 0, position.latitude.isFinite, position.longitude.isFinite else { return 0 }
+        // Every beacon within reach + 2 x horizon is looked at; one farther is at least
+        // 2 x horizon beyond its range, which leaves room for the grid's projection.
+        var clearance = horizon
+        beaconGrid.forEach(within: beaconReach + 2 * horizon, of: position) { index, distance in
+            clearance = min(clearance, distance - min(beaconRanges[index], beaconReach))
+        }
+        return max(clearance, 0)
+    }
+
     /// Writes every beacon whose signal can reach `position` into `found` from its start, as
     /// ``beacons(near:candidates:_:)`` calls its closure, and returns how many it wrote: the entries
     /// after those are left from earlier lookups. For a caller that looks up every cycle: the list
