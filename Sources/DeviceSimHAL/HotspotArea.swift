@@ -50,11 +50,13 @@ public enum HotspotArea: Sendable, Hashable {
     /// How far `point` is from the area, metres: 0 inside, else the distance to the nearest edge
     /// (polygons on a local plane around `point`, exact enough at the scale of a hotspot).
     public func distance(from point: GeoCoordinate) -> Double {
-        if contains(point) { return 0 }
         switch self {
         case .circle(let center, let radius):
-            return max(0, center.distance(to: point) - radius)
+            // One haversine: `contains` is this distance against the radius.
+            let distance = center.distance(to: point)
+            return distance <= radius ? 0 : max(0, distance - radius)
         case .polygon(let corners):
+            if contains(point) { return 0 }
             let metresPerDegreeLatitude = GeoCoordinate.earthRadius * .pi / 180
             let metresPerDegreeLongitude = metresPerDegreeLatitude * cos(point.latitude * .pi / 180)
             func plane(_ c: GeoCoordinate) -> (x: Double, y: Double) {

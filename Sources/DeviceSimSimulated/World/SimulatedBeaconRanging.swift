@@ -48,9 +48,11 @@ public final class SimulatedBeaconRanging: BeaconRanging, TickPrefetching {
         var heardInCycle = 0
     }
 
-    // What every cycle reads and writes comes first, so that it shares the object's first lines
-    // (which the scheduler prefetches) instead of other heap blocks. (The driver's state is touched
-    // by its own cycle only, one thread at a time: no dynamic exclusivity checks on it.)
+    // What every cycle reads and writes comes first, so that it lies in the object's first four
+    // cache lines, which the scheduler prefetches (240 bytes after the object's header, 232 used),
+    // instead of other heap blocks; what only a cycle with beacons in reach reads comes next (its
+    // prefetch loads those lines then). (The driver's state is touched by its own cycle only, one
+    // thread at a time: no dynamic exclusivity checks on it.)
     private let scheduler: EventScheduler
     private let motion: DeviceMotion
     /// Ranging cycles run.
@@ -77,27 +79,33 @@ public final class SimulatedBeaconRanging: BeaconRanging, TickPrefetching {
     @exclusivity(unchecked) private var nextQuietCheck: Int64 = 0
     /// Cycles that looked up the beacons in reach (the others were in a quiet spell).
     @exclusivity(unchecked) private(set) var lookupCount = 0
+    /// When the latest cycle ran.
+    @exclusivity(unchecked) private var lastCycleInstant = VirtualInstant.zero
+    /// ``Configuration/fenceExitDelay`` in nanoseconds, rounded up (a fence is left once the time
+    /// since its last sighting, in whole nanoseconds, reaches it).
+    private let fenceExitNanoseconds: Int64
+    /// Whether the next cycle falls in a quiet spell (set by each cycle, read by the prefetch).
+    @exclusivity(unchecked) private var nextCycleIsQuiet = false
     /// Whether cycles skip their lookups in quiet spells (tests compare a driver without them).
     @exclusivity(unchecked) var looksForQuietSpells = true
+    /// The samples of the beacons in reach over the smoothing window.
+    @exclusivity(unchecked) private var samples = BeaconSampleLog()
+    /// The beacons this device has had in reach, by slot.
+    @exclusivity(unchecked) private var tracked: [TrackedBeacon] = []
+    /// The fences the device is in (indices into ``WorldIndex/fenceNames``, ascending) and when a
+    /// beacon of each was last heard.
+    @exclusivity(unchecked) private var fencesInside: [(fence: Int, lastSeen: VirtualInstant)] = []
+    /// The latest report, once built (it is built when someone observes reports or reads it).
+    @exclusivity(unchecked) private var builtReport: (cycle: Int, sightings: [BeaconSighting])?
+
+    /// How samples are drawn, heard and smoothed (from the world's radio environment and the configuration).
+    private let sampleModel: BeaconSampleModel
     /// The position the beacons in reach were looked up from. A device standing still ranges from
     /// the same position cycle after cycle and skips the lookup.
     @exclusivity(unchecked) private var inReachPosition: GeoCoordinate?
     /// The first beacons in reach of `inReachPosition`, in the world index's order, in the driver
     /// itself (a device has a few beacons in reach, if any): see `inReachCount`.
     @exclusivity(unchecked) private var inReachInline: (BeaconInReach, BeaconInReach, BeaconInReach, BeaconInReach) = (.unused, .unused, .unused, .unused)
-    /// The samples of the beacons in reach over the smoothing window.
-    @exclusivity(unchecked) private var samples = BeaconSampleLog()
-    /// The beacons this device has had in reach, by slot.
-    @exclusivity(unchecked) private var tracked: [TrackedBeacon] = []
-    /// How samples are drawn, heard and smoothed (from the world's radio environment and the configuration).
-    private let sampleModel: BeaconSampleModel
-    /// The fences the device is in (indices into ``WorldIndex/fenceNames``, ascending) and when a
-    /// beacon of each was last heard.
-    @exclusivity(unchecked) private var fencesInside: [(fence: Int, lastSeen: VirtualInstant)] = []
-    /// When the latest cycle ran.
-    @exclusivity(unchecked) private var lastCycleInstant = VirtualInstant.zero
-    /// The latest report, once built (it is built when someone observes reports or reads it).
-    @exclusivity(unchecked) private var builtReport: (cycle: Int, sightings: [BeaconSighting])?
 
     // Read when the device moves, a beacon comes into reach or a fence is entered.
     private let world: WorldIndex
@@ -134,6 +142,8 @@ public final class SimulatedBeaconRanging: BeaconRanging, TickPrefetching {
         self.world = world
         self.configuration = configuration
         self.shadowingRoot = random
+        let exitDelay = configuration.fenceExitDelay
+        fenceExitNanoseconds = exitDelay.wholeNanoseconds + (Duration.nanoseconds(exitDelay.wholeNanoseconds) < exitDelay ? 1 : 0)
         let environment = world.world.radio
         self.environment = environment
         sampleModel = BeaconSampleModel(
@@ -143,6 +153,7 @@ public final class SimulatedBeaconRanging: BeaconRanging, TickPrefetching {
         motion.beforeChange { [weak self] in
             self?.quietUntil = 0
             self?.nextQuietCheck = 0
+            self?.nextCycleIsQuiet = false
         }
     }
 
@@ -229,13 +240,16 @@ public final class SimulatedBeaconRanging: BeaconRanging, TickPrefetching {
     /// What a cycle reads beyond the driver itself: the motion, the beacons in reach and tracked,
     /// the fences and the sample log; then the motion's route.
     public func prefetchTickState(level: Int) {
-        // In a quiet spell a cycle reads neither the motion nor the beacons (the instant is the
-        // scheduler's now, a guess at the tick's: a wrong guess only costs a load).
-        let quiet = inReachCount == 0 && scheduler.now.nanoseconds < quietUntil
-        guard level == 0 else { return quiet ? () : motion.prefetchRoute() }
-        if !quiet { motion.prefetch() }
+        // In a quiet spell a cycle reads neither the motion nor the beacons.
+        guard level == 0 else { return nextCycleIsQuiet ? () : motion.prefetchRoute() }
+        if !nextCycleIsQuiet {
+            motion.prefetch()
+            // The beacons in reach and the position they were looked up from (the object's fifth
+            // and sixth lines).
+            Prefetch.memory(at: UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque()) + 256, lines: 2)
+        }
         if inReachCount > Self.inlineInReach { Prefetch.elements(of: moreInReach) }
-        Prefetch.elements(of: &tracked, first: trackedToPrefetch)
+        if trackedToPrefetch > 0 { Prefetch.elements(of: &tracked, first: trackedToPrefetch) }
         if fenceCount > 0 { Prefetch.elements(of: fencesInside) }
         samples.prefetch()
     }
@@ -358,13 +372,14 @@ public final class SimulatedBeaconRanging: BeaconRanging, TickPrefetching {
         }
         var position = 0
         while position < fenceCount {
-            if fencesInside[position].lastSeen.duration(to: now) >= configuration.fenceExitDelay {
+            if now.nanoseconds &- fencesInside[position].lastSeen.nanoseconds >= fenceExitNanoseconds {
                 leaveFence(at: position)
             } else {
                 position += 1
             }
         }
         if reportObservers > 0 { sendReport() }
+        nextCycleIsQuiet = inReachCount == 0 && now.nanoseconds &+ sampleModel.period < quietUntil
     }
 
     /// Leaves the fence at `position` in `fencesInside` and tells the observers. Out of line: the
