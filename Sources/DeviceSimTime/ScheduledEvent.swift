@@ -20,8 +20,8 @@ public struct ScheduledEvent {
 /// (``TargetRepeatingEvent``), and one whose target names what its tick reads
 /// (``PrefetchingTargetRepeatingEvent``).
 public class RepeatingEvent {
-    // What every tick reads comes first, in the object's first 64 bytes; the scheduler (used by
-    // `cancel` only) after them, then a subclass's action. The scheduler prefetches the whole object
+    // What every tick reads comes first; the scheduler (used by `cancel` only) after it; then a
+    // subclass's action, which every tick reads too. The scheduler prefetches the whole object
     // (`instanceBytes`) a few ticks ahead.
     /// Whether the event was cancelled.
     @exclusivity(unchecked) public private(set) var isCancelled = false
