@@ -261,25 +261,20 @@ public final class EventScheduler {
         startingAt start: VirtualInstant? = nil,
         _ action: @escaping (Int) -> Void
     ) -> RepeatingEvent {
-        repeating(every: interval, startingAt: start, target: nil, prefetchingState: nil, action)
+        armed(ClosureRepeatingEvent(scheduler: self, first: first(of: interval, startingAt: start), interval: interval, action: action))
     }
 
-    /// Runs `action` every `interval` like ``repeating(every:startingAt:_:)``, naming the object it
-    /// calls (`target`, unretained) and how to ask that what its tick reads (see ``RepeatingEvent``).
-    @usableFromInline
-    func repeating(
-        every interval: Duration,
-        startingAt start: VirtualInstant?,
-        target: UnsafeRawPointer?,
-        prefetchingState: ((UnsafeRawPointer, Int) -> Void)?,
-        _ action: @escaping (Int) -> Void
-    ) -> RepeatingEvent {
+    /// The first instant of an event repeating every `interval` from `start` (default: one
+    /// interval from now).
+    private func first(of interval: Duration, startingAt start: VirtualInstant?) -> VirtualInstant {
         precondition(interval > .zero, "a repeating event needs a positive interval")
-        let timer = RepeatingEvent(
-            scheduler: self, first: start ?? now.advanced(by: interval), interval: interval, target: target, prefetchingState: prefetchingState,
-            action: action)
-        timer.arm(on: self)
-        return timer
+        return start ?? now.advanced(by: interval)
+    }
+
+    /// `event` with its first tick queued.
+    private func armed(_ event: RepeatingEvent) -> RepeatingEvent {
+        event.arm(on: self)
+        return event
     }
 
     /// Calls `action` with `target` every `interval`, like ``repeating(every:startingAt:_:)``, but
@@ -295,42 +290,26 @@ public final class EventScheduler {
     ///     func sample() { /* 1 Hz work */ }
     /// }
     /// ```
-    @inlinable @discardableResult
+    @discardableResult
     public func repeating<Target: AnyObject>(
         every interval: Duration,
         startingAt start: VirtualInstant? = nil,
         calling target: Target,
         _ action: @escaping (Target, Int) -> Void
     ) -> RepeatingEvent {
-        repeating(every: interval, startingAt: start, calling: target, prefetchingState: nil, action)
+        armed(TargetRepeatingEvent(scheduler: self, first: first(of: interval, startingAt: start), interval: interval, target: target, action: action))
     }
 
     /// Like ``repeating(every:startingAt:calling:_:)``, for a target that names what its tick reads:
     /// the scheduler prefetches that a few ticks ahead (see ``TickPrefetching``).
-    @inlinable @discardableResult
+    @discardableResult
     public func repeating<Target: TickPrefetching>(
         every interval: Duration,
         startingAt start: VirtualInstant? = nil,
         calling target: Target,
         _ action: @escaping (Target, Int) -> Void
     ) -> RepeatingEvent {
-        repeating(every: interval, startingAt: start, calling: target, prefetchingState: { address, level in
-            Unmanaged<Target>.fromOpaque(address)._withUnsafeGuaranteedRef { $0.prefetchTickState(level: level) }
-        }, action)
-    }
-
-    @inlinable
-    func repeating<Target: AnyObject>(
-        every interval: Duration,
-        startingAt start: VirtualInstant?,
-        calling target: Target,
-        prefetchingState: ((UnsafeRawPointer, Int) -> Void)?,
-        _ action: @escaping (Target, Int) -> Void
-    ) -> RepeatingEvent {
-        let unretained = Unmanaged.passUnretained(target)
-        return repeating(every: interval, startingAt: start, target: UnsafeRawPointer(unretained.toOpaque()), prefetchingState: prefetchingState) { tick in
-            unretained._withUnsafeGuaranteedRef { action($0, tick) }
-        }
+        armed(PrefetchingTargetRepeatingEvent(scheduler: self, first: first(of: interval, startingAt: start), interval: interval, target: target, action: action))
     }
 
     /// Notes that a repeating event was cancelled: its queued tick is dropped when it comes to the
@@ -381,9 +360,9 @@ public final class EventScheduler {
         let startCount = eventCount
         while true {
             _ = executor.drain()
-            guard let head = headInstant(), head <= deadline.nanoseconds else { break }
-            try checkLimits(at: head, startCount: startCount)
-            runHead()
+            guard let head = locateHead(), head.instant <= deadline.nanoseconds else { break }
+            try checkLimits(at: head.instant, startCount: startCount)
+            runEvent(inLane: head.lane)
         }
         if deadline > now { currentInstant = deadline }
     }
@@ -400,9 +379,9 @@ public final class EventScheduler {
         let startCount = eventCount
         while true {
             _ = executor.drain()
-            guard let head = headInstant() else { break }
-            try checkLimits(at: head, startCount: startCount)
-            runHead()
+            guard let head = locateHead() else { break }
+            try checkLimits(at: head.instant, startCount: startCount)
+            runEvent(inLane: head.lane)
         }
     }
 
@@ -429,7 +408,19 @@ public final class EventScheduler {
         var lane = earliestLane.lane
         if earliestLane.activity != activityOfQueue || lane == Int.min { lane = earliest()!.lane }
         earliestLane.lane = Int.min
+        runEvent(inLane: lane)
+    }
+
+    /// Removes the earliest event, which is in `lane` (-1: the heap), moves the clock to it and
+    /// runs it.
+    @inline(__always)
+    private func runEvent(inLane lane: Int) {
         if lane >= 0 { return runTick(removeFirstTick(of: lane), lane: lane) }
+        runHeapHead()
+    }
+
+    /// Removes the heap's first event, moves the clock to it and runs it.
+    private func runHeapHead() {
         let entry = queue.removeMin()
         currentInstant = VirtualInstant(nanoseconds: entry.instant)
         eventCount += 1
@@ -466,17 +457,34 @@ public final class EventScheduler {
     /// Events whose last reference was let go while a lane's tick ran (see ``letGo(_:)``).
     @exclusivity(unchecked) private var eventsLetGoInTicks: [RepeatingEvent] = []
 
-    /// The instant of the earliest event still queued (cancelled events at the head are dropped first).
+    /// The instant of the earliest event still queued (cancelled events at the head are dropped
+    /// first); ``runHead()`` runs it.
     func headInstant() -> Int64? {
-        while streak.lane >= 0, let head = lanes[streak.lane].first({ (instant: $0.instant, sequence: $0.sequence) }),
-              (head.instant, head.sequence) < (streak.boundInstant, streak.boundSequence) {
-            if headIsCancelledTick(of: streak.lane) {
-                letGo(lanes[streak.lane].removeFirst().event)
+        guard let head = locateHead() else { return nil }
+        earliestLane = (head.lane, activityOfQueue)
+        return head.instant
+    }
+
+    /// The instant of the earliest event still queued and where it is (`lane` -1: the heap; else an
+    /// index in `lanes`), cancelled events at the head dropped first. Inlined into the run loops
+    /// for a streak's tick: a comparison with the streak's bound and a look at the event's flag.
+    @inline(__always)
+    private func locateHead() -> (instant: Int64, lane: Int)? {
+        let lane = streak.lane
+        while lane >= 0, let head = lanes[lane].first({ $0 }), (head.instant, head.sequence) < (streak.boundInstant, streak.boundSequence) {
+            if head.event._withUnsafeGuaranteedRef({ $0.isCancelled }) {
+                letGo(lanes[lane].removeFirst().event)
                 continue
             }
-            earliestLane = (streak.lane, activityOfQueue)
-            return head.instant
+            return (head.instant, lane)
         }
+        return locateHeadOutsideStreak()
+    }
+
+    /// ``locateHead()`` past the end of a streak: the earliest of the heap and every lane, from
+    /// which a new streak starts.
+    @inline(never)
+    private func locateHeadOutsideStreak() -> (instant: Int64, lane: Int)? {
         while let head = earliest() {
             if headIsCancelledTick(of: head.lane) {
                 // A repeating event's tick is cancelled through its event (not the cancelled set).
@@ -494,9 +502,8 @@ public final class EventScheduler {
                 _ = removeFirst(of: head.lane)
                 continue
             }
-            earliestLane = (head.lane, activityOfQueue)
             startStreak(at: head.lane)
-            return head.instant
+            return (head.instant, head.lane)
         }
         startStreak(at: -1)
         return nil
@@ -508,15 +515,26 @@ public final class EventScheduler {
     /// The part of ``activity`` that concerns the queue: events scheduled and cancelled.
     private var activityOfQueue: UInt64 { nextSequence &+ cancellationCount }
 
+    /// Throws the ``SchedulerError`` of the first of ``limits`` (or a ``stop(because:)``) that the
+    /// event due at `instant` crosses, the `eventCount - startCount`th of its run.
+    ///
+    /// Inlined into the run loops: the usual event, within every bound with nothing asked to stop,
+    /// is one test and no call.
+    @inline(__always)
     func checkLimits(at instant: Int64, startCount: Int) throws(SchedulerError) {
-        // One test for the usual event: within every bound, and nothing asked to stop.
         let bounds = limitBounds
-        let eventsAtInstant = instant == lastCheckedInstant ? eventsAtLastCheckedInstant + 1 : 1
-        if instant <= bounds.latestInstant, eventCount - startCount < bounds.events, eventsAtInstant <= bounds.eventsAtOneInstant, stopReason == nil {
+        let eventsAtInstant = instant == lastCheckedInstant ? eventsAtLastCheckedInstant &+ 1 : 1
+        if instant <= bounds.latestInstant, eventCount &- startCount < bounds.events, eventsAtInstant <= bounds.eventsAtOneInstant, !isStopped {
             lastCheckedInstant = instant
             eventsAtLastCheckedInstant = eventsAtInstant
             return
         }
+        try checkLimitsCrossed(at: instant, startCount: startCount)
+    }
+
+    /// ``checkLimits(at:startCount:)`` for an event that crosses a bound, or after a stop.
+    @inline(never)
+    private func checkLimitsCrossed(at instant: Int64, startCount: Int) throws(SchedulerError) {
         if let maximum = limits.maximumVirtualTime, instant > maximum.nanoseconds {
             throw .virtualTimeLimitExceeded(limit: maximum, eventsRun: eventCount)
         }
@@ -553,6 +571,8 @@ public final class EventScheduler {
     @exclusivity(unchecked) private var eventsAtLastCheckedInstant = 0
     /// Why the run must stop, once something asked it to (``stop(because:)``).
     @exclusivity(unchecked) public private(set) var stopReason: String?
+    /// Whether ``stopReason`` is set (a flag: cheaper to test before every event than the string).
+    @exclusivity(unchecked) private var isStopped = false
     /// When it was asked to stop.
     @exclusivity(unchecked) private var stopInstant = VirtualInstant.zero
 
@@ -562,6 +582,7 @@ public final class EventScheduler {
     public func stop(because reason: String) {
         guard stopReason == nil else { return }
         stopReason = reason
+        isStopped = true
         stopInstant = now
     }
 }
