@@ -304,7 +304,10 @@ public final class SQLiteDatabase {
             killNextWrite = false
             // A journal in a file, and a one-page cache that makes SQLite write changed pages into
             // the database before the commit: the crash leaves a half-written file and a hot
-            // rollback journal beside it, as a real kill can.
+            // rollback journal beside it, as a real kill can. The cache starts empty (pages kept
+            // from earlier transactions freed), so which pages SQLite spills, and when, does not
+            // depend on what the connection read before.
+            db.releaseCachedPages()
             try? db.execute("PRAGMA journal_mode = TRUNCATE")
             try? db.execute("PRAGMA cache_size = 1")
             try? db.execute("BEGIN IMMEDIATE")
