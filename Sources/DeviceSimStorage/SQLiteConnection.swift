@@ -94,6 +94,16 @@ public final class SQLiteConnection {
         sqlite3_db_release_memory(handle)
     }
 
+    /// The bytes the connection's page cache takes now (SQLite's `SQLITE_DBSTATUS_CACHE_USED`: its
+    /// cached pages, and the pager's own memory).
+    var cachedPageBytes: Int {
+        guard let handle else { return 0 }
+        var current: Int32 = 0
+        var highest: Int32 = 0
+        sqlite3_db_status(handle, SQLITE_DBSTATUS_CACHE_USED, &current, &highest, 0)
+        return Int(current)
+    }
+
     /// Runs `sql`, one or more statements separated by semicolons and without parameters, each
     /// prepared, run and finalized in turn (none kept): for what a connection runs once, such as
     /// the pragmas that set it up when it opens.
@@ -126,6 +136,9 @@ public final class SQLiteConnection {
         if keepingStatement, let kept = statements[sql] {
             statement = kept
             isKept = true
+            // A kept statement holds the values of its last use (see the reset below) until they are
+            // bound again: those not bound now are NULL, as in a statement just prepared.
+            if values.count < sqlite3_bind_parameter_count(kept) { sqlite3_clear_bindings(kept) }
         } else {
             var prepared: OpaquePointer?
             code = sqlite3_prepare_v2(handle, sql, -1, &prepared, nil)
@@ -137,12 +150,8 @@ public final class SQLiteConnection {
             }
         }
         defer {
-            if isKept {
-                sqlite3_reset(statement)
-                sqlite3_clear_bindings(statement)
-            } else {
-                sqlite3_finalize(statement)
-            }
+            // A kept statement's bindings are left as they are: every use binds its values again.
+            if isKept { sqlite3_reset(statement) } else { sqlite3_finalize(statement) }
         }
         for (index, value) in values.enumerated() {
             let position = Int32(index + 1)
@@ -150,8 +159,7 @@ public final class SQLiteConnection {
             case .null: sqlite3_bind_null(statement, position)
             case .integer(let number): sqlite3_bind_int64(statement, position, number)
             case .real(let number): sqlite3_bind_double(statement, position, number)
-            // The length in bytes, not -1: text may hold NUL characters, which -1 would cut it at.
-            case .text(let text): sqlite3_bind_text(statement, position, text, Int32(clamping: text.utf8.count), Self.transient)
+            case .text(let text): Self.bind(text, to: statement, at: position)
             }
         }
         var rows: [[SQLiteValue]] = []
@@ -228,6 +236,21 @@ public final class SQLiteConnection {
                 throw SQLiteError(code: error.code, message: "the query makes a value of more than \(budget.maximumValueBytes) bytes, the most one value of a stored: expectation may have")
             }
             throw error
+        }
+    }
+
+    /// Binds `text` to the parameter at `position`: SQLite copies its UTF-8 bytes straight from the
+    /// string's storage (no C string is made of it first). The length in bytes is given, not -1:
+    /// text may hold NUL characters, which -1 would cut it at.
+    private static func bind(_ text: String, to statement: OpaquePointer, at position: Int32) {
+        var text = text
+        text.withUTF8 { bytes in
+            // Empty text may have no address, and a null pointer would bind NULL: "" binds empty text.
+            guard let base = bytes.baseAddress, !bytes.isEmpty else {
+                sqlite3_bind_text(statement, position, "", 0, transient)
+                return
+            }
+            sqlite3_bind_text(statement, position, UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self), Int32(clamping: bytes.count), transient)
         }
     }
 

@@ -4,8 +4,9 @@
 ///
 /// Closing a connection between transactions changes nothing in the file (every write is one committed
 /// transaction, and the rollback journal is in memory), so a run's files are the same whatever the
-/// capacity; what it bounds is memory (about 32 KB an idle connection, its cached pages freed) and the work SQLite's unix VFS
-/// does at every open (it walks its list of the process's open files).
+/// capacity; what it bounds is memory (about 49 KB an idle connection keeping a device's cached pages
+/// while the pool has room, about 32 KB once it is full and they are freed after each use) and the
+/// work SQLite's unix VFS does at every open (it walks its list of the process's open files).
 ///
 /// When the pool is full, a database of a memory folder whose schema its migrations made borrows the
 /// least recently used idle connection instead, when that one holds the same schema in the same
@@ -38,6 +39,9 @@ public final class SQLiteConnectionPool {
 
     /// How many connections are open now.
     public var openCount: Int { open.count }
+    /// Whether as many connections are open as the pool allows (a database opening one then borrows
+    /// or closes another's).
+    public var isFull: Bool { open.count >= capacity }
     /// How many times a database borrowed another's connection instead of opening its file
     /// (``connection(lentTo:)``).
     public private(set) var connectionsLent = 0
@@ -57,7 +61,7 @@ public final class SQLiteConnectionPool {
     /// ``opened(_:)`` closes the least recently used one as before). The set of open databases after
     /// either is the same.
     func connection(lentTo database: SQLiteDatabase) -> SQLiteConnection? {
-        guard open.count >= capacity else { return nil }
+        guard isFull else { return nil }
         var passedOver: [(database: SQLiteDatabase, lastUse: UInt64)] = []
         // Those passed over stay the least recently used, in their order.
         defer {

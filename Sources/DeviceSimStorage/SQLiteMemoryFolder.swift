@@ -61,8 +61,14 @@ public final class SQLiteMemoryFolder: @unchecked Sendable {
     public func contents(of name: String) -> [UInt8]? {
         let size = devicesim_memory_folder_size(folder, name)
         guard size >= 0 else { return nil }
-        var bytes = [UInt8](repeating: 0, count: Int(size))
-        let read = bytes.withUnsafeMutableBytes { devicesim_memory_folder_read(folder, name, $0.baseAddress, size) }
+        return bytes(of: name, at: 0, count: Int(size))
+    }
+
+    /// At most `count` bytes of the file `name` from `offset` on, read as SQLite reads a part of a page
+    /// (none from the end of the file on); nil when there is no file `name`.
+    func bytes(of name: String, at offset: Int, count: Int) -> [UInt8]? {
+        var bytes = [UInt8](repeating: 0, count: count)
+        let read = bytes.withUnsafeMutableBytes { devicesim_memory_folder_read(folder, name, $0.baseAddress, Int64(count), Int64(offset)) }
         guard read >= 0 else { return nil }
         return Array(bytes.prefix(Int(read)))
     }

@@ -42,6 +42,25 @@ import Testing
         #expect(try notes(in: database()) == [text])
     }
 
+    /// A kept statement run again binds what it is given this time: empty text as empty text (not
+    /// NULL), and NULL for a parameter not given, whatever the use before bound there.
+    @Test func aKeptStatementBindsOnlyWhatItIsGivenEachTime() throws {
+        // The database owns its connection (closed when it goes): it lives to the end of the test.
+        let db = database()
+        try withExtendedLifetime(db) {
+            let connection = try db.open()
+            try connection.execute("CREATE TABLE pairs (a TEXT, b TEXT)")
+            let insert = "INSERT INTO pairs (a, b) VALUES (?, ?)"
+            try connection.execute(insert, [.text("first"), .text("second ✓")])
+            try connection.execute(insert, [.text("")])
+            try connection.execute(insert, [.text("Kupić"), .text("")])
+            try connection.execute(insert)
+            #expect(try connection.query("SELECT a, b FROM pairs ORDER BY rowid") == [
+                [.text("first"), .text("second ✓")], [.text(""), .null], [.text("Kupić"), .text("")], [.null, .null],
+            ])
+        }
+    }
+
     @Test func aReadOnlyQueryThatNeverEndsOrGivesTooManyRowsIsStoppedWithAReason() throws {
         let db = database()
         try add("buy milk", to: db)

@@ -173,6 +173,14 @@ import Testing
                 model.replaceSubrange(offset..<offset + count, with: bytes)
             }
             #expect(memory.contents(of: "file") == model, "step \(step)")
+            // Parts of chunks (a few bytes of a page, as SQLite reads its change counter; across a
+            // chunk's edge; to the end and past it) read what the array holds there.
+            for _ in 0..<8 {
+                let start = next(model.count + 100)
+                let length = [1, 16, 100, 2_000, 4_096, 6_000][next(6)]
+                let expected = start < model.count ? Array(model[start..<min(model.count, start + length)]) : []
+                #expect(memory.bytes(of: "file", at: start, count: length) == expected, "step \(step), \(length) bytes at \(start)")
+            }
         }
     }
 
@@ -216,6 +224,47 @@ import Testing
         #expect(memory.fileNames.contains("damaged.sqlite.corrupt-1"))
         #expect(try damaged.schemaVersion() == Self.migrations.count)
         #expect(memory.migratedFilesCopied == 1)
+    }
+
+    /// A pooled connection keeps the pages it read for its database's next transaction while the pool
+    /// has room, and frees them after each use once the pool is full (its connection is lent to
+    /// another file next): the files, and what is read back, are the same either way.
+    @Test func aPooledConnectionKeepsItsPagesWhileThePoolHasRoom() throws {
+        let roomy = try SQLiteMemoryFolder()
+        let full = try SQLiteMemoryFolder()
+        let roomyPool = SQLiteConnectionPool(capacity: 3)
+        let fullPool = SQLiteConnectionPool(capacity: 2)
+        let withRoom = ["a.sqlite", "b.sqlite"].map { database($0, in: written, memory: roomy, pool: roomyPool) }
+        let inFullPool = ["a.sqlite", "b.sqlite"].map { database($0, in: written, memory: full, pool: fullPool) }
+        for round in 0..<30 {
+            for db in withRoom + inFullPool { try add("note \(round) of \(db.fileName)", to: db) }
+        }
+        #expect(!roomyPool.isFull)
+        #expect(fullPool.isFull)
+        // Page 1, the table's and the index's pages at least, against none.
+        let kept = try withRoom[0].open().cachedPageBytes
+        let freed = try inFullPool[0].open().cachedPageBytes
+        #expect(kept >= freed + 3 * 4096)
+        for name in ["a.sqlite", "b.sqlite"] { #expect(roomy.contents(of: name) == full.contents(of: name)) }
+        for (roomyOne, fullOne) in zip(withRoom, inFullPool) { #expect(try notes(in: roomyOne) == notes(in: fullOne)) }
+    }
+
+    /// Pages a connection kept are not read again while its file is as it left them, but a file
+    /// another connection wrote since is read afresh (SQLite compares the file's change counter with
+    /// the one it last saw).
+    @Test func keptPagesOfAFileAnotherConnectionWroteAreReadAfresh() throws {
+        let memory = try SQLiteMemoryFolder()
+        let pool = SQLiteConnectionPool(capacity: 4)
+        let first = database("shared.sqlite", in: written, memory: memory, pool: pool)
+        let second = database("shared.sqlite", in: written, memory: memory, pool: pool)
+        try add("one", to: first)
+        #expect(try notes(in: first) == ["one"])
+        #expect(try first.open().cachedPageBytes >= 3 * 4096)
+        for index in 0..<200 { try add("two \(index)", to: second) }
+        #expect(try notes(in: first) == ["one"] + (0..<200).map { "two \($0)" })
+        try add("three", to: first)
+        #expect(try notes(in: second).last == "three")
+        #expect(try first.integrityCheck() == "ok")
     }
 
     @Test func twoConnectionsToOneFileLockEachOtherOutAsOnDisk() throws {

@@ -22,9 +22,9 @@ const char *devicesim_memory_folder_vfs_name(const devicesim_memory_folder *fold
 
 /// The size of the file `name`, or -1 when there is none.
 int64_t devicesim_memory_folder_size(devicesim_memory_folder *folder, const char *name);
-/// Copies the first `capacity` bytes (at most) of `name` into `buffer`; returns how many were copied,
-/// or -1 when there is no such file.
-int64_t devicesim_memory_folder_read(devicesim_memory_folder *folder, const char *name, void *buffer, int64_t capacity);
+/// Copies at most `capacity` bytes of `name` from `offset` on into `buffer`; returns how many were
+/// copied (none from the end of the file on), or -1 when there is no such file.
+int64_t devicesim_memory_folder_read(devicesim_memory_folder *folder, const char *name, void *buffer, int64_t capacity, int64_t offset);
 /// Makes `name` hold exactly `count` bytes of `bytes` (created if it does not exist). 0, or -1 when
 /// memory fails.
 int devicesim_memory_folder_replace(devicesim_memory_folder *folder, const char *name, const void *bytes, int64_t count);
