@@ -81,7 +81,8 @@ public final class ScenarioSimulation {
     public let dataFolder: DataFolder
     /// The devices' database connections open at once: at most about a thousand, however many
     /// devices the scenario has (a device's database opens its file again when its app next uses
-    /// it). An idle one costs about 32 KB (its cached pages are freed after each use).
+    /// it). An idle one costs about 32 KB, plus the pages it cached while the pool had room (once
+    /// the pool is full, a connection's cached pages are freed after each use).
     public let connectionPool = SQLiteConnectionPool(capacity: 1_024)
     /// The devices' database files while the simulation runs: in memory, written into a kept
     /// ``dataFolder`` when the run ends (nil: SQLite refused the memory folder's VFS; the files are
