@@ -584,7 +584,8 @@ public enum TestSimulationError: Error, Hashable, Sendable, CustomStringConverti
             "the request \(request) went to the host '\(host)', which no FakeHTTPServer of the test answers for "
                 + "(it failed with URLError.cannotFindHost): \(hint)"
         case .handoffNeverArrived(let work):
-            "the simulation waited \(SimulationExecutor.handoffTimeout) of real time for work another thread announced, "
+            "the simulation waited \(SimulationExecutor.handoffTimeout) of real time (not counting time in which the thread pool "
+                + "had no thread free) for work another thread announced, "
                 + "and it never came: " + work.joined(separator: "; ")
         case .noSimulationInScope:
             "TestSimulation.current is set only in a test marked @Test(.simulation) (or in a suite marked so) and in an "
