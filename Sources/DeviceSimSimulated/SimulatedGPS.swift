@@ -61,10 +61,27 @@ public final class SimulatedGPS: LocationProvider, TickPrefetching {
         let noise: SeededRandomGenerator
     }
     @exclusivity(unchecked) private var pendingFix: PendingFix?
-    /// The motion's ``DeviceMotion/hasAltitude``, read once after each change of motion (kept here:
-    /// a tick nobody observes then reads nothing of the motion).
-    @exclusivity(unchecked) private var motionHasAltitude: Bool?
-    @exclusivity(unchecked) private var motionAltitudeIsKnown = false
+    /// Whether the motion's states have altitudes (``DeviceMotion/hasAltitude``), read once after each
+    /// change of motion (kept here: a tick nobody observes then reads nothing of the motion).
+    private enum MotionAltitudes {
+        /// Not read since the motion last changed.
+        case unknown
+        /// No state has one.
+        case none
+        /// Every state has one.
+        case all
+        /// It depends on the instant (a route that gains one at a waypoint): a tick looks the state up.
+        case varies
+
+        init(_ hasAltitude: Bool?) {
+            switch hasAltitude {
+            case false?: self = .none
+            case true?: self = .all
+            case nil: self = .varies
+            }
+        }
+    }
+    @exclusivity(unchecked) private var motionAltitudes = MotionAltitudes.unknown
 
     /// The receiver's settings.
     public let configuration: Configuration
@@ -100,7 +117,7 @@ public final class SimulatedGPS: LocationProvider, TickPrefetching {
     /// motion's altitudes.
     private func motionWillChange() {
         if let pending = pendingFix, pending.state == nil { pendingFix!.state = motion.state(at: pending.instant) }
-        motionAltitudeIsKnown = false
+        motionAltitudes = .unknown
     }
 
     public func observe(_ observer: @escaping (LocationUpdate) -> Void) -> ObservationToken {
@@ -158,7 +175,7 @@ public final class SimulatedGPS: LocationProvider, TickPrefetching {
     /// What a tick reads beyond the receiver itself: the motion, then its route (nothing while
     /// nobody observes fixes and the motion tells without a lookup whether states have altitudes).
     public func prefetchTickState(level: Int) {
-        if observerCount == 0, motionAltitudeIsKnown, motionHasAltitude != nil { return }
+        if observerCount == 0, motionAltitudes == .none || motionAltitudes == .all { return }
         if level == 0 { motion.prefetch() } else { motion.prefetchRoute() }
     }
 
@@ -171,15 +188,14 @@ public final class SimulatedGPS: LocationProvider, TickPrefetching {
             // only when it cannot tell whether the state has an altitude (one more draw if it has).
             var state: RouteTimeline.State?
             let hasAltitude: Bool
-            if !motionAltitudeIsKnown {
-                motionHasAltitude = motion.hasAltitude
-                motionAltitudeIsKnown = true
-            }
-            if let known = motionHasAltitude {
-                hasAltitude = known
-            } else {
-                state = motion.state(at: now)
-                hasAltitude = state!.altitude != nil
+            if motionAltitudes == .unknown { motionAltitudes = MotionAltitudes(motion.hasAltitude) }
+            switch motionAltitudes {
+            case .none: hasAltitude = false
+            case .all: hasAltitude = true
+            case .unknown, .varies:
+                let looked = motion.state(at: now)
+                state = looked
+                hasAltitude = looked.altitude != nil
             }
             pendingFix = PendingFix(instant: now, state: state, noise: random)
             if configuration.noise {

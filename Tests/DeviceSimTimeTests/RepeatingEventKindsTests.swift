@@ -24,17 +24,25 @@ private func mallocUsableSize(_ pointer: UnsafeMutableRawPointer?) -> Int
         var ticks: [Int] = []
     }
 
+    /// One event of each kind, every second: a closure (calling `tick`), one with an unretained target
+    /// (`plain`), one whose target names what its tick reads (`prefetching`); each target keeps its ticks.
+    func oneEventOfEachKind(
+        on scheduler: EventScheduler, tick: @escaping (Int) -> Void = { _ in }, plain: PlainCounter, prefetching: Counter
+    ) -> [RepeatingEvent] {
+        [
+            scheduler.repeating(every: .seconds(1)) { tick($0) },
+            scheduler.repeating(every: .seconds(1), calling: plain) { $0.ticks.append($1) },
+            scheduler.repeating(every: .seconds(1), calling: prefetching) { $0.ticks.append($1) },
+        ]
+    }
+
     @Test func everyKindPassesItsTickNumbersAndHoldsItsTargetUnretained() throws {
         let scheduler = EventScheduler()
         var closureTicks: [Int] = []
         var plain: PlainCounter? = PlainCounter()
         weak let weakPlain = plain
         let prefetching = Counter()
-        let events = [
-            scheduler.repeating(every: .seconds(1)) { closureTicks.append($0) },
-            scheduler.repeating(every: .seconds(1), calling: plain!) { $0.ticks.append($1) },
-            scheduler.repeating(every: .seconds(1), calling: prefetching) { $0.ticks.append($1) },
-        ]
+        let events = oneEventOfEachKind(on: scheduler, tick: { closureTicks.append($0) }, plain: plain!, prefetching: prefetching)
         try scheduler.run(for: .seconds(4))
         #expect(closureTicks == [0, 1, 2, 3])
         #expect(plain?.ticks == [0, 1, 2, 3])
@@ -53,11 +61,7 @@ private func mallocUsableSize(_ pointer: UnsafeMutableRawPointer?) -> Int
         let scheduler = EventScheduler()
         let plain = PlainCounter()
         let prefetching = Counter()
-        let events = [
-            scheduler.repeating(every: .seconds(1)) { _ in },
-            scheduler.repeating(every: .seconds(1), calling: plain) { _, _ in },
-            scheduler.repeating(every: .seconds(1), calling: prefetching) { _, _ in },
-        ]
+        let events = oneEventOfEachKind(on: scheduler, plain: plain, prefetching: prefetching)
         defer { for event in events { event.cancel() } }
         for event in events {
             let usable = mallocUsableSize(UnsafeMutableRawPointer(Unmanaged.passUnretained(event).toOpaque()))

@@ -151,9 +151,10 @@ public final class SimulatedBeaconRanging: BeaconRanging, TickPrefetching {
             period: configuration.cyclePeriod.wholeNanoseconds, window: configuration.smoothingWindow.wholeNanoseconds, trim: 0.1)
         // A quiet spell holds for the motion it was worked out from.
         motion.beforeChange { [weak self] in
-            self?.quietUntil = 0
-            self?.nextQuietCheck = 0
-            self?.nextCycleIsQuiet = false
+            guard let self else { return }
+            quietUntil = 0
+            nextQuietCheck = 0
+            nextCycleIsQuiet = false
         }
     }
 
@@ -318,7 +319,9 @@ public final class SimulatedBeaconRanging: BeaconRanging, TickPrefetching {
             quietUntil = overflow ? .max : until
         } else {
             // Close to a beacon's range: look up every cycle for a while before trying again.
-            nextQuietCheck = now.nanoseconds + 5 * configuration.cyclePeriod.wholeNanoseconds
+            let (wait, waitOverflows) = sampleModel.period.multipliedReportingOverflow(by: 5)
+            let (check, overflows) = now.nanoseconds.addingReportingOverflow(wait)
+            nextQuietCheck = waitOverflows || overflows ? .max : check
         }
     }
 
