@@ -50,10 +50,12 @@ struct CLI {
         init(arguments: [String], process: Process, out: Pipe, err: Pipe) {
             self.arguments = arguments
             self.process = process
+            // Threads of their own, not Dispatch's global queue: while tests side by side hold every thread of
+            // that pool, a reader would not start, and the process would block on a full pipe.
             group.enter()
-            DispatchQueue.global().async { self.outData = out.fileHandleForReading.readDataToEndOfFile(); self.group.leave() }
+            Thread.detachNewThread { self.outData = out.fileHandleForReading.readDataToEndOfFile(); self.group.leave() }
             group.enter()
-            DispatchQueue.global().async { self.errData = err.fileHandleForReading.readDataToEndOfFile(); self.group.leave() }
+            Thread.detachNewThread { self.errData = err.fileHandleForReading.readDataToEndOfFile(); self.group.leave() }
         }
 
         func finish(timeout: TimeInterval = 120) throws -> Output {
@@ -84,7 +86,7 @@ struct CLI {
         process.standardInput = input == nil ? FileHandle.nullDevice : inputPipe
         try process.run()
         if let input {
-            DispatchQueue.global().async {
+            Thread.detachNewThread {
                 var offset = 0
                 while offset < input.count {
                     let end = min(input.count, offset + inputPieceSize)

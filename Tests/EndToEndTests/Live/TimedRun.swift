@@ -23,13 +23,14 @@ final class TimedRun: @unchecked Sendable {
         process.standardError = err
         process.standardInput = FileHandle.nullDevice
         try process.run()
+        // Threads of their own, not Dispatch's global queue (see CLI.Running).
         group.enter()
-        DispatchQueue.global().async {
+        Thread.detachNewThread {
             self.standardOutput = out.fileHandleForReading.readDataToEndOfFile()
             self.group.leave()
         }
         group.enter()
-        DispatchQueue.global().async {
+        Thread.detachNewThread {
             var pending = Data()
             while true {
                 let chunk = err.fileHandleForReading.availableData
