@@ -81,7 +81,16 @@ package struct RealTimeWaitBudget {
     /// The real time counted so far: the time since the budget began, less what probes spent waiting for
     /// a thread beyond the grace (the one still waiting included). Sends a probe when one is due.
     package mutating func countedNanoseconds() -> UInt64 {
+        counted(at: now())
+    }
+
+    /// Whether the wait has lasted `limit` of counted time, or `ceiling` of real time.
+    package mutating func isSpent() -> Bool {
         let time = now()
+        return counted(at: time) > limit || time &- startedAt > ceiling
+    }
+
+    private mutating func counted(at time: UInt64) -> UInt64 {
         let elapsed = time &- startedAt
         guard elapsed >= firstProbeAfter else { return elapsed }
         var waiting: UInt64 = 0
@@ -90,19 +99,13 @@ package struct RealTimeWaitBudget {
             if ranAt == 0 {
                 waiting = excess(time &- probeSentAt)
             } else {
+                // Each probe's wait is taken off once; the next is sent when the interval is up.
                 starved += excess(ranAt &- probeSentAt)
-                if time &- probeSentAt >= probeInterval { send(at: time) }
+                self.probe = nil
             }
-        } else {
-            send(at: time)
         }
+        if probe == nil, time &- probeSentAt >= probeInterval { send(at: time) }
         return elapsed &- min(elapsed, starved &+ waiting)
-    }
-
-    /// Whether the wait has lasted `limit` of counted time, or `ceiling` of real time.
-    package mutating func isSpent() -> Bool {
-        let counted = countedNanoseconds()
-        return counted > limit || now() &- startedAt > ceiling
     }
 
     private func excess(_ wait: UInt64) -> UInt64 { wait > grace ? wait - grace : 0 }

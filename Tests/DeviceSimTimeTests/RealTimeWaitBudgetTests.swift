@@ -25,8 +25,12 @@ struct RealTimeWaitBudgetTests {
             for probe in held.withLock({ list in defer { list.removeAll() }; return list }) { probe() }
         }
 
-        func budget(limit: Duration = .seconds(10), ceiling: Duration = .seconds(300)) -> RealTimeWaitBudget {
-            RealTimeWaitBudget(limit: limit, ceiling: ceiling, now: { self.now() }, sendProbe: { self.send($0) })
+        func budget(
+            limit: Duration = .seconds(10), ceiling: Duration = .seconds(300), grace: Duration = .milliseconds(50),
+            probeInterval: Duration = .milliseconds(10)
+        ) -> RealTimeWaitBudget {
+            RealTimeWaitBudget(
+                limit: limit, ceiling: ceiling, grace: grace, probeInterval: probeInterval, now: { self.now() }, sendProbe: { self.send($0) })
         }
 
         /// Polls `budget` every `step` milliseconds up to `milliseconds` of fake time; the time it was
@@ -71,6 +75,21 @@ struct RealTimeWaitBudgetTests {
         // The probe held was sent at 2,010 ms (one every 10 ms) and ran at 32,000: its 29,990 ms less
         // the 50 ms grace are not counted, so 10 s are counted at 39,940 ms, seen at the next poll.
         #expect(pool.poll(&budget, until: 50_000) == 39_945)
+    }
+
+    /// A probe's wait is taken off once, however many polls pass before the next probe is sent (here a
+    /// probe every 100 ms, a grace of 5 ms, a poll every 5 ms).
+    @Test func aProbesWaitIsTakenOffOnce() {
+        let pool = FakePool()
+        var budget = pool.budget(grace: .milliseconds(5), probeInterval: .milliseconds(100))
+        #expect(pool.poll(&budget, until: 1_000) == nil)
+        pool.starved.withLock { $0 = true }
+        #expect(pool.poll(&budget, until: 1_150) == nil)
+        pool.free()
+        #expect(pool.poll(&budget, until: 1_300) == nil)
+        // The probe held was sent at 1,100 ms and ran at 1,150: 45 ms are not counted (not 45 ms at each of
+        // the nine polls before the next probe is due).
+        #expect(budget.countedNanoseconds() / 1_000_000 == 1_300 - 45)
     }
 
     /// A pool that never frees a thread still ends the wait at the ceiling.
