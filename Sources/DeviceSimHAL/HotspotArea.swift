@@ -52,9 +52,8 @@ public enum HotspotArea: Sendable, Hashable {
     public func distance(from point: GeoCoordinate) -> Double {
         switch self {
         case .circle(let center, let radius):
-            // One haversine: `contains` is this distance against the radius.
-            let distance = center.distance(to: point)
-            return distance <= radius ? 0 : max(0, distance - radius)
+            // One haversine (`contains` would be a second): inside, the difference is not positive.
+            return max(0, center.distance(to: point) - radius)
         case .polygon(let corners):
             if contains(point) { return 0 }
             let metresPerDegreeLatitude = GeoCoordinate.earthRadius * .pi / 180
