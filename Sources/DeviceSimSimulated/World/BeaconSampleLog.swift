@@ -54,6 +54,9 @@ struct BeaconSampleLog {
     /// An empty log.
     init() {}
 
+    /// Whether the log holds no run (read from the count kept beside the runs).
+    var isEmpty: Bool { runCount == 0 }
+
     /// Starts loading the buffer's header and the newest runs (see ``TickPrefetching``): a cycle
     /// continues the latest run of each beacon it samples, near the end.
     mutating func prefetch() {

@@ -48,9 +48,9 @@ public final class SimulatedBeaconRanging: BeaconRanging, TickPrefetching {
         var heardInCycle = 0
     }
 
-    // What every cycle reads and writes comes first, so that it lies in the object's first four
-    // cache lines, which the scheduler prefetches (240 bytes after the object's header, 232 used),
-    // instead of other heap blocks; what only a cycle with beacons in reach reads comes next (its
+    // What every cycle reads and writes comes first, so that it lies in the object's first 256
+    // bytes, which the scheduler prefetches (240 bytes after the object's header, 232 used; five
+    // lines when malloc's 16-byte alignment puts the object across one more), instead of other heap blocks; what only a cycle with beacons in reach reads comes next (its
     // prefetch loads those lines then). (The driver's state is touched by its own cycle only, one
     // thread at a time: no dynamic exclusivity checks on it.)
     private let scheduler: EventScheduler
@@ -334,11 +334,11 @@ public final class SimulatedBeaconRanging: BeaconRanging, TickPrefetching {
             updateBeaconsInReach(of: position)
             if inReachCount == 0, now.nanoseconds >= nextQuietCheck, looksForQuietSpells { quietCycles(from: position, at: now) }
         }
-        let model = sampleModel
         // The state is mutated in place (no exclusivity checks on it: see its declarations).
         heardCount = 0
         var anyEntered = false
         if inReachCount > 0 { tracked.withUnsafeMutableBufferPointer { slots in
+            let model = sampleModel
             for position in 0..<inReachCount {
                 let beacon = beaconInReach(position)
                 if model.sigma > 0, slots[beacon.slot].stream == nil {
@@ -359,15 +359,16 @@ public final class SimulatedBeaconRanging: BeaconRanging, TickPrefetching {
                     }
                 }
             }
-        } } else {
-            samples.releaseIfPast(now.nanoseconds, model: model)
+        } } else if !samples.isEmpty {
+            // (Checked here: a quiet cycle then reads no more of the model than its period.)
+            samples.releaseIfPast(now.nanoseconds, model: sampleModel)
         }
         if builtReport != nil { builtReport = nil }
         lastCycleInstant = now
         if anyEntered {
             for (fence, slot) in entered {
                 // The RSSI that let the device in: this cycle's heard samples (the window's, smoothed).
-                let rssi = samples.smoothedRSSI(slot: slot, at: now.nanoseconds, model: model).map { ($0 * 10).rounded() / 10 }
+                let rssi = samples.smoothedRSSI(slot: slot, at: now.nanoseconds, model: sampleModel).map { ($0 * 10).rounded() / 10 }
                 fenceEvents.send(BeaconFenceEvent(
                     fence: world.fenceNames[fence], entered: true, beacon: world.world.beacons[tracked[slot].index].id, rssi: rssi))
             }
