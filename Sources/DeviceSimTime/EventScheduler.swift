@@ -152,7 +152,7 @@ public final class EventScheduler {
 
     /// How much of a tick's target (from its start) is prefetched with its event: what a driver keeps
     /// in its first 256 bytes, its tick reads from the cache.
-    static let targetPrefetchBytes = 256
+    private static let targetPrefetchBytes = 256
 
     /// At most this many lanes (distinct intervals); ticks of other intervals go to the heap.
     private static let maximumLanes = 8

@@ -3,11 +3,11 @@
 ///
 /// The scheduler runs a lane of ticks in a known order. When it takes a tick to run, it prefetches
 /// the event and the target (its first 256 bytes: keep what every tick reads there) of the ninth
-/// tick after it in the lane; it asks the target of the fifth,
-/// cached by then, for level 0 (what the target's own stored properties point to), and the target
-/// of the third for level 1 (what those objects point to in turn, cached by then). A fleet whose
-/// state does not fit in the caches then seldom waits on memory. (Four ticks apart, not two: a tick
-/// of a device that stands still takes less time than a load from memory on a busy machine.)
+/// tick after it in the lane; it asks the target of the fifth, cached by then, for level 0 (what
+/// the target's own stored properties point to), and the target of the third for level 1 (what
+/// those objects point to in turn, cached by then). A fleet whose state does not fit in the caches
+/// then seldom waits on memory. (Four ticks apart, not two: a tick of a device that stands still
+/// takes less time than a load from memory on a busy machine.)
 ///
 /// ```swift
 /// final class Sampler: TickPrefetching {
