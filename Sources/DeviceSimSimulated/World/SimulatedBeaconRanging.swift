@@ -52,8 +52,8 @@ public final class SimulatedBeaconRanging: BeaconRanging, TickPrefetching {
     // bytes, which the scheduler prefetches (240 bytes after the object's header, 232 used; five
     // lines when malloc's 16-byte alignment puts them across one more), instead of other heap
     // blocks; what only a cycle with beacons in reach reads comes next (its prefetch loads those
-    // lines then). (The driver's state is touched by its own cycle only, one
-    // thread at a time: no dynamic exclusivity checks on it.)
+    // lines then). (The driver's state is touched by its own cycle only, one thread at a time: no
+    // dynamic exclusivity checks on it.)
     private let scheduler: EventScheduler
     private let motion: DeviceMotion
     /// Ranging cycles run.
