@@ -302,6 +302,81 @@ enum TestWorld {
         _ = subscription
     }
 
+    /// A fence is left at the first cycle ten seconds after the last sighting of any of its
+    /// beacons, however seldom the driver looks at the fences it is in: checked against a model
+    /// that updates every fence at every cycle, from the beacons each cycle heard, while a device
+    /// hops about the edge of several fences' reach (beacons heard some cycles and not others).
+    @Test(arguments: [UInt64(1), 2, 3])
+    func fencesAreLeftAtTheCycleAModelUpdatedEveryCycleLeavesThem(seed: UInt64) throws {
+        let center = TestWorld.center
+        let fences = ["a", "a", "b", "c", "c", "b"]
+        let beacons = fences.enumerated().map { minor, fence in
+            Beacon(id: .iBeacon(uuid: TestWorld.uuid, major: 7, minor: UInt16(minor)), position: center.offsetBy(east: Double(minor) * 12, north: Double(minor % 2) * 9), fence: fence)
+        }
+        let fenceOfBeacon = Dictionary(uniqueKeysWithValues: beacons.map { ($0.id, $0.fence!) })
+        let scheduler = EventScheduler()
+        let motion = DeviceMotion(at: center)
+        let ranging = SimulatedBeaconRanging(scheduler: scheduler, motion: motion, world: WorldIndex(World(hotspots: [], beacons: beacons)), random: SeededRandomGenerator(seed: seed))
+        struct FenceEvent: Equatable {
+            let instant: Int64
+            let entered: Bool
+            let fence: String
+        }
+        var events: [FenceEvent] = []
+        /// Each cycle's report, and a nil list where Bluetooth was switched off.
+        var reports: [(instant: Int64, heard: [BeaconIdentifier]?)] = []
+        let subscriptions = [
+            ranging.observeFences { events.append(FenceEvent(instant: scheduler.now.nanoseconds, entered: $0.entered, fence: $0.fence)) },
+            ranging.observeRanging { reports.append((scheduler.now.nanoseconds, $0.map(\.beacon))) },
+        ]
+        var random = SeededRandomGenerator(seed: seed).split("hops")
+        ranging.isEnabled = true
+        for hop in 0..<120 {
+            // Near the beacons, at the edge of their reach, or far from all of them for a while.
+            let far = hop % 17 == 16
+            motion.place(at: center.offsetBy(east: far ? 3_000 : random.nextUnit() * 160 - 40, north: random.nextUnit() * 120 - 60))
+            try scheduler.run(for: .seconds(Int64(1 + random.next() % (far ? 25 : 6))))
+            if hop == 60 {
+                // Bluetooth off for a moment leaves every fence.
+                ranging.isEnabled = false
+                reports.append((scheduler.now.nanoseconds, nil))
+                ranging.isEnabled = true
+            }
+        }
+        // The model: every cycle, each heard beacon's fence is entered or seen again, then each
+        // fence not seen for ten seconds is left (in the fences' order).
+        var modelEvents: [FenceEvent] = []
+        var lastSeen: [String: Int64] = [:]
+        let exitDelay: Int64 = 10_000_000_000
+        for report in reports {
+            guard let heard = report.heard else {
+                for fence in lastSeen.keys.sorted() { modelEvents.append(FenceEvent(instant: report.instant, entered: false, fence: fence)) }
+                lastSeen = [:]
+                continue
+            }
+            var entered: [String] = []
+            for beacon in heard {
+                let fence = fenceOfBeacon[beacon]!
+                if lastSeen[fence] == nil, !entered.contains(fence) { entered.append(fence) }
+                lastSeen[fence] = report.instant
+            }
+            modelEvents += entered.map { FenceEvent(instant: report.instant, entered: true, fence: $0) }
+            for fence in lastSeen.keys.sorted() where report.instant - lastSeen[fence]! >= exitDelay {
+                modelEvents.append(FenceEvent(instant: report.instant, entered: false, fence: fence))
+                lastSeen[fence] = nil
+            }
+        }
+        // Within a cycle the driver enters fences in the order of the beacons in reach: compare each
+        // instant's entries by fence name (the sort is stable, so the leaves keep their order).
+        func normalized(_ events: [FenceEvent]) -> [FenceEvent] {
+            events.sorted { ($0.instant, $0.entered ? 0 : 1, $0.entered ? $0.fence : "") < ($1.instant, $1.entered ? 0 : 1, $1.entered ? $1.fence : "") }
+        }
+        #expect(normalized(events) == normalized(modelEvents))
+        #expect(events.filter { !$0.entered }.count >= 6, "the walk leaves fences often enough to test their exits")
+        #expect(reports.filter { $0.heard?.isEmpty == false }.count >= 100)
+        _ = subscriptions
+    }
+
     @Test func aFenceIsEnteredOnSightingAndLeftTenSecondsAfterTheLastOne() throws {
         let (scheduler, ranging, motion) = make(at: TestWorld.center)
         var events: [(Double, BeaconFenceEvent)] = []

@@ -42,10 +42,13 @@ public final class SimulatedBeaconRanging: BeaconRanging, TickPrefetching {
     private struct TrackedBeacon {
         let index: Int
         let fence: Int?
+        /// Whether the device is in its fence (kept on each beacon of the fence, so that a cycle that
+        /// hears a beacon of a fence the device is in reads nothing of `fencesInside`).
+        var isInFence = false
         /// Its shadowing stream, made when it first comes into reach (nil before, and without shadowing).
         var stream: SeededRandomGenerator?
-        /// The number of the latest cycle that heard it.
-        var heardInCycle = 0
+        /// When (nanoseconds) a cycle last heard it (`Int64.min`: never).
+        var lastHeard = Int64.min
     }
 
     // What every cycle reads and writes comes first, so that it lies in the object's first 256
@@ -58,19 +61,24 @@ public final class SimulatedBeaconRanging: BeaconRanging, TickPrefetching {
     private let motion: DeviceMotion
     /// Ranging cycles run.
     @exclusivity(unchecked) public private(set) var cycleCount = 0
-    /// How many beacons the latest cycle heard (each marked in `tracked` with the cycle's number).
-    @exclusivity(unchecked) private var heardCount = 0
+    /// How many beacons the latest cycle heard (each marked in `tracked` with the cycle's instant;
+    /// at most ``maximumBeaconsInReach``). 32 bits, as `reportObservers`: the two share a word.
+    @exclusivity(unchecked) private var heardCount: Int32 = 0
     /// How many observe reports (kept here: checked every cycle).
-    @exclusivity(unchecked) private var reportObservers = 0
+    @exclusivity(unchecked) private var reportObservers: Int32 = 0
     /// How many beacons are in reach of `inReachPosition`: the first ``inlineInReach`` of them in
     /// `inReachInline`, the rest in `moreInReach`.
     @exclusivity(unchecked) private var inReachCount = 0
     /// How many fences the device is in (the count of `fencesInside`, kept here so that a cycle
     /// outside every fence does not read that list's buffer).
     @exclusivity(unchecked) private var fenceCount = 0
-    /// How many of `tracked`'s first entries a cycle's prefetch loads: none while no beacon is in
-    /// reach (a cycle then reads none), else up to four (an entry spans two cache lines).
-    @exclusivity(unchecked) private var trackedToPrefetch = 0
+    /// From when (nanoseconds) a fence may be left: the earliest `lastSeen` in `fencesInside` plus
+    /// the exit delay. A cycle before it reads nothing of `fencesInside` (see `leaveFencesNotSeen`).
+    @exclusivity(unchecked) private var nextFenceCheck = Int64.max
+    /// The slots in `tracked` of the first four beacons in reach, each plus one in sixteen bits (0:
+    /// none), the first in the lowest bits: the entries a cycle's prefetch loads (a device that
+    /// walked past other beacons tracks them too, and a cycle reads only those in reach).
+    @exclusivity(unchecked) private var inReachSlotsToPrefetch: UInt64 = 0
     /// Until when (nanoseconds) no beacon can be in reach, so that a cycle looks nothing up: set when a
     /// lookup finds none, from how far the nearest beacon's range is and how fast the motion goes at
     /// most (0: a cycle looks up; the motion's changes reset it). See `quietCycles(from:at:)`.
@@ -94,8 +102,9 @@ public final class SimulatedBeaconRanging: BeaconRanging, TickPrefetching {
     /// The beacons this device has had in reach, by slot.
     @exclusivity(unchecked) private var tracked: [TrackedBeacon] = []
     /// The fences the device is in (indices into ``WorldIndex/fenceNames``, ascending) and when a
-    /// beacon of each was last heard.
-    @exclusivity(unchecked) private var fencesInside: [(fence: Int, lastSeen: VirtualInstant)] = []
+    /// beacon of each was last heard, as far as the latest fence check knows (the beacons'
+    /// `lastHeard` tell since: see `leaveFencesNotSeen`).
+    @exclusivity(unchecked) private var fencesInside: [(fence: Int, lastSeen: Int64)] = []
     /// The latest report, once built (it is built when someone observes reports or reads it).
     @exclusivity(unchecked) private var builtReport: (cycle: Int, sightings: [BeaconSighting])?
 
@@ -175,6 +184,8 @@ public final class SimulatedBeaconRanging: BeaconRanging, TickPrefetching {
                 let left = fencesInside
                 fencesInside = []
                 fenceCount = 0
+                nextFenceCheck = .max
+                for slot in tracked.indices { tracked[slot].isInFence = false }
                 for (fence, _) in left { fenceEvents.send(BeaconFenceEvent(fence: world.fenceNames[fence], entered: false)) }
             }
             powerEvents.send(isEnabled)
@@ -224,12 +235,18 @@ public final class SimulatedBeaconRanging: BeaconRanging, TickPrefetching {
         } else if let slot = slotOfBeacon[index] {
             return slot
         }
-        tracked.append(TrackedBeacon(index: index, fence: world.beaconFences[index]))
+        let fence = world.beaconFences[index]
+        tracked.append(TrackedBeacon(index: index, fence: fence, isInFence: fence.map { isInside(fence: $0) } ?? false))
         if tracked.count > Self.trackedScanLimit {
             if slotOfBeacon.isEmpty { for (slot, beacon) in tracked.enumerated() { slotOfBeacon[beacon.index] = slot } }
             slotOfBeacon[index] = tracked.count - 1
         }
         return tracked.count - 1
+    }
+
+    /// Whether the device is in `fence`.
+    private func isInside(fence: Int) -> Bool {
+        fenceCount > 0 && fencesInside.contains { $0.fence == fence }
     }
 
     /// The most beacons in reach of one device at once: more (a wall of beacons at one spot, each
@@ -251,8 +268,16 @@ public final class SimulatedBeaconRanging: BeaconRanging, TickPrefetching {
             Prefetch.memory(at: UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque()) + 256, lines: 2)
         }
         if inReachCount > Self.inlineInReach { Prefetch.elements(of: moreInReach) }
-        if trackedToPrefetch > 0 { Prefetch.elements(of: &tracked, first: trackedToPrefetch) }
-        if fenceCount > 0 { Prefetch.elements(of: fencesInside) }
+        if inReachSlotsToPrefetch != 0 {
+            Prefetch.elements(of: &tracked, first: 0)
+            var slots = inReachSlotsToPrefetch
+            while slots != 0 {
+                Prefetch.element(Int(slots & 0xffff) - 1, of: &tracked)
+                slots >>= 16
+            }
+        }
+        // The fences are read only by a cycle that may leave one (`nextFenceCheck` is `.max` outside every fence).
+        if lastCycleInstant.nanoseconds &+ sampleModel.period >= nextFenceCheck { Prefetch.elements(of: fencesInside) }
         samples.prefetch()
     }
 
@@ -294,7 +319,12 @@ public final class SimulatedBeaconRanging: BeaconRanging, TickPrefetching {
                 meanRSSI: RadioModel.beaconRSSI(measuredPower: world.beaconMeasuredPowers[index], distance: distance, environment: environment)), at: position)
         }
         inReachCount = found
-        trackedToPrefetch = found == 0 ? 0 : min(tracked.count, 4)
+        var slotsToPrefetch: UInt64 = 0
+        for position in (0..<min(found, 4)).reversed() {
+            let slot = beaconInReach(position).slot
+            if slot < 0xffff { slotsToPrefetch = slotsToPrefetch << 16 | UInt64(slot + 1) }
+        }
+        inReachSlotsToPrefetch = slotsToPrefetch
     }
 
     /// The longest quiet spell worked out at once, seconds.
@@ -347,17 +377,15 @@ public final class SimulatedBeaconRanging: BeaconRanging, TickPrefetching {
                     slots[beacon.slot].stream = shadowingRoot.split(world.world.beacons[slots[beacon.slot].index].id.description)
                 }
                 guard samples.sampleCycle(slot: beacon.slot, stream: &slots[beacon.slot].stream, meanRSSI: beacon.meanRSSI, at: now.nanoseconds, model: model) else { continue }
-                slots[beacon.slot].heardInCycle = cycleCount
+                slots[beacon.slot].lastHeard = now.nanoseconds
                 heardCount += 1
-                if let fence = slots[beacon.slot].fence {
-                    if fenceCount > 0, let position = fencesInside.firstIndex(where: { $0.fence == fence }) {
-                        fencesInside[position].lastSeen = now
-                    } else {
-                        fencesInside.insert((fence, now), at: fencesInside.firstIndex { $0.fence > fence } ?? fencesInside.count)
-                        fenceCount += 1
-                        entered.append((fence, beacon.slot))
-                        anyEntered = true
-                    }
+                if !slots[beacon.slot].isInFence, let fence = slots[beacon.slot].fence {
+                    fencesInside.insert((fence, now.nanoseconds), at: fencesInside.firstIndex { $0.fence > fence } ?? fencesInside.count)
+                    fenceCount += 1
+                    for slot in slots.indices where slots[slot].fence == fence { slots[slot].isInFence = true }
+                    nextFenceCheck = min(nextFenceCheck, exitInstant(lastSeen: now.nanoseconds))
+                    entered.append((fence, beacon.slot))
+                    anyEntered = true
                 }
             }
         } } else if !samples.isEmpty {
@@ -375,29 +403,48 @@ public final class SimulatedBeaconRanging: BeaconRanging, TickPrefetching {
             }
             entered.removeAll(keepingCapacity: true)
         }
-        var position = 0
-        while position < fenceCount {
-            if now.nanoseconds &- fencesInside[position].lastSeen.nanoseconds >= fenceExitNanoseconds {
-                leaveFence(at: position)
-            } else {
-                position += 1
-            }
-        }
+        if now.nanoseconds >= nextFenceCheck { leaveFencesNotSeen(at: now.nanoseconds) }
         if reportObservers > 0 { sendReport() }
         nextCycleIsQuiet = inReachCount == 0 && now.nanoseconds &+ sampleModel.period < quietUntil
     }
 
-    /// Leaves the fence at `position` in `fencesInside` and tells the observers. Out of line: the
-    /// observers' list is then read (and checked for exclusive access) only when a fence is left,
-    /// not by every cycle of a device in a fence.
+    /// Leaves, in ascending order, each fence none of whose beacons was heard for the exit delay
+    /// before `now`, and tells the observers; works out when to check again. A cycle hears a
+    /// beacon of a fence the device is in without reading `fencesInside` (only the beacon's
+    /// `lastHeard`): this brings each fence's `lastSeen` up to date from its beacons first, so a
+    /// fence is left at the very cycle it would be if every cycle kept `lastSeen`. Out of line, and
+    /// called only from ``nextFenceCheck`` on (every exit delay while the device stays in a fence).
     @inline(never)
-    private func leaveFence(at position: Int) {
-        let (fence, _) = fencesInside.remove(at: position)
-        fenceCount -= 1
-        fenceEvents.send(BeaconFenceEvent(fence: world.fenceNames[fence], entered: false))
+    private func leaveFencesNotSeen(at now: Int64) {
+        for beacon in tracked where beacon.isInFence {
+            guard let fence = beacon.fence, let position = fencesInside.firstIndex(where: { $0.fence == fence }) else { continue }
+            fencesInside[position].lastSeen = max(fencesInside[position].lastSeen, beacon.lastHeard)
+        }
+        var earliestSeen = Int64.max
+        var position = 0
+        while position < fenceCount {
+            let (fence, lastSeen) = fencesInside[position]
+            if now &- lastSeen >= fenceExitNanoseconds {
+                fencesInside.remove(at: position)
+                fenceCount -= 1
+                for slot in tracked.indices where tracked[slot].fence == fence { tracked[slot].isInFence = false }
+                fenceEvents.send(BeaconFenceEvent(fence: world.fenceNames[fence], entered: false))
+            } else {
+                earliestSeen = min(earliestSeen, lastSeen)
+                position += 1
+            }
+        }
+        nextFenceCheck = fenceCount == 0 ? .max : exitInstant(lastSeen: earliestSeen)
     }
 
-    /// Gives the latest report to the tracer and the observers (out of line, as ``leaveFence(at:)``).
+    /// When a fence last seen at `lastSeen` is left unless it is seen again (`Int64.max` past the
+    /// end of time).
+    private func exitInstant(lastSeen: Int64) -> Int64 {
+        let (instant, overflow) = lastSeen.addingReportingOverflow(fenceExitNanoseconds)
+        return overflow ? .max : instant
+    }
+
+    /// Gives the latest report to the tracer and the observers (out of line, as ``leaveFencesNotSeen(at:)``).
     @inline(never)
     private func sendReport() {
         let report = lastReport
@@ -410,7 +457,7 @@ public final class SimulatedBeaconRanging: BeaconRanging, TickPrefetching {
     private func buildReport() -> [BeaconSighting] {
         let environment = world.world.radio
         var report: [(index: Int, sighting: BeaconSighting)] = []
-        for slot in tracked.indices where tracked[slot].heardInCycle == cycleCount {
+        for slot in tracked.indices where tracked[slot].lastHeard == lastCycleInstant.nanoseconds {
             let index = tracked[slot].index
             guard let smoothed = samples.smoothedRSSI(slot: slot, at: lastCycleInstant.nanoseconds, model: sampleModel) else { continue }
             let beacon = world.world.beacons[index]
