@@ -6,6 +6,8 @@ auto-ping and auto-locate and walking through three campus places, for a given v
     python3 Benchmarks/fleet/make-fleet.py --devices 1000 --friends all ...
     python3 Benchmarks/fleet/make-fleet.py --devices 20000 --idle --minutes 1   # no app, standing still
     python3 Benchmarks/fleet/make-fleet.py --devices 1000 --alone /tmp/alone    # each device in a file of its own
+    python3 Benchmarks/fleet/make-fleet.py --devices 1000 --no-bluetooth        # the same fleet, Bluetooth off
+    python3 Benchmarks/fleet/make-fleet.py --devices 1000 --standing            # the same fleet, nobody walks
 
 With --alone DIR, every device of the fleet (same place, route, app and seed) is written to a scenario
 file of its own in DIR, with no friends: what a device costs alone, against what it costs in a crowd.
@@ -25,6 +27,8 @@ parser.add_argument("--minutes", type=float)
 parser.add_argument("--idle", action="store_true", help="devices with no app, standing still")
 parser.add_argument("--seed", type=int, default=1)
 parser.add_argument("--alone", metavar="DIR", help="write each device to a scenario file of its own in DIR")
+parser.add_argument("--no-bluetooth", action="store_true", help="every device with Bluetooth off (what beacon ranging costs: the difference)")
+parser.add_argument("--standing", action="store_true", help="no device walks: each stays at its first place")
 args = parser.parse_args()
 minutes = args.minutes if args.minutes is not None else args.hours * 60
 rng = random.Random(args.seed)
@@ -45,8 +49,14 @@ for device in ids:
         blocks.append(f"  - {{ id: {device}, at: {start}, gps: {{ enabled: false }}, wifi: {{ enabled: false }}, bluetooth: {{ enabled: false }} }}")
         continue
     route = rng.sample([p for p in places if p != start], 3)
-    blocks.append(f"  - id: {device}\n    at: {start}\n    route: {{ start: {rng.randrange(0, 600)}s, waypoints: [{', '.join(route)}] }}\n"
-                  f"    app: {{ name: friend-locator, settings: {{ auto-ping: true, auto-locate: true, manual-pinning: false }} }}")
+    route_start = rng.randrange(0, 600)  # drawn also when standing, so the fleets differ only in what is asked
+    block = f"  - id: {device}\n    at: {start}\n"
+    if not args.standing:
+        block += f"    route: {{ start: {route_start}s, waypoints: [{', '.join(route)}] }}\n"
+    block += f"    app: {{ name: friend-locator, settings: {{ auto-ping: true, auto-locate: true, manual-pinning: false }} }}"
+    if args.no_bluetooth:
+        block += "\n    bluetooth: { enabled: false }"
+    blocks.append(block)
 if args.alone:
     os.makedirs(args.alone, exist_ok=True)
     for device, block in zip(ids, blocks):
