@@ -150,12 +150,15 @@ struct LiveTerminalTests {
         try process.run()
         defer { if process.isRunning { process.terminate() } }
 
-        // The scripted answer (3 s after the prompt shows at about 2 s) is in the trace before the kill.
+        // The scripted answer (3 s after the prompt shows at about 2 s) is in the trace before the
+        // kill, and the recording has more than 20 sentences (the recorder's own connection to gpsd
+        // may start receiving later than the device's on a loaded machine).
         let deadline = Date().addingTimeInterval(30)
         var text = ""
         while Date() < deadline {
             text = (try? String(contentsOf: trace, encoding: .utf8)) ?? ""
-            if text.contains("\"event\":\"ping.sent\"") { break }
+            let recorded = (try? Data(contentsOf: recording)) ?? Data()
+            if text.contains("\"event\":\"ping.sent\""), recorded.count(where: { $0 == UInt8(ascii: "\n") }) > 20 { break }
             Thread.sleep(forTimeInterval: 0.1)
         }
         #expect(text.contains("\"event\":\"prompt.answered\",\"prompt\":\"inform-group\",\"choice\":\"friends\""), "with no terminal the script answers")
