@@ -70,6 +70,37 @@ import Testing
         #expect(heardCount > 300 && (sigma == 0 || notHeardCount > 30))
     }
 
+    /// A beacon always in reach whose mean changes every cycle starts a run each cycle, and one that
+    /// stands still fills runs of a quarter window: the log stores about the window's runs (those
+    /// that have left it are passed over and dropped in bulk), not every run since it began, and the
+    /// smoothed RSSI still reads only the window.
+    @Test func storesTheWindowsRunsNotEveryRunSinceItBegan() {
+        let model = BeaconSampleModel(sigma: 4, sensitivity: -90, samplesPerCycle: 5, period: 1_000_000_000, window: 20_000_000_000, trim: 0.1)
+        var log = BeaconSampleLog()
+        var streams: [SeededRandomGenerator?] = (0..<2).map { SeededRandomGenerator(seed: 11).split("beacon \($0)") }
+        var references = streams
+        var filters = [RunningAverageRSSIFilter(), RunningAverageRSSIFilter()]
+        var mostStored = 0
+        for second in 0..<10_000 {
+            let now = VirtualInstant(offset: .seconds(second))
+            for slot in 0..<2 {
+                let mean = slot == 0 ? -80 - Double(second % 7) : -82  // beacon 0 moves, beacon 1 stands
+                for _ in 0..<5 {
+                    let rssi = mean + min(max(references[slot]!.nextGaussian(mean: 0, standardDeviation: 4), -8), 8)
+                    if rssi >= -90 { filters[slot].add(rssi, at: now) }
+                }
+                _ = log.sampleCycle(slot: slot, stream: &streams[slot], meanRSSI: mean, at: now.nanoseconds, model: model)
+                if second % 97 == 0, filters[slot].newestSampleTime == now {
+                    #expect(log.smoothedRSSI(slot: slot, at: now.nanoseconds, model: model) == filters[slot].average, "beacon \(slot) at \(second) s")
+                }
+            }
+            mostStored = max(mostStored, log.storedRunCount)
+        }
+        // In the window: 20 runs of beacon 0 and 4 or 5 of beacon 1; a quarter window more between
+        // trims; as many again passed over before they are dropped.
+        #expect(mostStored >= 25 && mostStored <= 2 * (25 + 6) + 8, "at most \(mostStored) runs stored")
+    }
+
     /// The draws behind a Gaussian, turned into its value, give `nextGaussian`'s value bit for bit.
     @Test func gaussianFromUnitsEqualsNextGaussian() {
         var direct = SeededRandomGenerator(seed: 7), split = SeededRandomGenerator(seed: 7)

@@ -41,28 +41,38 @@ struct BeaconSampleLog {
         func last(period: Int64) -> Int64 { first + Int64(count - 1) * period }
     }
 
-    /// The runs since the log was last cleared, in the order they began. Every quarter window, the
-    /// runs that have left the window are dropped.
+    /// The runs since the log was last cleared, in the order they began, from `firstRun` on: the
+    /// runs before it have left the window. Every quarter window, the leading runs that have left the
+    /// window are passed over by moving `firstRun` (no run is moved); the array drops them only once
+    /// they are many (see `trim(at:model:)`). A run after `firstRun` may have left the window before an
+    /// earlier, longer one: it stays until the runs before it have left too, and every reader skips it
+    /// as it skips any run outside the window.
     private var runs: [Run] = []
     /// The count of `runs`, kept beside it by every change of its count: ``prefetch()`` loads the
     /// newest runs (those a cycle continues), and reading the array's own count would wait for its
     /// buffer.
     private var runCount = 0
+    /// The first run that may still be in the window.
+    private var firstRun = 0
     /// When runs are next trimmed.
     private var nextTrim = Int64.min
 
     /// An empty log.
     init() {}
 
+    /// How many runs the log stores, the passed-over ones that have left the window included: what
+    /// its memory grows with.
+    var storedRunCount: Int { runCount }
+
     /// Whether the log holds no run (read from the count kept beside the runs).
-    var isEmpty: Bool { runCount == 0 }
+    var isEmpty: Bool { runCount == firstRun }
 
     /// Starts loading the buffer's header and the newest runs (see ``TickPrefetching``): a cycle
     /// continues the latest run of each beacon it samples, near the end.
     mutating func prefetch() {
-        guard runCount > 0 else { return }
+        guard runCount > firstRun else { return }
         Prefetch.elements(of: &runs, first: 0)
-        for index in max(runCount - 3, 0)..<runCount { Prefetch.element(index, of: &runs) }
+        for index in max(runCount - 3, firstRun)..<runCount { Prefetch.element(index, of: &runs) }
     }
 
     /// Draws one cycle's samples of the beacon at `slot` at `now` around `meanRSSI`, from `stream`
@@ -99,8 +109,8 @@ struct BeaconSampleLog {
     /// same mean, the run not full), or starts a run.
     private mutating func record(slot: Int, stream: SeededRandomGenerator?, meanRSSI: Double, at now: Int64, model: BeaconSampleModel) {
         var index = runCount - 1
-        while index >= 0, runs[index].slot != slot { index -= 1 }
-        if index >= 0, runs[index].count < model.cyclesPerRun, runs[index].meanRSSI == meanRSSI, runs[index].last(period: model.period) + model.period == now {
+        while index >= firstRun, runs[index].slot != slot { index -= 1 }
+        if index >= firstRun, runs[index].count < model.cyclesPerRun, runs[index].meanRSSI == meanRSSI, runs[index].last(period: model.period) + model.period == now {
             runs[index].count += 1
         } else {
             runs.append(Run(slot: slot, first: now, meanRSSI: meanRSSI, count: 1, stream: stream))
@@ -112,15 +122,17 @@ struct BeaconSampleLog {
     /// reach of its beacons): such runs are never read again, and a device that walked past beacons
     /// kept their runs' buffer for the rest of the run.
     mutating func releaseIfPast(_ now: Int64, model: BeaconSampleModel) {
-        guard runCount > 0, runs.allSatisfy({ now - $0.last(period: model.period) >= model.window }) else { return }
+        guard runCount > firstRun, runs[firstRun...].allSatisfy({ now - $0.last(period: model.period) >= model.window }) else { return }
         runs = []
         runCount = 0
+        firstRun = 0
     }
 
     /// Forgets every sample (Bluetooth switched off); the beacons' streams go on where they are.
     mutating func clear() {
         runs.removeAll(keepingCapacity: true)
         runCount = 0
+        firstRun = 0
     }
 
     /// The smoothed RSSI of the beacon at `slot` at the cycle of `now` (AltBeacon's trimmed running
@@ -131,7 +143,7 @@ struct BeaconSampleLog {
         // At most the window's cycles are heard from: room for all their samples at once (for any
         // sensible configuration).
         heard.reserveCapacity(min(Int(model.window / max(model.period, 1) + 1) * model.samplesPerCycle, 1_024))
-        for run in runs where run.slot == slot && now - run.last(period: model.period) < model.window {
+        for run in runs[firstRun...] where run.slot == slot && now - run.last(period: model.period) < model.window {
             var drawing = run.stream
             for cycle in 0..<run.count {
                 let inWindow = now - (run.first + Int64(cycle) * model.period) < model.window
@@ -153,11 +165,22 @@ struct BeaconSampleLog {
         return RunningAverageRSSIFilter.trimmedMean(of: &heard, trim: model.trim)
     }
 
-    /// Drops the runs that have left the window of `now`.
+    /// Passes over the leading runs that have left the window of `now`, and drops them from the
+    /// array once they are all of it, or at least half of it and at least 8: a trim reads only the
+    /// runs it passes over and the first one still in the window, and each run is moved at most
+    /// once, where dropping every run that left the window read and moved all of them every quarter
+    /// window.
     private mutating func trim(at now: Int64, model: BeaconSampleModel) {
-        guard runCount > 0 else { return }
-        runs.removeAll { now - $0.last(period: model.period) >= model.window }
-        runCount = runs.count
+        while firstRun < runCount, now - runs[firstRun].last(period: model.period) >= model.window { firstRun += 1 }
+        if firstRun == runCount {
+            runs.removeAll(keepingCapacity: true)
+            runCount = 0
+            firstRun = 0
+        } else if firstRun >= 8, firstRun * 2 >= runCount {
+            runs.removeFirst(firstRun)
+            runCount -= firstRun
+            firstRun = 0
+        }
     }
 }
 
