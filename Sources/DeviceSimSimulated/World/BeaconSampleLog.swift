@@ -42,11 +42,11 @@ struct BeaconSampleLog {
     }
 
     /// The runs since the log was last cleared, in the order they began, from `firstRun` on: the
-    /// runs before it have left the window. Every quarter window, the leading runs that have left the
-    /// window are passed over by moving `firstRun` (no run is moved); the array drops them only once
-    /// they are many (see `trim(at:model:)`). A run after `firstRun` may have left the window before an
-    /// earlier, longer one: it stays until the runs before it have left too, and every reader skips it
-    /// as it skips any run outside the window.
+    /// runs before it have left the window. Every quarter window, the leading runs that have left
+    /// the window are passed over by moving `firstRun` (no run is moved); the array drops them only
+    /// once they are many (see `trim(at:model:)`). A run after `firstRun` may have left the window
+    /// before an earlier, longer one: it stays until the runs before it have left too, and every
+    /// reader skips it as it skips any run outside the window.
     private var runs: [Run] = []
     /// The count of `runs`, kept beside it by every change of its count: ``prefetch()`` loads the
     /// newest runs (those a cycle continues), and reading the array's own count would wait for its
@@ -167,9 +167,9 @@ struct BeaconSampleLog {
 
     /// Passes over the leading runs that have left the window of `now`, and drops them from the
     /// array once they are all of it, or at least half of it and at least 8: a trim reads only the
-    /// runs it passes over and the first one still in the window, and each run is moved at most
-    /// once, where dropping every run that left the window read and moved all of them every quarter
-    /// window.
+    /// runs it passes over and the first one still in the window, and moves no more runs than it
+    /// drops, where dropping every run that left the window read and moved all of them every
+    /// quarter window.
     private mutating func trim(at now: Int64, model: BeaconSampleModel) {
         while firstRun < runCount, now - runs[firstRun].last(period: model.period) >= model.window { firstRun += 1 }
         if firstRun == runCount {
