@@ -101,6 +101,30 @@ import Testing
         #expect(mostStored >= 25 && mostStored <= 2 * (25 + 6) + 8, "at most \(mostStored) runs stored")
     }
 
+    /// A log whose beacons are all out of reach (its driver calls `releaseIfPast` every cycle then)
+    /// frees its runs at the first cycle at which the latest of them has left the window, not
+    /// before; a cycle that hears a beacon again in between moves that instant on.
+    @Test func releasesItsRunsOnceTheLatestHasLeftTheWindow() {
+        let model = BeaconSampleModel(sigma: 4, sensitivity: -90, samplesPerCycle: 5, period: 1_000_000_000, window: 20_000_000_000, trim: 0.1)
+        var log = BeaconSampleLog()
+        var streams: [SeededRandomGenerator?] = (0..<2).map { SeededRandomGenerator(seed: 3).split("beacon \($0)") }
+        let second: (Int) -> Int64 = { Int64($0) * 1_000_000_000 }
+        for now in 0..<45 {
+            _ = log.sampleCycle(slot: 0, stream: &streams[0], meanRSSI: -80 - Double(now % 3), at: second(now), model: model)
+            if now < 40 { _ = log.sampleCycle(slot: 1, stream: &streams[1], meanRSSI: -85, at: second(now), model: model) }
+        }
+        for now in 45..<50 {
+            log.releaseIfPast(second(now), model: model)
+            #expect(log.storedRunCount > 0, "at \(now) s")
+        }
+        _ = log.sampleCycle(slot: 0, stream: &streams[0], meanRSSI: -80, at: second(50), model: model)
+        for now in 51..<80 {
+            log.releaseIfPast(second(now), model: model)
+            // The latest cycle was at 50 s: its run leaves the 20 s window at 70 s.
+            #expect((log.storedRunCount == 0) == (now >= 70), "at \(now) s: \(log.storedRunCount) runs stored")
+        }
+    }
+
     /// The draws behind a Gaussian, turned into its value, give `nextGaussian`'s value bit for bit.
     @Test func gaussianFromUnitsEqualsNextGaussian() {
         var direct = SeededRandomGenerator(seed: 7), split = SeededRandomGenerator(seed: 7)

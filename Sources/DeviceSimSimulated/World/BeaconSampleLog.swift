@@ -56,6 +56,9 @@ struct BeaconSampleLog {
     private var firstRun = 0
     /// When runs are next trimmed.
     private var nextTrim = Int64.min
+    /// From when (nanoseconds) every run has left the window, as ``releaseIfPast(_:model:)`` worked
+    /// it out (`Int64.min`: not worked out since the runs last changed; `Int64.max`: never).
+    private var releasableFrom = Int64.min
 
     /// An empty log.
     init() {}
@@ -110,6 +113,7 @@ struct BeaconSampleLog {
     private mutating func record(slot: Int, stream: SeededRandomGenerator?, meanRSSI: Double, at now: Int64, model: BeaconSampleModel) {
         var index = runCount - 1
         while index >= firstRun, runs[index].slot != slot { index -= 1 }
+        releasableFrom = .min
         if index >= firstRun, runs[index].count < model.cyclesPerRun, runs[index].meanRSSI == meanRSSI, runs[index].last(period: model.period) + model.period == now {
             runs[index].count += 1
         } else {
@@ -120,12 +124,22 @@ struct BeaconSampleLog {
 
     /// Frees the log's memory once every run has left the window of `now` (the device is out of
     /// reach of its beacons): such runs are never read again, and a device that walked past beacons
-    /// kept their runs' buffer for the rest of the run.
+    /// kept their runs' buffer for the rest of the run. The first call after the runs last changed
+    /// works out from when that is (the latest run's last cycle plus the window); the calls after it
+    /// read no run (a device out of reach calls this every cycle until then).
     mutating func releaseIfPast(_ now: Int64, model: BeaconSampleModel) {
-        guard runCount > firstRun, runs[firstRun...].allSatisfy({ now - $0.last(period: model.period) >= model.window }) else { return }
+        guard runCount > firstRun else { return }
+        if releasableFrom == .min {
+            var latest = Int64.min
+            for run in runs[firstRun...] { latest = max(latest, run.last(period: model.period)) }
+            let (instant, overflow) = latest.addingReportingOverflow(model.window)
+            releasableFrom = overflow ? .max : instant
+        }
+        guard now >= releasableFrom, releasableFrom != .max else { return }
         runs = []
         runCount = 0
         firstRun = 0
+        releasableFrom = .min
     }
 
     /// Forgets every sample (Bluetooth switched off); the beacons' streams go on where they are.
@@ -133,6 +147,7 @@ struct BeaconSampleLog {
         runs.removeAll(keepingCapacity: true)
         runCount = 0
         firstRun = 0
+        releasableFrom = .min
     }
 
     /// The smoothed RSSI of the beacon at `slot` at the cycle of `now` (AltBeacon's trimmed running

@@ -52,7 +52,7 @@ public final class SimulatedBeaconRanging: BeaconRanging, TickPrefetching {
     }
 
     // What every cycle reads and writes comes first, so that it lies in the object's first 256
-    // bytes, which the scheduler prefetches (240 bytes after the object's header, 232 used; five
+    // bytes, which the scheduler prefetches (240 bytes after the object's header, all used; five
     // lines when malloc's 16-byte alignment puts them across one more), instead of other heap
     // blocks; what only a cycle with beacons in reach reads comes next (its prefetch loads those
     // lines then). (The driver's state is touched by its own cycle only, one thread at a time: no
