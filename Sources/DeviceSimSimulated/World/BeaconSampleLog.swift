@@ -132,8 +132,7 @@ struct BeaconSampleLog {
         if releasableFrom == .min {
             var latest = Int64.min
             for run in runs[firstRun...] { latest = max(latest, run.last(period: model.period)) }
-            let (instant, overflow) = latest.addingReportingOverflow(model.window)
-            releasableFrom = overflow ? .max : instant
+            releasableFrom = latest.addingOrNever(model.window)
         }
         guard now >= releasableFrom, releasableFrom != .max else { return }
         runs = []

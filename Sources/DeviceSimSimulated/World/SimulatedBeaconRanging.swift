@@ -346,13 +346,11 @@ public final class SimulatedBeaconRanging: BeaconRanging, TickPrefetching {
         let clearance = world.beaconClearance(from: position, horizon: horizon) - 1
         let seconds = min(clearance / (speed * 1.01), Self.longestQuietSpell)
         if seconds >= 3 {
-            let (until, overflow) = now.nanoseconds.addingReportingOverflow(Int64(seconds * 1e9))
-            quietUntil = overflow ? .max : until
+            quietUntil = now.nanoseconds.addingOrNever(Int64(seconds * 1e9))
         } else {
             // Close to a beacon's range: look up every cycle for a while before trying again.
             let (wait, waitOverflows) = sampleModel.period.multipliedReportingOverflow(by: 5)
-            let (check, overflows) = now.nanoseconds.addingReportingOverflow(wait)
-            nextQuietCheck = waitOverflows || overflows ? .max : check
+            nextQuietCheck = waitOverflows ? .max : now.nanoseconds.addingOrNever(wait)
         }
     }
 
@@ -440,8 +438,7 @@ public final class SimulatedBeaconRanging: BeaconRanging, TickPrefetching {
     /// When a fence last seen at `lastSeen` is left unless it is seen again (`Int64.max` past the
     /// end of time).
     private func exitInstant(lastSeen: Int64) -> Int64 {
-        let (instant, overflow) = lastSeen.addingReportingOverflow(fenceExitNanoseconds)
-        return overflow ? .max : instant
+        lastSeen.addingOrNever(fenceExitNanoseconds)
     }
 
     /// Gives the latest report to the tracer and the observers (out of line, as ``leaveFencesNotSeen(at:)``).
