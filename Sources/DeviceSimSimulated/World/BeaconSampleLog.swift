@@ -13,11 +13,12 @@ import Foundation
 /// the cycles of the smoothing window, each beacon's slot, instants, mean RSSI and the stream's
 /// state before the draws, and draws a beacon's window again, bit for bit, when a report asks.
 ///
-/// Consecutive cycles of a beacon at the same mean RSSI (a device standing still) are one run: a
-/// cycle then only counts itself in its run, instead of appending `samplesPerCycle` samples to a
-/// buffer; at 10,000 devices, what a cycle costs is the memory it touches. A run holds at most a
-/// quarter window of cycles (``BeaconSampleModel/cyclesPerRun``), so runs leave the window whole:
-/// no stream is ever drawn forward past cycles that left it.
+/// Consecutive cycles of a beacon are one run, which keeps the stream's state once and each cycle's
+/// mean RSSI (a walking device's changes every cycle): a cycle then adds its mean to its run,
+/// instead of appending `samplesPerCycle` samples, or a run with a stream state, to a buffer; at
+/// 10,000 devices, what a cycle costs is the memory it touches. A run holds at most a quarter
+/// window of cycles, and at most ``longestRun`` (``BeaconSampleModel/cyclesPerRun``), so runs leave
+/// the window whole: no stream is ever drawn forward past cycles that left it.
 ///
 /// ```swift
 /// var log = BeaconSampleLog()
@@ -26,20 +27,48 @@ import Foundation
 /// log.smoothedRSSI(slot: 0, at: now, model: model) // the trimmed mean of the window's heard samples
 /// ```
 struct BeaconSampleLog {
-    /// Consecutive cycles of one beacon at one mean RSSI (a device standing still ranges its beacons
-    /// from the same place cycle after cycle), at most ``BeaconSampleModel/cyclesPerRun`` of them:
-    /// the beacon's slot, the first cycle's instant, the mean, how many cycles, and the beacon's
-    /// stream state before the first cycle's draws (nil without shadowing). Cycle `i` of the run
-    /// was at `first + i * period`.
+    /// Consecutive cycles of one beacon, at most ``cyclesPerRun`` of them (a walking device's mean
+    /// RSSI changes every cycle: each cycle's mean is kept in the run, so that such a device adds
+    /// 8 bytes a cycle to its log, not a run): the first cycle's instant, the beacon's slot, how many
+    /// cycles, their means, and the beacon's stream state before the first cycle's draws (nil
+    /// without shadowing; the cycles after it drew on from there, nothing else draws from the
+    /// stream). Cycle `i` of the run was at `first + i * period`.
     private struct Run {
-        let slot: Int
         let first: Int64
-        let meanRSSI: Double
-        var count: Int
+        let slot: Int32
+        private(set) var count: Int32 = 1
+        /// The cycles' means, the first `count` used (``BeaconSampleLog/longestRun`` of them).
+        private var means: (Double, Double, Double, Double, Double)
         let stream: SeededRandomGenerator?
+
+        /// A run of one cycle at `first` of the beacon at `slot` at `meanRSSI`, drawn from `stream`.
+        init(slot: Int, first: Int64, meanRSSI: Double, stream: SeededRandomGenerator?) {
+            self.first = first
+            self.slot = Int32(truncatingIfNeeded: slot)
+            means = (meanRSSI, 0, 0, 0, 0)
+            self.stream = stream
+        }
+
+        /// The mean RSSI of cycle `cycle` (below `count`).
+        @inline(__always)
+        func meanRSSI(cycle: Int) -> Double {
+            withUnsafeBytes(of: means) { $0.load(fromByteOffset: cycle &* MemoryLayout<Double>.stride, as: Double.self) }
+        }
+
+        /// Adds the next cycle at `meanRSSI` (the run must not be full).
+        @inline(__always)
+        mutating func append(meanRSSI: Double) {
+            let cycle = Int(count)
+            withUnsafeMutableBytes(of: &means) { $0.storeBytes(of: meanRSSI, toByteOffset: cycle &* MemoryLayout<Double>.stride, as: Double.self) }
+            count &+= 1
+        }
 
         func last(period: Int64) -> Int64 { first + Int64(count - 1) * period }
     }
+
+    /// The most cycles a run holds: the means a run keeps in itself, a quarter window at the default
+    /// cycle and window (1 s, 20 s).
+    static let longestRun = 5
 
     /// The runs since the log was last cleared, in the order they began, from `firstRun` on: the
     /// runs before it have left the window. Every quarter window, the leading runs that have left
@@ -109,15 +138,15 @@ struct BeaconSampleLog {
     }
 
     /// Adds the cycle at `now` to the latest run of `slot` when it continues it (the next cycle, the
-    /// same mean, the run not full), or starts a run.
+    /// run not full), or starts a run.
     private mutating func record(slot: Int, stream: SeededRandomGenerator?, meanRSSI: Double, at now: Int64, model: BeaconSampleModel) {
         var index = runCount - 1
         while index >= firstRun, runs[index].slot != slot { index -= 1 }
         releasableFrom = .min
-        if index >= firstRun, runs[index].count < model.cyclesPerRun, runs[index].meanRSSI == meanRSSI, runs[index].last(period: model.period) + model.period == now {
-            runs[index].count += 1
+        if index >= firstRun, runs[index].count < model.cyclesPerRun, runs[index].last(period: model.period) + model.period == now {
+            runs[index].append(meanRSSI: meanRSSI)
         } else {
-            runs.append(Run(slot: slot, first: now, meanRSSI: meanRSSI, count: 1, stream: stream))
+            runs.append(Run(slot: slot, first: now, meanRSSI: meanRSSI, stream: stream))
             runCount += 1
         }
     }
@@ -159,10 +188,11 @@ struct BeaconSampleLog {
         heard.reserveCapacity(min(Int(model.window / max(model.period, 1) + 1) * model.samplesPerCycle, 1_024))
         for run in runs[firstRun...] where run.slot == slot && now - run.last(period: model.period) < model.window {
             var drawing = run.stream
-            for cycle in 0..<run.count {
+            for cycle in 0..<Int(run.count) {
                 let inWindow = now - (run.first + Int64(cycle) * model.period) < model.window
+                let meanRSSI = run.meanRSSI(cycle: cycle)
                 for _ in 0..<model.samplesPerCycle {
-                    var rssi = run.meanRSSI
+                    var rssi = meanRSSI
                     if drawing != nil {
                         // A cycle that left the window only moves the stream on.
                         guard inWindow else {
@@ -170,7 +200,7 @@ struct BeaconSampleLog {
                             continue
                         }
                         let (u1, u2) = drawing!.nextGaussianUnits()
-                        rssi = model.rssi(meanRSSI: run.meanRSSI, u1, u2)
+                        rssi = model.rssi(meanRSSI: meanRSSI, u1, u2)
                     }
                     if inWindow, rssi >= model.sensitivity { heard.append(rssi) }
                 }
@@ -213,8 +243,8 @@ struct BeaconSampleModel {
     /// The share of samples trimmed at each end of the window.
     let trim: Double
     /// The most cycles one run of a ``BeaconSampleLog`` holds: a quarter window's (at least one),
-    /// the time between two trims of the log.
-    let cyclesPerRun: Int
+    /// the time between two trims of the log, and at most ``BeaconSampleLog/longestRun``.
+    let cyclesPerRun: Int32
 
     /// A model of `samplesPerCycle` samples a cycle of `period` nanoseconds, shadowed by `sigma`,
     /// heard from `sensitivity`, smoothed over `window` nanoseconds with `trim` cut at each end.
@@ -225,7 +255,7 @@ struct BeaconSampleModel {
         self.period = period
         self.window = window
         self.trim = trim
-        cyclesPerRun = max(1, Int(window / 4 / max(period, 1)))
+        cyclesPerRun = Int32(max(1, min(window / 4 / max(period, 1), Int64(BeaconSampleLog.longestRun))))
     }
 
     /// Moves `stream` past the two draws of one Gaussian sample, as
