@@ -27,12 +27,12 @@ import Foundation
 /// log.smoothedRSSI(slot: 0, at: now, model: model) // the trimmed mean of the window's heard samples
 /// ```
 struct BeaconSampleLog {
-    /// Consecutive cycles of one beacon, at most ``cyclesPerRun`` of them (a walking device's mean
-    /// RSSI changes every cycle: each cycle's mean is kept in the run, so that such a device adds
-    /// 8 bytes a cycle to its log, not a run): the first cycle's instant, the beacon's slot, how many
-    /// cycles, their means, and the beacon's stream state before the first cycle's draws (nil
-    /// without shadowing; the cycles after it drew on from there, nothing else draws from the
-    /// stream). Cycle `i` of the run was at `first + i * period`.
+    /// Consecutive cycles of one beacon, at most ``BeaconSampleModel/cyclesPerRun`` (a walking
+    /// device's mean RSSI changes every cycle: each cycle's mean is kept in the run, so that such a
+    /// device adds 8 bytes a cycle to its log, not a run): the first cycle's instant, the beacon's
+    /// slot, how many cycles, their means, and the beacon's stream state before the first cycle's
+    /// draws (nil without shadowing; the cycles after it drew on from there, nothing else draws from
+    /// the stream). Cycle `i` of the run was at `first + i * period`.
     private struct Run {
         let first: Int64
         let slot: Int32
