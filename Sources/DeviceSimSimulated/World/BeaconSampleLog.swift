@@ -37,14 +37,16 @@ struct BeaconSampleLog {
         let first: Int64
         let slot: Int32
         private(set) var count: Int32 = 1
-        /// The cycles' means, the first `count` used (``BeaconSampleLog/longestRun`` of them).
-        private var means: (Double, Double, Double, Double, Double)
+        /// Room for ``BeaconSampleLog/longestRun`` cycles' means.
+        typealias Means = (Double, Double, Double, Double, Double)
+        /// The cycles' means, the first `count` used.
+        private var means: Means
         let stream: SeededRandomGenerator?
 
         /// A run of one cycle at `first` of the beacon at `slot` at `meanRSSI`, drawn from `stream`.
         init(slot: Int, first: Int64, meanRSSI: Double, stream: SeededRandomGenerator?) {
             self.first = first
-            self.slot = Int32(truncatingIfNeeded: slot)
+            self.slot = Int32(slot)
             means = (meanRSSI, 0, 0, 0, 0)
             self.stream = stream
         }
@@ -66,9 +68,9 @@ struct BeaconSampleLog {
         func last(period: Int64) -> Int64 { first + Int64(count - 1) * period }
     }
 
-    /// The most cycles a run holds: the means a run keeps in itself, a quarter window at the default
-    /// cycle and window (1 s, 20 s).
-    static let longestRun = 5
+    /// The most cycles a run holds: the means a run keeps in itself (five: a quarter window at the
+    /// default cycle and window, 1 s and 20 s).
+    static let longestRun = MemoryLayout<Run.Means>.size / MemoryLayout<Double>.stride
 
     /// The runs since the log was last cleared, in the order they began, from `firstRun` on: the
     /// runs before it have left the window. Every quarter window, the leading runs that have left
