@@ -23,16 +23,23 @@ extension EventScheduler {
         let origin = SimulationTaskOrigin(fileID: fileID, line: line)
         let registry = liveTasks
         let key = registry.start(origin)
-        return Task(executorPreference: executor) {
-            defer { registry.finish(key) }
-            let cancellation = SpawnedTaskCancellation()
-            return try await withTaskCancellationHandler {
-                defer { cancellation.end() }
-                return try await SimulationTaskOrigin.$current.withValue(origin) {
-                    try await SpawnedTaskCancellation.$current.withValue(cancellation) { try await operation() }
+        let cancellation = SpawnedTaskCancellation()
+        // `operation` was sent here and goes on into the task alone; the closures between only carry it.
+        nonisolated(unsafe) let operation = operation
+        // The task-local values are bound around the task's creation, which copies them into the task,
+        // rather than inside it: an async `withValue` adds two frames to every spawned task's stack.
+        return SimulationTaskOrigin.$current.withValue(origin) {
+            SpawnedTaskCancellation.$current.withValue(cancellation) {
+                Task(executorPreference: executor) {
+                    defer { registry.finish(key) }
+                    cancellation.begin()
+                    return try await withTaskCancellationHandler {
+                        defer { cancellation.end() }
+                        return try await operation()
+                    } onCancel: {
+                        cancellation.cancel()
+                    }
                 }
-            } onCancel: {
-                cancellation.cancel()
             }
         }
     }
@@ -48,16 +55,23 @@ extension EventScheduler {
         let origin = SimulationTaskOrigin(fileID: fileID, line: line)
         let registry = liveTasks
         let key = registry.start(origin)
-        return Task(executorPreference: executor) {
-            defer { registry.finish(key) }
-            let cancellation = SpawnedTaskCancellation()
-            return await withTaskCancellationHandler {
-                defer { cancellation.end() }
-                return await SimulationTaskOrigin.$current.withValue(origin) {
-                    await SpawnedTaskCancellation.$current.withValue(cancellation) { await operation() }
+        let cancellation = SpawnedTaskCancellation()
+        // `operation` was sent here and goes on into the task alone; the closures between only carry it.
+        nonisolated(unsafe) let operation = operation
+        // The task-local values are bound around the task's creation, which copies them into the task,
+        // rather than inside it: an async `withValue` adds two frames to every spawned task's stack.
+        return SimulationTaskOrigin.$current.withValue(origin) {
+            SpawnedTaskCancellation.$current.withValue(cancellation) {
+                Task(executorPreference: executor) {
+                    defer { registry.finish(key) }
+                    cancellation.begin()
+                    return await withTaskCancellationHandler {
+                        defer { cancellation.end() }
+                        return await operation()
+                    } onCancel: {
+                        cancellation.cancel()
+                    }
                 }
-            } onCancel: {
-                cancellation.cancel()
             }
         }
     }

@@ -7,10 +7,13 @@ import Synchronization
 /// it started) adds its own record as before.
 ///
 /// ```swift
-/// let cancellation = SpawnedTaskCancellation()          // inside the spawned task
-/// try await withTaskCancellationHandler {
-///     try await SpawnedTaskCancellation.$current.withValue(cancellation) { try await operation() }
-/// } onCancel: { cancellation.cancel() }
+/// let cancellation = SpawnedTaskCancellation()
+/// SpawnedTaskCancellation.$current.withValue(cancellation) {   // copied into the task
+///     Task {
+///         cancellation.begin()
+///         try await withTaskCancellationHandler { try await operation() } onCancel: { cancellation.cancel() }
+///     }
+/// }
 /// ```
 final class SpawnedTaskCancellation: @unchecked Sendable {
     private struct State {
@@ -21,12 +24,20 @@ final class SpawnedTaskCancellation: @unchecked Sendable {
     }
 
     private let state = Mutex(State())
-    /// The address of the task it was made in, which its handler belongs to.
-    private let task: UnsafeCurrentTask?
+    /// The address of the task whose handler it is (0 until ``begin()``).
+    private let taskAddress = Atomic<UInt>(0)
 
-    /// The handler of the task it is made in (call it in the spawned task).
-    init() {
-        task = withUnsafeCurrentTask { $0 }
+    /// A handler for a task about to be spawned, which calls ``begin()`` first thing.
+    init() {}
+
+    /// Makes this the handler of the calling task (call it first thing in the spawned task).
+    func begin() {
+        taskAddress.store(Self.currentTaskAddress, ordering: .releasing)
+    }
+
+    /// The address of the calling task, 0 outside a task.
+    private static var currentTaskAddress: UInt {
+        withUnsafeCurrentTask { $0.map { unsafeBitCast($0, to: UInt.self) } } ?? 0
     }
 
     /// The spawned task's handler, bound by `spawn` for the task's operation (task-local values are
@@ -35,7 +46,9 @@ final class SpawnedTaskCancellation: @unchecked Sendable {
 
     /// The handler of the calling task when it is a spawned task itself (not a task it started).
     static var ofCurrentTask: SpawnedTaskCancellation? {
-        guard let cancellation = current, let task = cancellation.task, withUnsafeCurrentTask(body: { $0 == task }) else { return nil }
+        guard let cancellation = current else { return nil }
+        let task = cancellation.taskAddress.load(ordering: .acquiring)
+        guard task != 0, task == currentTaskAddress else { return nil }
         return cancellation
     }
 
