@@ -40,8 +40,9 @@ final class SpawnedTaskCancellation: @unchecked Sendable {
         withUnsafeCurrentTask { $0.map { unsafeBitCast($0, to: UInt.self) } } ?? 0
     }
 
-    /// The spawned task's handler, bound by `spawn` for the task's operation (task-local values are
-    /// inherited: ``ofCurrentTask`` tells whether the caller is that task itself).
+    /// The spawned task's handler, bound by `spawn` while it makes the task, which copies it (so do the
+    /// task's child tasks and the tasks it starts: ``ofCurrentTask`` tells whether the caller is that
+    /// task itself).
     @TaskLocal static var current: SpawnedTaskCancellation?
 
     /// The handler of the calling task when it is a spawned task itself (not a task it started).
