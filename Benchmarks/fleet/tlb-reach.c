@@ -4,12 +4,13 @@
 //     cc -O2 -o /tmp/tlb-reach Benchmarks/fleet/tlb-reach.c && /tmp/tlb-reach
 //
 // A chain of dependent loads visits N pages of 4 KB in random order, 16 cache lines in each (so
-// the data, 1 MB per 1,024 pages, stays in the last-level cache). The
-// pages lie either side by side (N/512 pages of 2 MB: "packed") or one per 2 MB page ("spread"),
-// on transparent huge pages (madvise). If the host maps the guest's 2 MB pages whole, packed pages
-// cost no more past the TLB's 2,048 entries (a few 2 MB entries cover them); if it maps them with
-// 4 KB pages, packed pages jump at 2,048 as spread ones do, and the jump is what a TLB miss costs.
-// Spread pages take 2 MB of memory each, so they stop at 4,096 pages (8 GB).
+// the data, 1 MB per 1,024 pages, stays in the last-level cache). The pages lie either side by
+// side (N/512 pages of 2 MB: "packed") or one per 2 MB page ("spread"), on transparent huge pages
+// (madvise). If the host maps the guest's 2 MB pages whole, packed pages cost no more past the
+// TLB's 2,048 entries (a few 2 MB entries cover them); if it maps them with 4 KB pages, packed
+// pages jump somewhere past 2,048 as spread ones do (by 4,096 at the latest: the processor may
+// combine neighbouring 4 KB entries), and the jump is what a TLB miss costs. Spread pages take
+// 2 MB of memory each, so they stop at 4,096 pages (8 GB).
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
