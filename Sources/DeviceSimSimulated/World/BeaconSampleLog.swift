@@ -117,6 +117,14 @@ struct BeaconSampleLog {
             nextTrim = now + model.window / 4
         }
         record(slot: slot, stream: stream, meanRSSI: meanRSSI, at: now, model: model)
+        return Self.drawCycle(stream: &stream, meanRSSI: meanRSSI, model: model)
+    }
+
+    /// Draws one cycle's samples around `meanRSSI` from `stream`, as ``sampleCycle(slot:stream:meanRSSI:at:model:)``
+    /// does, without recording the cycle: returns whether any of them is heard. A ranging driver
+    /// draws a standing device's next cycles ahead with it, on a copy of each beacon's stream.
+    @inline(__always)
+    static func drawCycle(stream: inout SeededRandomGenerator?, meanRSSI: Double, model: BeaconSampleModel) -> Bool {
         guard var drawing = stream else { return model.samplesPerCycle > 0 && meanRSSI >= model.sensitivity }
         var isHeard = false
         if abs(meanRSSI - model.sensitivity) > 2 * model.sigma {

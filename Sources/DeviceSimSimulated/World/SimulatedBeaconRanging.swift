@@ -97,6 +97,16 @@ public final class SimulatedBeaconRanging: BeaconRanging, TickPrefetching {
     @exclusivity(unchecked) private var nextCycleIsQuiet = false
     /// Whether cycles skip their lookups in quiet spells (tests compare a driver without them).
     @exclusivity(unchecked) var looksForQuietSpells = true
+    /// How many of the next cycles were drawn ahead and change no fence (see `drawStandingCycles`):
+    /// each of them, while the device stands still and no one observes reports, only counts itself
+    /// as pending, reading nothing beyond the driver's first lines.
+    @exclusivity(unchecked) private var standingCyclesLeft: UInt8 = 0
+    /// The cycles run that way and not yet sampled into the log (see `settleStandingCycles`): the
+    /// latest of them at `lastCycleInstant`, each one period after the one before.
+    @exclusivity(unchecked) private var pendingStandingCycles: UInt8 = 0
+    /// Whether a device standing still in reach of beacons has its cycles drawn ahead (tests compare
+    /// a driver without it).
+    @exclusivity(unchecked) var drawsStandingCyclesAhead = true
     /// The samples of the beacons in reach over the smoothing window.
     @exclusivity(unchecked) private var samples = BeaconSampleLog()
     /// The beacons this device has had in reach, by slot.
@@ -160,11 +170,14 @@ public final class SimulatedBeaconRanging: BeaconRanging, TickPrefetching {
             sigma: environment.beaconFading, sensitivity: environment.beaconSensitivity, samplesPerCycle: configuration.samplesPerCycle,
             period: configuration.cyclePeriod.wholeNanoseconds, window: configuration.smoothingWindow.wholeNanoseconds, trim: 0.1)
         // A quiet spell holds for the motion it was worked out from.
+        // So do cycles drawn ahead for a device standing still (those that ran stay pending: they
+        // are sampled at the next cycle, from the beacons in reach before the change).
         motion.beforeChange { [weak self] in
             guard let self else { return }
             quietUntil = 0
             nextQuietCheck = 0
             nextCycleIsQuiet = false
+            standingCyclesLeft = 0
         }
     }
 
@@ -174,6 +187,8 @@ public final class SimulatedBeaconRanging: BeaconRanging, TickPrefetching {
             guard isEnabled != oldValue else { return }
             timer?.cancel()
             timer = nil
+            settleStandingCycles()
+            standingCyclesLeft = 0
             if isEnabled {
                 // Unretained: the driver cancels the timer when it goes (deinit).
                 timer = scheduler.repeating(every: configuration.cyclePeriod, calling: self) { driver, _ in driver.cycle() }
@@ -198,7 +213,9 @@ public final class SimulatedBeaconRanging: BeaconRanging, TickPrefetching {
     /// The latest ranging report: the beacons heard in the latest cycle, nearest first (empty while
     /// Bluetooth is off).
     public var lastReport: [BeaconSighting] {
-        guard isEnabled, heardCount > 0 else { return [] }
+        guard isEnabled else { return [] }
+        settleStandingCycles()
+        guard heardCount > 0 else { return [] }
         if let builtReport, builtReport.cycle == cycleCount { return builtReport.sightings }
         let sightings = buildReport()
         builtReport = (cycleCount, sightings)
@@ -259,6 +276,8 @@ public final class SimulatedBeaconRanging: BeaconRanging, TickPrefetching {
     /// What a cycle reads beyond the driver itself: the motion, the beacons in reach and tracked,
     /// the fences and the sample log; then the motion's route.
     public func prefetchTickState(level: Int) {
+        // A cycle drawn ahead reads the driver's first lines only (see `cycle()`).
+        if standingCyclesLeft > 0, reportObservers == 0 { return }
         // In a quiet spell a cycle reads neither the motion nor the beacons.
         guard level == 0 else { return nextCycleIsQuiet ? () : motion.prefetchRoute() }
         if !nextCycleIsQuiet {
@@ -357,11 +376,26 @@ public final class SimulatedBeaconRanging: BeaconRanging, TickPrefetching {
     private func cycle() {
         cycleCount += 1
         let now = scheduler.now
+        if standingCyclesLeft > 0, reportObservers == 0, now.nanoseconds == lastCycleInstant.nanoseconds &+ sampleModel.period {
+            // Drawn ahead: the device stands where it stood, hears what the draws said and enters
+            // or leaves no fence (a fence check that falls due now finds every fence seen at this
+            // cycle, and checking later leaves each fence at the cycle it would have left it).
+            // What the cycle draws and hears is sampled into the log when something reads it.
+            standingCyclesLeft &-= 1
+            pendingStandingCycles &+= 1
+            if builtReport != nil { builtReport = nil }
+            lastCycleInstant = now
+            return
+        }
+        settleStandingCycles()
+        standingCyclesLeft = 0
+        var standsStill = false
         if inReachCount > 0 || now.nanoseconds >= quietUntil {
-            let position = motion.state(at: now).coordinate
+            let state = motion.state(at: now)
+            standsStill = state.finished
             lookupCount += 1
-            updateBeaconsInReach(of: position)
-            if inReachCount == 0, now.nanoseconds >= nextQuietCheck, looksForQuietSpells { quietCycles(from: position, at: now) }
+            updateBeaconsInReach(of: state.coordinate)
+            if inReachCount == 0, now.nanoseconds >= nextQuietCheck, looksForQuietSpells { quietCycles(from: state.coordinate, at: now) }
         }
         // The state is mutated in place (no exclusivity checks on it: see its declarations).
         heardCount = 0
@@ -402,8 +436,93 @@ public final class SimulatedBeaconRanging: BeaconRanging, TickPrefetching {
             entered.removeAll(keepingCapacity: true)
         }
         if now.nanoseconds >= nextFenceCheck { leaveFencesNotSeen(at: now.nanoseconds) }
-        if reportObservers > 0 { sendReport() }
+        if reportObservers > 0 {
+            sendReport()
+        } else if standsStill, inReachCount > 0, inReachCount <= Self.inlineInReach, drawsStandingCyclesAhead {
+            drawStandingCycles()
+        }
         nextCycleIsQuiet = inReachCount == 0 && now.nanoseconds &+ sampleModel.period < quietUntil
+    }
+
+    /// The most cycles drawn ahead at once (what `pendingStandingCycles` counts to).
+    private static let longestStandingSpell = 30
+
+    /// Draws the next cycles of a device standing still in reach of at most ``inlineInReach``
+    /// beacons, on copies of the beacons' streams, and counts how many of them in a row change no
+    /// fence (`standingCyclesLeft`): each beacon heard is of no fence or of one the device is in,
+    /// and each fence the device is in has a beacon heard. Those cycles then run on their count
+    /// alone (see `cycle()`), and are sampled into the log, drawing again from the streams, only
+    /// when something reads it (`settleStandingCycles`): a fleet's standing devices touch their
+    /// beacons and their logs once every few tens of cycles instead of every cycle.
+    @inline(never)
+    private func drawStandingCycles() {
+        // Which beacons in reach (by position) would let the device into a fence, and which keep
+        // each fence it is in.
+        guard fenceCount <= 4 else { return }
+        var entering: UInt8 = 0
+        var keeping: (UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0)
+        var streams: (SeededRandomGenerator?, SeededRandomGenerator?, SeededRandomGenerator?, SeededRandomGenerator?) = (nil, nil, nil, nil)
+        let fences = fencesInside
+        withUnsafeMutableBytes(of: &keeping) { keeping in
+            for position in 0..<inReachCount {
+                let beacon = tracked[beaconInReach(position).slot]
+                withUnsafeMutablePointer(to: &streams) {
+                    $0.withMemoryRebound(to: SeededRandomGenerator?.self, capacity: Self.inlineInReach) { $0[position] = beacon.stream }
+                }
+                guard let fence = beacon.fence else { continue }
+                if let inside = fences.firstIndex(where: { $0.fence == fence }) {
+                    keeping[inside] |= 1 << position
+                } else {
+                    entering |= 1 << position
+                }
+            }
+        }
+        let model = sampleModel
+        var cycles = 0
+        withUnsafeMutablePointer(to: &streams) {
+            $0.withMemoryRebound(to: SeededRandomGenerator?.self, capacity: Self.inlineInReach) { streams in
+                drawing: while cycles < Self.longestStandingSpell {
+                    var heard: UInt8 = 0
+                    for position in 0..<inReachCount {
+                        if BeaconSampleLog.drawCycle(stream: &streams[position], meanRSSI: beaconInReach(position).meanRSSI, model: model) { heard |= 1 << position }
+                    }
+                    guard heard & entering == 0 else { break }
+                    for inside in 0..<fenceCount where withUnsafeBytes(of: keeping, { $0[inside] }) & heard == 0 { break drawing }
+                    cycles += 1
+                }
+            }
+        }
+        standingCyclesLeft = UInt8(cycles)
+    }
+
+    /// Samples the cycles that ran drawn ahead into the log, in order, as they would have been at
+    /// their instants, each beacon from its own stream: the log, each beacon's last sighting and
+    /// the latest cycle's count of beacons heard are then what the cycles would have left.
+    @inline(__always)
+    private func settleStandingCycles() {
+        if pendingStandingCycles > 0 { samplePendingStandingCycles() }
+    }
+
+    /// See `settleStandingCycles`.
+    @inline(never)
+    private func samplePendingStandingCycles() {
+        let cycles = Int(pendingStandingCycles)
+        pendingStandingCycles = 0
+        let model = sampleModel
+        var instant = lastCycleInstant.nanoseconds &- Int64(cycles - 1) &* model.period
+        tracked.withUnsafeMutableBufferPointer { slots in
+            for _ in 0..<cycles {
+                heardCount = 0
+                for position in 0..<inReachCount {
+                    let beacon = beaconInReach(position)
+                    guard samples.sampleCycle(slot: beacon.slot, stream: &slots[beacon.slot].stream, meanRSSI: beacon.meanRSSI, at: instant, model: model) else { continue }
+                    assert(slots[beacon.slot].fence == nil || slots[beacon.slot].isInFence, "a cycle drawn ahead enters a fence")
+                    slots[beacon.slot].lastHeard = instant
+                    heardCount += 1
+                }
+                instant &+= model.period
+            }
+        }
     }
 
     /// Leaves, in ascending order, each fence none of whose beacons was heard for the exit delay
