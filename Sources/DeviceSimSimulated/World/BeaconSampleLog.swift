@@ -126,24 +126,33 @@ struct BeaconSampleLog {
     @inline(__always)
     static func drawCycle(stream: inout SeededRandomGenerator?, meanRSSI: Double, model: BeaconSampleModel) -> Bool {
         guard var drawing = stream else { return model.samplesPerCycle > 0 && meanRSSI >= model.sensitivity }
-        var isHeard = false
-        if abs(meanRSSI - model.sensitivity) > 2 * model.sigma {
+        let isHeard: Bool
+        if !model.drawsDecide(meanRSSI: meanRSSI) {
             // Fades are clipped at 2 sigma: the mean's side decides every sample, the draws only
             // move the stream on.
             for _ in 0..<model.samplesPerCycle { BeaconSampleModel.skipGaussianUnits(&drawing) }
             isHeard = model.samplesPerCycle > 0 && meanRSSI >= model.sensitivity
         } else {
-            let threshold = model.magnitudeThreshold(meanRSSI: meanRSSI)
-            for _ in 0..<model.samplesPerCycle {
-                if isHeard {
-                    BeaconSampleModel.skipGaussianUnits(&drawing)
-                } else {
-                    let (u1, u2) = drawing.nextGaussianUnits()
-                    isHeard = model.isHeard(meanRSSI: meanRSSI, u1, u2, magnitudeThreshold: threshold)
-                }
-            }
+            isHeard = drawUndecidedCycle(stream: &drawing, meanRSSI: meanRSSI, magnitudeThreshold: model.magnitudeThreshold(meanRSSI: meanRSSI), model: model)
         }
         stream = drawing
+        return isHeard
+    }
+
+    /// Draws one cycle's samples around `meanRSSI`, which lies within 2 sigma of the sensitivity
+    /// (``BeaconSampleModel/drawsDecide(meanRSSI:)``), from `stream`, given the mean's
+    /// ``BeaconSampleModel/magnitudeThreshold(meanRSSI:)``: returns whether any of them is heard.
+    @inline(__always)
+    static func drawUndecidedCycle(stream: inout SeededRandomGenerator, meanRSSI: Double, magnitudeThreshold: Double, model: BeaconSampleModel) -> Bool {
+        var isHeard = false
+        for _ in 0..<model.samplesPerCycle {
+            if isHeard {
+                BeaconSampleModel.skipGaussianUnits(&stream)
+            } else {
+                let (u1, u2) = stream.nextGaussianUnits()
+                isHeard = model.isHeard(meanRSSI: meanRSSI, u1, u2, magnitudeThreshold: magnitudeThreshold)
+            }
+        }
         return isHeard
     }
 
@@ -285,6 +294,13 @@ struct BeaconSampleModel {
     func rssi(meanRSSI: Double, _ u1: Double, _ u2: Double) -> Double {
         let bound = 2 * sigma
         return meanRSSI + min(max(SeededRandomGenerator.gaussian(u1, u2, mean: 0, standardDeviation: sigma), -bound), bound)
+    }
+
+    /// Whether the draws decide if a sample of `meanRSSI` is heard: false when the mean lies more
+    /// than the clipped fade (2 sigma) from the sensitivity, so its side decides every sample.
+    @inline(__always)
+    func drawsDecide(meanRSSI: Double) -> Bool {
+        abs(meanRSSI - sensitivity) <= 2 * sigma
     }
 
     /// The `u1` above which a sample's shadowing is certainly smaller in size than the gap between

@@ -456,43 +456,59 @@ public final class SimulatedBeaconRanging: BeaconRanging, TickPrefetching {
     /// beacons and their logs once every few tens of cycles instead of every cycle.
     @inline(never)
     private func drawStandingCycles() {
-        // Which beacons in reach (by position) would let the device into a fence, and which keep
-        // each fence it is in.
         guard fenceCount <= 4 else { return }
-        var entering: UInt8 = 0
-        var keeping: (UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0)
-        var streams: (SeededRandomGenerator?, SeededRandomGenerator?, SeededRandomGenerator?, SeededRandomGenerator?) = (nil, nil, nil, nil)
-        let fences = fencesInside
-        withUnsafeMutableBytes(of: &keeping) { keeping in
-            for position in 0..<inReachCount {
-                let beacon = tracked[beaconInReach(position).slot]
-                withUnsafeMutablePointer(to: &streams) {
-                    $0.withMemoryRebound(to: SeededRandomGenerator?.self, capacity: Self.inlineInReach) { $0[position] = beacon.stream }
-                }
-                guard let fence = beacon.fence else { continue }
-                if let inside = fences.firstIndex(where: { $0.fence == fence }) {
-                    keeping[inside] |= 1 << position
-                } else {
-                    entering |= 1 << position
-                }
-            }
-        }
-        let model = sampleModel
-        var cycles = 0
-        withUnsafeMutablePointer(to: &streams) {
-            $0.withMemoryRebound(to: SeededRandomGenerator?.self, capacity: Self.inlineInReach) { streams in
-                drawing: while cycles < Self.longestStandingSpell {
-                    var heard: UInt8 = 0
-                    for position in 0..<inReachCount {
-                        if BeaconSampleLog.drawCycle(stream: &streams[position], meanRSSI: beaconInReach(position).meanRSSI, model: model) { heard |= 1 << position }
+        // On the stack: at most four beacons are drawn.
+        withUnsafeTemporaryAllocation(of: UndecidedBeacon.self, capacity: Self.inlineInReach) { drawn in
+            let model = sampleModel
+            // Which beacons in reach (by position) would let the device into a fence, and which
+            // keep each fence it is in; which are heard in every cycle, and which the draws decide
+            // (those are drawn, on copies of their streams).
+            var entering: UInt8 = 0
+            var keeping: (UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0)
+            var alwaysHeard: UInt8 = 0
+            var drawnCount = 0
+            withUnsafeMutableBytes(of: &keeping) { keeping in
+                for position in 0..<inReachCount {
+                    let inReach = beaconInReach(position)
+                    let beacon = tracked[inReach.slot]
+                    if let stream = beacon.stream, model.drawsDecide(meanRSSI: inReach.meanRSSI) {
+                        drawn.initializeElement(at: drawnCount, to: UndecidedBeacon(
+                            bit: 1 << position, stream: stream, meanRSSI: inReach.meanRSSI, threshold: model.magnitudeThreshold(meanRSSI: inReach.meanRSSI)))
+                        drawnCount += 1
+                    } else if model.samplesPerCycle > 0, inReach.meanRSSI >= model.sensitivity {
+                        alwaysHeard |= 1 << position
                     }
-                    guard heard & entering == 0 else { break }
-                    for inside in 0..<fenceCount where withUnsafeBytes(of: keeping, { $0[inside] }) & heard == 0 { break drawing }
-                    cycles += 1
+                    guard let fence = beacon.fence else { continue }
+                    if let inside = fencesInside.firstIndex(where: { $0.fence == fence }) {
+                        keeping[inside] |= 1 << position
+                    } else {
+                        entering |= 1 << position
+                    }
                 }
             }
+            var cycles = 0
+            drawing: while cycles < Self.longestStandingSpell {
+                var heard = alwaysHeard
+                for index in 0..<drawnCount where BeaconSampleLog.drawUndecidedCycle(
+                    stream: &drawn[index].stream, meanRSSI: drawn[index].meanRSSI, magnitudeThreshold: drawn[index].threshold, model: model) {
+                    heard |= drawn[index].bit
+                }
+                guard heard & entering == 0 else { break }
+                for inside in 0..<fenceCount where withUnsafeBytes(of: keeping, { $0[inside] }) & heard == 0 { break drawing }
+                cycles += 1
+            }
+            drawn.baseAddress!.deinitialize(count: drawnCount)
+            standingCyclesLeft = UInt8(cycles)
         }
-        standingCyclesLeft = UInt8(cycles)
+    }
+
+    /// A beacon in reach whose samples the draws decide (see `drawStandingCycles`): its bit among
+    /// the beacons in reach, a copy of its stream, its mean RSSI and that mean's magnitude threshold.
+    private struct UndecidedBeacon {
+        let bit: UInt8
+        var stream: SeededRandomGenerator
+        let meanRSSI: Double
+        let threshold: Double
     }
 
     /// Samples the cycles that ran drawn ahead into the log, in order, as they would have been at
