@@ -50,7 +50,7 @@ import Testing
             let motion = DeviceMotion(at: Self.spots[0])
             let ranging = SimulatedBeaconRanging(scheduler: scheduler, motion: motion, world: index, random: SeededRandomGenerator(seed: seed).split("bluetooth"))
             ranging.drawsStandingCyclesAhead = twin == 0
-            tokens.append(ranging.observeFences { event in log[twin].append("\(scheduler.now.seconds) \(event) \(ranging.fences)") })
+            tokens.append(ranging.observeFences { [unowned ranging] event in log[twin].append("\(scheduler.now.seconds) \(event) \(ranging.fences)") })
             ranging.isEnabled = true
             drivers.append(ranging)
             motions.append(motion)
